@@ -1,0 +1,219 @@
+# The one data path. Every exported entry point (matrix, data.frame, formula,
+# ExpressionSet, SummarizedExperiment) ends in normalise_inputs(), which
+# returns a finite double matrix of samples x features, the outcome and the
+# names; nothing after it needs to know where the data came from.
+
+#' Normalise x and y to a samples x features matrix and an outcome
+#'
+#' @param x matrix, data.frame, ExpressionSet or SummarizedExperiment.
+#' @param y outcome: factor, character, logical, numeric vector or numeric
+#'   matrix; for Bioconductor objects also the name of a column of the sample
+#'   data.
+#' @param na_action "fail" or "omit" (drop samples with NA / NaN).
+#' @param assay for SummarizedExperiment: which assay.
+#' @param require_y whether y must be given.
+#' @return list(x, y, features, samples)
+#' @noRd
+normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
+                             assay = 1L, require_y = TRUE) {
+  na_action <- match.arg(na_action)
+  bio <- bioc_to_matrix(x, y, assay)
+  if (!is.null(bio)) {
+    x <- bio$x
+    y <- bio$y
+  }
+  x <- as_feature_matrix(x)
+  m <- nrow(x)
+  if (is.null(y)) {
+    if (require_y) stop("'y' is missing: give the outcome, one value per sample.", call. = FALSE)
+  } else {
+    y <- as_outcome(y, x)
+  }
+
+  if (na_action == "omit") {
+    bad <- rowSums(is.na(x)) > 0
+    if (!is.null(y)) bad <- bad | (if (is.matrix(y)) rowSums(is.na(y)) > 0 else is.na(y))
+    if (any(bad)) {
+      warning(sprintf("na_action = \"omit\": dropped %d of %d samples with missing values.",
+                      sum(bad), m), call. = FALSE)
+      x <- x[!bad, , drop = FALSE]
+      if (!is.null(y)) y <- if (is.matrix(y)) y[!bad, , drop = FALSE] else y[!bad]
+      if (is.factor(y)) y <- droplevels(y)
+    }
+  }
+  check_finite_x(x)
+  if (!is.null(y)) check_outcome(y)
+  list(x = x, y = y, features = colnames(x), samples = rownames(x))
+}
+
+# Bioconductor containers are genes x samples: turn them around here, with the
+# outcome looked up in the sample data when it is given by name.
+bioc_to_matrix <- function(x, y, assay) {
+  if (methods::is(x, "ExpressionSet")) {
+    if (!requireNamespace("Biobase", quietly = TRUE)) {
+      stop("An ExpressionSet needs the Biobase package: install it from Bioconductor.",
+           call. = FALSE)
+    }
+    pdata <- Biobase::pData(x)
+    mat <- t(Biobase::exprs(x))
+  } else if (methods::is(x, "SummarizedExperiment")) {
+    if (!requireNamespace("SummarizedExperiment", quietly = TRUE)) {
+      stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
+    }
+    pdata <- as.data.frame(SummarizedExperiment::colData(x))
+    mat <- t(as.matrix(SummarizedExperiment::assay(x, assay)))
+  } else {
+    return(NULL)
+  }
+  if (is.character(y) && length(y) == 1L && nrow(mat) != 1L) {
+    if (!y %in% names(pdata)) {
+      stop(sprintf("'y' = \"%s\" is not a column of the sample data; columns are: %s.",
+                   y, paste(utils::head(names(pdata), 20), collapse = ", ")), call. = FALSE)
+    }
+    y <- pdata[[y]]
+  }
+  list(x = mat, y = y)
+}
+
+as_feature_matrix <- function(x) {
+  if (is.data.frame(x)) {
+    ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
+    if (!all(ok)) {
+      stop(sprintf(paste0("'x' has non-numeric columns (%s): convert them to numbers ",
+                          "or use the formula interface, which codes factors as dummies."),
+                   paste(utils::head(names(x)[!ok], 5), collapse = ", ")), call. = FALSE)
+    }
+    rn <- attr(x, "row.names")
+    x <- as.matrix(x)
+    if (is.integer(rn)) rownames(x) <- NULL
+  }
+  if (is.vector(x) && is.atomic(x) && !is.character(x)) {
+    x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
+  }
+  if (!is.matrix(x) || !(is.numeric(x) || is.logical(x))) {
+    stop(sprintf("'x' must be a numeric matrix or data.frame (samples x features), not %s.",
+                 class(x)[1L]), call. = FALSE)
+  }
+  if (ncol(x) == 0L) stop("'x' has no features (zero columns).", call. = FALSE)
+  if (nrow(x) == 0L) stop("'x' has no samples (zero rows).", call. = FALSE)
+  if (!is.double(x)) storage.mode(x) <- "double"
+  cn <- colnames(x)
+  if (is.null(cn)) {
+    cn <- paste0("V", seq_len(ncol(x)))
+  } else if (anyDuplicated(cn)) {
+    dup <- unique(cn[duplicated(cn)])
+    warning(sprintf("'x' has duplicated feature names (%s): made unique with make.unique().",
+                    paste(utils::head(dup, 5), collapse = ", ")), call. = FALSE)
+    cn <- make.unique(cn)
+  }
+  colnames(x) <- cn
+  x
+}
+
+as_outcome <- function(y, x) {
+  m <- nrow(x)
+  if (is.data.frame(y)) y <- if (ncol(y) == 1L) y[[1L]] else as.matrix(y)
+  n_y <- if (is.matrix(y)) nrow(y) else length(y)
+  if (n_y != m) {
+    hint <- if (n_y == ncol(x)) {
+      paste0(" 'x' looks like features x samples (genes in rows): pass t(x) so that ",
+             "samples are rows, as for lm().")
+    } else {
+      ""
+    }
+    stop(sprintf("'y' has %d values but 'x' has %d samples (rows).%s", n_y, m, hint),
+         call. = FALSE)
+  }
+  if (is.character(y) || is.logical(y)) y <- factor(y)
+  if (is.factor(y)) {
+    unused <- setdiff(levels(y), levels(droplevels(y)))
+    if (length(unused)) {
+      warning(sprintf("'y' has unused factor levels (%s): dropped.",
+                      paste(unused, collapse = ", ")), call. = FALSE)
+      y <- droplevels(y)
+    }
+    return(y)
+  }
+  if (is.numeric(y)) {
+    if (is.matrix(y)) {
+      storage.mode(y) <- "double"
+    } else {
+      y <- as.double(y)
+    }
+    return(y)
+  }
+  stop(sprintf("'y' must be a factor, character, logical or numeric, not %s.", class(y)[1L]),
+       call. = FALSE)
+}
+
+check_finite_x <- function(x) {
+  if (all(is.finite(x))) return(invisible())
+  where <- which(!is.finite(x), arr.ind = TRUE)[1L, ]
+  value <- x[where[1L], where[2L]]
+  sample <- rownames(x)[where[1L]]
+  if (is.null(sample)) sample <- as.character(where[1L])
+  what <- if (is.na(value)) "missing values (NA/NaN)" else "infinite values"
+  fix <- if (is.na(value)) {
+    " Impute them, drop the feature, or use na_action = \"omit\" to drop the samples."
+  } else {
+    " Replace them with finite numbers."
+  }
+  stop(sprintf("'x' has %s, first at feature '%s', sample '%s'.%s", what,
+               colnames(x)[where[2L]], sample, fix), call. = FALSE)
+}
+
+check_outcome <- function(y) {
+  if (anyNA(y)) {
+    stop("'y' has missing values: remove those samples or use na_action = \"omit\".",
+         call. = FALSE)
+  }
+  if (is.factor(y) && nlevels(y) < 2L) {
+    stop(sprintf("'y' has a single class (\"%s\"): dependence on the outcome needs at least two.",
+                 levels(y)[1L]), call. = FALSE)
+  }
+  if (is.numeric(y) && !all(is.finite(y))) {
+    stop("'y' has infinite values.", call. = FALSE)
+  }
+  invisible()
+}
+
+check_min_samples <- function(m, need, why) {
+  if (m < need) {
+    stop(sprintf("%s needs at least %d samples; there are %d.", why, need, m), call. = FALSE)
+  }
+  invisible()
+}
+
+# An m x m workspace is allocated before any kernel is computed: refuse a
+# request that cannot fit the budget instead of letting the allocation fail
+# half-way (or the machine swap).
+check_memory <- function(m, n_matrices = 2) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  need <- n_matrices * 8 * as.double(m)^2
+  if (need > budget) {
+    stop(sprintf(paste0("%d samples need %.1f GB for %d m x m kernel matrices, above the ",
+                        "memory budget of %.1f GB (option bahsic.max_memory). Use fewer ",
+                        "samples, or raise the option if the machine has the memory."),
+                 m, need / 1024^3, n_matrices, budget / 1024^3), call. = FALSE)
+  }
+  invisible()
+}
+
+# The formula interface, the base-R way: model.frame() for the response and
+# the predictors, model.matrix() without the intercept for x (factors become
+# dummy columns, as in lm()).
+formula_inputs <- function(call, env) {
+  mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
+  names(mf)[2L] <- "formula"
+  mf[[1L]] <- quote(stats::model.frame)
+  mf$drop.unused.levels <- TRUE
+  mf <- eval(mf, env)
+  y <- stats::model.response(mf)
+  if (is.null(y)) stop("The formula has no response: write it as outcome ~ features.", call. = FALSE)
+  mt <- attr(mf, "terms")
+  attr(mt, "intercept") <- 0L
+  x <- stats::model.matrix(mt, mf)
+  attr(x, "assign") <- NULL
+  attr(x, "contrasts") <- NULL
+  list(x = x, y = y)
+}

@@ -1,0 +1,232 @@
+# Kernels on data. Each constructor returns an object of class
+# "bahsic_kernel": a name, validated parameters, and nothing computed yet; the
+# Gram matrix is made in C by kernel_matrix().
+
+new_kernel <- function(name, ..., label) {
+  structure(list(name = name, params = list(...), label = label),
+            class = "bahsic_kernel")
+}
+
+# Must agree with enum bk_kernel_type in src/bahsic.h.
+kernel_code <- function(kernel) {
+  switch(kernel$name,
+         linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
+         inverse_distance = 4L,
+         stop(sprintf("kernel '%s' has no C code", kernel$name), call. = FALSE))
+}
+
+check_positive <- function(value, arg, allow_null = FALSE) {
+  if (allow_null && is.null(value)) return(invisible())
+  if (!is.numeric(value) || length(value) != 1L || !is.finite(value) || value <= 0) {
+    stop(sprintf("'%s' must be a single positive finite number%s.", arg,
+                 if (allow_null) " or NULL (median heuristic)" else ""), call. = FALSE)
+  }
+  invisible()
+}
+
+#' Kernels on data
+#'
+#' Constructors for the kernels on samples that HSIC and the selectors use
+#' (section 5.1 of Song et al. 2012). The Gaussian and Laplace kernels follow
+#' kernlab's parameterisation, \eqn{\exp(-\sigma \|x - x'\|^2)} and
+#' \eqn{\exp(-\sigma \|x - x'\|)}; `sigma = NULL` picks the width by the
+#' median heuristic from the data the kernel is applied to:
+#' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|^2} (Gaussian; the same
+#' kernel as dHSIC's median bandwidth) and
+#' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|} (Laplace), the median
+#' taken over pairs of distinct samples. The inverse-distance ("dis") kernel
+#' is \eqn{1 / (\|x - x'\| + \epsilon)}.
+#'
+#' @param degree,offset polynomial kernel \eqn{(\langle x, x'\rangle +
+#'   \mathrm{offset})^\mathrm{degree}}; `degree` a positive whole number,
+#'   `offset` >= 0.
+#' @param sigma kernel width parameter (positive), or `NULL` for the median
+#'   heuristic.
+#' @param eps positive constant that keeps the inverse-distance kernel finite
+#'   on the diagonal.
+#' @param K a symmetric numeric matrix, samples x samples, in the order of the
+#'   rows of the data it goes with.
+#' @return An object of class `bahsic_kernel`.
+#' @family kernels
+#' @examples
+#' x <- matrix(rnorm(40), 10, 4)
+#' k <- kernel_gaussian()
+#' k
+#' K <- kernel_matrix(k, x)
+#' dim(K)
+#' kernel_matrix(kernel_polynomial(degree = 3), x)[1:3, 1:3]
+#' @name kernels
+NULL
+
+#' @rdname kernels
+#' @export
+kernel_linear <- function() {
+  new_kernel("linear", label = "linear kernel <x, x'>")
+}
+
+#' @rdname kernels
+#' @export
+kernel_polynomial <- function(degree = 2, offset = 1) {
+  if (!is.numeric(degree) || length(degree) != 1L || !is.finite(degree) ||
+      degree < 1 || degree != round(degree)) {
+    stop("'degree' must be a positive whole number.", call. = FALSE)
+  }
+  if (!is.numeric(offset) || length(offset) != 1L || !is.finite(offset) || offset < 0) {
+    stop("'offset' must be a single finite number >= 0.", call. = FALSE)
+  }
+  new_kernel("polynomial", degree = as.double(degree), offset = as.double(offset),
+             label = sprintf("polynomial kernel (<x, x'> + %g)^%g", offset, degree))
+}
+
+#' @rdname kernels
+#' @export
+kernel_gaussian <- function(sigma = NULL) {
+  check_positive(sigma, "sigma", allow_null = TRUE)
+  new_kernel("gaussian", sigma = sigma, label = "Gaussian kernel exp(-sigma ||x - x'||^2)")
+}
+
+#' @rdname kernels
+#' @export
+kernel_laplace <- function(sigma = NULL) {
+  check_positive(sigma, "sigma", allow_null = TRUE)
+  new_kernel("laplace", sigma = sigma, label = "Laplace kernel exp(-sigma ||x - x'||)")
+}
+
+#' @rdname kernels
+#' @export
+kernel_inverse_distance <- function(eps = 1e-6) {
+  check_positive(eps, "eps")
+  new_kernel("inverse_distance", eps = as.double(eps),
+             label = sprintf("inverse-distance kernel 1 / (||x - x'|| + %g)", eps))
+}
+
+#' @rdname kernels
+#' @export
+kernel_precomputed <- function(K) {
+  if (!is.matrix(K) || !is.numeric(K) || nrow(K) != ncol(K)) {
+    stop("'K' must be a square numeric matrix (samples x samples).", call. = FALSE)
+  }
+  if (!all(is.finite(K))) stop("'K' has missing or infinite values.", call. = FALSE)
+  storage.mode(K) <- "double"
+  if (!isSymmetric(unname(K), tol = 1e-10 * max(1, max(abs(K))))) {
+    stop("'K' must be symmetric: a kernel matrix has K[i, j] == K[j, i].", call. = FALSE)
+  }
+  new_kernel("precomputed", K = K,
+             label = sprintf("precomputed %d x %d kernel matrix", nrow(K), nrow(K)))
+}
+
+#' @export
+print.bahsic_kernel <- function(x, ...) {
+  cat(x$label, "\n", sep = "")
+  if (x$name %in% c("gaussian", "laplace")) {
+    sigma <- x$params$sigma
+    cat("  sigma = ", if (is.null(sigma)) "median heuristic" else format(sigma), "\n", sep = "")
+  }
+  invisible(x)
+}
+
+#' Gram matrix of a kernel
+#'
+#' Computes \eqn{K_{ij} = k(x_i, x_j)} in C for the rows (samples) of `x`.
+#'
+#' @param kernel a kernel from [kernel_gaussian()] and friends.
+#' @param x numeric matrix or data.frame, samples x features (a vector is one
+#'   feature).
+#' @param threads number of threads for the C loops.
+#' @return The m x m Gram matrix, with attribute `"kernel"` holding the kernel
+#'   with its width filled in when it was chosen by the median heuristic.
+#' @family kernels
+#' @examples
+#' x <- matrix(rnorm(20), 5, 4)
+#' K <- kernel_matrix(kernel_gaussian(sigma = 0.1), x)
+#' all.equal(K[1, 2], exp(-0.1 * sum((x[1, ] - x[2, ])^2)))
+#' @export
+kernel_matrix <- function(kernel, x, threads = 1L) {
+  check_kernel(kernel, "kernel")
+  x <- as_feature_matrix(x)
+  check_finite_x(x)
+  gram(kernel, x, threads = check_threads(threads))
+}
+
+check_kernel <- function(kernel, arg) {
+  if (!inherits(kernel, "bahsic_kernel")) {
+    stop(sprintf("'%s' must be a kernel such as kernel_gaussian() or kernel_linear().", arg),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+check_threads <- function(threads) {
+  if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) || threads < 1 ||
+      threads != round(threads)) {
+    stop("'threads' must be a positive whole number.", call. = FALSE)
+  }
+  as.integer(threads)
+}
+
+# The kernel with its median-heuristic width filled in from x.
+resolve_kernel <- function(kernel, x) {
+  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+    kernel$params$sigma <- median_sigma(kernel$name, x)
+    kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
+  }
+  kernel
+}
+
+median_sigma <- function(name, x) {
+  squared <- name == "gaussian"
+  med <- .Call(C_median_pairwise, x, squared)
+  if (!is.finite(med) || med <= 0) med <- median_fallback(x, squared)
+  1 / med
+}
+
+# More than half of the pairs coincide (discrete or heavily tied data): the
+# median is 0 and would give an infinite width; use the median over the
+# distinct pairs instead, and 1 when all samples are identical (the kernel is
+# then constant and any width gives the same, zero, dependence).
+median_fallback <- function(x, squared) {
+  dd <- as.vector(stats::dist(x))
+  if (squared) dd <- dd^2
+  dd <- dd[dd > 0]
+  if (length(dd) == 0L) 1 else stats::median(dd)
+}
+
+# One column per feature, each with its own median-heuristic width.
+feature_sigmas <- function(name, x) {
+  squared <- name == "gaussian"
+  med <- .Call(C_median_columns, x, squared)
+  bad <- !is.finite(med) | med <= 0
+  if (any(bad)) {
+    med[bad] <- vapply(which(bad), function(j) median_fallback(x[, j, drop = FALSE], squared),
+                       numeric(1))
+  }
+  1 / med
+}
+
+kernel_param <- function(kernel) {
+  switch(kernel$name,
+         polynomial = c(kernel$params$degree, kernel$params$offset),
+         gaussian = , laplace = c(if (is.null(kernel$params$sigma)) NA_real_ else
+                                    kernel$params$sigma, 0),
+         inverse_distance = c(kernel$params$eps, 0),
+         c(0, 0))
+}
+
+# Gram matrix of a (possibly unresolved) kernel on a validated double matrix.
+gram <- function(kernel, x, threads = 1L) {
+  m <- nrow(x)
+  if (kernel$name == "precomputed") {
+    K <- kernel$params$K
+    if (nrow(K) != m) {
+      stop(sprintf("The precomputed kernel is %d x %d but the data have %d samples.",
+                   nrow(K), nrow(K), m), call. = FALSE)
+    }
+    return(structure(K, kernel = kernel))
+  }
+  check_memory(m, 1)
+  kernel <- resolve_kernel(kernel, x)
+  p <- kernel_param(kernel)
+  K <- .Call(C_gram, x, kernel_code(kernel), p[1L], p[2L], threads)
+  dimnames(K) <- list(rownames(x), rownames(x))
+  structure(K, kernel = kernel)
+}

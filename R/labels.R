@@ -1,0 +1,222 @@
+# Kernels on labels (section 5.2 of 004_cafd97bfb60132b1.txt, section 4 of
+# 000_faf8918e043c2e25.txt). Classification kernels have rank at most the
+# number of classes, so they are kept as a factor Y (m x c) with L = Y Y' and
+# never expanded to m x m.
+
+new_label_kernel <- function(type, ..., label) {
+  structure(list(type = type, params = list(...), label = label),
+            class = "bahsic_label_kernel")
+}
+
+#' Kernels on labels
+#'
+#' Label kernels for HSIC (section 5.2 of Song et al. 2012). For
+#' classification they are low-rank, \eqn{L = Y Y^\top} with one column of
+#' \eqn{Y} per class (one for binary problems), and are kept in that form.
+#'
+#' * `label_kernel_binary()`: \eqn{l(y, y') = y y'} with \eqn{y \in \{\pm
+#'   1\}} (eq. 16), or with `balanced = TRUE` the class-size weighted
+#'   \eqn{y / m_y} (eq. 17), which makes HSIC the (biased) maximum mean
+#'   discrepancy and removes the effect of unequal class sizes. The second
+#'   factor level is the positive class.
+#' * `label_kernel_multiclass()`: `"balanced"` is \eqn{l(y, y') =
+#'   \delta_{y y'} / m_y} (eq. 18 with \eqn{c_y = 1/m_y});
+#'   `"one_vs_rest"` is eq. 19, one "one versus the rest" column per class
+#'   with entries \eqn{1/m_k} in class k and \eqn{-1/(m - m_k)} elsewhere (the
+#'   left map of eq. 14 of Song et al. 2007); `"block"` is the right map of
+#'   that eq. 14, \eqn{e_y / \sqrt{m_y}}, which selects features that recover
+#'   the block structure of the kernel matrix. Note that `"block"` and
+#'   `"balanced"` give the same kernel matrix: the two papers reach one
+#'   kernel from two directions, and both names are kept so either paper can
+#'   be followed.
+#' * `label_kernel_regression()`: any data kernel applied to a numeric
+#'   outcome (eq. 20 for the Gaussian); a linear kernel is kept as the factor
+#'   \eqn{Y = y}. A numeric matrix outcome (several responses) works too.
+#' * `label_kernel_pam()`: the shrunken-centroid map \eqn{\psi(y) = e_y /
+#'   m_y} (eq. 27-28), for which HSIC with a linear data kernel is the sum
+#'   over classes of the squared distances between class centroids and the
+#'   overall centroid. With `standardize = TRUE` the class columns are also
+#'   divided by pamr's \eqn{\sqrt{1/m_k - 1/m}}, so that with features
+#'   scaled by \eqn{1/(s_j + s_0)} HSIC reproduces pamr's standardised
+#'   statistic.
+#'
+#' When `kernel_y = NULL` is given to [hsic()] or [feature_scores()], the
+#' label kernel is picked from the outcome by [default_label_kernel()].
+#'
+#' @param balanced weight each class by the inverse of its size (eq. 17).
+#' @param type which multiclass map, see Details.
+#' @param kernel a data kernel (e.g. [kernel_gaussian()], [kernel_linear()])
+#'   applied to the numeric outcome.
+#' @param standardize divide the class columns by \eqn{\sqrt{1/m_k - 1/m}}
+#'   as pamr does.
+#' @return An object of class `bahsic_label_kernel`.
+#' @family kernels
+#' @examples
+#' y <- factor(c("a", "a", "b", "b", "b"))
+#' label_kernel_binary()
+#' label_kernel_matrix(label_kernel_binary(), y)
+#' label_kernel_matrix(label_kernel_multiclass("one_vs_rest"), factor(c(1, 1, 2, 3, 3)))
+#' label_kernel_matrix(label_kernel_regression(kernel_linear()), c(0.5, 1, 2))
+#' @name label_kernels
+NULL
+
+#' @rdname label_kernels
+#' @export
+label_kernel_binary <- function(balanced = TRUE) {
+  check_flag(balanced, "balanced")
+  new_label_kernel("binary", balanced = balanced,
+                   label = if (balanced) {
+                     "binary label kernel, classes weighted by 1/size (eq. 17)"
+                   } else {
+                     "binary label kernel y y' with y = +-1 (eq. 16)"
+                   })
+}
+
+#' @rdname label_kernels
+#' @export
+label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block")) {
+  type <- match.arg(type)
+  new_label_kernel("multiclass", map = type,
+                   label = sprintf("multiclass label kernel (%s)", type))
+}
+
+#' @rdname label_kernels
+#' @export
+label_kernel_regression <- function(kernel = kernel_gaussian()) {
+  check_kernel(kernel, "kernel")
+  new_label_kernel("regression", kernel = kernel,
+                   label = paste("regression label kernel:", kernel$label))
+}
+
+#' @rdname label_kernels
+#' @export
+label_kernel_pam <- function(standardize = FALSE) {
+  check_flag(standardize, "standardize")
+  new_label_kernel("pam", standardize = standardize,
+                   label = sprintf("shrunken-centroid label kernel e_y / m_y%s (eq. 28)",
+                                   if (standardize) ", pamr-standardised" else ""))
+}
+
+#' Default label kernel for an outcome
+#'
+#' A two-level factor gets [label_kernel_binary()] (balanced), a factor with
+#' more levels [label_kernel_multiclass()] (balanced), a numeric outcome
+#' [label_kernel_regression()] with a Gaussian kernel.
+#'
+#' @param y the outcome (factor, character, logical or numeric).
+#' @return A `bahsic_label_kernel`.
+#' @family kernels
+#' @examples
+#' default_label_kernel(factor(c("B", "T", "B")))
+#' default_label_kernel(rnorm(5))
+#' @export
+default_label_kernel <- function(y) {
+  if (is.character(y) || is.logical(y)) y <- factor(y)
+  if (is.factor(y)) {
+    if (nlevels(droplevels(y)) <= 2L) label_kernel_binary() else label_kernel_multiclass()
+  } else if (is.numeric(y)) {
+    label_kernel_regression(kernel_gaussian())
+  } else {
+    stop("'y' must be a factor, character, logical or numeric.", call. = FALSE)
+  }
+}
+
+#' @export
+print.bahsic_label_kernel <- function(x, ...) {
+  cat(x$label, "\n", sep = "")
+  invisible(x)
+}
+
+check_flag <- function(value, arg) {
+  if (!is.logical(value) || length(value) != 1L || is.na(value)) {
+    stop(sprintf("'%s' must be TRUE or FALSE.", arg), call. = FALSE)
+  }
+  invisible()
+}
+
+#' Label kernel matrix
+#'
+#' The m x m matrix \eqn{L} of a label kernel on an outcome. Internally
+#' classification kernels stay in factor form; this expands them, for
+#' inspection and for use with [kernel_precomputed()].
+#'
+#' @param kernel_y a label kernel.
+#' @param y the outcome, one value per sample.
+#' @return The m x m label kernel matrix.
+#' @family kernels
+#' @examples
+#' label_kernel_matrix(label_kernel_pam(), factor(c("a", "b", "b")))
+#' @export
+label_kernel_matrix <- function(kernel_y, y) {
+  if (!inherits(kernel_y, "bahsic_label_kernel")) {
+    stop("'kernel_y' must be a label kernel such as label_kernel_binary().", call. = FALSE)
+  }
+  n_y <- if (is.matrix(y)) nrow(y) else length(y)
+  y <- as_outcome(y, matrix(0, n_y, 1L))
+  check_outcome(y)
+  lab <- label_gram(kernel_y, y)
+  if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+}
+
+# list(L = m x m or NULL, Y = m x c or NULL, kernel = the resolved label
+# kernel). y has passed as_outcome() and check_outcome().
+label_gram <- function(kernel_y, y, threads = 1L) {
+  type <- kernel_y$type
+  if (type %in% c("binary", "multiclass", "pam")) {
+    if (!is.factor(y)) {
+      stop(sprintf(paste0("The %s label kernel needs class labels (a factor); 'y' is numeric. ",
+                          "Use label_kernel_regression() or pass factor(y)."), type), call. = FALSE)
+    }
+    counts <- tabulate(y, nlevels(y))
+    m <- length(y)
+    Y <- switch(type,
+      binary = {
+        if (nlevels(y) != 2L) {
+          stop(sprintf(paste0("label_kernel_binary() needs two classes; 'y' has %d. ",
+                              "Use label_kernel_multiclass()."), nlevels(y)), call. = FALSE)
+        }
+        # eq. 16: +-1, the second level positive; eq. 17: divided by the class size
+        v <- ifelse(as.integer(y) == 2L, 1, -1)
+        if (kernel_y$params$balanced) v <- v / counts[as.integer(y)]
+        matrix(v, ncol = 1L)
+      },
+      multiclass = {
+        ind <- class_indicator(y)
+        switch(kernel_y$params$map,
+          # eq. 18 with c_y = 1 / m_y, and eq. 14 (right) of seed 000
+          balanced = , block = sweep(ind, 2L, sqrt(counts), "/"),
+          # eq. 19: 1 / m_k in class k, -1 / (m - m_k) elsewhere
+          one_vs_rest = {
+            out <- sweep(ind, 2L, counts, "/")
+            out[ind == 0] <- (-1 / (m - counts))[col(ind)[ind == 0]]
+            out
+          })
+      },
+      pam = {
+        # eq. 28: psi(y) = e_y / m_y; pamr also divides by sqrt(1/m_k - 1/m)
+        scale <- counts
+        if (kernel_y$params$standardize) scale <- scale * sqrt(1 / counts - 1 / m)
+        sweep(class_indicator(y), 2L, scale, "/")
+      })
+    return(list(L = NULL, Y = Y, kernel = kernel_y))
+  }
+  # regression: a data kernel on the numeric outcome
+  if (is.factor(y)) {
+    stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+  }
+  ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
+  kern <- kernel_y$params$kernel
+  if (kern$name == "linear") {
+    return(list(L = NULL, Y = unname(ymat), kernel = kernel_y))
+  }
+  L <- gram(kern, ymat, threads)
+  kernel_y$params$kernel <- attr(L, "kernel")
+  list(L = unname(matrix(L, nrow(L))), Y = NULL, kernel = kernel_y)
+}
+
+class_indicator <- function(y) {
+  ind <- matrix(0, length(y), nlevels(y), dimnames = list(NULL, levels(y)))
+  ind[cbind(seq_along(y), as.integer(y))] <- 1
+  ind
+}

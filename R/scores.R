@@ -1,0 +1,191 @@
+#' Per-feature scores: the univariate special cases of HSIC
+#'
+#' Scores every feature on its own, in C and across all features at once.
+#' Each method is a member of the HSIC family (Song et al. 2012, section 6):
+#' HSIC with a particular data kernel, label kernel and preprocessing.
+#'
+#' \describe{
+#'   \item{`"pc"`}{Pearson correlation with a numeric outcome (or the second
+#'     class indicator of a two-class factor); eq. 21-23: with unit-norm
+#'     features and outcome and linear kernels, HSIC0 \eqn{(m-1)^2} is the
+#'     squared correlation.}
+#'   \item{`"lin"`}{centroid: mean difference, second class minus first;
+#'     its square is HSIC0 \eqn{(m-1)^2} with a linear kernel and
+#'     [label_kernel_binary()] (balanced).}
+#'   \item{`"t"`}{Welch t with the paper's \eqn{\bar s} (eq. 24), as
+#'     [stats::t.test()]; `var_equal = TRUE` gives the pooled t of
+#'     `genefilter::rowttests()` (which reports first minus second class).}
+#'   \item{`"snr"`}{signal to noise, \eqn{(\bar x_+ - \bar x_-)/(s_+ + s_-)}.}
+#'   \item{`"mt"`, `"lods"`}{limma's moderated t and B statistic (log odds
+#'     of differential expression) for a two-group design,
+#'     `eBayes(lmFit(t(x), model.matrix(~ y)))` (eq. 25).}
+#'   \item{`"pam"`}{pamr's standardised centroid differences at threshold 0,
+#'     for two or more classes; the score is their sum of squares over the
+#'     classes, and columns `d_<class>` hold each one. It is HSIC0
+#'     \eqn{(m-1)^2} with a linear kernel on the features scaled by
+#'     \eqn{1/(s_j + s_0)} and `label_kernel_pam(standardize = TRUE)`
+#'     (eq. 27-28).}
+#'   \item{`"mmd"`}{biased squared maximum mean discrepancy between the two
+#'     classes with the data kernel `kernel`, equal to HSIC0 \eqn{(m-1)^2}
+#'     with [label_kernel_binary()] (eq. 26).}
+#'   \item{`"kta"`}{unnormalised kernel target alignment \eqn{\mathrm{tr}(K
+#'     L)} (section 6.4), with \eqn{L = y y^\top}, \eqn{y = \pm 1}, for two
+#'     classes, or `kernel_y`.}
+#'   \item{`"hsic"`}{HSIC of each feature alone (estimator `estimator`) with
+#'     `kernel` and `kernel_y`.}
+#' }
+#'
+#' The kernel methods use a Gaussian kernel by default; with `sigma = NULL`
+#' each feature gets its own median-heuristic width.
+#'
+#' Constant features have no defined t, signal to noise or correlation: their
+#' score is `NA`, they are ranked last, and a warning names them. For the
+#' kernel methods their score is 0.
+#'
+#' @inheritParams hsic
+#' @param method which score, see Details.
+#' @param kernel data kernel for `"mmd"`, `"kta"` and `"hsic"`.
+#' @param kernel_y label kernel for `"kta"` and `"hsic"` (`NULL`: default).
+#' @param estimator HSIC estimator for `method = "hsic"`.
+#' @param var_equal for `method = "t"`: pooled variance instead of Welch.
+#' @return A data.frame in the input feature order with columns `feature`,
+#'   `score` (signed for `pc`, `lin`, `t`, `snr` and `mt`) and `rank` (1 =
+#'   most relevant: largest absolute value for the signed scores, largest
+#'   value otherwise), plus method-specific columns. Attribute `"method"`.
+#' @family scores
+#' @examples
+#' x <- golub$x[, 1:500]
+#' s <- feature_scores(x, golub$y, method = "t")
+#' head(s[order(s$rank), ])
+#' head(feature_scores(x, golub$y, method = "mt"))
+#' feature_scores(x[, 1:5], golub$y, method = "hsic")
+#' @export
+feature_scores <- function(x, ...) UseMethod("feature_scores")
+
+score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
+signed_methods <- c("pc", "lin", "t", "snr", "mt")
+
+#' @rdname feature_scores
+#' @export
+feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt", "lods",
+                                                    "pam", "mmd", "kta", "hsic"),
+                                   kernel = kernel_gaussian(), kernel_y = NULL,
+                                   estimator = c("biased", "unbiased"), var_equal = FALSE,
+                                   na_action = c("fail", "omit"), assay = 1L,
+                                   threads = 1L, ...) {
+  method <- match.arg(method)
+  estimator <- match.arg(estimator)
+  check_flag(var_equal, "var_equal")
+  threads <- check_threads(threads)
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
+  x <- d$x
+  y <- d$y
+  m <- nrow(x)
+  check_score_outcome(method, y, m)
+
+  if (method %in% c("mmd", "kta", "hsic")) {
+    res <- kernel_scores(x, y, method, kernel, kernel_y, estimator, threads)
+  } else {
+    if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
+    res <- linear_scores(x, y, method, var_equal = var_equal)
+  }
+  score <- res$score
+
+  constant <- constant_features(x)
+  if (any(constant)) {
+    warning(sprintf(paste0("%d constant feature%s (%s%s): %s. Remove them before scoring ",
+                           "to silence this warning."),
+                    sum(constant), if (sum(constant) > 1) "s" else "",
+                    paste(utils::head(d$features[constant], 3), collapse = ", "),
+                    if (sum(constant) > 3) ", ..." else "",
+                    if (method %in% c("pc", "t", "snr")) "score NA, ranked last" else
+                      "no dependence on the outcome"), call. = FALSE)
+    if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
+  }
+  key <- if (method %in% signed_methods) abs(score) else score
+  ord <- order(-key, seq_along(key), na.last = TRUE)
+  rank <- integer(length(score))
+  rank[ord] <- seq_along(ord)
+  out <- data.frame(feature = d$features, score = score, rank = rank,
+                    stringsAsFactors = FALSE)
+  if (!is.null(res$extra)) out <- cbind(out, res$extra)
+  rownames(out) <- NULL
+  attr(out, "method") <- method
+  out
+}
+
+#' @rdname feature_scores
+#' @export
+feature_scores.formula <- function(formula, data, subset, na.action, ...) {
+  xy <- formula_inputs(match.call(), parent.frame())
+  feature_scores.default(xy$x, xy$y, ...)
+}
+
+check_score_outcome <- function(method, y, m) {
+  if (is.matrix(y)) {
+    stop(sprintf("method = \"%s\" needs a single outcome; 'y' is a matrix.", method),
+         call. = FALSE)
+  }
+  two_class <- c("lin", "t", "snr", "mt", "lods", "mmd")
+  if (method %in% two_class && !(is.factor(y) && nlevels(y) == 2L)) {
+    what <- if (is.factor(y)) sprintf("%d classes", nlevels(y)) else "a numeric outcome"
+    stop(sprintf(paste0("method = \"%s\" compares two classes; 'y' has %s. Use ",
+                        "method = \"pam\" or \"hsic\" for several classes, \"pc\" or \"hsic\" ",
+                        "for a numeric outcome."), method, what), call. = FALSE)
+  }
+  if (method == "pam" && !is.factor(y)) {
+    stop("method = \"pam\" needs class labels (a factor).", call. = FALSE)
+  }
+  if (method == "pc" && is.factor(y) && nlevels(y) > 2L) {
+    stop("method = \"pc\" needs a numeric or two-class outcome.", call. = FALSE)
+  }
+  if (is.factor(y) && method %in% c(two_class, "pam")) {
+    small <- tabulate(y, nlevels(y)) < 2L
+    if (method %in% c("t", "snr", "mt", "lods", "pam") && any(small)) {
+      stop(sprintf(paste0("method = \"%s\" needs a within-class variance, so at least 2 ",
+                          "samples per class; class \"%s\" has 1."),
+                   method, levels(y)[small][1L]), call. = FALSE)
+    }
+  }
+  if (method == "mt" || method == "lods") check_min_samples(m, 3L, "The moderated t")
+  if (method == "hsic") check_min_samples(m, 4L, "Per-feature HSIC")
+  invisible()
+}
+
+constant_features <- function(x) {
+  colSums(x != rep(x[1L, ], each = nrow(x))) == 0
+}
+
+# mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
+# once from the labels (see hsic_weights()).
+kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
+  check_kernel(kernel, "kernel")
+  if (kernel$name == "precomputed") {
+    stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
+         call. = FALSE)
+  }
+  m <- nrow(x)
+  check_memory(m, 2)
+  if (method == "mmd") {
+    kernel_y <- label_kernel_binary(balanced = TRUE)
+  } else if (is.null(kernel_y)) {
+    kernel_y <- if (method == "kta" && is.factor(y) && nlevels(y) == 2L) {
+      label_kernel_binary(balanced = FALSE)
+    } else {
+      default_label_kernel(y)
+    }
+  }
+  lab <- label_gram(kernel_y, y, threads)
+  W <- switch(method,
+    # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)
+    mmd = , kta = if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y),
+    hsic = hsic_weights(lab, m, estimator))
+  par <- kernel_param(kernel)
+  p1 <- if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+    feature_sigmas(kernel$name, x)
+  } else {
+    par[1L]
+  }
+  score <- .Call(C_feature_dot, x, kernel_code(kernel), as.double(p1), par[2L], W, threads)
+  list(score = score, extra = NULL)
+}

@@ -1,0 +1,116 @@
+/*
+ * bahsic.h: prototypes of the numeric core and the SEXP glue.
+ *
+ * The numeric core (gram.c, hsic.c, scores.c) is plain C on double * and
+ * ptrdiff_t sizes: no SEXP, no R API, no allocation. Callers hand it every
+ * work array. The glue (*_call.c) unpacks SEXPs, allocates with R_alloc and
+ * calls the core. Matrices are column-major, as R stores them.
+ */
+#ifndef BAHSIC_H
+#define BAHSIC_H
+
+#include <stddef.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#define BK_OMP 1
+#else
+#define BK_OMP 0
+#endif
+
+/* ---- kernels (gram.c) ---------------------------------------------------- */
+
+/* Kernel codes; must agree with kernel_code() in R/kernels.R. */
+enum bk_kernel_type {
+  BK_LINEAR = 0,     /* <x, x'>                                   */
+  BK_POLYNOMIAL = 1, /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */
+  BK_GAUSSIAN = 2,   /* exp(-sigma ||x - x'||^2);  p1 = sigma      */
+  BK_LAPLACE = 3,    /* exp(-sigma ||x - x'||);    p1 = sigma      */
+  BK_INVDIST = 4     /* 1 / (||x - x'|| + eps);    p1 = eps        */
+};
+
+typedef struct {
+  int type;
+  double p1, p2;
+} bk_kernel;
+
+/* 1 if the kernel is a function of the distance, 0 if of the inner product */
+int bk_kernel_uses_distance(int type);
+
+/* Upper triangle (a <= b) of the inner products (dist = 0) or squared
+ * distances (dist = 1) of the rows of the m x d matrix x, into K (m x m). */
+void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
+              int nthreads);
+
+/* Full symmetric Gram matrix K (m x m) of the rows of x. */
+void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
+             double *K, int nthreads);
+
+/* Apply the kernel function to one value of bk_cross (inner product or
+ * squared distance). */
+double bk_kernel_value(bk_kernel kern, double v);
+
+/* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
+ * distances (squared = 0) of the rows of x. work: m * (m - 1) / 2 doubles
+ * (and m * m doubles when d > 1, for the cross products). */
+double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          int squared, double *work, double *cross);
+
+/* k-th smallest (0-based) of v[0..n-1]; reorders v. */
+double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
+
+/* ---- HSIC estimators (hsic.c) ---------------------------------------------
+ * The label side is either a full m x m Gram matrix L (Y == NULL) or a
+ * low-rank factor Y (m x c) with L = Y Y' (L == NULL). */
+
+typedef struct {
+  const double *L; /* m x m, or NULL */
+  const double *Y; /* m x c, or NULL */
+  ptrdiff_t c;
+} bk_label;
+
+/* out[0] = HSIC0 (eq. 4), out[1] = HSIC1 (eq. 5), out[2] = variance of HSIC1
+ * (eq. 15 with the vector h of section 2.5). work: 8 m + 2 m c doubles. */
+void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work);
+
+/* The data-side quantities every estimator needs, computed once per K:
+ * kd = diag(K) and k1 = K~ 1 (row sums without the diagonal). */
+void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1);
+
+/* HSIC0 and HSIC1 of K against the label kernel with its samples reordered by
+ * perm (0-based, length m; NULL for the identity), given kd and k1 from
+ * bk_kside(). out[0] = HSIC0, out[1] = HSIC1. work: 3 m + 2 m c doubles. */
+void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
+                  const double *k1, bk_label lab, const int *perm, double *out,
+                  double *work);
+
+/* Moments of the biased statistic under independence for the gamma
+ * approximation (Gretton et al. 2008): out[0] = m * HSIC_b with
+ * HSIC_b = tr(KHLH) / m^2, out[1] = its null mean, out[2] = its null
+ * variance. work: 4 m + 2 m c doubles. */
+void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work);
+
+/* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
+ * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC
+ * estimators, MMD and the alignment are linear in K, a weight matrix W made
+ * once from the labels scores every feature in one pass over its pairs. */
+void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
+                    const double *par, const double *W, double *out,
+                    int nthreads);
+
+/* ---- univariate statistics (scores.c) ------------------------------------ */
+
+/* Per-class counts n (ncls), means and within-class sums of squared
+ * deviations (ncls x d, column-major) of the columns of x (m x d);
+ * cls[i] in 0..ncls-1. Two passes for accuracy. */
+void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
+                      int ncls, int *n, double *mean, double *ss);
+
+/* Pearson correlation of every column of x (m x d) with y; NaN for a
+ * constant column. */
+void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
+                double *out);
+
+#endif

@@ -1,0 +1,86 @@
+/* gram_call.c: SEXP glue for gram.c and the per-feature kernel sums. */
+#include <R.h>
+#include <Rinternals.h>
+#include "bahsic.h"
+
+static bk_kernel make_kernel(SEXP type, SEXP p1, SEXP p2)
+{
+  bk_kernel k;
+  k.type = Rf_asInteger(type);
+  k.p1 = Rf_asReal(p1);
+  k.p2 = Rf_asReal(p2);
+  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
+    Rf_error("unknown kernel code %d", k.type);
+  return k;
+}
+
+static void check_matrix(SEXP x, const char *what)
+{
+  if (!Rf_isReal(x) || !Rf_isMatrix(x))
+    Rf_error("'%s' must be a double matrix", what);
+}
+
+SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
+{
+  check_matrix(x, "x");
+  bk_kernel k = make_kernel(type, p1, p2);
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
+  bk_gram(REAL(x), m, d, k, REAL(K), Rf_asInteger(threads));
+  UNPROTECT(1);
+  return K;
+}
+
+SEXP C_median_pairwise(SEXP x, SEXP squared)
+{
+  check_matrix(x, "x");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  if (m < 2) return Rf_ScalarReal(NA_REAL);
+  double *work = (double *) R_alloc((size_t) (m * (m - 1) / 2), sizeof(double));
+  double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
+                        : NULL;
+  return Rf_ScalarReal(
+      bk_median_pairwise(REAL(x), m, d, Rf_asLogical(squared), work, cross));
+}
+
+SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads)
+{
+  check_matrix(x, "x");
+  check_matrix(W, "W");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  if (Rf_nrows(W) != m || Rf_ncols(W) != m)
+    Rf_error("'W' must be %td x %td", m, m);
+  if (!Rf_isReal(par) || (XLENGTH(par) != 1 && XLENGTH(par) != d))
+    Rf_error("'par' must be a double vector of length 1 or ncol(x)");
+  bk_kernel k;
+  k.type = Rf_asInteger(type);
+  k.p1 = REAL(par)[0];
+  k.p2 = Rf_asReal(p2);
+  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
+    Rf_error("unknown kernel code %d", k.type);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
+                 REAL(W), REAL(out), Rf_asInteger(threads));
+  UNPROTECT(1);
+  return out;
+}
+
+/* The median heuristic for every column of x on its own (per-feature
+ * kernels of feature_scores()). */
+SEXP C_median_columns(SEXP x, SEXP squared)
+{
+  check_matrix(x, "x");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int sq = Rf_asLogical(squared);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  if (m < 2) {
+    for (ptrdiff_t j = 0; j < d; j++) REAL(out)[j] = NA_REAL;
+  } else {
+    double *work =
+        (double *) R_alloc((size_t) (m * (m - 1) / 2), sizeof(double));
+    for (ptrdiff_t j = 0; j < d; j++)
+      REAL(out)[j] = bk_median_pairwise(REAL(x) + m * j, m, 1, sq, work, NULL);
+  }
+  UNPROTECT(1);
+  return out;
+}

@@ -1,0 +1,81 @@
+/* hsic_call.c: SEXP glue for hsic.c. The label side is either a full Gram
+ * matrix L or a factor Y with L = Y Y'; the other one is NULL. */
+#include <R.h>
+#include <Rinternals.h>
+#include "bahsic.h"
+
+static ptrdiff_t check_K(SEXP K)
+{
+  if (!Rf_isReal(K) || !Rf_isMatrix(K) || Rf_nrows(K) != Rf_ncols(K))
+    Rf_error("'K' must be a square double matrix");
+  return Rf_nrows(K);
+}
+
+static bk_label make_label(SEXP L, SEXP Y, ptrdiff_t m)
+{
+  bk_label lab = {NULL, NULL, 0};
+  if (!Rf_isNull(Y)) {
+    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
+      Rf_error("'Y' must be a double matrix with %td rows", m);
+    lab.Y = REAL(Y);
+    lab.c = Rf_ncols(Y);
+  } else {
+    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m ||
+        Rf_ncols(L) != m)
+      Rf_error("'L' must be a %td x %td double matrix", m, m);
+    lab.L = REAL(L);
+  }
+  return lab;
+}
+
+SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
+{
+  ptrdiff_t m = check_K(K);
+  bk_label lab = make_label(L, Y, m);
+  double *work = (double *) R_alloc((size_t) (8 * m + 2 * m * lab.c),
+                                    sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  bk_hsic_stats(REAL(K), m, lab, REAL(out), work);
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
+{
+  ptrdiff_t m = check_K(K);
+  bk_label lab = make_label(L, Y, m);
+  if (!Rf_isInteger(perms) || !Rf_isMatrix(perms) || Rf_nrows(perms) != m)
+    Rf_error("'perms' must be an integer matrix with %td rows", m);
+  ptrdiff_t B = Rf_ncols(perms);
+  const int *P = INTEGER(perms);
+  double *kd = (double *) R_alloc((size_t) m, sizeof(double));
+  double *k1 = (double *) R_alloc((size_t) m, sizeof(double));
+  double *work = (double *) R_alloc((size_t) (3 * m + 2 * m * lab.c),
+                                    sizeof(double));
+  int *perm = (int *) R_alloc((size_t) m, sizeof(int));
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) B));
+  bk_kside(REAL(K), m, kd, k1);
+  for (ptrdiff_t r = 0; r < B; r++) {
+    for (ptrdiff_t a = 0; a < m; a++) {
+      int p = P[a + m * r];
+      if (p < 1 || p > m) Rf_error("'perms' has an index out of range");
+      perm[a] = p - 1;
+    }
+    bk_hsic_pair(REAL(K), m, kd, k1, lab, perm, REAL(out) + 2 * r, work);
+    if (r % 16 == 15) R_CheckUserInterrupt();
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y)
+{
+  ptrdiff_t m = check_K(K);
+  bk_label lab = make_label(L, Y, m);
+  double *work = (double *) R_alloc((size_t) (4 * m + 2 * m * lab.c),
+                                    sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  bk_hsic_gamma(REAL(K), m, lab, REAL(out), work);
+  UNPROTECT(1);
+  return out;
+}

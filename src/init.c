@@ -1,0 +1,35 @@
+/* init.c: routine registration only. */
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+
+SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads);
+SEXP C_median_pairwise(SEXP x, SEXP squared);
+SEXP C_median_columns(SEXP x, SEXP squared);
+SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y);
+SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms);
+SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y);
+SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads);
+SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls);
+SEXP C_col_cor(SEXP x, SEXP y);
+
+static const R_CallMethodDef call_methods[] = {
+  {"C_gram", (DL_FUNC) &C_gram, 5},
+  {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 2},
+  {"C_median_columns", (DL_FUNC) &C_median_columns, 2},
+  {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 3},
+  {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 4},
+  {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 3},
+  {"C_feature_dot", (DL_FUNC) &C_feature_dot, 6},
+  {"C_class_moments", (DL_FUNC) &C_class_moments, 3},
+  {"C_col_cor", (DL_FUNC) &C_col_cor, 2},
+  {NULL, NULL, 0}
+};
+
+void attribute_visible R_init_bahsic(DllInfo *dll)
+{
+  R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+  R_useDynamicSymbols(dll, FALSE);
+  R_forceSymbols(dll, TRUE);
+}
