@@ -200,13 +200,18 @@ label_gram <- function(kernel_y, y, threads = 1L) {
       })
     return(list(L = NULL, Y = Y, kernel = kernel_y))
   }
-  # regression: a data kernel on the numeric outcome
+  # regression: a data kernel on the numeric outcome, or a precomputed label
+  # kernel, which works for any outcome (classes, structured labels)
+  kern <- kernel_y$params$kernel
+  if (kern$name == "precomputed") {
+    L <- gram(kern, matrix(0, NROW(y), 1L))
+    return(list(L = unname(unclass(L)[, , drop = FALSE]), Y = NULL, kernel = kernel_y))
+  }
   if (is.factor(y)) {
     stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
                 "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
   }
   ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
-  kern <- kernel_y$params$kernel
   if (kern$name == "linear") {
     return(list(L = NULL, Y = unname(ymat), kernel = kernel_y))
   }

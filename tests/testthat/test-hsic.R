@@ -1,0 +1,230 @@
+test_that("both estimators equal their explicit matrix formulas (full label kernel)", {
+  set.seed(11)
+  x <- matrix(rnorm(40), 20, 2)
+  y <- x[, 1]^2 + rnorm(20, sd = 0.3)
+  K <- oracle_gauss(x, 0.4)
+  L <- oracle_gauss(y, 1.3)
+  kx <- kernel_gaussian(0.4)
+  ky <- label_kernel_regression(kernel_gaussian(1.3))
+  h1 <- hsic(x, y, kernel_x = kx, kernel_y = ky)
+  h0 <- hsic(x, y, kernel_x = kx, kernel_y = ky, estimator = "biased")
+  expect_equal(h1$estimate, oracle_hsic1(K, L), tolerance = 1e-12)
+  expect_equal(h0$estimate, oracle_hsic0(K, L), tolerance = 1e-12)
+  expect_equal(h0$hsic1, h1$estimate)
+})
+
+test_that("the low-rank label factor gives the same numbers as its expanded matrix", {
+  d <- toy_binary(m = 25)
+  for (lk in list(label_kernel_binary(), label_kernel_binary(FALSE),
+                  label_kernel_pam(), label_kernel_multiclass("one_vs_rest"))) {
+    L <- label_kernel_matrix(lk, d$y)
+    a <- hsic(d$x, d$y, kernel_y = lk)
+    b <- hsic(d$x, d$y, kernel_y = label_kernel_regression(kernel_precomputed(L)))
+    expect_equal(a$hsic0, b$hsic0, tolerance = 1e-12)
+    expect_equal(a$hsic1, b$hsic1, tolerance = 1e-12)
+    expect_equal(a$se, b$se, tolerance = 1e-10)
+  }
+})
+
+test_that("HSIC1 and its variance equal the explicit U-statistic (eq. 10-15)", {
+  set.seed(5)
+  for (m in c(5, 7)) {
+    x <- matrix(rnorm(m * 2), m, 2)
+    y <- rnorm(m) + x[, 1]
+    K <- oracle_gauss(x, 0.5)
+    L <- oracle_gauss(y, 0.7)
+    u <- oracle_ustat(K, L)
+    h <- hsic(x, y, kernel_x = kernel_gaussian(0.5),
+              kernel_y = label_kernel_regression(kernel_gaussian(0.7)))
+    expect_equal(h$estimate, u$hsic1, tolerance = 1e-12)
+    expect_equal(h$se^2, u$variance, tolerance = 1e-10)
+  }
+  # and with a low-rank (binary) label kernel
+  y <- factor(c(1, 1, 2, 2, 2, 1))
+  x <- matrix(rnorm(12), 6, 2)
+  L <- label_kernel_matrix(label_kernel_binary(), y)
+  u <- oracle_ustat(oracle_gauss(x, 1), L)
+  h <- hsic(x, y, kernel_x = kernel_gaussian(1))
+  expect_equal(h$estimate, u$hsic1, tolerance = 1e-12)
+  expect_equal(h$se^2, max(u$variance, 0), tolerance = 1e-10)
+})
+
+test_that("HSIC agrees with dHSIC", {
+  skip_if_not_installed("dHSIC")
+  set.seed(3)
+  m <- 60
+  x <- matrix(rnorm(m * 3), m, 3)
+  y <- matrix(x[, 1] + rnorm(m), m, 1)
+  h <- hsic(x, y[, 1], estimator = "biased")
+  sx <- h$kernel_x$params$sigma
+  sy <- h$kernel_y$params$kernel$params$sigma
+  # same median heuristic: dHSIC's bandwidth b has exp(-d^2 / (2 b^2))
+  d <- dHSIC::dhsic(x, y, kernel = "gaussian.fixed",
+                    bandwidth = c(sqrt(1 / (2 * sx)), sqrt(1 / (2 * sy))))
+  expect_equal(h$estimate * (m - 1)^2 / m^2, d$dHSIC, tolerance = 1e-10)
+  expect_equal(sx, 1 / median(dist(x)^2))
+})
+
+test_that("HSIC is invariant to permuting the samples, >= 0 when biased, symmetric", {
+  set.seed(8)
+  x <- matrix(rnorm(60), 30, 2)
+  z <- matrix(rnorm(60), 30, 2) + x
+  perm <- sample(30)
+  k <- kernel_gaussian(0.3)
+  a <- hsic(x, z, kernel_x = k, kernel_y = label_kernel_regression(k))
+  b <- hsic(x[perm, ], z[perm, ], kernel_x = k, kernel_y = label_kernel_regression(k))
+  expect_equal(a$estimate, b$estimate, tolerance = 1e-12)
+  expect_equal(a$se, b$se, tolerance = 1e-10)
+  s <- hsic(z, x, kernel_x = k, kernel_y = label_kernel_regression(k))
+  expect_equal(a$estimate, s$estimate, tolerance = 1e-12)
+  for (seed in 1:5) {
+    set.seed(seed)
+    w <- matrix(rnorm(40), 20, 2)
+    expect_gte(hsic(w, rnorm(20), estimator = "biased")$estimate, -1e-15)
+  }
+})
+
+test_that("formula, data.frame and integer inputs reach the same estimate", {
+  set.seed(4)
+  df <- data.frame(a = rnorm(20), b = rnorm(20))
+  df$y <- df$a + rnorm(20, sd = 0.2)
+  m1 <- hsic(y ~ a + b, data = df)
+  m2 <- hsic(df[, c("a", "b")], df$y)
+  m3 <- hsic(as.matrix(df[, 1:2]), df$y)
+  expect_equal(m1$estimate, m2$estimate)
+  expect_equal(m2$estimate, m3$estimate)
+  xi <- matrix(sample(1:5, 40, TRUE), 20, 2)
+  expect_equal(hsic(xi, df$y)$estimate, hsic(xi * 1.0, df$y)$estimate)
+  expect_s3_class(m1, "bahsic_hsic")
+  expect_output(print(m1), "unbiased estimator")
+})
+
+test_that("hsic() on Bioconductor containers turns genes x samples around", {
+  skip_if_not_installed("Biobase")
+  d <- toy_binary(m = 12, d = 5)
+  rownames(d$x) <- paste0("s", 1:12)
+  eset <- Biobase::ExpressionSet(t(d$x), phenoData = Biobase::AnnotatedDataFrame(
+    data.frame(cls = d$y, row.names = paste0("s", 1:12))))
+  colnames(d$x) <- rownames(Biobase::exprs(eset))
+  expect_equal(hsic(eset, "cls")$estimate, hsic(unname(d$x), d$y)$estimate)
+  expect_equal(hsic(eset, d$y)$estimate, hsic(d$x, d$y)$estimate)
+  expect_error(hsic(eset, "nope"), "not a column of the sample data")
+  skip_if_not_installed("SummarizedExperiment")
+  se <- SummarizedExperiment::SummarizedExperiment(
+    assays = list(counts = t(d$x)), colData = data.frame(cls = d$y))
+  expect_equal(hsic(se, "cls")$estimate, hsic(d$x, d$y)$estimate)
+})
+
+test_that("bad inputs give errors that say what to do", {
+  d <- toy_binary(m = 10, d = 3)
+  x <- d$x
+  expect_error(hsic(t(x), d$y), "t\\(x\\)")
+  expect_error(hsic(x, d$y[1:5]), "5 values but 'x' has 10 samples")
+  x_na <- x
+  x_na[3, 2] <- NA
+  expect_error(hsic(x_na, d$y), "missing values.*feature 'g2', sample '3'")
+  expect_warning(r <- hsic(x_na, d$y, na_action = "omit"), "dropped 1 of 10")
+  expect_equal(r$m, 9L)
+  x_inf <- x
+  x_inf[2, 1] <- Inf
+  expect_error(hsic(x_inf, d$y), "infinite values")
+  expect_error(hsic(x, factor(rep("a", 10))), "single class")
+  expect_error(hsic(x[1:3, ], d$y[1:3]), "at least 4 samples")
+  expect_silent(hsic(x[1:3, ], c(1, 2, 3), estimator = "biased"))
+  expect_error(hsic(data.frame(a = letters[1:10], b = 1:10), d$y), "non-numeric columns \\(a\\)")
+  expect_warning(hsic(x, factor(d$y, levels = c("a", "b", "z"))), "unused factor levels \\(z\\)")
+  expect_error(hsic(x, d$y, kernel_x = "gaussian"), "must be a kernel")
+  expect_error(hsic(x, d$y, kernel_y = kernel_linear()), "label kernel")
+  expect_error(hsic(x, as.numeric(d$y), kernel_y = label_kernel_binary()), "needs class labels")
+  expect_error(hsic(x, d$y, threads = 0), "threads")
+  expect_error(hsic(x, list(1)), "'y'")
+  expect_error(hsic(x[, 0], d$y), "no features")
+})
+
+test_that("a request beyond the memory budget errors before allocating", {
+  old <- options(bahsic.max_memory = 1000)
+  on.exit(options(old))
+  d <- toy_binary(m = 20)
+  expect_error(hsic(d$x, d$y), "memory budget")
+  expect_error(kernel_matrix(kernel_linear(), d$x), "bahsic.max_memory")
+})
+
+test_that("the gamma test matches Gretton et al.'s formulas written out", {
+  set.seed(21)
+  m <- 40
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- x[, 1] + rnorm(m)
+  k <- kernel_gaussian(0.5)
+  ky <- label_kernel_regression(kernel_gaussian(0.8))
+  tst <- hsic_test(x, y, kernel_x = k, kernel_y = ky)
+  K <- oracle_gauss(x, 0.5)
+  L <- oracle_gauss(y, 0.8)
+  H <- diag(m) - 1 / m
+  Kc <- H %*% K %*% H
+  Lc <- H %*% L %*% H
+  stat <- sum(Kc * Lc) / m
+  v <- (Kc * Lc / 6)^2
+  v <- (sum(v) - sum(diag(v))) / m / (m - 1)
+  v <- v * 72 * (m - 4) * (m - 5) / m / (m - 1) / (m - 2) / (m - 3)
+  Kt <- K - diag(diag(K))
+  Lt <- L - diag(diag(L))
+  mux <- sum(Kt) / m / (m - 1)
+  muy <- sum(Lt) / m / (m - 1)
+  mh <- (1 + mux * muy - mux - muy) / m
+  al <- mh^2 / v
+  bet <- v * m / mh
+  expect_equal(unname(tst$statistic), stat, tolerance = 1e-10)
+  expect_equal(tst$p.value, pgamma(stat, shape = al, scale = bet, lower.tail = FALSE),
+               tolerance = 1e-8)
+  expect_s3_class(tst, "htest")
+  expect_lt(tst$p.value, 0.01)
+  # the low-rank label path gives the same statistic as the expanded kernel
+  cls <- factor(y > 0)
+  a <- hsic_test(x, cls, kernel_x = k)
+  b <- hsic_test(x, cls, kernel_x = k, kernel_y = label_kernel_regression(
+    kernel_precomputed(label_kernel_matrix(label_kernel_binary(), cls))))
+  expect_equal(a$p.value, b$p.value, tolerance = 1e-10)
+  expect_error(hsic_test(x[1:5, ], y[1:5]), "at least 6 samples")
+})
+
+test_that("the permutation test is reproducible and uses the permuted labels", {
+  set.seed(2)
+  m <- 25
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- factor(rep(c("u", "v"), length.out = m))
+  set.seed(99)
+  a <- hsic_test(x, y, method = "permutation", n_perm = 50)
+  set.seed(99)
+  b <- hsic_test(x, y, method = "permutation", n_perm = 50)
+  expect_identical(a$p.value, b$p.value)
+  # oracle: recompute each permuted statistic with hsic() on permuted labels
+  set.seed(99)
+  perms <- vapply(1:50, function(i) sample.int(m), integer(m))
+  obs <- hsic(x, y, estimator = "biased")$estimate
+  sig <- hsic(x, y, estimator = "biased")$kernel_x
+  null <- apply(perms, 2, function(p) hsic(x, y[p], kernel_x = sig,
+                                           estimator = "biased")$estimate)
+  expect_equal(a$p.value, (1 + sum(null >= obs - 1e-12)) / 51)
+  expect_equal(unname(a$statistic), obs)
+  # strong dependence: the smallest attainable p-value
+  z <- factor(x[, 1] > 0)
+  set.seed(1)
+  expect_equal(hsic_test(x, z, method = "permutation", n_perm = 99)$p.value, 0.01)
+  set.seed(1)
+  u <- hsic_test(x, z, method = "permutation", n_perm = 20, estimator = "unbiased")
+  expect_named(u$statistic, "HSIC1")
+})
+
+test_that("hsic_weights() turns both estimators into one weighted sum of K", {
+  d <- toy_binary(m = 15)
+  for (lk in list(label_kernel_binary(), label_kernel_regression(kernel_gaussian(1)))) {
+    y <- if (lk$type == "binary") d$y else d$x[, 2]
+    lab <- bahsic:::label_gram(lk, y)
+    K <- kernel_matrix(kernel_gaussian(0.2), d$x)
+    L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+    expect_equal(sum(K * bahsic:::hsic_weights(lab, 15, "biased")), oracle_hsic0(K, L),
+                 tolerance = 1e-12)
+    expect_equal(sum(K * bahsic:::hsic_weights(lab, 15, "unbiased")), oracle_hsic1(K, L),
+                 tolerance = 1e-12)
+  }
+})

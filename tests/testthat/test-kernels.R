@@ -1,0 +1,74 @@
+test_that("every data kernel's Gram matrix equals its definition", {
+  set.seed(1)
+  x <- matrix(rnorm(7 * 3), 7, 3)
+  D2 <- as.matrix(dist(x))^2
+  G <- tcrossprod(x)
+  expect_equal(unclass(kernel_matrix(kernel_linear(), x))[, ], G, tolerance = 1e-14,
+               ignore_attr = TRUE)
+  expect_equal(kernel_matrix(kernel_polynomial(3, 0.5), x), (G + 0.5)^3, tolerance = 1e-13,
+               ignore_attr = TRUE)
+  expect_equal(kernel_matrix(kernel_gaussian(0.7), x), exp(-0.7 * D2), tolerance = 1e-14,
+               ignore_attr = TRUE)
+  expect_equal(kernel_matrix(kernel_laplace(0.7), x), exp(-0.7 * sqrt(D2)), tolerance = 1e-14,
+               ignore_attr = TRUE)
+  expect_equal(kernel_matrix(kernel_inverse_distance(0.01), x), 1 / (sqrt(D2) + 0.01),
+               tolerance = 1e-13, ignore_attr = TRUE)
+  K <- tcrossprod(x) + diag(7)
+  expect_equal(kernel_matrix(kernel_precomputed(K), x), K, ignore_attr = TRUE)
+})
+
+test_that("the median heuristic matches R's median over distinct pairs", {
+  set.seed(2)
+  for (m in c(2, 3, 8, 9)) {
+    x <- matrix(rnorm(m * 2), m, 2)
+    g <- attr(kernel_matrix(kernel_gaussian(), x), "kernel")
+    l <- attr(kernel_matrix(kernel_laplace(), x), "kernel")
+    expect_equal(g$params$sigma, 1 / median(dist(x)^2))
+    expect_equal(l$params$sigma, 1 / median(dist(x)))
+  }
+  # ties: integer data where most pairs coincide fall back to distinct pairs
+  x <- matrix(c(rep(0, 9), 1), ncol = 1)
+  g <- attr(kernel_matrix(kernel_gaussian(), x), "kernel")
+  expect_equal(g$params$sigma, 1)
+  # identical samples: a constant kernel, finite
+  expect_true(all(kernel_matrix(kernel_gaussian(), matrix(3, 5, 2)) == 1))
+})
+
+test_that("quickselect returns order statistics on tied and sorted data", {
+  set.seed(3)
+  for (v in list(rnorm(101), rep(1, 20), 1:50, 50:1, sample(rep(1:3, 30)))) {
+    x <- matrix(as.double(v), ncol = 1)
+    expect_equal(.Call(bahsic:::C_median_pairwise, x, TRUE), median(dist(x)^2))
+  }
+  x <- matrix(rnorm(30), 10, 3)
+  expect_equal(.Call(bahsic:::C_median_columns, x, FALSE),
+               apply(x, 2, function(col) median(dist(col))))
+})
+
+test_that("Gram matrices are symmetric and the same for 1 and 2 threads", {
+  set.seed(4)
+  x <- matrix(rnorm(300 * 5), 300, 5)
+  for (k in list(kernel_linear(), kernel_gaussian(0.1), kernel_inverse_distance())) {
+    K1 <- kernel_matrix(k, x, threads = 1)
+    K2 <- kernel_matrix(k, x, threads = 2)
+    expect_identical(K1, K2)
+    expect_true(isSymmetric(unclass(K1)[, ]))
+  }
+})
+
+test_that("kernel constructors validate their parameters", {
+  expect_error(kernel_gaussian(-1), "positive")
+  expect_error(kernel_gaussian(c(1, 2)), "single positive")
+  expect_error(kernel_laplace(Inf), "finite")
+  expect_error(kernel_polynomial(degree = 1.5), "whole number")
+  expect_error(kernel_polynomial(offset = -1), ">= 0")
+  expect_error(kernel_inverse_distance(0), "positive")
+  expect_error(kernel_precomputed(matrix(1:6, 2)), "square")
+  expect_error(kernel_precomputed(matrix(c(1, 2, 3, 4), 2)), "symmetric")
+  expect_error(kernel_precomputed(matrix(NA_real_, 2, 2)), "missing")
+  expect_error(kernel_matrix(kernel_precomputed(diag(3)), matrix(0, 4, 1)), "3 x 3")
+  expect_error(kernel_matrix("linear", diag(2)), "must be a kernel")
+  expect_output(print(kernel_gaussian()), "median heuristic")
+  expect_output(print(kernel_polynomial(3)), "\\^3")
+  expect_s3_class(kernel_laplace(2), "bahsic_kernel")
+})
