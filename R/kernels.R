@@ -164,22 +164,6 @@ check_threads <- function(threads) {
   as.integer(threads)
 }
 
-# The kernel with its median-heuristic width filled in from x.
-resolve_kernel <- function(kernel, x) {
-  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(kernel$name, x)
-    kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
-  }
-  kernel
-}
-
-median_sigma <- function(name, x) {
-  squared <- name == "gaussian"
-  med <- .Call(C_median_pairwise, x, squared)
-  if (!is.finite(med) || med <= 0) med <- median_fallback(x, squared)
-  1 / med
-}
-
 # More than half of the pairs coincide (discrete or heavily tied data): the
 # median is 0 and would give an infinite width; use the median over the
 # distinct pairs instead, and 1 when all samples are identical (the kernel is
@@ -224,9 +208,23 @@ gram <- function(kernel, x, threads = 1L) {
     return(structure(K, kernel = kernel))
   }
   check_memory(m, 1)
-  kernel <- resolve_kernel(kernel, x)
+  median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  if (median_width && m < 2L) kernel$params$sigma <- 1
   p <- kernel_param(kernel)
+  # with p[1] = NA the C code sets the width by the median heuristic from the
+  # distances it computes anyway
   K <- .Call(C_gram, x, kernel_code(kernel), p[1L], p[2L], threads)
-  dimnames(K) <- list(rownames(x), rownames(x))
-  structure(K, kernel = kernel)
+  if (median_width) {
+    sigma <- attr(K, "p1")
+    if (is.nan(sigma)) {
+      sigma <- 1 / median_fallback(x, kernel$name == "gaussian")
+      K <- .Call(C_gram, x, kernel_code(kernel), sigma, p[2L], threads)
+    }
+    kernel$params$sigma <- sigma
+    kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
+  }
+  attr(K, "p1") <- NULL
+  if (!is.null(rownames(x))) dimnames(K) <- list(rownames(x), rownames(x))
+  attr(K, "kernel") <- kernel
+  K
 }

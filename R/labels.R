@@ -205,7 +205,8 @@ label_gram <- function(kernel_y, y, threads = 1L) {
   kern <- kernel_y$params$kernel
   if (kern$name == "precomputed") {
     L <- gram(kern, matrix(0, NROW(y), 1L))
-    return(list(L = unname(unclass(L)[, , drop = FALSE]), Y = NULL, kernel = kernel_y))
+    attr(L, "kernel") <- NULL
+    return(list(L = L, Y = NULL, kernel = kernel_y))
   }
   if (is.factor(y)) {
     stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
@@ -217,7 +218,8 @@ label_gram <- function(kernel_y, y, threads = 1L) {
   }
   L <- gram(kern, ymat, threads)
   kernel_y$params$kernel <- attr(L, "kernel")
-  list(L = unname(matrix(L, nrow(L))), Y = NULL, kernel = kernel_y)
+  attr(L, "kernel") <- NULL
+  list(L = L, Y = NULL, kernel = kernel_y)
 }
 
 class_indicator <- function(y) {

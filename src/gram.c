@@ -19,9 +19,9 @@ double bk_kernel_value(bk_kernel kern, double v)
   case BK_POLYNOMIAL:
     return pow(v + kern.p2, kern.p1);
   case BK_GAUSSIAN:
-    return exp(-kern.p1 * v);
+    return bk_exp(-kern.p1 * v);
   case BK_LAPLACE:
-    return exp(-kern.p1 * sqrt(v));
+    return bk_exp(-kern.p1 * sqrt(v));
   case BK_INVDIST:
     return 1.0 / (sqrt(v) + kern.p1);
   default:
@@ -47,17 +47,43 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
     ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
     for (ptrdiff_t b = b0; b < b1; b++)
       memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));
-    for (ptrdiff_t j = 0; j < d; j++) {
+    /* four features per sweep over a column block: a quarter of the loads
+     * and stores of K, which is what bounds this loop */
+    ptrdiff_t j = 0;
+    for (; j + 4 <= d; j += 4) {
+      const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;
+      for (ptrdiff_t b = b0; b < b1; b++) {
+        double *col = K + m * b;
+        const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];
+        /* omp simd: at R's -O2 gcc vectorises only loops whose trip count
+         * is a multiple of the vector width */
+        if (dist) {
+          BK_SIMD
+          for (ptrdiff_t a = 0; a <= b; a++) {
+            double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,
+                   t3 = x3[a] - c3;
+            col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);
+          }
+        } else {
+          BK_SIMD
+          for (ptrdiff_t a = 0; a <= b; a++)
+            col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);
+        }
+      }
+    }
+    for (; j < d; j++) {
       const double *xj = x + m * j;
       for (ptrdiff_t b = b0; b < b1; b++) {
         double *col = K + m * b;
         const double xb = xj[b];
         if (dist) {
+          BK_SIMD
           for (ptrdiff_t a = 0; a <= b; a++) {
             double t = xj[a] - xb;
             col[a] += t * t;
           }
         } else {
+          BK_SIMD
           for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;
         }
       }
@@ -66,21 +92,48 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
   (void) nthreads;
 }
 
-void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
-             double *K, int nthreads)
+void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern_in,
+             double *K, double *work, int nthreads)
 {
-  bk_cross(x, m, d, bk_kernel_uses_distance(kern.type), K, nthreads);
+  bk_cross(x, m, d, bk_kernel_uses_distance(kern_in->type), K, nthreads);
+  /* the median heuristic from the distances just computed, not a second pass
+   * over the data; see kernels.R for the fallbacks when it is 0 */
+  if (work && (kern_in->type == BK_GAUSSIAN || kern_in->type == BK_LAPLACE)) {
+    double med = bk_median_upper(K, m, kern_in->type == BK_GAUSSIAN, work);
+    kern_in->p1 = med > 0 ? 1.0 / med : NAN;
+    if (!(med > 0)) return;
+  }
+  bk_kernel kern = *kern_in;
   if (kern.type != BK_LINEAR) {
+    const double s = kern.p1;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (nthreads > 1)
 #endif
     for (ptrdiff_t b = 0; b < m; b++) {
       double *col = K + m * b;
-      for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_kernel_value(kern, col[a]);
+      /* the exponential kernels get loops the compiler can vectorise */
+      if (kern.type == BK_GAUSSIAN) {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
+      } else if (kern.type == BK_LAPLACE) {
+        /* sqrt sets errno, which keeps its loop scalar: keep it apart */
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] = sqrt(col[a]);
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
+      } else {
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_kernel_value(kern, col[a]);
+      }
     }
   }
-  for (ptrdiff_t b = 0; b < m; b++)
-    for (ptrdiff_t a = b + 1; a < m; a++) K[a + m * b] = K[b + m * a];
+  /* mirror the upper triangle in tiles, so that both sides stay in cache */
+  const ptrdiff_t T = 64;
+  for (ptrdiff_t b0 = 0; b0 < m; b0 += T)
+    for (ptrdiff_t a0 = b0; a0 < m; a0 += T) {
+      ptrdiff_t b1 = b0 + T < m ? b0 + T : m, a1 = a0 + T < m ? a0 + T : m;
+      for (ptrdiff_t b = b0; b < b1; b++)
+        for (ptrdiff_t a = a0 > b + 1 ? a0 : b + 1; a < a1; a++)
+          K[a + m * b] = K[b + m * a];
+    }
 }
 
 static void swap(double *v, ptrdiff_t i, ptrdiff_t j)
@@ -121,35 +174,84 @@ double bk_select(double *v, ptrdiff_t n, ptrdiff_t k)
   return v[k];
 }
 
-/* The median over pairs i < j, as R's median() of dist(x) (or its square)
- * would give: the mean of the two middle values when their count is even. */
-double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
-                          int squared, double *work, double *cross)
+/* k-th smallest (0-based) of the n values v(i) >= 0 of the strictly upper
+ * triangle of D, by a radix step on the top 16 bits of the doubles (for
+ * non-negative doubles the bit patterns order as the values) and a
+ * quickselect among the few values that share the bucket of the k-th:
+ * two streaming passes over D instead of a quickselect over all pairs.
+ * hist: 65536 counters; work: room for n doubles in the worst case. */
+static double select_upper(const double *D, ptrdiff_t m, ptrdiff_t k,
+                           ptrdiff_t *hist, double *work)
 {
-  ptrdiff_t n = m * (m - 1) / 2, p = 0;
+  union {
+    double d;
+    unsigned long long u;
+  } v;
+  memset(hist, 0, 65536 * sizeof(ptrdiff_t));
+  for (ptrdiff_t b = 1; b < m; b++)
+    for (ptrdiff_t a = 0; a < b; a++) {
+      v.d = D[a + m * b];
+      hist[v.u >> 48]++;
+    }
+  ptrdiff_t before = 0;
+  unsigned long long bucket = 0;
+  for (; bucket < 65536; bucket++) {
+    if (before + hist[bucket] > k) break;
+    before += hist[bucket];
+  }
+  ptrdiff_t p = 0;
+  for (ptrdiff_t b = 1; b < m; b++)
+    for (ptrdiff_t a = 0; a < b; a++) {
+      v.d = D[a + m * b];
+      if ((v.u >> 48) == bucket) work[p++] = v.d;
+    }
+  return bk_select(work, p, k - before);
+}
+
+/* The median over pairs a < b of the values in the upper triangle of the
+ * m x m matrix D of squared distances, as R's median() of dist(x)^2 (or of
+ * dist(x) when squared = 0) would give: the mean of the two middle values
+ * when their count is even. work: m (m - 1) / 2 doubles + 65536 counters. */
+double bk_median_upper(const double *D, ptrdiff_t m, int squared, double *work)
+{
+  ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
-  if (d == 1) {
-    for (ptrdiff_t b = 1; b < m; b++)
-      for (ptrdiff_t a = 0; a < b; a++) {
-        double t = x[a] - x[b];
-        work[p++] = t * t;
-      }
-  } else {
-    bk_cross(x, m, d, 1, cross, 1);
-    for (ptrdiff_t b = 1; b < m; b++)
-      for (ptrdiff_t a = 0; a < b; a++) work[p++] = cross[a + m * b];
-  }
+  ptrdiff_t *hist = (ptrdiff_t *) (work + n);
   ptrdiff_t k = (n - 1) / 2;
-  double lo = bk_select(work, n, k), hi = lo;
-  if (n % 2 == 0) {
-    /* after selection every value above index k is >= lo: take their min */
-    hi = work[k + 1];
-    for (ptrdiff_t i = k + 2; i < n; i++)
-      if (work[i] < hi) hi = work[i];
-  }
+  double lo = select_upper(D, m, k, hist, work), hi = lo;
+  if (n % 2 == 0) hi = select_upper(D, m, k + 1, hist, work);
   if (!squared) {
     lo = sqrt(lo);
     hi = sqrt(hi);
   }
   return 0.5 * (lo + hi);
+}
+
+double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          int squared, double *work, double *cross)
+{
+  if (d == 1) {
+    /* one feature: the pairs straight into work, no m x m matrix */
+    ptrdiff_t n = m * (m - 1) / 2, p = 0;
+    if (n < 1) return NAN;
+    for (ptrdiff_t b = 1; b < m; b++)
+      for (ptrdiff_t a = 0; a < b; a++) {
+        double t = x[a] - x[b];
+        work[p++] = t * t;
+      }
+    ptrdiff_t k = (n - 1) / 2;
+    double lo = bk_select(work, n, k), hi = lo;
+    if (n % 2 == 0) {
+      hi = work[k + 1];
+      for (ptrdiff_t i = k + 2; i < n; i++)
+        if (work[i] < hi) hi = work[i];
+    }
+    if (!squared) {
+      lo = sqrt(lo);
+      hi = sqrt(hi);
+    }
+    return 0.5 * (lo + hi);
+  }
+  bk_cross(x, m, d, 1, cross, 1);
+  return bk_median_upper(cross, m, squared, work);
 }

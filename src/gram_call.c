@@ -20,13 +20,19 @@ static void check_matrix(SEXP x, const char *what)
     Rf_error("'%s' must be a double matrix", what);
 }
 
+/* p1 = NA asks for the median heuristic; the width used is returned as the
+ * attribute "p1" (NaN when the median is 0). */
 SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
 {
   check_matrix(x, "x");
   bk_kernel k = make_kernel(type, p1, p2);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  double *work = NULL;
+  if (ISNAN(k.p1) && (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) && m > 1)
+    work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
-  bk_gram(REAL(x), m, d, k, REAL(K), Rf_asInteger(threads));
+  bk_gram(REAL(x), m, d, &k, REAL(K), work, Rf_asInteger(threads));
+  Rf_setAttrib(K, Rf_install("p1"), Rf_ScalarReal(k.p1));
   UNPROTECT(1);
   return K;
 }
@@ -36,7 +42,7 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
   check_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) return Rf_ScalarReal(NA_REAL);
-  double *work = (double *) R_alloc((size_t) (m * (m - 1) / 2), sizeof(double));
+  double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
                         : NULL;
   return Rf_ScalarReal(
@@ -76,8 +82,7 @@ SEXP C_median_columns(SEXP x, SEXP squared)
   if (m < 2) {
     for (ptrdiff_t j = 0; j < d; j++) REAL(out)[j] = NA_REAL;
   } else {
-    double *work =
-        (double *) R_alloc((size_t) (m * (m - 1) / 2), sizeof(double));
+    double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
     for (ptrdiff_t j = 0; j < d; j++)
       REAL(out)[j] = bk_median_pairwise(REAL(x) + m * j, m, 1, sq, work, NULL);
   }

@@ -18,6 +18,7 @@ void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1)
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *col = K + m * b;
     double s = 0.0;
+    BK_SIMD_SUM(s)
     for (ptrdiff_t a = 0; a < m; a++) s += col[a];
     /* K is symmetric: the column sum is the row sum */
     k1[b] = s - kd[b];
@@ -55,12 +56,14 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
           if (klrow) klrow[a] += Kcol[a] * l;
         }
       } else {
-        for (ptrdiff_t a = 0; a < m; a++) {
-          s += Lcol[a];
-          t += Kcol[a] * Lcol[a];
-        }
-        if (klrow)
+        BK_SIMD_SUM(s)
+        for (ptrdiff_t a = 0; a < m; a++) s += Lcol[a];
+        BK_SIMD_SUM(t)
+        for (ptrdiff_t a = 0; a < m; a++) t += Kcol[a] * Lcol[a];
+        if (klrow) {
+          BK_SIMD
           for (ptrdiff_t a = 0; a < m; a++) klrow[a] += Kcol[a] * Lcol[a];
+        }
       }
       l1[b] = s - ld[b];
       T += t - Kcol[b] * ld[b];
@@ -83,6 +86,7 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
     for (ptrdiff_t k = 0; k < c; k++) {
       double yb = Yp[b + m * k];
       double *KYk = KY + m * k;
+      BK_SIMD
       for (ptrdiff_t a = 0; a < m; a++) KYk[a] += Kcol[a] * yb;
     }
   }
@@ -161,6 +165,7 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *Kcol = K + m * b;
     double s = 0.0;
+    BK_SIMD_SUM(s)
     for (ptrdiff_t a = 0; a < m; a++) s += Kcol[a] * l1[a];
     Kl[b] += s;
   }
@@ -169,6 +174,7 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
     for (ptrdiff_t b = 0; b < m; b++) {
       const double *Lcol = lab.L + m * b;
       double s = 0.0;
+      BK_SIMD_SUM(s)
       for (ptrdiff_t a = 0; a < m; a++) s += Lcol[a] * k1[a];
       Lk[b] += s;
     }
@@ -298,9 +304,10 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
       if (kj.type == BK_GAUSSIAN) {
         /* the common case gets its own loop the compiler can keep tight */
         const double sg = kj.p1;
+        BK_SIMD_SUM(s)
         for (ptrdiff_t a = 0; a < b; a++) {
           double t = xj[a] - xb;
-          s += exp(-sg * t * t) * Wcol[a];
+          s += bk_exp(-sg * t * t) * Wcol[a];
         }
       } else {
         for (ptrdiff_t a = 0; a < b; a++) {

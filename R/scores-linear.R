@@ -1,0 +1,282 @@
+# Univariate special cases of HSIC with a linear kernel on the data (section 6
+# of 004_cafd97bfb60132b1.txt): Pearson correlation (eq. 23), the mean
+# difference and its variants -- centroid, t, signal to noise, moderated t, B
+# (section 6.2) -- and the shrunken centroid (section 6.5, eq. 27-28).
+#
+# Every statistic but the correlation is a function of the per-class counts,
+# means and within-class sums of squares, so those are computed once, in C
+# (src/scores.c, one pass for the means and one for the squares), and each
+# method turns them into a score with vectorised O(d) formulas.
+#
+# Sign convention: for two classes the score is level 2 minus level 1 of `y`
+# (limma's coefficient 2 of `~ y`). genefilter::rowttests() uses level 1
+# minus level 2, so its statistic is minus ours.
+#
+# Constant features: where the statistic divides by a within-class spread
+# that is exactly zero (t, snr, pc; pam when more than half the features are
+# constant) the score is NA rather than Inf or NaN, and the caller warns.
+# The moderated t and B borrow the prior variance, so a constant feature gets
+# a finite score there (0 when the class means are equal), as in limma.
+
+#' Univariate linear feature scores
+#'
+#' @param x Validated finite double matrix, samples x features.
+#' @param y Numeric vector (method "pc"), a two-level factor ("lin", "t",
+#'   "snr", "mt", "lods") or a factor with two or more levels ("pam").
+#' @param method One of "pc", "lin", "t", "snr", "mt", "lods", "pam".
+#' @param var_equal For "t": pooled-variance t instead of Welch's.
+#' @return `list(score = <double, one per feature>, extra = <data.frame with
+#'   one row per feature, or NULL>)`. For "mt" and "lods" the list carries
+#'   the empirical Bayes hyper-parameters as `attr(, "prior")`.
+#' @noRd
+linear_scores <- function(x, y, method = names(linear_methods),
+                          var_equal = FALSE) {
+  method <- match.arg(method)
+  spec <- linear_methods[[method]]
+  m <- nrow(x)
+  if (length(y) != m) {
+    stop("`y` must have one value per row (sample) of `x`: ", length(y),
+         " values for ", m, " samples.", call. = FALSE)
+  }
+  if (spec$labels == "numeric") {
+    if (!is.numeric(y)) {
+      stop("`y` must be numeric for method \"", method, "\".", call. = FALSE)
+    }
+    out <- spec$fun(x, as.double(y))
+  } else {
+    k <- if (spec$labels == "binary") "exactly 2" else "at least 2"
+    if (!is.factor(y) || nlevels(y) < 2L ||
+        (spec$labels == "binary" && nlevels(y) != 2L)) {
+      stop("`y` must be a factor with ", k, " levels for method \"", method,
+           "\".", call. = FALSE)
+    }
+    out <- spec$fun(class_moments(x, y), var_equal = var_equal)
+  }
+  names(out$score) <- colnames(x)
+  out
+}
+
+# Per-class counts, means and within-class sums of squares (K x d), with the
+# sample size and level names the methods need.
+class_moments <- function(x, y) {
+  mom <- .Call(C_class_moments, x, as.integer(y), nlevels(y))
+  mom$m <- nrow(x)
+  mom$levels <- levels(y)
+  mom
+}
+
+# Every class needs `min_n` samples, and with `pooled` the pooled variance
+# needs residual degrees of freedom m - K >= 1.
+check_classes <- function(mom, min_n, pooled, method) {
+  small <- mom$n < min_n
+  if (any(small)) {
+    stop("Method \"", method, "\" needs at least ", min_n,
+         " sample(s) in every class of `y`; class \"",
+         mom$levels[which(small)[1]], "\" has ", mom$n[which(small)[1]], ".",
+         call. = FALSE)
+  }
+  if (pooled && mom$m <= length(mom$n)) {
+    stop("Method \"", method, "\" needs more samples than classes in `y`.",
+         call. = FALSE)
+  }
+  invisible(mom)
+}
+
+# num / den, NA where den is 0: a zero spread gives no usable score.
+ratio_or_na <- function(num, den) {
+  out <- num / den
+  out[den == 0] <- NA_real_
+  out
+}
+
+mean_diff <- function(mom) mom$mean[2L, ] - mom$mean[1L, ]
+
+# Pearson correlation (eq. 23); NA for a constant feature.
+score_pc <- function(x, y) {
+  score <- .Call(C_col_cor, x, y)
+  score[is.nan(score)] <- NA_real_
+  list(score = score, extra = NULL)
+}
+
+# Centroid (Bedo et al. 2006) with lambda = 1/2: the mean difference.
+score_lin <- function(mom, ...) {
+  check_classes(mom, 1L, FALSE, "lin")
+  list(score = mean_diff(mom), extra = NULL)
+}
+
+# Welch t with s-bar of eq. (24), or the pooled-variance t.
+score_t <- function(mom, var_equal = FALSE, ...) {
+  n <- mom$n
+  if (var_equal) {
+    check_classes(mom, 1L, TRUE, "t")
+    s2 <- (mom$ss[1L, ] + mom$ss[2L, ]) / (mom$m - 2)
+    se <- sqrt(s2 * (1 / n[1L] + 1 / n[2L]))
+  } else {
+    check_classes(mom, 2L, FALSE, "t")
+    # eq. (24): s_k^2 / m_k with s_k^2 = ss_k / (m_k - 1)
+    se <- sqrt(mom$ss[2L, ] / (n[2L] - 1) / n[2L] +
+                 mom$ss[1L, ] / (n[1L] - 1) / n[1L])
+  }
+  list(score = ratio_or_na(mean_diff(mom), se), extra = NULL)
+}
+
+# Signal to noise: s-bar = s_+ + s_- (section 6.2).
+score_snr <- function(mom, ...) {
+  check_classes(mom, 2L, FALSE, "snr")
+  s <- sqrt(mom$ss / (mom$n - 1))
+  list(score = ratio_or_na(mean_diff(mom), s[1L, ] + s[2L, ]), extra = NULL)
+}
+
+score_mt <- function(mom, ...) {
+  eb <- moderated_t(mom, "mt")
+  structure(list(score = eb$t, extra = NULL), prior = eb$prior)
+}
+
+score_lods <- function(mom, ...) {
+  eb <- moderated_t(mom, "lods")
+  structure(list(score = eb$lods, extra = data.frame(t = unname(eb$t))),
+            prior = eb$prior)
+}
+
+# Shrunken centroid at threshold 0 (section 6.5), with pamr's conventions
+# (pamr::pamr.train -> pamr:::nsc): s_j is the pooled within-class sd with
+# denominator m - K, s0 its median (offset.percent = 50, through quantile()),
+# and the class-k contrast is scaled by mk_k = sqrt(1 / m_k - 1 / m). The
+# score sum_k d_jk^2 is HSIC0 of eq. (27-28) up to (m - 1)^2, with feature j
+# scaled by 1 / (s_j + s0) and the label map e_y / (m_y mk_y).
+score_pam <- function(mom, ...) {
+  check_classes(mom, 1L, TRUE, "pam")
+  m <- mom$m
+  n <- mom$n
+  s <- sqrt(colSums(mom$ss) / (m - length(n)))
+  s <- s + stats::quantile(s, 0.5, names = FALSE)
+  overall <- colSums(mom$mean * n) / m
+  # K x d: the length-K vectors recycle down the columns
+  d <- t((t(mom$mean) - overall) / s) / sqrt(1 / n - 1 / m)
+  d[, s == 0] <- NA_real_
+  extra <- as.data.frame(t(d))
+  names(extra) <- paste0("d_", mom$levels)
+  list(score = colSums(d^2), extra = extra)
+}
+
+# The dispatch table: what `y` must be and the function that scores.
+linear_methods <- list(
+  pc = list(labels = "numeric", fun = score_pc),
+  lin = list(labels = "binary", fun = score_lin),
+  t = list(labels = "binary", fun = score_t),
+  snr = list(labels = "binary", fun = score_snr),
+  mt = list(labels = "binary", fun = score_mt),
+  lods = list(labels = "binary", fun = score_lods),
+  pam = list(labels = "factor", fun = score_pam)
+)
+
+# ---- moderated t and B (Smyth 2004) ------------------------------------------
+# What limma::eBayes(limma::lmFit(t(x), model.matrix(~ y))) computes for
+# coefficient 2 with its defaults (proportion = 0.01, stdev.coef.lim =
+# c(0.1, 4), no trend, not robust), from the class moments: the residual
+# variance of the two-group fit is the pooled variance with m - 2 df and the
+# unscaled sd of the mean difference is sqrt(1 / m_1 + 1 / m_2).
+moderated_t <- function(mom, method, proportion = 0.01,
+                        stdev_coef_lim = c(0.1, 4)) {
+  check_classes(mom, 1L, TRUE, method)
+  n <- mom$n
+  d <- ncol(mom$mean)
+  df <- mom$m - 2
+  s2 <- (mom$ss[1L, ] + mom$ss[2L, ]) / df
+  su <- sqrt(1 / n[1L] + 1 / n[2L])
+
+  # eq. (25): prior df d0 and scale s0^2 from all features; the posterior
+  # variance shrinks s^2 towards s0^2 (s-tilde of section 6.2).
+  prior <- fit_f_dist(s2, df)
+  d0 <- prior$df2
+  s20 <- prior$scale
+  s2_post <- if (is.finite(d0)) (df * s2 + d0 * s20) / (df + d0) else
+    rep_len(s20, d)
+  t <- mean_diff(mom) / su / sqrt(s2_post)
+  t[is.nan(t)] <- NA_real_
+
+  # B statistic: log posterior odds with prior variance v0 of the true
+  # difference estimated from the top `proportion` of |t| (tmixture).
+  df_total <- min(df + d0, d * df)
+  v0 <- t_mixture(t, su, df_total, proportion, stdev_coef_lim^2 / s20)
+  if (is.na(v0)) {
+    v0 <- 1 / s20
+    warning("Estimation of the prior variance of the B statistic failed; ",
+            "set to 1 / s0^2.", call. = FALSE)
+  }
+  r <- (su^2 + v0) / su^2
+  t2 <- t^2
+  # limma treats d0 > 1e6 as infinite: the limit of the kernel below
+  kernel <- if (d0 > 1e6) {
+    t2 * (1 - 1 / r) / 2
+  } else {
+    (1 + df_total) / 2 * log((t2 + df_total) / (t2 / r + df_total))
+  }
+  lods <- log(proportion / (1 - proportion)) - log(r) / 2 + kernel
+  list(t = t, lods = lods,
+       prior = c(df_prior = d0, s2_prior = s20, var_prior = v0))
+}
+
+# Fit a scaled F distribution s0^2 F(df, d0) to the variances s2 by the
+# moments of log(s2) (limma:::fitFDist without covariate): mean and variance
+# of z_j = log(s2_j) give d0 and s0^2 through digamma and trigamma, eq. (25).
+# As limma does, zero variances are offset to 1e-5 times the median (or 1 when
+# the median is 0) and an estimate of the variance of z below its expected
+# sampling variance means d0 = Inf.
+fit_f_dist <- function(s2, df) {
+  ok <- is.finite(s2)
+  if (sum(ok) == 0L) {
+    stop("No finite within-class variances to estimate the prior from.",
+         call. = FALSE)
+  }
+  if (sum(ok) == 1L) return(list(scale = s2[ok], df2 = 0))
+  s2 <- pmax(s2[ok], 0)
+  med <- stats::median(s2)
+  if (med == 0) med <- 1
+  s2 <- pmax(s2, 1e-5 * med)
+  e <- log(s2) - digamma(df / 2) + log(df / 2)
+  e_mean <- mean(e)
+  e_var <- sum((e - e_mean)^2) / (length(e) - 1L) - trigamma(df / 2)
+  if (e_var > 0) {
+    df2 <- 2 * trigamma_inverse(e_var)
+    list(scale = exp(e_mean + digamma(df2 / 2) - log(df2 / 2)), df2 = df2)
+  } else {
+    list(scale = mean(s2), df2 = Inf)
+  }
+}
+
+# y with trigamma(y) = x, x > 0, by Newton's method on 1 / trigamma(y), which
+# is close to linear (Smyth 2004); the asymptotes serve at the extremes.
+trigamma_inverse <- function(x) {
+  if (x > 1e7) return(1 / sqrt(x))
+  if (x < 1e-6) return(1 / x)
+  y <- 0.5 + 1 / x
+  for (iter in 1:50) {
+    tri <- trigamma(y)
+    step <- tri * (1 - tri / x) / psigamma(y, deriv = 2)
+    y <- y + step
+    if (-step / y < 1e-8) break
+  }
+  y
+}
+
+# Prior variance v0 of the true mean difference (limma:::tmixture.vector for
+# one coefficient, all features with the same df): match the top ntarget |t|
+# to the quantiles of the mixture of null and alternative t distributions.
+t_mixture <- function(t, su, df, proportion, v0_lim) {
+  t <- abs(t[!is.na(t)])
+  n_feat <- length(t)
+  n_target <- ceiling(proportion / 2 * n_feat)
+  if (n_target < 1) return(NA_real_)
+  p <- max(n_target / n_feat, proportion)
+  top <- sort(t, decreasing = TRUE)[seq_len(n_target)]
+  p0 <- 2 * stats::pt(top, df = df, lower.tail = FALSE)
+  p_target <- ((seq_len(n_target) - 0.5) / n_feat - (1 - p) * p0) / p
+  v0 <- numeric(n_target)
+  pos <- p_target > p0
+  if (any(pos)) {
+    q_target <- stats::qt(p_target[pos] / 2, df = df, lower.tail = FALSE)
+    v0[pos] <- su^2 * ((top[pos] / q_target)^2 - 1)
+  }
+  mean(pmin(pmax(v0, v0_lim[1L]), v0_lim[2L]))
+}

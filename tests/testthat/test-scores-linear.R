@@ -1,0 +1,333 @@
+# linear_scores() and its C core (src/scores.c): every statistic against a
+# plain-R oracle, then against limma, genefilter and pamr where installed.
+
+# Element-wise agreement relative to max(1, |expected|), NAs in the same
+# places; equal values (Inf included) agree.
+expect_close <- function(object, expected, tol = 1e-8) {
+  object <- unname(as.vector(object))
+  expected <- unname(as.vector(expected))
+  expect_identical(is.na(object), is.na(expected))
+  ok <- !is.na(expected) & object != expected
+  err <- abs(object[ok] - expected[ok]) / pmax(1, abs(expected[ok]))
+  expect_lt(max(c(0, err)), tol)
+}
+
+random_data <- function(m = 14, d = 6, n2 = 8, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(m * d), m, d,
+              dimnames = list(NULL, paste0("f", seq_len(d))))
+  y <- factor(rep(c("lo", "hi"), c(m - n2, n2)), levels = c("lo", "hi"))
+  x[y == "hi", 1] <- x[y == "hi", 1] + 1.5
+  list(x = x, y = y)
+}
+
+# ---- C core --------------------------------------------------------------------
+
+moments_r <- function(x, cls, k) {
+  n <- tabulate(cls, k)
+  mean <- ss <- matrix(0, k, ncol(x))
+  for (j in seq_len(ncol(x))) {
+    for (g in seq_len(k)) {
+      v <- x[cls == g, j]
+      mean[g, j] <- if (length(v)) mean(v) else NaN
+      ss[g, j] <- sum((v - mean(v))^2)
+    }
+  }
+  list(n = n, mean = mean, ss = ss)
+}
+
+test_that("C_class_moments matches plain R", {
+  set.seed(3)
+  x <- matrix(rnorm(40 * 7, mean = 5), 40, 7)
+  cls <- sample(rep(1:3, c(10, 13, 17)))
+  got <- .Call(C_class_moments, x, cls, 3L)
+  want <- moments_r(x, cls, 3L)
+  expect_named(got, c("n", "mean", "ss"))
+  expect_identical(got$n, want$n)
+  expect_equal(got$mean, want$mean, tolerance = 1e-13)
+  expect_equal(got$ss, want$ss, tolerance = 1e-13)
+})
+
+test_that("C_class_moments is exact on integer values and a single feature", {
+  set.seed(4)
+  x <- matrix(as.double(sample(0:2, 30 * 3, TRUE)), 30, 3)
+  cls <- rep(1:2, 15)
+  got <- .Call(C_class_moments, x, cls, 2L)
+  want <- moments_r(x, cls, 2L)
+  expect_identical(got$n, c(15L, 15L))
+  expect_equal(got$mean, want$mean, tolerance = 1e-14)
+  expect_equal(got$ss, want$ss, tolerance = 1e-14)
+
+  one <- x[, 2, drop = FALSE]
+  got1 <- .Call(C_class_moments, one, cls, 2L)
+  expect_identical(dim(got1$mean), c(2L, 1L))
+  expect_equal(got1$mean[, 1], got$mean[, 2])
+  expect_equal(got1$ss[, 1], got$ss[, 2])
+})
+
+test_that("C_class_moments: constant classes are exact, empty classes NaN", {
+  # 0.1 does not survive summing and dividing by 3; the shift makes it exact
+  x <- cbind(rep(0.1, 6), c(0.1, 0.1, 0.1, 0.7, 0.7, 0.7), 1:6)
+  cls <- rep(c(1L, 3L), each = 3)
+  got <- .Call(C_class_moments, x, cls, 3L)
+  expect_identical(got$n, c(3L, 0L, 3L))
+  expect_identical(got$mean[c(1, 3), 1:2], matrix(c(0.1, 0.1, 0.1, 0.7), 2))
+  expect_identical(got$ss[, 1:2], matrix(0, 3, 2))
+  expect_true(all(is.nan(got$mean[2, ])))
+  expect_identical(got$ss[, 3], c(2, 0, 2))
+
+  zero <- .Call(C_class_moments, matrix(0, 4, 0), c(1L, 2L, 2L, 2L), 2L)
+  expect_identical(zero$n, c(1L, 3L))
+  expect_identical(dim(zero$ss), c(2L, 0L))
+})
+
+test_that("C_class_moments rejects bad input", {
+  x <- matrix(rnorm(6), 3)
+  expect_error(.Call(C_class_moments, x, c(1L, 2L, 3L), 2L), "1..2")
+  expect_error(.Call(C_class_moments, x, c(1L, 2L), 2L), "one class per row")
+  expect_error(.Call(C_class_moments, x, c(1L, NA, 2L), 2L), "without NA")
+  expect_error(.Call(C_class_moments, matrix(1:6, 3), 1:3, 3L), "double")
+  expect_error(.Call(C_class_moments, x, 1:3, 0L), "positive")
+})
+
+test_that("C_col_cor matches cor(), with NaN for constant columns", {
+  set.seed(5)
+  x <- matrix(rnorm(25 * 4), 25, 4)
+  x[, 2] <- round(x[, 2] * 3)
+  y <- rnorm(25)
+  expect_equal(.Call(C_col_cor, x, y), drop(cor(x, y)), tolerance = 1e-13)
+  expect_equal(.Call(C_col_cor, x[, 3, drop = FALSE], y), cor(x[, 3], y),
+               tolerance = 1e-13)
+  x[, 4] <- 0.1
+  got <- .Call(C_col_cor, x, y)
+  expect_true(is.nan(got[4]))
+  expect_true(all(is.finite(got[1:3])))
+  expect_true(all(is.nan(.Call(C_col_cor, x, rep(2, 25)))))
+  expect_identical(.Call(C_col_cor, cbind(y, -y), y), c(1, -1))
+  expect_error(.Call(C_col_cor, x, y[-1]), "one value per row")
+})
+
+# ---- statistics against plain R -------------------------------------------------
+
+test_that("pc is the signed Pearson correlation; constant feature NA", {
+  dat <- random_data()
+  yy <- rnorm(nrow(dat$x))
+  x <- dat$x
+  x[, 3] <- 2
+  got <- linear_scores(x, yy, "pc")
+  expect_null(got$extra)
+  expect_named(got$score, colnames(x))
+  want <- vapply(seq_len(ncol(x)), function(j) {
+    if (j == 3) NA_real_ else cor(x[, j], yy)
+  }, numeric(1))
+  expect_close(got$score, want, 1e-12)
+})
+
+test_that("lin is the mean difference, level 2 minus level 1", {
+  dat <- random_data()
+  got <- linear_scores(dat$x, dat$y, "lin")
+  want <- colMeans(dat$x[dat$y == "hi", ]) - colMeans(dat$x[dat$y == "lo", ])
+  expect_close(got$score, want, 1e-12)
+  expect_gt(got$score[1], 0)
+})
+
+test_that("t is Welch's t of eq. (24), or the pooled t", {
+  dat <- random_data()
+  x <- dat$x
+  hi <- dat$y == "hi"
+  welch <- vapply(seq_len(ncol(x)), function(j) {
+    unname(t.test(x[hi, j], x[!hi, j])$statistic)
+  }, numeric(1))
+  pooled <- vapply(seq_len(ncol(x)), function(j) {
+    unname(t.test(x[hi, j], x[!hi, j], var.equal = TRUE)$statistic)
+  }, numeric(1))
+  expect_close(linear_scores(x, dat$y, "t")$score, welch, 1e-12)
+  expect_close(linear_scores(x, dat$y, "t", var_equal = TRUE)$score, pooled,
+               1e-12)
+})
+
+test_that("snr is the mean difference over the sum of the sds", {
+  dat <- random_data(seed = 2)
+  x <- dat$x
+  hi <- dat$y == "hi"
+  want <- (colMeans(x[hi, ]) - colMeans(x[!hi, ])) /
+    (apply(x[hi, ], 2, sd) + apply(x[!hi, ], 2, sd))
+  expect_close(linear_scores(x, dat$y, "snr")$score, want, 1e-12)
+})
+
+test_that("zero within-class variance gives NA for t and snr, not Inf/NaN", {
+  dat <- random_data()
+  x <- dat$x
+  x[, 2] <- 0.3
+  x[, 4] <- ifelse(dat$y == "hi", 0.7, 0.1)
+  for (args in list(list("t"), list("t", TRUE), list("snr"))) {
+    s <- do.call(linear_scores, c(list(x, dat$y), args))$score
+    expect_true(all(is.na(s[c(2, 4)])))
+    expect_true(all(is.finite(s[-c(2, 4)])))
+  }
+  # one class constant: Welch is still defined
+  x[dat$y == "lo", 5] <- 1
+  expect_true(is.finite(linear_scores(x, dat$y, "t")$score[5]))
+})
+
+pam_r <- function(x, y) {
+  m <- nrow(x)
+  lev <- levels(y)
+  cen <- sapply(lev, function(l) colMeans(x[y == l, , drop = FALSE]))
+  ss <- rowSums(sapply(lev, function(l) {
+    xl <- x[y == l, , drop = FALSE]
+    colSums(sweep(xl, 2, colMeans(xl))^2)
+  }))
+  s <- sqrt(ss / (m - length(lev)))
+  s <- s + median(s)
+  mk <- sqrt(1 / as.vector(table(y)) - 1 / m)
+  d <- sweep((cen - colMeans(x)) / s, 2, mk, "/")
+  list(d = d, score = rowSums(d^2))
+}
+
+test_that("pam: standardised centroid differences, three classes", {
+  set.seed(6)
+  x <- matrix(rnorm(21 * 5), 21, 5)
+  y <- factor(rep(c("a", "b", "c"), c(5, 7, 9)))
+  x[y == "c", 2] <- x[y == "c", 2] - 2
+  got <- linear_scores(x, y, "pam")
+  want <- pam_r(x, y)
+  expect_close(got$score, want$score, 1e-12)
+  expect_named(got$extra, c("d_a", "d_b", "d_c"))
+  expect_identical(nrow(got$extra), 5L)
+  expect_close(as.matrix(got$extra), want$d, 1e-12)
+})
+
+test_that("pam score is tr(KHLH) with scaled features and map e_y / (m_y mk_y)", {
+  # eq. (27-28) of 004_cafd97bfb60132b1.txt
+  set.seed(7)
+  x <- matrix(rnorm(15 * 4), 15, 4)
+  y <- factor(rep(1:3, c(4, 5, 6)))
+  m <- nrow(x)
+  got <- linear_scores(x, y, "pam")
+  ss <- rowSums(sapply(levels(y), function(l) {
+    xl <- x[y == l, , drop = FALSE]
+    colSums(sweep(xl, 2, colMeans(xl))^2)
+  }))
+  sd0 <- sqrt(ss / (m - 3))
+  xs <- sweep(x, 2, sd0 + median(sd0), "/")
+  n <- as.vector(table(y))
+  psi <- diag(1 / (n * sqrt(1 / n - 1 / m)))[as.integer(y), ]
+  h <- diag(m) - 1 / m
+  hsic_tr <- sum(diag(xs %*% t(xs) %*% h %*% psi %*% t(psi) %*% h))
+  expect_equal(sum(got$score), hsic_tr, tolerance = 1e-12)
+})
+
+test_that("linear_scores checks the labels", {
+  dat <- random_data()
+  three <- factor(rep(1:3, length.out = nrow(dat$x)))
+  expect_error(linear_scores(dat$x, three, "t"), "exactly 2 levels")
+  expect_error(linear_scores(dat$x, as.numeric(dat$y), "mt"), "factor")
+  expect_error(linear_scores(dat$x, dat$y, "pc"), "numeric")
+  expect_error(linear_scores(dat$x, dat$y[-1], "lin"), "one value per row")
+  single <- factor(c("a", rep("b", nrow(dat$x) - 1)))
+  expect_error(linear_scores(dat$x, single, "t"), "at least 2")
+  expect_error(linear_scores(dat$x, single, "snr"), "at least 2")
+  expect_true(all(is.finite(linear_scores(dat$x, single, "t",
+                                          var_equal = TRUE)$score)))
+  expect_error(linear_scores(dat$x, dat$y, "nope"))
+})
+
+# ---- peers -----------------------------------------------------------------------
+
+limma_fit <- function(x, y) {
+  # limma warns about zero variances; the oracle's warnings are not ours
+  suppressWarnings(
+    limma::eBayes(limma::lmFit(t(x), stats::model.matrix(~y)))
+  )
+}
+
+expect_limma <- function(x, y) {
+  fit <- limma_fit(x, y)
+  mt <- linear_scores(x, y, "mt")
+  lods <- linear_scores(x, y, "lods")
+  expect_close(mt$score, fit$t[, 2])
+  expect_close(lods$score, fit$lods[, 2])
+  expect_close(lods$extra$t, fit$t[, 2])
+  prior <- attr(mt, "prior")
+  expect_close(prior[c("df_prior", "s2_prior")],
+               c(fit$df.prior, fit$s2.prior))
+  expect_close(prior["var_prior"], fit$var.prior[2])
+  invisible(fit)
+}
+
+test_that("mt and lods agree with limma on small random data", {
+  skip_if_not_installed("limma")
+  dat <- random_data(m = 12, d = 40, n2 = 5, seed = 8)
+  expect_limma(dat$x, dat$y)
+})
+
+test_that("mt and lods agree with limma, 500 genes x 30 samples, constant gene", {
+  skip_if_not_installed("limma")
+  set.seed(9)
+  sds <- sqrt(4 / rchisq(500, 4))
+  x <- matrix(rnorm(30 * 500, sd = rep(sds, each = 30)), 30, 500)
+  y <- factor(rep(c("ctl", "trt"), c(11, 19)))
+  x[y == "trt", 1:25] <- x[y == "trt", 1:25] + 2
+  fit <- expect_limma(x, y)
+  expect_true(is.finite(fit$df.prior))
+
+  x[, 7] <- 3.3
+  x[, 8] <- ifelse(y == "trt", 1.1, 0.2)
+  mt <- linear_scores(x, y, "mt")$score
+  expect_true(all(is.finite(mt)))
+  expect_equal(unname(mt[7]), 0)
+  expect_limma(x, y)
+})
+
+test_that("mt and lods agree with limma when d0 is infinite", {
+  skip_if_not_installed("limma")
+  # homoscedastic genes: the log-variances vary less than chi-square predicts
+  set.seed(1)
+  x <- matrix(rnorm(10 * 200), 10, 200)
+  y <- factor(rep(1:2, c(4, 6)))
+  fit <- expect_limma(x, y)
+  expect_identical(fit$df.prior, Inf)
+  expect_identical(unname(attr(linear_scores(x, y, "mt"), "prior")[1]), Inf)
+})
+
+test_that("mt and lods agree with limma for a single feature", {
+  skip_if_not_installed("limma")
+  dat <- random_data(d = 1)
+  expect_limma(dat$x, dat$y)
+})
+
+test_that("pooled t is minus genefilter::rowttests (level 1 - level 2)", {
+  skip_if_not_installed("genefilter")
+  dat <- random_data(m = 20, d = 30, n2 = 13, seed = 10)
+  rt <- genefilter::rowttests(t(dat$x), dat$y)
+  got <- linear_scores(dat$x, dat$y, "t", var_equal = TRUE)$score
+  expect_close(got, -rt$statistic, 1e-10)
+})
+
+pamr_delta <- function(x, y) {
+  utils::capture.output(
+    fit <- pamr::pamr.train(list(x = t(x), y = y), threshold = 0)
+  )
+  delta <- (fit$centroids - fit$centroid.overall) / fit$sd
+  unname(sweep(delta, 2, fit$se.scale, "/"))
+}
+
+test_that("pam agrees with pamr at threshold 0, two and three classes", {
+  skip_if_not_installed("pamr")
+  dat <- random_data(m = 20, d = 30, n2 = 12, seed = 11)
+  got <- linear_scores(dat$x, dat$y, "pam")
+  delta <- pamr_delta(dat$x, dat$y)
+  expect_close(as.matrix(got$extra), delta, 1e-10)
+  expect_close(got$score, rowSums(delta^2), 1e-10)
+
+  set.seed(12)
+  x <- matrix(rnorm(24 * 50), 24, 50)
+  y <- factor(rep(c("B", "T", "X"), c(6, 8, 10)))
+  x[y == "X", 1:5] <- x[y == "X", 1:5] + 1
+  got <- linear_scores(x, y, "pam")
+  delta <- pamr_delta(x, y)
+  expect_named(got$extra, c("d_B", "d_T", "d_X"))
+  expect_close(as.matrix(got$extra), delta, 1e-10)
+  expect_close(got$score, rowSums(delta^2), 1e-10)
+})
