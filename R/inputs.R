@@ -147,8 +147,17 @@ as_outcome <- function(y, x) {
 }
 
 check_finite_x <- function(x) {
-  if (all(is.finite(x))) return(invisible())
-  where <- which(!is.finite(x), arr.ind = TRUE)[1L, ]
+  scan <- .Call(C_first_nonfinite, x)
+  first <- scan[1L]
+  if (first == 0) {
+    # squared distances of the kernels must not overflow
+    if (scan[2L] > 1e150) {
+      stop("'x' has values beyond 1e150 in absolute value: rescale it (e.g. log or scale()).",
+           call. = FALSE)
+    }
+    return(invisible())
+  }
+  where <- c((first - 1) %% nrow(x) + 1, (first - 1) %/% nrow(x) + 1)
   value <- x[where[1L], where[2L]]
   sample <- rownames(x)[where[1L]]
   if (is.null(sample)) sample <- as.character(where[1L])

@@ -152,9 +152,7 @@ check_score_outcome <- function(method, y, m) {
   invisible()
 }
 
-constant_features <- function(x) {
-  colSums(x != rep(x[1L, ], each = nrow(x))) == 0
-}
+constant_features <- function(x) .Call(C_constant_columns, x)
 
 # mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
 # once from the labels (see hsic_weights()).

@@ -162,13 +162,22 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
                     int nthreads);
 
+/* ---- data checks (checks.c) ------------------------------------------------ */
+
+/* Index of the first non-finite value of x[0..n-1], or -1 and then
+ * *maxabs = max |x|. */
+ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs);
+
+/* out[j] = 1 if column j of x (m x d) has a single value, else 0. */
+void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out);
+
 /* ---- univariate statistics (scores.c) ------------------------------------ */
 
 /* Per-class counts n (ncls), means and within-class sums of squared
  * deviations (ncls x d, column-major) of the columns of x (m x d);
- * cls[i] in 0..ncls-1. Two passes for accuracy. */
+ * cls[i] in 0..ncls-1. Two passes for accuracy. work: m + ncls + 1 ints. */
 void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
-                      int ncls, int *n, double *mean, double *ss);
+                      int ncls, int *n, double *mean, double *ss, int *work);
 
 /* Pearson correlation of every column of x (m x d) with y; NaN for a
  * constant column. */

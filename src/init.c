@@ -13,6 +13,8 @@ SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y);
 SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads);
 SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_col_cor(SEXP x, SEXP y);
+SEXP C_first_nonfinite(SEXP x);
+SEXP C_constant_columns(SEXP x);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -24,6 +26,8 @@ static const R_CallMethodDef call_methods[] = {
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 6},
   {"C_class_moments", (DL_FUNC) &C_class_moments, 3},
   {"C_col_cor", (DL_FUNC) &C_col_cor, 2},
+  {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
+  {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {NULL, NULL, 0}
 };
 

@@ -16,84 +16,78 @@
 /*
  * Class counts, means and within-class sums of squared deviations.
  *
- * Pass 1 sums x - s_k, where the shift s_k is the first value of class k in
+ * The samples are first listed class by class (a counting sort of cls into
+ * work), so that each class of each column is summed from its own list with
+ * four independent accumulators: no scatter by class, no add waiting for the
+ * previous one.
+ *
+ * Pass 1 sums x - s, where the shift s is the first value of the class in
  * the column; pass 2 sums the squared deviations about the mean. The shift
  * keeps the sums small (the shifted-data algorithm) and, more to the point,
  * makes a class whose values are all equal come out with its mean exactly
  * equal to that value and ss exactly 0, so that the R side can recognise a
- * zero within-class variance without a tolerance (e.g. for the NA score of
- * a constant feature). The shift s_k lives in ss[, j] during pass 1, and n is
- * recounted in every block, so no scratch memory is needed. An empty class
- * gets n = 0, mean NaN and ss 0.
+ * zero within-class variance without a tolerance (e.g. for the NA score of a
+ * constant feature). An empty class gets n = 0, mean NaN and ss 0.
  *
- * Columns go in blocks of BK_MOM_BLOCK: the sums are scattered by class, and
- * when neighbouring samples share a class each add waits for the previous
- * one through memory; with several columns in flight those chains overlap
- * (4x faster for the two classes of the ALL data, which come sorted).
- * Every column still sums in sample order, so the result does not depend on
- * the blocking.
+ * work: m + ncls + 1 ints.
  */
-#define BK_MOM_BLOCK 8
-
-static inline void class_moments_block(const double *x, ptrdiff_t m,
-                                       const int *cls, int ncls, int *n,
-                                       double *mean, double *ss, int nb)
+void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
+                      int ncls, int *n, double *mean, double *ss, int *work)
 {
+  int *ord = work, *start = work + m;
+
   for (int k = 0; k < ncls; k++)
     n[k] = 0;
-  for (ptrdiff_t c = 0; c < (ptrdiff_t) ncls * nb; c++) {
-    mean[c] = 0.0;
-    ss[c] = 0.0;
-  }
-  /* pass 1: shifted sums */
-  for (ptrdiff_t i = 0; i < m; i++) {
-    int k = cls[i];
-    if (n[k] == 0)
-      for (int b = 0; b < nb; b++)
-        ss[k + (ptrdiff_t) ncls * b] = x[i + (ptrdiff_t) m * b];
-    n[k]++;
-    for (int b = 0; b < nb; b++) {
-      ptrdiff_t kb = k + (ptrdiff_t) ncls * b;
-      mean[kb] += x[i + (ptrdiff_t) m * b] - ss[kb];
-    }
-  }
-  for (int b = 0; b < nb; b++)
+  for (ptrdiff_t i = 0; i < m; i++)
+    n[cls[i]]++;
+  start[0] = 0;
+  for (int k = 0; k < ncls; k++)
+    start[k + 1] = start[k] + n[k];
+  /* stable counting sort; start[] is shifted back afterwards */
+  for (ptrdiff_t i = 0; i < m; i++)
+    ord[start[cls[i]]++] = (int) i;
+  for (int k = ncls; k > 0; k--)
+    start[k] = start[k - 1];
+  start[0] = 0;
+
+  for (ptrdiff_t j = 0; j < d; j++) {
+    const double *xj = x + (ptrdiff_t) m * j;
     for (int k = 0; k < ncls; k++) {
-      ptrdiff_t kb = k + (ptrdiff_t) ncls * b;
-      mean[kb] = n[k] > 0 ? ss[kb] + mean[kb] / n[k] : NAN;
-      ss[kb] = 0.0;
-    }
-  /* pass 2: squared deviations about the class mean */
-  for (ptrdiff_t i = 0; i < m; i++) {
-    int k = cls[i];
-    for (int b = 0; b < nb; b++) {
-      ptrdiff_t kb = k + (ptrdiff_t) ncls * b;
-      double dev = x[i + (ptrdiff_t) m * b] - mean[kb];
-      ss[kb] += dev * dev;
+      ptrdiff_t kj = k + (ptrdiff_t) ncls * j;
+      const int *r = ord + start[k];
+      ptrdiff_t nk = n[k], i = 0;
+      if (nk == 0) {
+        mean[kj] = NAN;
+        ss[kj] = 0.0;
+        continue;
+      }
+      double shift = xj[r[0]], s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      for (; i + 4 <= nk; i += 4) {
+        s0 += xj[r[i]] - shift;
+        s1 += xj[r[i + 1]] - shift;
+        s2 += xj[r[i + 2]] - shift;
+        s3 += xj[r[i + 3]] - shift;
+      }
+      for (; i < nk; i++)
+        s0 += xj[r[i]] - shift;
+      double mu = shift + ((s0 + s1) + (s2 + s3)) / (double) nk;
+      s0 = s1 = s2 = s3 = 0.0;
+      for (i = 0; i + 4 <= nk; i += 4) {
+        double e0 = xj[r[i]] - mu, e1 = xj[r[i + 1]] - mu,
+               e2 = xj[r[i + 2]] - mu, e3 = xj[r[i + 3]] - mu;
+        s0 += e0 * e0;
+        s1 += e1 * e1;
+        s2 += e2 * e2;
+        s3 += e3 * e3;
+      }
+      for (; i < nk; i++) {
+        double e = xj[r[i]] - mu;
+        s0 += e * e;
+      }
+      mean[kj] = mu;
+      ss[kj] = (s0 + s1) + (s2 + s3);
     }
   }
-}
-
-void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
-                      int ncls, int *n, double *mean, double *ss)
-{
-  ptrdiff_t j = 0;
-
-  if (d == 0) {
-    for (int k = 0; k < ncls; k++)
-      n[k] = 0;
-    for (ptrdiff_t i = 0; i < m; i++)
-      n[cls[i]]++;
-    return;
-  }
-  for (; j + BK_MOM_BLOCK <= d; j += BK_MOM_BLOCK)
-    class_moments_block(x + (ptrdiff_t) m * j, m, cls, ncls, n,
-                        mean + (ptrdiff_t) ncls * j, ss + (ptrdiff_t) ncls * j,
-                        BK_MOM_BLOCK);
-  for (; j < d; j++)
-    class_moments_block(x + (ptrdiff_t) m * j, m, cls, ncls, n,
-                        mean + (ptrdiff_t) ncls * j, ss + (ptrdiff_t) ncls * j,
-                        1);
 }
 
 /*

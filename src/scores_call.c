@@ -37,7 +37,8 @@ SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
   SEXP n = PROTECT(Rf_allocVector(INTSXP, K));
   SEXP mean = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
   SEXP ss = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
-  bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss));
+  int *work = (int *) R_alloc((size_t) (m + K + 1), sizeof(int));
+  bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss), work);
 
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
   SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));

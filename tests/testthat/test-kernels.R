@@ -72,3 +72,31 @@ test_that("kernel constructors validate their parameters", {
   expect_output(print(kernel_polynomial(3)), "\\^3")
   expect_s3_class(kernel_laplace(2), "bahsic_kernel")
 })
+
+test_that("the vectorised exp is within a few ulp of exp() over the kernel range", {
+  v <- c(0, 10^seq(-12, log10(707.9), length.out = 3000), seq(700, 800, by = 0.37))
+  x <- matrix(c(0, sqrt(v)), ncol = 1)
+  K <- kernel_matrix(kernel_gaussian(1), x)
+  t2 <- (x[-1, 1] - 0)^2
+  got <- K[1, -1]
+  want <- exp(-t2)
+  ok <- t2 <= 708
+  expect_lt(max(abs(got[ok] - want[ok]) / want[ok]), 4 * .Machine$double.eps)
+  expect_true(all(got[!ok] == 0))
+  expect_true(all(abs(got[!ok] - want[!ok]) < 1e-300))
+  L <- kernel_matrix(kernel_laplace(1), x)
+  expect_lt(max(abs(L[1, -1][ok] - exp(-sqrt(t2[ok]))) / exp(-sqrt(t2[ok]))),
+            4 * .Machine$double.eps)
+})
+
+test_that("data checks find the first bad value and reject overflowing magnitudes", {
+  x <- matrix(1:6 + 0.5, 3, 2, dimnames = list(c("s1", "s2", "s3"), c("a", "b")))
+  expect_equal(.Call(bahsic:::C_first_nonfinite, x), c(0, 6.5))
+  x[2, 2] <- NaN
+  expect_equal(.Call(bahsic:::C_first_nonfinite, x)[1], 5)
+  expect_error(kernel_matrix(kernel_linear(), x), "feature 'b', sample 's2'")
+  expect_error(kernel_matrix(kernel_linear(), matrix(c(1, 2e150), 2)), "beyond 1e150")
+  y <- cbind(a = c(1, 1, 1), b = c(1, 2, 1), c = c(2, 2, 2))
+  expect_equal(.Call(bahsic:::C_constant_columns, y), c(TRUE, FALSE, TRUE))
+  expect_equal(.Call(bahsic:::C_constant_columns, y[1, , drop = FALSE]), c(TRUE, TRUE, TRUE))
+})

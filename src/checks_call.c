@@ -1,0 +1,28 @@
+/* checks_call.c: SEXP glue for checks.c. */
+#include <R.h>
+#include <Rinternals.h>
+#include "bahsic.h"
+
+/* c(1-based position of the first NA, NaN or Inf in x or 0 if there is
+ * none, max |x| when there is none) */
+SEXP C_first_nonfinite(SEXP x)
+{
+  if (!Rf_isReal(x)) Rf_error("'x' must be a double vector");
+  double mx = NA_REAL;
+  ptrdiff_t i = bk_first_nonfinite(REAL(x), XLENGTH(x), &mx);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 2));
+  REAL(out)[0] = (double) (i + 1);
+  REAL(out)[1] = mx;
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP C_constant_columns(SEXP x)
+{
+  if (!Rf_isReal(x) || !Rf_isMatrix(x)) Rf_error("'x' must be a double matrix");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  SEXP out = PROTECT(Rf_allocVector(LGLSXP, d));
+  bk_constant_columns(REAL(x), m, d, LOGICAL(out));
+  UNPROTECT(1);
+  return out;
+}

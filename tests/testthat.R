@@ -1,0 +1,4 @@
+library(testthat)
+library(bahsic)
+
+test_check("bahsic")

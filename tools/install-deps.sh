@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Install everything bahsic needs to build, check and test, on Debian 12 with R 4.2.2, as root.
+#
+#   bash tools/install-deps.sh
+#
+# Idempotent: a second run changes nothing and takes a few seconds. Safe without a terminal
+# (CI=true, no stdin). Set BAHSIC_FORCE_APT=1 to run apt-get update/install even when every
+# Debian package is already installed.
+#
+# 1. Debian's prebuilt R packages (r-cran-*, r-bioc-*) and the tools R CMD check --as-cran uses
+#    (pandoc, qpdf, tidy). r-cran-rcpp is listed because dHSIC links to it: taking Debian's build
+#    saves compiling Rcpp from source.
+# 2. From CRAN, through R's configured repository (no repository is named here), the two
+#    packages Debian does not ship: dHSIC and pamr. Only those not yet installed.
+# Any failure stops the script with a non-zero status.
+set -euo pipefail
+
+export DEBIAN_FRONTEND=noninteractive
+
+apt_packages=(
+  r-cran-testthat r-cran-roxygen2
+  r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
+  r-bioc-all r-bioc-multtest
+  r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
+  pandoc qpdf tidy
+)
+cran_packages=(dHSIC pamr)
+
+log() { printf '[install-deps] %s\n' "$*"; }
+
+if [[ $(id -u) -ne 0 ]]; then
+  log "must run as root (apt-get install); try: sudo bash tools/install-deps.sh" >&2
+  exit 1
+fi
+command -v Rscript >/dev/null || { log "Rscript not found: install R (r-base) first" >&2; exit 1; }
+
+start=$SECONDS
+
+# --- Debian packages -------------------------------------------------------------------------
+missing=()
+for p in "${apt_packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -gt 0 || ${BAHSIC_FORCE_APT:-0} == 1 ]]; then
+  log "apt: installing ${missing[*]:-(forced, all present)}"
+  # One retry: a mirror caught mid-sync fails the first update now and then.
+  apt-get update -q || { sleep 10; apt-get update -q; }
+  apt-get install -y -q --no-install-recommends "${apt_packages[@]}"
+else
+  log "apt: all ${#apt_packages[@]} Debian packages already installed"
+fi
+
+# --- CRAN packages ---------------------------------------------------------------------------
+# install.packages() only warns when a package fails, so check afterwards and fail loudly.
+cran_code=$(cat <<'EOF'
+  pkgs <- commandArgs(trailingOnly = TRUE)
+  have <- function(p) requireNamespace(p, quietly = TRUE)
+  todo <- pkgs[!vapply(pkgs, have, logical(1))]
+  if (length(todo) == 0L) {
+    message("[install-deps] CRAN: ", paste(pkgs, collapse = ", "), " already installed")
+    quit(status = 0)
+  }
+  # The repository is R's own setting (Rprofile.site); without one install.packages() would
+  # ask for a mirror on stdin, which CI does not have.
+  repos <- getOption("repos")
+  if (!length(repos) || any(repos == "@CRAN@")) {
+    stop("no CRAN mirror configured: set options(repos = ...) in ",
+         file.path(R.home("etc"), "Rprofile.site"), call. = FALSE)
+  }
+  lib <- .libPaths()[1L]
+  message("[install-deps] CRAN: installing ", paste(todo, collapse = ", "), " into ", lib)
+  options(Ncpus = max(1L, parallel::detectCores()))
+  install.packages(todo, lib = lib)
+  failed <- todo[!vapply(todo, have, logical(1))]
+  if (length(failed)) {
+    stop("could not install from CRAN: ", paste(failed, collapse = ", "), call. = FALSE)
+  }
+EOF
+)
+Rscript -e "$cran_code" "${cran_packages[@]}"
+
+log "done in $((SECONDS - start)) s"
