@@ -115,40 +115,6 @@ test_that("hsic() on Bioconductor containers turns genes x samples around", {
   expect_equal(hsic(se, "cls")$estimate, hsic(d$x, d$y)$estimate)
 })
 
-test_that("bad inputs give errors that say what to do", {
-  d <- toy_binary(m = 10, d = 3)
-  x <- d$x
-  expect_error(hsic(t(x), d$y), "t\\(x\\)")
-  expect_error(hsic(x, d$y[1:5]), "5 values but 'x' has 10 samples")
-  x_na <- x
-  x_na[3, 2] <- NA
-  expect_error(hsic(x_na, d$y), "missing values.*feature 'g2', sample '3'")
-  expect_warning(r <- hsic(x_na, d$y, na_action = "omit"), "dropped 1 of 10")
-  expect_equal(r$m, 9L)
-  x_inf <- x
-  x_inf[2, 1] <- Inf
-  expect_error(hsic(x_inf, d$y), "infinite values")
-  expect_error(hsic(x, factor(rep("a", 10))), "single class")
-  expect_error(hsic(x[1:3, ], d$y[1:3]), "at least 4 samples")
-  expect_silent(hsic(x[1:3, ], c(1, 2, 3), estimator = "biased"))
-  expect_error(hsic(data.frame(a = letters[1:10], b = 1:10), d$y), "non-numeric columns \\(a\\)")
-  expect_warning(hsic(x, factor(d$y, levels = c("a", "b", "z"))), "unused factor levels \\(z\\)")
-  expect_error(hsic(x, d$y, kernel_x = "gaussian"), "must be a kernel")
-  expect_error(hsic(x, d$y, kernel_y = kernel_linear()), "label kernel")
-  expect_error(hsic(x, as.numeric(d$y), kernel_y = label_kernel_binary()), "needs class labels")
-  expect_error(hsic(x, d$y, threads = 0), "threads")
-  expect_error(hsic(x, list(1)), "'y'")
-  expect_error(hsic(x[, 0], d$y), "no features")
-})
-
-test_that("a request beyond the memory budget errors before allocating", {
-  old <- options(bahsic.max_memory = 1000)
-  on.exit(options(old))
-  d <- toy_binary(m = 20)
-  expect_error(hsic(d$x, d$y), "memory budget")
-  expect_error(kernel_matrix(kernel_linear(), d$x), "bahsic.max_memory")
-})
-
 test_that("the gamma test matches Gretton et al.'s formulas written out", {
   set.seed(21)
   m <- 40
