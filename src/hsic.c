@@ -213,6 +213,25 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
   out[2] = 16.0 / md * (R - out[1] * out[1]);
 }
 
+/* Row means r, grand mean 1'A1 / m^2 and trace of a symmetric m x m A: what
+ * H A H is made of, (HAH)_ab = A_ab - r_a - r_b + mean. */
+static void centring_terms(const double *A, ptrdiff_t m, double *r,
+                           double *mean, double *trace)
+{
+  double md = (double) m, tot = 0.0, tr = 0.0;
+  for (ptrdiff_t b = 0; b < m; b++) {
+    const double *col = A + m * b;
+    double s = 0.0;
+    BK_SIMD_SUM(s)
+    for (ptrdiff_t a = 0; a < m; a++) s += col[a];
+    r[b] = s / md;
+    tot += s;
+    tr += col[b];
+  }
+  *mean = tot / (md * md);
+  *trace = tr;
+}
+
 void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
                    double *work)
 {
@@ -220,25 +239,9 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   double md = (double) m, sk = 0.0, sl = 0.0, trK = 0.0, trL = 0.0;
   ptrdiff_t c = lab.c;
 
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kcol = K + m * b;
-    double s = 0.0;
-    for (ptrdiff_t a = 0; a < m; a++) s += Kcol[a];
-    rk[b] = s / md;
-    sk += s;
-    trK += Kcol[b];
-  }
-  sk /= md * md;
+  centring_terms(K, m, rk, &sk, &trK);
   if (lab.Y == NULL) {
-    for (ptrdiff_t b = 0; b < m; b++) {
-      const double *Lcol = lab.L + m * b;
-      double s = 0.0;
-      for (ptrdiff_t a = 0; a < m; a++) s += Lcol[a];
-      rl[b] = s / md;
-      sl += s;
-      trL += Lcol[b];
-    }
-    sl /= md * md;
+    centring_terms(lab.L, m, rl, &sl, &trL);
   } else {
     /* H Y: the centred factor gives H L H = (HY)(HY)' exactly */
     for (ptrdiff_t k = 0; k < c; k++) {

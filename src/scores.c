@@ -99,16 +99,22 @@ void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
  * rather than a meaningless ratio of rounding errors. Clamped to [-1, 1] as
  * stats::cor() does.
  */
+/* mean of v[0..m-1] summed as v - v[0]: exact for a constant vector */
+static double shifted_mean(const double *v, ptrdiff_t m)
+{
+  double s = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++)
+    s += v[i] - v[0];
+  return v[0] + s / (double) m;
+}
+
 void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
                 double *out)
 {
   double ybar = 0.0, syy = 0.0;
 
   if (m > 0) {
-    double y0 = y[0];
-    for (ptrdiff_t i = 0; i < m; i++)
-      ybar += y[i] - y0;
-    ybar = y0 + ybar / (double) m;
+    ybar = shifted_mean(y, m);
     for (ptrdiff_t i = 0; i < m; i++) {
       double dy = y[i] - ybar;
       syy += dy * dy;
@@ -123,10 +129,7 @@ void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
       out[j] = NAN;
       continue;
     }
-    double x0 = xj[0];
-    for (ptrdiff_t i = 0; i < m; i++)
-      xbar += xj[i] - x0;
-    xbar = x0 + xbar / (double) m;
+    xbar = shifted_mean(xj, m);
     for (ptrdiff_t i = 0; i < m; i++) {
       double dx = xj[i] - xbar;
       sxx += dx * dx;
