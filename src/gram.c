@@ -3,6 +3,7 @@
  * Numeric core: no R API.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bahsic.h"
 
@@ -227,31 +228,80 @@ double bk_median_upper(const double *D, ptrdiff_t m, int squared, double *work)
   return 0.5 * (lo + hi);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+  double u = *(const double *) a, v = *(const double *) b;
+  return (u > v) - (u < v);
+}
+
+/* number of pairs i < j of the sorted s[0..m-1] with s[j] - s[i] <= v */
+static ptrdiff_t count_gaps(const double *s, ptrdiff_t m, double v)
+{
+  ptrdiff_t count = 0, i = 0;
+  for (ptrdiff_t j = 1; j < m; j++) {
+    while (s[j] - s[i] > v) i++;
+    count += j - i;
+  }
+  return count;
+}
+
+/* k-th smallest (0-based) of the m (m - 1) / 2 gaps |x_a - x_b| of one
+ * feature, from its sorted values s: a bisection over the bit patterns of
+ * the non-negative doubles (which order as the values) for the smallest v
+ * with at least k + 1 gaps <= v, each step counting in O(m) by two
+ * pointers. At most 64 steps, so O(m log m) per feature instead of a
+ * selection over all m^2 / 2 pairs. The value found is a gap itself, computed
+ * as s[j] - s[i], which is exactly |x_a - x_b|. */
+static double kth_gap(const double *s, ptrdiff_t m, ptrdiff_t k)
+{
+  double top = s[m - 1] - s[0];
+  unsigned long long lo = 0, hi;
+  memcpy(&hi, &top, sizeof hi);
+  while (lo < hi) {
+    unsigned long long mid = lo + (hi - lo) / 2;
+    double v;
+    memcpy(&v, &mid, sizeof v);
+    if (count_gaps(s, m, v) >= k + 1)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  double out;
+  memcpy(&out, &lo, sizeof out);
+  return out;
+}
+
+/* the smallest gap of the sorted s above v (+Inf if none), in O(m) */
+static double next_gap(const double *s, ptrdiff_t m, double v)
+{
+  double best = INFINITY;
+  ptrdiff_t i = 0;
+  for (ptrdiff_t j = 1; j < m; j++) {
+    /* i advances to the first index whose gap to j is <= v */
+    while (s[j] - s[i] > v) i++;
+    if (i > 0 && s[j] - s[i - 1] < best) best = s[j] - s[i - 1];
+  }
+  return best;
+}
+
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross)
 {
-  if (d == 1) {
-    /* one feature: the pairs straight into work, no m x m matrix */
-    ptrdiff_t n = m * (m - 1) / 2, p = 0;
-    if (n < 1) return NAN;
-    for (ptrdiff_t b = 1; b < m; b++)
-      for (ptrdiff_t a = 0; a < b; a++) {
-        double t = x[a] - x[b];
-        work[p++] = t * t;
-      }
-    ptrdiff_t k = (n - 1) / 2;
-    double lo = bk_select(work, n, k), hi = lo;
-    if (n % 2 == 0) {
-      hi = work[k + 1];
-      for (ptrdiff_t i = k + 2; i < n; i++)
-        if (work[i] < hi) hi = work[i];
-    }
-    if (!squared) {
-      lo = sqrt(lo);
-      hi = sqrt(hi);
-    }
-    return 0.5 * (lo + hi);
+  ptrdiff_t n = m * (m - 1) / 2;
+  if (n < 1) return NAN;
+  if (d > 1) {
+    bk_cross(x, m, d, 1, cross, 1);
+    return bk_median_upper(cross, m, squared, work);
   }
-  bk_cross(x, m, d, 1, cross, 1);
-  return bk_median_upper(cross, m, squared, work);
+  /* one feature: sort it and select among the gaps, no m x m work */
+  memcpy(work, x, (size_t) m * sizeof(double));
+  qsort(work, (size_t) m, sizeof(double), cmp_double);
+  ptrdiff_t k = (n - 1) / 2;
+  double lo = kth_gap(work, m, k), hi = lo;
+  if (n % 2 == 0 && count_gaps(work, m, lo) < k + 2) hi = next_gap(work, m, lo);
+  if (squared) {
+    lo *= lo;
+    hi *= hi;
+  }
+  return 0.5 * (lo + hi);
 }

@@ -100,3 +100,13 @@ test_that("data checks find the first bad value and reject overflowing magnitude
   expect_equal(.Call(bahsic:::C_constant_columns, y), c(TRUE, FALSE, TRUE))
   expect_equal(.Call(bahsic:::C_constant_columns, y[1, , drop = FALSE]), c(TRUE, TRUE, TRUE))
 })
+
+test_that("the per-feature median of the gaps is exact on tied and rounded data", {
+  set.seed(7)
+  for (i in 1:100) {
+    m <- sample(2:15, 1)
+    v <- matrix(round(rnorm(m), 1), ncol = 1)
+    expect_identical(.Call(bahsic:::C_median_columns, v, TRUE), median(dist(v)^2))
+    expect_identical(.Call(bahsic:::C_median_columns, v, FALSE), median(dist(v)))
+  }
+})
