@@ -122,6 +122,12 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
 #' as large as the observed one, counting the observed one:
 #' \eqn{(1 + \#\{T_b \ge T\}) / (1 + B)}.
 #'
+#' The gamma test follows Gretton et al.'s reference code (`hsicTestGamma`):
+#' null mean \eqn{(\bar k_{ii} - \mu_x)(\bar l_{ii} - \mu_y)/m} and null
+#' variance from the centred Gram matrices. `dHSIC::dhsic.test(method =
+#' "gamma")` has the same statistic but estimates the two moments
+#' differently (Pfister et al. 2018), so its p-values differ somewhat.
+#'
 #' @inheritParams hsic
 #' @param method `"gamma"` or `"permutation"`.
 #' @param n_perm number of permutations.

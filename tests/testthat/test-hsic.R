@@ -151,6 +151,11 @@ test_that("the gamma test matches Gretton et al.'s formulas written out", {
     kernel_precomputed(label_kernel_matrix(label_kernel_binary(), cls))))
   expect_equal(a$p.value, b$p.value, tolerance = 1e-10)
   expect_error(hsic_test(x[1:5, ], y[1:5]), "at least 6 samples")
+  skip_if_not_installed("dHSIC")
+  bw <- c(sqrt(1 / (2 * 0.5)), sqrt(1 / (2 * 0.8)))
+  d <- dHSIC::dhsic.test(x, matrix(y), method = "gamma", kernel = "gaussian.fixed",
+                         bandwidth = bw)
+  expect_equal(unname(tst$statistic), unname(d$statistic), tolerance = 1e-10)
 })
 
 test_that("the permutation test is reproducible and uses the permuted labels", {
