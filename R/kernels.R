@@ -164,26 +164,13 @@ check_threads <- function(threads) {
   as.integer(threads)
 }
 
-# More than half of the pairs coincide (discrete or heavily tied data): the
-# median is 0 and would give an infinite width; use the median over the
-# distinct pairs instead, and 1 when all samples are identical (the kernel is
-# then constant and any width gives the same, zero, dependence).
-median_fallback <- function(x, squared) {
-  dd <- as.vector(stats::dist(x))
-  if (squared) dd <- dd^2
-  dd <- dd[dd > 0]
-  if (length(dd) == 0L) 1 else stats::median(dd)
-}
-
-# One column per feature, each with its own median-heuristic width.
+# The median heuristic in C already falls back to the median over the pairs
+# that differ when more than half coincide (tied or discrete data); a median
+# of 0 is left only when all samples are identical, where the kernel is
+# constant and any width gives the same, zero, dependence: use 1.
 feature_sigmas <- function(name, x) {
-  squared <- name == "gaussian"
-  med <- .Call(C_median_columns, x, squared)
-  bad <- !is.finite(med) | med <= 0
-  if (any(bad)) {
-    med[bad] <- vapply(which(bad), function(j) median_fallback(x[, j, drop = FALSE], squared),
-                       numeric(1))
-  }
+  med <- .Call(C_median_columns, x, name == "gaussian")
+  med[!is.finite(med) | med <= 0] <- 1
   1 / med
 }
 
@@ -217,7 +204,8 @@ gram <- function(kernel, x, threads = 1L) {
   if (median_width) {
     sigma <- attr(K, "p1")
     if (is.nan(sigma)) {
-      sigma <- 1 / median_fallback(x, kernel$name == "gaussian")
+      # all samples identical: the kernel is constant whatever the width
+      sigma <- 1
       K <- .Call(C_gram, x, kernel_code(kernel), sigma, p[2L], threads)
     }
     kernel$params$sigma <- sigma

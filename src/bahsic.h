@@ -24,41 +24,48 @@
  * can vectorise the loops that call it at -O2 (glibc's exp is a scalar call
  * and a ?: is control flow to the vectoriser). x = k ln 2 + r with
  * |r| <= ln 2 / 2, exp(r) by its Taylor series to degree 13 (truncation
- * below 1e-17 relative), 2^k put straight into the exponent bits. Within a
- * few ulp of exp() on [-708, 0] (tested against R's exp() in
- * tests/testthat/test-kernels.R); 0 below -708, where exp() is below 1e-307;
- * NaN for NaN. Arguments must be finite (R checks the data's range). */
-static inline double bk_exp(double x)
+ * below 1e-17 relative, evaluated by Estrin's scheme), 2^k put straight into
+ * the exponent bits. Within 2 ulp of exp() on [-708, 0] (tested against R's
+ * exp() in tests/testthat/test-kernels.R).
+ *
+ * bk_exp_core() needs x in [-708, 0] (for loops that check their range
+ * once); bk_exp() clamps, returns 0 below -708 (where exp() is below 1e-307)
+ * and NaN for NaN. Arguments must be finite (R checks the data's range). */
+static inline double bk_exp_core(double xc)
 {
   const double magic = 6755399441055744.0; /* 2^52 + 2^51: rounds to integer */
   const double log2e = 1.4426950408889634074;
   const double ln2_hi = 6.93147180369123816490e-01;
   const double ln2_lo = 1.90821492927058770002e-10;
-  double under = (double) (x < -708.0);
-  double xc = x + (-708.0 - x) * under; /* max(x, -708) without a branch */
   double t = xc * log2e + magic;
   double k = t - magic;
   double r = xc - k * ln2_hi - k * ln2_lo;
-  double p = 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
+  /* Estrin's scheme: the terms pair up independently, so the dependency
+   * chain is four products deep instead of Horner's thirteen; the loops
+   * that call this are throughput-bound, not latency-bound. */
+  double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  double p01 = 1.0 + r, p23 = 0.5 + r * (1.0 / 6.0),
+         p45 = 1.0 / 24.0 + r * (1.0 / 120.0),
+         p67 = 1.0 / 720.0 + r * (1.0 / 5040.0),
+         p89 = 1.0 / 40320.0 + r * (1.0 / 362880.0),
+         pab = 1.0 / 3628800.0 + r * (1.0 / 39916800.0),
+         pcd = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
+  double p = (p01 + r2 * p23) + r4 * (p45 + r2 * p67) +
+             r8 * ((p89 + r2 * pab) + r4 * pcd);
   long long ti, si;
   double sc;
   memcpy(&ti, &t, sizeof ti);
   si = (ti - 0x4338000000000000LL + 1023LL) << 52; /* bits(t) - bits(magic) = k */
   memcpy(&sc, &si, sizeof sc);
-  return p * sc * (1.0 - under);
+  return p * sc;
+}
+
+
+static inline double bk_exp(double x)
+{
+  double under = (double) (x < -708.0);
+  double xc = x + (-708.0 - x) * under; /* max(x, -708) without a branch */
+  return bk_exp_core(xc) * (1.0 - under);
 }
 
 #ifdef _OPENMP
@@ -102,11 +109,13 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
              double *K, double *work, int nthreads);
 
-/* Median of the strictly upper triangle of the m x m matrix D of squared
- * distances (squared = 1) or of their square roots (squared = 0).
- * work: BK_MEDIAN_WORK(m) doubles. */
+/* Median of the strictly upper triangle of squared distances, stored in an
+ * m x m matrix (packed = 0) or packed column after column, column b at
+ * b (b - 1) / 2 (packed = 1): of the squared distances (squared = 1) or of
+ * their square roots (squared = 0). work: BK_MEDIAN_WORK(m) doubles. */
+double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
+                          int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
-double bk_median_upper(const double *D, ptrdiff_t m, int squared, double *work);
 
 /* Apply the kernel function to one value of bk_cross (inner product or
  * squared distance). */
@@ -161,6 +170,45 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
                     int nthreads);
+
+/* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
+ * Algorithms 1 and 2 of 004_cafd97bfb60132b1.txt, section 4. */
+
+enum bk_direction { BK_BACKWARD = 0, BK_FORWARD = 1 };
+enum bk_policy { BK_SIGMA_FIXED = 0, BK_SIGMA_DIMENSION = 1, BK_SIGMA_OPTIMIZE = 2 };
+
+typedef struct {
+  int direction;        /* BK_BACKWARD (BAHSIC) or BK_FORWARD (FOHSIC) */
+  bk_kernel kern;       /* any kernel but BK_LINEAR (done in one pass in R) */
+  int policy;           /* width policy for Gaussian and Laplace kernels */
+  const double *grid;   /* widths for BK_SIGMA_OPTIMIZE, ascending */
+  ptrdiff_t ngrid;
+  int grid_relative;    /* grid multiplies the median-heuristic width */
+  double step;          /* fraction dropped / added per iteration; 0: one */
+  ptrdiff_t n_target;   /* stop at this many (0: rank all) */
+  int nthreads;
+  int simd;             /* allow the AVX2 + FMA loops where the CPU has them */
+} bk_select_opts;
+
+/* called on the main thread after every iteration (interrupts, progress) */
+typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
+                           double hsic, double sigma);
+
+/* Workspace of bk_select_features(), in doubles and ints. */
+ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
+ptrdiff_t bk_select_work_ints(ptrdiff_t d);
+
+/* x: m x d (standardised by the caller); W: m x m symmetric with
+ * HSIC(K) = sum(K o W). Outputs, per input feature j: rank[j] (1 = most
+ * relevant, 0 = not ranked), score[j] (HSIC of S \ {j} when eliminated, or
+ * of S+ U {j} when added; NaN if not ranked), iter[j] (1-based iteration,
+ * 0 if not ranked); path: 4 doubles per iteration (iteration, size, HSIC,
+ * sigma), capacity d + 1 rows; returns the number of path rows. */
+ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             const double *W, const bk_select_opts *o,
+                             int *rank, double *score, int *iter,
+                             double *path, double *work, int *iwork,
+                             bk_tick_fn tick, void *ctx);
 
 /* ---- data checks (checks.c) ------------------------------------------------ */
 

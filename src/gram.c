@@ -100,7 +100,7 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern_in,
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
   if (work && (kern_in->type == BK_GAUSSIAN || kern_in->type == BK_LAPLACE)) {
-    double med = bk_median_upper(K, m, kern_in->type == BK_GAUSSIAN, work);
+    double med = bk_median_triangle(K, m, 0, kern_in->type == BK_GAUSSIAN, work);
     kern_in->p1 = med > 0 ? 1.0 / med : NAN;
     if (!(med > 0)) return;
   }
@@ -175,25 +175,36 @@ double bk_select(double *v, ptrdiff_t n, ptrdiff_t k)
   return v[k];
 }
 
-/* k-th smallest (0-based) of the n values v(i) >= 0 of the strictly upper
- * triangle of D, by a radix step on the top 16 bits of the doubles (for
- * non-negative doubles the bit patterns order as the values) and a
- * quickselect among the few values that share the bucket of the k-th:
- * two streaming passes over D instead of a quickselect over all pairs.
- * hist: 65536 counters; work: room for n doubles in the worst case. */
-static double select_upper(const double *D, ptrdiff_t m, ptrdiff_t k,
-                           ptrdiff_t *hist, double *work)
+/* The strictly upper triangle of an m x m matrix, column b holding its b
+ * values a < b at K + m b (packed = 0), or the same triangle packed column
+ * after column, column b at P + b (b - 1) / 2 (packed = 1). */
+static const double *upper_col(const double *base, ptrdiff_t m, int packed,
+                               ptrdiff_t b)
+{
+  return packed ? base + b * (b - 1) / 2 : base + m * b;
+}
+
+/* k-th smallest (0-based) of the values >= 0 of the strictly upper triangle,
+ * by a radix step on the top 16 bits of the doubles (for non-negative
+ * doubles the bit patterns order as the values) and a quickselect among the
+ * few values that share the bucket of the k-th: two streaming passes over
+ * the triangle instead of a quickselect over all pairs.
+ * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst. */
+static double select_upper(const double *base, ptrdiff_t m, int packed,
+                           ptrdiff_t k, ptrdiff_t *hist, double *work)
 {
   union {
     double d;
     unsigned long long u;
   } v;
   memset(hist, 0, 65536 * sizeof(ptrdiff_t));
-  for (ptrdiff_t b = 1; b < m; b++)
+  for (ptrdiff_t b = 1; b < m; b++) {
+    const double *col = upper_col(base, m, packed, b);
     for (ptrdiff_t a = 0; a < b; a++) {
-      v.d = D[a + m * b];
+      v.d = col[a];
       hist[v.u >> 48]++;
     }
+  }
   ptrdiff_t before = 0;
   unsigned long long bucket = 0;
   for (; bucket < 65536; bucket++) {
@@ -201,26 +212,42 @@ static double select_upper(const double *D, ptrdiff_t m, ptrdiff_t k,
     before += hist[bucket];
   }
   ptrdiff_t p = 0;
-  for (ptrdiff_t b = 1; b < m; b++)
+  for (ptrdiff_t b = 1; b < m; b++) {
+    const double *col = upper_col(base, m, packed, b);
     for (ptrdiff_t a = 0; a < b; a++) {
-      v.d = D[a + m * b];
+      v.d = col[a];
       if ((v.u >> 48) == bucket) work[p++] = v.d;
     }
+  }
   return bk_select(work, p, k - before);
 }
 
-/* The median over pairs a < b of the values in the upper triangle of the
- * m x m matrix D of squared distances, as R's median() of dist(x)^2 (or of
- * dist(x) when squared = 0) would give: the mean of the two middle values
- * when their count is even. work: m (m - 1) / 2 doubles + 65536 counters. */
-double bk_median_upper(const double *D, ptrdiff_t m, int squared, double *work)
+/* The median over pairs a < b of the squared distances in the upper
+ * triangle, as R's median() of dist(x)^2 (or of dist(x) when squared = 0)
+ * would give: the mean of the two middle values when their count is even.
+ * work: BK_MEDIAN_WORK(m) doubles. */
+double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
+                          int squared, double *work)
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
   ptrdiff_t *hist = (ptrdiff_t *) (work + n);
-  ptrdiff_t k = (n - 1) / 2;
-  double lo = select_upper(D, m, k, hist, work), hi = lo;
-  if (n % 2 == 0) hi = select_upper(D, m, k + 1, hist, work);
+  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
+  double lo = select_upper(base, m, packed, k, hist, work), hi = lo;
+  if (n % 2 == 0) hi = select_upper(base, m, packed, k + 1, hist, work);
+  if (lo + hi == 0.0) {
+    /* more than half the pairs coincide (tied or discrete data): the median
+     * over the pairs that differ, as the zeros sort first; 0 if none do */
+    for (ptrdiff_t b = 1; b < m; b++) {
+      const double *col = upper_col(base, m, packed, b);
+      for (ptrdiff_t a = 0; a < b; a++) zeros += col[a] == 0.0;
+    }
+    nz = n - zeros;
+    if (nz == 0) return 0.0;
+    k = zeros + (nz - 1) / 2;
+    lo = hi = select_upper(base, m, packed, k, hist, work);
+    if (nz % 2 == 0) hi = select_upper(base, m, packed, k + 1, hist, work);
+  }
   if (!squared) {
     lo = sqrt(lo);
     hi = sqrt(hi);
@@ -291,7 +318,7 @@ double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
   if (n < 1) return NAN;
   if (d > 1) {
     bk_cross(x, m, d, 1, cross, 1);
-    return bk_median_upper(cross, m, squared, work);
+    return bk_median_triangle(cross, m, 0, squared, work);
   }
   /* one feature: sort it and select among the gaps, no m x m work */
   memcpy(work, x, (size_t) m * sizeof(double));
@@ -299,6 +326,14 @@ double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
   ptrdiff_t k = (n - 1) / 2;
   double lo = kth_gap(work, m, k), hi = lo;
   if (n % 2 == 0 && count_gaps(work, m, lo) < k + 2) hi = next_gap(work, m, lo);
+  if (lo + hi == 0.0) {
+    /* the median over the pairs that differ, as in bk_median_triangle() */
+    ptrdiff_t zeros = count_gaps(work, m, 0.0), nz = n - zeros;
+    if (nz == 0) return 0.0;
+    k = zeros + (nz - 1) / 2;
+    lo = hi = kth_gap(work, m, k);
+    if (nz % 2 == 0 && count_gaps(work, m, lo) < k + 2) hi = next_gap(work, m, lo);
+  }
   if (squared) {
     lo *= lo;
     hi *= hi;

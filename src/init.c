@@ -15,6 +15,7 @@ SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_col_cor(SEXP x, SEXP y);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
+SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -28,6 +29,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_col_cor", (DL_FUNC) &C_col_cor, 2},
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
+  {"C_select", (DL_FUNC) &C_select, 5},
   {NULL, NULL, 0}
 };
 

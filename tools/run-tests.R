@@ -46,6 +46,9 @@ if (!length(list.files(test_path, pattern = "^test.*\\.[rR]$"))) {
 message("Testing bahsic ", utils::packageVersion("bahsic"), " installed in ",
         dirname(find.package("bahsic")))
 
+# The slow and statistical tests (skip_on_cran()) run here: this is the
+# project's own CI, not CRAN's.
+Sys.setenv(NOT_CRAN = "true")
 reporter <- testthat::ProgressReporter$new(show_praise = FALSE, max_failures = Inf)
 results <- tryCatch(
   testthat::test_dir(

@@ -1,5 +1,5 @@
-# bahsic main job: score every gene of a leukaemia microarray data set by limma's moderated t
-# and by per-gene HSIC with a Gaussian kernel, and compare the two rankings.
+# bahsic main job: select genes of a leukaemia microarray data set by BAHSIC (backward
+# elimination with HSIC, Gaussian kernel) and compare with limma's moderated t.
 #
 #   Rscript inst/scripts/main-job.R [outdir]          (default outdir: bahsic-output)
 #   Rscript -e 'source(system.file("scripts", "main-job.R", package = "bahsic"))'
@@ -7,8 +7,9 @@
 # Data: the Bioconductor ALL data set (B- versus T-lineage acute lymphoblastic leukaemia,
 # 128 samples x 12625 probes) when the ALL package is installed, otherwise the Golub et al.
 # (1999) ALL/AML data shipped with bahsic (38 samples x 3051 genes).
-# Writes <outdir>/scores.csv (every gene: moderated t and HSIC with their ranks) and
-# <outdir>/scores.png (moderated t against HSIC, top 20 by moderated t labelled).
+# Writes <outdir>/bahsic.csv (every gene: BAHSIC rank and score, moderated t and its rank) and
+# <outdir>/bahsic-path.png (HSIC of the surviving genes along the elimination, and the ranks
+# of the top 20 genes by moderated t).
 
 main <- function(outdir = "bahsic-output", n_top = 20L) {
   t0 <- proc.time()[["elapsed"]]
@@ -25,53 +26,56 @@ main <- function(outdir = "bahsic-output", n_top = 20L) {
               paste(sprintf("%s = %d", levels(d$y), tabulate(d$y, nlevels(d$y))),
                     collapse = ", ")))
 
+  t_sel <- proc.time()[["elapsed"]]
+  fit <- bahsic::bahsic(d$x, d$y)
+  t_sel <- proc.time()[["elapsed"]] - t_sel
   mt <- bahsic::feature_scores(d$x, d$y, method = "mt")
-  hs <- bahsic::feature_scores(d$x, d$y, method = "hsic")
-  stopifnot(identical(mt$feature, hs$feature))
+  stopifnot(identical(fit$features$feature, mt$feature))
 
   tab <- data.frame(
-    feature = mt$feature,
+    feature = fit$features$feature,
+    rank_bahsic = fit$features$rank,
+    score_bahsic = fit$features$score,
     moderated_t = mt$score,
     rank_mt = mt$rank,
-    hsic = hs$score,
-    rank_hsic = hs$rank,
     stringsAsFactors = FALSE
   )
   if (!is.null(d$description)) tab$description <- d$description
-  tab <- tab[order(tab$rank_mt), , drop = FALSE]
+  tab <- tab[order(tab$rank_bahsic), , drop = FALSE]
   rownames(tab) <- NULL
   n_top <- min(n_top, nrow(tab))
   top <- tab[seq_len(n_top), , drop = FALSE]
 
-  cat(sprintf("\nTop %d genes by the moderated t (%s vs %s), with their rank by per-gene HSIC",
-              n_top, levels(d$y)[2L], levels(d$y)[1L]))
-  cat(" (Gaussian kernel, median-heuristic width):\n")
+  cat(sprintf("\nBAHSIC (Gaussian kernel, width 1/(2 d), 10%% eliminated per iteration) ranked %d genes in %.1f s.\n",
+              nrow(tab), t_sel))
+  cat(sprintf("Top %d genes; score = HSIC of the surviving genes without this one when it left;", n_top))
+  cat(" rank_mt = rank by limma's moderated t:\n")
   left <- function(s) format(s, justify = "left")
   shown <- data.frame(
-    rank = top$rank_mt,
+    rank = top$rank_bahsic,
     gene = left(top$feature),
+    score = sprintf("%.4g", top$score_bahsic),
     moderated_t = sprintf("%.2f", top$moderated_t),
-    hsic = sprintf("%.3g", top$hsic),
-    rank_hsic = top$rank_hsic
+    rank_mt = top$rank_mt
   )
   if (!is.null(top$description)) shown$description <- left(substr(top$description, 1L, 40L))
   print(shown, row.names = FALSE)
 
-  both <- sum(top$rank_hsic <= n_top)
-  rho <- stats::cor(tab$rank_mt, tab$rank_hsic, method = "spearman")
-  cat(sprintf("\n%d of the top %d genes by moderated t are also in the top %d by HSIC;",
+  both <- sum(top$rank_mt <= n_top)
+  cat(sprintf("\n%d of the top %d genes by BAHSIC are also in the top %d by moderated t.\n",
               both, n_top, n_top))
-  cat(sprintf(" Spearman correlation of the two rankings over all genes: %.3f\n", rho))
 
   dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
-  csv <- file.path(outdir, "scores.csv")
+  csv <- file.path(outdir, "bahsic.csv")
   utils::write.csv(tab, csv, row.names = FALSE)
-  png_file <- file.path(outdir, "scores.png")
-  plot_scores(tab, n_top, d$name, png_file)
+  png_file <- file.path(outdir, "bahsic-path.png")
+  open_png(png_file)
+  plot(fit, chosen = mt$feature[order(mt$rank)][seq_len(n_top)])
+  grDevices::dev.off()
 
   cat(sprintf("\nWrote %s (%d genes) and %s\n", csv, nrow(tab), png_file))
   cat(sprintf("Done in %.1f s\n", proc.time()[["elapsed"]] - t0))
-  invisible(tab)
+  invisible(fit)
 }
 
 # ALL (B vs T lineage) if installed, else the Golub data shipped with bahsic.
@@ -99,29 +103,12 @@ load_data <- function() {
   )
 }
 
-plot_scores <- function(tab, n_top, title, file) {
+open_png <- function(file) {
   if (isTRUE(capabilities("cairo"))) {
     grDevices::png(file, width = 1600, height = 1200, res = 150, type = "cairo")
   } else {
     grDevices::png(file, width = 1600, height = 1200, res = 150)
   }
-  on.exit(grDevices::dev.off())
-  top <- seq_len(n_top)
-  graphics::par(mar = c(4.5, 4.5, 3, 1))
-  graphics::plot(tab$moderated_t[-top], tab$hsic[-top],
-                 pch = 16, cex = 0.5, col = grDevices::adjustcolor("grey40", 0.4),
-                 xlim = range(tab$moderated_t, na.rm = TRUE),
-                 ylim = range(tab$hsic, na.rm = TRUE),
-                 xlab = "moderated t (limma)",
-                 ylab = "per-gene HSIC (Gaussian kernel)",
-                 main = sub(":.*", "", title))
-  graphics::points(tab$moderated_t[top], tab$hsic[top], pch = 16, cex = 0.9, col = "red3")
-  graphics::text(tab$moderated_t[top], tab$hsic[top], labels = tab$feature[top],
-                 pos = ifelse(tab$moderated_t[top] > 0, 2, 4), cex = 0.55, col = "red4",
-                 xpd = NA)
-  graphics::legend("top", bty = "n", pch = 16, col = c("red3", "grey40"),
-                   legend = c(sprintf("top %d by moderated t", n_top), "other genes"),
-                   cex = 0.8, horiz = TRUE)
 }
 
 args <- commandArgs(trailingOnly = TRUE)

@@ -1,0 +1,475 @@
+# The result class shared by every selector (bahsic(), fohsic(), and the ones
+# to come): one constructor that validates, and the print / summary / plot /
+# as.data.frame / selected() methods, so a user who has learnt one selector
+# reads the output of all of them.
+
+# method:   short string, "bahsic", "fohsic", ...
+# features: data.frame in input feature order: feature (chr), rank (int, 1 =
+#           most relevant, NA = not ranked), score (dbl, NA if not ranked),
+#           iteration (int, NA if not ranked); further columns are kept.
+# path:     data.frame(iteration, n_features, hsic, sigma), one row per
+#           iteration, possibly none; further columns are kept.
+# settings: named list; print and summary show its scalar entries.
+# call:     the matched call (or NULL).
+# Whole-number doubles are accepted where integers are asked for, so a C
+# routine may return either.
+new_selection <- function(method, features, path, settings = list(), call = NULL) {
+  if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
+    stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
+  }
+  features <- check_selection_features(features)
+  path <- check_selection_path(path)
+  if (!is.list(settings) || is.object(settings) ||
+      (length(settings) > 0L && (is.null(names(settings)) || any(!nzchar(names(settings)))))) {
+    stop("'settings' must be a list whose every element is named.", call. = FALSE)
+  }
+  if (!is.null(call) && !is.call(call)) {
+    stop("'call' must be a call (from match.call()) or NULL.", call. = FALSE)
+  }
+  ranked <- !is.na(features$rank)
+  ranking <- features$feature[ranked][order(features$rank[ranked])]
+  structure(list(method = method, features = features, path = path, settings = settings,
+                 call = call, ranking = ranking),
+            class = "bahsic_selection")
+}
+
+check_selection_features <- function(features) {
+  if (!is.data.frame(features)) {
+    stop("'features' must be a data.frame with columns feature, rank, score and iteration.",
+         call. = FALSE)
+  }
+  need <- c("feature", "rank", "score", "iteration")
+  missing_cols <- setdiff(need, names(features))
+  if (length(missing_cols) > 0L) {
+    stop(sprintf("'features' lacks column%s %s.", if (length(missing_cols) > 1L) "s" else "",
+                 paste(missing_cols, collapse = ", ")), call. = FALSE)
+  }
+  if (nrow(features) == 0L) {
+    stop("'features' has no rows: a selection needs at least one feature.", call. = FALSE)
+  }
+  feature <- features$feature
+  if (!is.character(feature)) {
+    stop("'features$feature' must be a character vector of feature names.", call. = FALSE)
+  }
+  bad <- is.na(feature) | !nzchar(feature)
+  if (any(bad)) {
+    stop(sprintf("'features$feature' must name every feature; row %d has no name.",
+                 which(bad)[1L]), call. = FALSE)
+  }
+  dup <- duplicated(feature)
+  if (any(dup)) {
+    stop(sprintf(paste0("'features$feature' must list every feature exactly once; ",
+                        "\"%s\" appears %d times."),
+                 feature[dup][1L], sum(feature == feature[dup][1L])), call. = FALSE)
+  }
+  rank <- as_whole(features$rank, "features$rank")
+  iteration <- as_whole(features$iteration, "features$iteration")
+  if (!is.numeric(features$score)) {
+    stop("'features$score' must be numeric.", call. = FALSE)
+  }
+  score <- as.double(features$score)
+
+  ranked <- !is.na(rank)
+  k <- sum(ranked)
+  if (!identical(sort(rank[ranked]), seq_len(k))) {
+    stop(sprintf(paste0("'features$rank' must hold the ranks 1 to %d, each once, for the %d ",
+                        "ranked features (NA for the others)."), k, k), call. = FALSE)
+  }
+  if (any(!ranked & (!is.na(score) | !is.na(iteration)))) {
+    stop(sprintf("Unranked feature \"%s\" must have NA score and iteration.",
+                 feature[!ranked & (!is.na(score) | !is.na(iteration))][1L]), call. = FALSE)
+  }
+  if (any(iteration < 1L, na.rm = TRUE)) {
+    stop("'features$iteration' must be at least 1 (iterations count from 1).", call. = FALSE)
+  }
+  features$rank <- rank
+  features$score <- ifelse(ranked, score, NA_real_)
+  features$iteration <- iteration
+  rownames(features) <- NULL
+  features[c(need, setdiff(names(features), need))]
+}
+
+check_selection_path <- function(path) {
+  need <- c("iteration", "n_features", "hsic", "sigma")
+  if (!is.data.frame(path) || length(setdiff(need, names(path))) > 0L) {
+    stop("'path' must be a data.frame with columns iteration, n_features, hsic and sigma.",
+         call. = FALSE)
+  }
+  path$iteration <- as_whole(path$iteration, "path$iteration")
+  path$n_features <- as_whole(path$n_features, "path$n_features")
+  if (anyNA(path$iteration) || anyNA(path$n_features) || any(path$n_features < 0L)) {
+    stop("'path$iteration' and 'path$n_features' must be non-missing and non-negative.",
+         call. = FALSE)
+  }
+  for (col in c("hsic", "sigma")) {
+    if (!is.numeric(path[[col]]) && !all(is.na(path[[col]]))) {
+      stop(sprintf("'path$%s' must be numeric (NA allowed).", col), call. = FALSE)
+    }
+    path[[col]] <- as.double(path[[col]])
+  }
+  rownames(path) <- NULL
+  path[c(need, setdiff(names(path), need))]
+}
+
+# Integer-valued numbers (or all NA) -> integer, else an error naming `arg`.
+as_whole <- function(value, arg) {
+  if (is.logical(value) && all(is.na(value))) return(rep(NA_integer_, length(value)))
+  if (!is.numeric(value) || any(is.infinite(value)) ||
+      any(value != round(value), na.rm = TRUE) ||
+      any(abs(value) > .Machine$integer.max, na.rm = TRUE)) {
+    stop(sprintf("'%s' must hold whole numbers (or NA).", arg), call. = FALSE)
+  }
+  as.integer(value)
+}
+
+method_label <- function(method) {
+  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", toupper(method))
+}
+
+# The settings that fit on a line: kernels by their label, scalars as they are
+# (NA and non-scalar ones are left out).
+format_settings <- function(settings, digits = 4L) {
+  show <- setdiff(names(settings), "n_samples")
+  out <- character(0)
+  for (nm in show) {
+    value <- settings[[nm]]
+    text <- if (inherits(value, c("bahsic_kernel", "bahsic_label_kernel"))) {
+      lab <- value$label
+      sigma <- value$params$sigma
+      if (is.numeric(sigma) && length(sigma) == 1L) {
+        lab <- sprintf("%s (sigma = %s)", lab, format(sigma, digits = digits))
+      }
+      lab
+    } else if (is.atomic(value) && length(value) == 1L && !is.na(value)) {
+      if (is.numeric(value)) format(value, digits = digits) else as.character(value)
+    } else {
+      NULL
+    }
+    if (!is.null(text)) out[nm] <- text
+  }
+  out
+}
+
+# "a; b; c" over as many lines as the console width needs, breaking between
+# items only.
+pack_items <- function(items, width = getOption("width", 80L)) {
+  lines <- character(0)
+  line <- ""
+  for (item in items) {
+    if (nzchar(line) && nchar(line) + 2L + nchar(item) > width) {
+      lines <- c(lines, paste0(line, ";"))
+      line <- ""
+    }
+    line <- if (nzchar(line)) paste0(line, "; ", item) else paste0("  ", item)
+  }
+  c(lines, line)
+}
+
+selection_header <- function(x) {
+  m <- x$settings$n_samples
+  sprintf("%s feature selection: %s%d features, %d ranked\n", method_label(x$method),
+          if (is.numeric(m) && length(m) == 1L) sprintf("%d samples, ", as.integer(m)) else "",
+          nrow(x$features), length(x$ranking))
+}
+
+# Ranked features first, by rank; unranked ones after, in input order.
+features_by_rank <- function(x) {
+  f <- x$features
+  f <- f[order(f$rank, seq_len(nrow(f)), na.last = TRUE), , drop = FALSE]
+  rownames(f) <- NULL
+  f
+}
+
+# The best `top` ranked features, as a data frame (rank, feature, score,
+# iteration).
+top_features <- function(x, top) {
+  f <- features_by_rank(x)
+  utils::head(f[!is.na(f$rank), c("rank", "feature", "score", "iteration"), drop = FALSE], top)
+}
+
+print_top <- function(top, n_ranked, digits) {
+  if (n_ranked == 0L) {
+    cat("No feature ranked.\n")
+    return(invisible())
+  }
+  if (nrow(top) == 0L) return(invisible())
+  cat(sprintf("Top %d of %d ranked features:\n", nrow(top), n_ranked))
+  top$score <- format(top$score, digits = digits)
+  print(top, row.names = FALSE, right = TRUE)
+  invisible()
+}
+
+#' Results of a feature selection
+#'
+#' Every selector of the package ([bahsic()], [fohsic()], ...) returns an
+#' object of class `bahsic_selection`, and these methods read it.
+#'
+#' The object is a list with
+#' \describe{
+#'   \item{`method`}{the selector, e.g. `"bahsic"`.}
+#'   \item{`features`}{a data frame in the input feature order: `feature`
+#'     (name), `rank` (1 = most relevant, `NA` = not ranked), `score` (the
+#'     selector's criterion when the feature was eliminated or added, e.g.
+#'     HSIC of the set without it for BAHSIC) and `iteration` (when).}
+#'   \item{`path`}{a data frame, one row per iteration: `iteration`,
+#'     `n_features` (size of the surviving set for BAHSIC, of the selected
+#'     set for FOHSIC), `hsic` (HSIC of that set) and `sigma` (the kernel
+#'     width used, `NA` for kernels without one).}
+#'   \item{`settings`}{the kernels, estimator, width policy and other
+#'     choices, and `n_samples`.}
+#'   \item{`call`}{the call.}
+#'   \item{`ranking`}{names of the ranked features, most relevant first.}
+#' }
+#'
+#' `print()` shows the settings and the 10 best features, `summary()` the
+#' settings, the head and tail of the path and the 20 best features.
+#' `as.data.frame()` gives `features` ordered by rank, unranked features
+#' last. `selected()` gives the names of the `n` best features.
+#'
+#' @param x,object a `bahsic_selection` object.
+#' @param digits number of significant digits to print.
+#' @param top number of best features to show.
+#' @param row.names,optional ignored; for compatibility with the generic.
+#' @param ... ignored.
+#' @return `print()` returns `x` invisibly; `summary()` an object of class
+#'   `summary.bahsic_selection`; `as.data.frame()` a data frame with columns
+#'   `feature`, `rank`, `score`, `iteration` (and any the selector adds).
+#' @family selection
+#' @examples
+#' fit <- bahsic(golub$x[, 1:40], golub$y)
+#' fit
+#' summary(fit)
+#' head(as.data.frame(fit))
+#' selected(fit, 5)
+#' @name selection
+NULL
+
+#' @rdname selection
+#' @export
+print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L),
+                                   top = 10L, ...) {
+  cat(selection_header(x))
+  s <- format_settings(x$settings, digits)
+  if (length(s) > 0L) cat(pack_items(paste(names(s), s, sep = ": ")), sep = "\n")
+  print_top(top_features(x, top), length(x$ranking), digits)
+  invisible(x)
+}
+
+#' @rdname selection
+#' @export
+summary.bahsic_selection <- function(object, top = 20L, ...) {
+  structure(list(header = selection_header(object),
+                 call = object$call,
+                 settings = format_settings(object$settings),
+                 path = object$path,
+                 top = top_features(object, top),
+                 n_ranked = length(object$ranking)),
+            class = "summary.bahsic_selection")
+}
+
+#' @rdname selection
+#' @export
+print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(x$header)
+  if (!is.null(x$call)) {
+    cat("Call: ", paste(deparse(x$call, width.cutoff = 500L), collapse = " "), "\n", sep = "")
+  }
+  if (length(x$settings) > 0L) {
+    cat("Settings:\n")
+    cat(sprintf("  %-*s %s\n", max(nchar(names(x$settings))) + 1L,
+                paste0(names(x$settings), ":"), x$settings), sep = "")
+  }
+  path <- x$path
+  if (nrow(path) == 0L) {
+    cat("Path: no iterations recorded.\n")
+  } else {
+    cat(sprintf("Path (%d iteration%s):\n", nrow(path), if (nrow(path) > 1L) "s" else ""))
+    shown <- path
+    for (col in c("hsic", "sigma")) shown[[col]] <- format(shown[[col]], digits = digits)
+    if (nrow(shown) > 10L) {
+      out <- utils::capture.output(print(rbind(utils::head(shown, 5L), utils::tail(shown, 5L)),
+                                       row.names = FALSE, right = TRUE))
+      out <- c(out[1:6], "   ...", out[7:11])
+      cat(out, sep = "\n")
+    } else {
+      print(shown, row.names = FALSE, right = TRUE)
+    }
+  }
+  print_top(x$top, x$n_ranked, digits)
+  invisible(x)
+}
+
+#' @rdname selection
+#' @export
+as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...) {
+  features_by_rank(x)
+}
+
+#' Names of the selected features
+#'
+#' The `n` most relevant features of a selection, best first.
+#'
+#' @param fit a selection, e.g. from [bahsic()].
+#' @param n how many; `NULL` (default) gives every ranked feature.
+#' @param ... passed to methods.
+#' @return A character vector of feature names.
+#' @family selection
+#' @examples
+#' fit <- bahsic(golub$x[, 1:40], golub$y)
+#' selected(fit, 3)
+#' golub$x[, selected(fit, 3)][1:5, ]
+#' @export
+selected <- function(fit, n = NULL, ...) UseMethod("selected")
+
+#' @rdname selected
+#' @export
+selected.bahsic_selection <- function(fit, n = NULL, ...) {
+  if (is.null(n)) return(fit$ranking)
+  k <- length(fit$ranking)
+  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n != round(n) || n < 0) {
+    stop("'n' must be a single whole number >= 0, or NULL for every ranked feature.",
+         call. = FALSE)
+  }
+  if (n > k) {
+    stop(sprintf("'n' = %d is more than the %d ranked feature%s; use n <= %d or n = NULL.",
+                 as.integer(n), k, if (k == 1L) "" else "s", k), call. = FALSE)
+  }
+  fit$ranking[seq_len(n)]
+}
+
+#' Plot a feature selection
+#'
+#' Draws HSIC of the surviving (BAHSIC) or selected (FOHSIC) feature set
+#' against the number of features in it, on a log axis, with the largest
+#' value marked. The kernel width of each iteration is shown too: in the
+#' subtitle when it is constant, on the right axis (dashed) when the width
+#' policy changes it. With `chosen`, a second panel shows the ranks of those
+#' features (for instance the known relevant features of a simulation, see
+#' [simulate_xor()]) on a log axis; the dotted line is the rank a perfect
+#' selector would reach, the number of chosen features. Unranked features
+#' are drawn as open circles at the right edge.
+#'
+#' @param x a `bahsic_selection` object.
+#' @param chosen `NULL`, or the features whose ranks to show: names, or
+#'   column indices of the input data.
+#' @param ... graphical parameters for the path panel (`main`, `col`, `xlab`,
+#'   ...).
+#' @return `x`, invisibly.
+#' @family selection
+#' @examples
+#' fit <- bahsic(golub$x[, 1:40], golub$y)
+#' plot(fit)
+#' plot(fit, chosen = c(1, 5, 10))
+#' @export
+plot.bahsic_selection <- function(x, chosen = NULL, ...) {
+  idx <- if (is.null(chosen)) NULL else chosen_index(x, chosen)
+  if (!is.null(idx)) {
+    op <- graphics::par(mfrow = c(1L, 2L))
+    on.exit(graphics::par(op), add = TRUE)
+  }
+  plot_path(x, ...)
+  if (!is.null(idx)) plot_chosen_ranks(x, idx)
+  invisible(x)
+}
+
+chosen_index <- function(x, chosen) {
+  features <- x$features$feature
+  if (is.character(chosen)) {
+    idx <- match(chosen, features)
+    if (anyNA(idx)) {
+      stop(sprintf("'chosen' names features that are not in the selection: %s.",
+                   paste(utils::head(chosen[is.na(idx)], 3L), collapse = ", ")), call. = FALSE)
+    }
+  } else if (is.numeric(chosen)) {
+    if (any(!is.finite(chosen)) || any(chosen != round(chosen)) ||
+        any(chosen < 1 | chosen > length(features))) {
+      stop(sprintf("'chosen' column indices must be whole numbers from 1 to %d.",
+                   length(features)), call. = FALSE)
+    }
+    idx <- as.integer(chosen)
+  } else {
+    stop("'chosen' must be feature names or column indices, or NULL.", call. = FALSE)
+  }
+  if (length(idx) == 0L) stop("'chosen' is empty; give at least one feature.", call. = FALSE)
+  unique(idx)
+}
+
+plot_path <- function(x, ...) {
+  path <- x$path[x$path$n_features > 0L & is.finite(x$path$hsic), , drop = FALSE]
+  main <- sprintf("%s: HSIC of the %s set", method_label(x$method),
+                  if (x$method == "fohsic") "selected" else "surviving")
+  if (nrow(path) == 0L) {
+    graphics::plot.new()
+    graphics::title(main = main)
+    graphics::text(0.5, 0.5, "no iterations recorded")
+    return(invisible())
+  }
+  path <- path[order(path$n_features), , drop = FALSE]
+  sigma <- path$sigma
+  finite_sigma <- is.finite(sigma) & sigma > 0
+  varying <- sum(finite_sigma) > 1L && diff(range(sigma[finite_sigma])) > 0
+  sub <- if (any(finite_sigma) && !varying) {
+    sprintf("sigma = %s", format(sigma[finite_sigma][1L], digits = 3L))
+  }
+  if (varying) {
+    # room on the right for the width axis
+    op <- graphics::par(mar = pmax(graphics::par("mar"), c(0, 0, 0, 4.1)))
+    on.exit(graphics::par(op), add = TRUE)
+  }
+  args <- utils::modifyList(
+    list(x = path$n_features, y = path$hsic, type = "o", pch = 19, cex = 0.7, log = "x",
+         xlim = c(1, max(2L, path$n_features)), xlab = "number of features (log scale)",
+         ylab = "HSIC", main = main, sub = sub),
+    list(...))
+  do.call(graphics::plot, args)
+  best <- which.max(path$hsic)
+  graphics::points(path$n_features[best], path$hsic[best], pch = 1, cex = 2,
+                   col = "red3", lwd = 2)
+  graphics::text(path$n_features[best], path$hsic[best],
+                 sprintf("max at %d", path$n_features[best]), pos = 3, offset = 0.9,
+                 col = "red3", cex = 0.8, xpd = NA)
+  if (varying) {
+    ns <- path$n_features[finite_sigma]
+    s <- sigma[finite_sigma]
+    usr <- graphics::par("usr")
+    # map sigma (log) onto the HSIC axis range
+    ls <- log10(s)
+    lr <- if (diff(range(ls)) > 0) range(ls) else range(ls) + c(-0.5, 0.5)
+    to_y <- function(v) usr[3] + (v - lr[1]) / diff(lr) * (usr[4] - usr[3])
+    graphics::lines(ns, to_y(ls), lty = 2, col = "grey40")
+    ticks <- pretty(lr)
+    ticks <- ticks[ticks >= lr[1] & ticks <= lr[2]]
+    if (length(ticks) < 2L) ticks <- lr
+    graphics::axis(4, at = to_y(ticks), labels = format(10^ticks, digits = 2L),
+                   las = 1, col.axis = "grey40", cex.axis = 0.8)
+    graphics::mtext("kernel width sigma (dashed)", side = 4, line = 3, col = "grey40",
+                    cex = 0.8)
+  }
+  invisible()
+}
+
+plot_chosen_ranks <- function(x, idx) {
+  f <- x$features[idx, , drop = FALSE]
+  d <- nrow(x$features)
+  k <- length(x$ranking)
+  f <- f[order(f$rank, na.last = TRUE), , drop = FALSE]
+  n <- nrow(f)
+  unranked <- is.na(f$rank)
+  xmax <- max(2L, d)
+  pos <- ifelse(unranked, xmax, f$rank)
+  op <- graphics::par(mar = c(5.1, min(12, 1.5 + 0.6 * max(nchar(f$feature))), 4.1, 1.1))
+  on.exit(graphics::par(op), add = TRUE)
+  ypos <- rev(seq_len(n))
+  graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 0.5),
+                 yaxt = "n", pch = ifelse(unranked, 1, 19), col = "navy",
+                 xlab = sprintf("rank (log scale; %d ranked of %d)", k, d), ylab = "",
+                 main = "Ranks of the chosen features", las = 1)
+  graphics::abline(h = ypos, col = "grey90", lty = 3)
+  graphics::abline(v = n, lty = 3, col = "grey40")
+  # mtext, not axis(): axis() drops labels that would overlap
+  graphics::mtext(f$feature, side = 2, at = ypos, las = 1, line = 0.5,
+                  cex = max(0.4, min(0.9, 16 / n)))
+  graphics::text(pos, ypos, ifelse(unranked, "not ranked", f$rank),
+                 pos = ifelse(unranked, 2L, 4L), cex = 0.8, xpd = NA)
+  invisible()
+}
