@@ -57,7 +57,7 @@
 #'   (the `"dimension"` policy assumes it).
 #' @param threads number of threads for the candidate loop; the result does
 #'   not depend on it.
-#' @param verbose print one line per iteration (to stderr).
+#' @param verbose report every iteration (size of the set, HSIC, width) as a message.
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -219,7 +219,7 @@ standardize_columns <- function(x, features) {
   constant <- .Call(C_constant_columns, x) | s == 0
   if (any(constant)) {
     warning(sprintf(paste0("%d constant feature%s (%s%s) cannot be standardised: ",
-                           "they carry no information and rank last."),
+                           "kept at 0, they carry no information about the outcome."),
                     sum(constant), if (sum(constant) > 1) "s" else "",
                     paste(utils::head(features[constant], 3), collapse = ", "),
                     if (sum(constant) > 3) ", ..." else ""), call. = FALSE)

@@ -23,6 +23,10 @@
  * score_candidates() and choose_sigma()) */
 #define BK_TIE_TOL 1e-10
 
+/* Threads pay off only for enough work: a parallel region costs a few
+ * microseconds, and much more on a busy machine, where idle threads spin. */
+#define BK_PAR_MIN_PAIRS 1000000.0
+
 /* The hot loop of both selectors, Gaussian kernel: one exp per pair,
  *   sum_{a<b} w_ab exp(ns (q_ab + sgn (x_aj - x_bj)^2)),
  * over the packed pairs. EXPF is bk_exp_core when the caller has checked
@@ -181,8 +185,10 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
   double *Q = st->Q;
   const double *x = st->x;
   const int dist = st->dist;
+  const int par =
+      nthreads > 1 && (double) ncols * (double) PAIRS(m) >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t b = 1; b < m; b++) {
     double *q = Q + PAIRS(b);
@@ -209,7 +215,7 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
       for (ptrdiff_t a = 0; a < m; a++) st->Qd[a] += sgn * xj[a] * xj[a];
     }
   }
-  (void) nthreads;
+  (void) par;
 }
 
 static int has_width(int type)
@@ -288,8 +294,12 @@ static void score_candidates(const sel_state *st, double sigma,
                              int (*cmp)(const void *, const void *),
                              int nthreads)
 {
+  /* chunks of about 2^16 pairs keep the scheduling cost small */
+  const ptrdiff_t P = PAIRS(st->m);
+  const int chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
+  const int par = nthreads > 1 && (double) ncand * (double) P >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t i = 0; i < ncand; i++) {
     sortbuf[3 * i + 2] = set_hsic(st, sigma, st->x + st->m * cand[i], sgn);
@@ -302,7 +312,8 @@ static void score_candidates(const sel_state *st, double sigma,
   for (ptrdiff_t i = 0; i < ncand; i++)
     sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
   qsort(sortbuf, (size_t) ncand, 3 * sizeof(double), cmp);
-  (void) nthreads;
+  (void) par;
+  (void) chunk;
 }
 
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d)

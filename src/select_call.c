@@ -1,4 +1,5 @@
 /* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC). */
+#include <stdio.h>
 #include <R.h>
 #include <Rinternals.h>
 #include "bahsic.h"
@@ -14,12 +15,18 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
 {
   tick_ctx *t = (tick_ctx *) ctx;
   if (t->verbose) {
+    /* through message(), so that suppressMessages() and handlers see it */
+    char buf[160];
     if (ISNAN(sigma))
-      REprintf("%s iteration %td: %td features, HSIC %.6g\n", t->name, iter,
-               size, hsic);
+      snprintf(buf, sizeof buf, "%s iteration %td: %td features, HSIC %.6g",
+               t->name, iter, size, hsic);
     else
-      REprintf("%s iteration %td: %td features, HSIC %.6g, sigma %.4g\n",
+      snprintf(buf, sizeof buf,
+               "%s iteration %td: %td features, HSIC %.6g, sigma %.4g",
                t->name, iter, size, hsic, sigma);
+    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), Rf_mkString(buf)));
+    Rf_eval(call, R_BaseEnv);
+    UNPROTECT(1);
   }
   R_CheckUserInterrupt();
 }

@@ -548,3 +548,26 @@ test_that("bad inputs give errors that name the problem", {
   expect_error(bahsic(t(x), y), "t\\(x\\)")
   expect_error(bahsic(x, y[-1]), "samples")
 })
+
+test_that("the AVX2 loop and the baseline loop agree (option bahsic.simd)", {
+  set.seed(12)
+  sim <- simulate_regression(60)
+  a <- bahsic(sim$x, sim$y)
+  old <- options(bahsic.simd = FALSE)
+  on.exit(options(old))
+  b <- bahsic(sim$x, sim$y)
+  expect_identical(a$ranking, b$ranking)
+  expect_equal(a$features$score, b$features$score, tolerance = 1e-12)
+  expect_equal(a$path, b$path, tolerance = 1e-12)
+  f1 <- fohsic(sim$x, sim$y, sigma = "optimize")
+  options(bahsic.simd = TRUE)
+  f2 <- fohsic(sim$x, sim$y, sigma = "optimize")
+  expect_identical(f1$ranking, f2$ranking)
+  expect_equal(f1$features$score, f2$features$score, tolerance = 1e-12)
+})
+
+test_that("verbose = TRUE reports every iteration", {
+  set.seed(13)
+  sim <- simulate_xor(40)
+  expect_message(bahsic(sim$x, sim$y, verbose = TRUE, drop = 0.5), "BAHSIC iteration 1: 22 features")
+})
