@@ -349,6 +349,27 @@ static void add_path(double *path, ptrdiff_t *np, ptrdiff_t iter,
   row[3] = sigma;
 }
 
+/* One BAHSIC round over the surviving set S (ns features): its width, its
+ * HSIC on the path, and every candidate HSIC(S \ {j}) sorted by cmp. */
+static void backward_round(const bk_select_opts *o, sel_state *st,
+                           const int *active, ptrdiff_t ns, double *mwork,
+                           double *sortbuf,
+                           int (*cmp)(const void *, const void *),
+                           ptrdiff_t it, double *path, ptrdiff_t *np,
+                           double *sigma_out, double *h_out)
+{
+  double h, sigma = choose_sigma(o, st, st->Q, ns, mwork, &h);
+  if (isnan(h)) h = set_hsic(st, sigma, NULL, 0.0);
+  add_path(path, np, it, ns, h, sigma);
+  /* candidates' squared distances are <= Q: the exp needs no clamp when
+   * sigma max(Q) <= 708 */
+  st->pass = pick_gauss_pass(sigma * max_of(st->Q, PAIRS(st->m)) <= 708.0,
+                             o->simd);
+  score_candidates(st, sigma, active, ns, -1.0, sortbuf, cmp, o->nthreads);
+  *sigma_out = sigma;
+  *h_out = h;
+}
+
 ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              const double *W, const bk_select_opts *o,
                              int *rank, double *score, int *iter,
@@ -379,16 +400,10 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
     ptrdiff_t ns = d, nelim = 0, since_refresh = 0;
     update_Q(&st, active, ns, 1.0, o->nthreads);
     while (ns > o->n_target) {
-      double h, sigma = choose_sigma(o, &st, Q, ns, mwork, &h);
-      if (isnan(h)) h = set_hsic(&st, sigma, NULL, 0.0);
-      it++;
-      add_path(path, &np, it, ns, h, sigma);
-      /* candidates' squared distances are <= Q: the exp needs no clamp
-       * when sigma max(Q) <= 708 */
-      st.pass = pick_gauss_pass(sigma * max_of(Q, P) <= 708.0, o->simd);
+      double h, sigma;
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      score_candidates(&st, sigma, active, ns, -1.0, sortbuf, cmp_desc_high,
-                       o->nthreads);
+      backward_round(o, &st, active, ns, mwork, sortbuf, cmp_desc_high, ++it,
+                     path, &np, &sigma, &h);
       /* the last feature leaves the empty set, whose kernel is constant and
        * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
       if (ns == 1) sortbuf[2] = 0.0;
@@ -427,13 +442,9 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
     if (ns > 0) {
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
-      double h, sigma = choose_sigma(o, &st, Q, ns, mwork, &h);
-      if (isnan(h)) h = set_hsic(&st, sigma, NULL, 0.0);
-      it++;
-      add_path(path, &np, it, ns, h, sigma);
-      st.pass = pick_gauss_pass(sigma * max_of(Q, P) <= 708.0, o->simd);
-      score_candidates(&st, sigma, active, ns, -1.0, sortbuf, cmp_asc_low,
-                       o->nthreads);
+      double h, sigma;
+      backward_round(o, &st, active, ns, mwork, sortbuf, cmp_asc_low, ++it,
+                     path, &np, &sigma, &h);
       for (ptrdiff_t i = 0; i < ns; i++) {
         int j = (int) sortbuf[3 * i + 1];
         score[j] = sortbuf[3 * i + 2];
