@@ -156,6 +156,11 @@ check_kernel <- function(kernel, arg) {
   invisible()
 }
 
+# The option bahsic.simd (default TRUE) lets the pair loops use their AVX2
+# version on CPUs that have it; FALSE forces the baseline build (for tests
+# and for comparison).
+use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
+
 check_threads <- function(threads) {
   if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) || threads < 1 ||
       threads != round(threads)) {

@@ -184,6 +184,7 @@ kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
   } else {
     par[1L]
   }
-  score <- .Call(C_feature_dot, x, kernel_code(kernel), as.double(p1), par[2L], W, threads)
+  score <- .Call(C_feature_dot, x, kernel_code(kernel), as.double(p1), par[2L], W, threads,
+                 use_simd())
   list(score = score, extra = NULL)
 }

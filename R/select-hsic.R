@@ -188,7 +188,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  switch(policy, fixed = 0, dimension = 1, optimize = 2),
                  as.double(is.null(sigma_grid)), step,
                  if (is.null(n_features)) 0 else n_features, threads, verbose,
-                 isTRUE(getOption("bahsic.simd", TRUE)))
+                 use_simd())
     res <- .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control)
   }
 
@@ -236,7 +236,7 @@ standardize_columns <- function(x, features) {
 # path as Algorithm 1 or 2 would.
 linear_select <- function(method, x, W, step, n_features, threads) {
   p <- ncol(x)
-  s <- .Call(C_feature_dot, x, 0L, 0, 0, W, threads)
+  s <- .Call(C_feature_dot, x, 0L, 0, 0, W, threads, use_simd())
   rank <- integer(p)
   score <- rep(NA_real_, p)
   iteration <- integer(p)

@@ -166,10 +166,24 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
 /* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
  * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC
  * estimators, MMD and the alignment are linear in K, a weight matrix W made
- * once from the labels scores every feature in one pass over its pairs. */
+ * once from the labels scores every feature in one pass over its pairs.
+ * work: m (m - 1) doubles; simd as for bk_pick_gauss_pass(). */
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
-                    int nthreads);
+                    double *work, int simd, int nthreads);
+
+/* ---- the Gaussian pair loop (pairs.c) ---------------------------------------
+ * sum_{a<b} w_ab exp(ns (q_ab + sgn (x_a - x_b)^2)) over the pairs packed
+ * column after column (pair (a, b) at b (b - 1) / 2 + a), for one feature
+ * column x against a set whose squared distances are q. */
+typedef double (*bk_gauss_pass_fn)(const double *q, const double *w,
+                                   const double *xj, ptrdiff_t m, double ns,
+                                   double sgn);
+
+/* The loop to use: in_range = 1 when every argument is known to be >= -708
+ * (no clamp needed); simd = 1 allows the AVX2 + FMA version on CPUs that
+ * have it. */
+bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
 
 /* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
  * Algorithms 1 and 2 of 004_cafd97bfb60132b1.txt, section 4. */

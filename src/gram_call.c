@@ -49,7 +49,8 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
       bk_median_pairwise(REAL(x), m, d, Rf_asLogical(squared), work, cross));
 }
 
-SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads)
+SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
+                   SEXP simd)
 {
   check_matrix(x, "x");
   check_matrix(W, "W");
@@ -64,9 +65,11 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads)
   k.p2 = Rf_asReal(p2);
   if (k.type < BK_LINEAR || k.type > BK_INVDIST)
     Rf_error("unknown kernel code %d", k.type);
+  double *work = (double *) R_alloc((size_t) (m * (m - 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
-                 REAL(W), REAL(out), Rf_asInteger(threads));
+                 REAL(W), REAL(out), work, Rf_asLogical(simd),
+                 Rf_asInteger(threads));
   UNPROTECT(1);
   return out;
 }

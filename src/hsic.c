@@ -289,8 +289,17 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
 
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
-                    int nthreads)
+                    double *work, int simd, int nthreads)
 {
+  /* W's upper triangle packed once, and zero distances to add the feature
+   * to: the Gaussian case is then the selectors' pair loop (pairs.c) */
+  const ptrdiff_t P = m * (m - 1) / 2;
+  double *Wp = work, *zero = work + P;
+  for (ptrdiff_t b = 1, p = 0; b < m; b++)
+    for (ptrdiff_t a = 0; a < b; a++) Wp[p++] = W[a + m * b];
+  memset(zero, 0, (size_t) P * sizeof(double));
+  bk_gauss_pass_fn pass_clamped = bk_pick_gauss_pass(0, simd),
+                   pass_in_range = bk_pick_gauss_pass(1, simd);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
 #endif
@@ -300,27 +309,31 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
     if (par) kj.p1 = par[j];
     int dist = bk_kernel_uses_distance(kj.type);
     double diag = 0.0, off = 0.0;
-    for (ptrdiff_t b = 0; b < m; b++) {
-      const double *Wcol = W + m * b;
-      const double xb = xj[b];
-      double s = 0.0;
-      if (kj.type == BK_GAUSSIAN) {
-        /* the common case gets its own loop the compiler can keep tight */
-        const double sg = kj.p1;
-        BK_SIMD_SUM(s)
-        for (ptrdiff_t a = 0; a < b; a++) {
-          double t = xj[a] - xb;
-          s += bk_exp(-sg * t * t) * Wcol[a];
-        }
-      } else {
-        for (ptrdiff_t a = 0; a < b; a++) {
-          double t = xj[a] - xb;
-          s += bk_kernel_value(kj, dist ? t * t : xj[a] * xb) * Wcol[a];
-        }
+    if (kj.type == BK_GAUSSIAN) {
+      double lo = xj[0], hi = xj[0];
+      for (ptrdiff_t a = 1; a < m; a++) {
+        lo = xj[a] < lo ? xj[a] : lo;
+        hi = xj[a] > hi ? xj[a] : hi;
       }
-      off += s;
-      diag += bk_kernel_value(kj, dist ? 0.0 : xb * xb) * Wcol[b];
+      /* every argument is >= -sigma range^2: no clamp when that is >= -708 */
+      bk_gauss_pass_fn pass =
+          kj.p1 * (hi - lo) * (hi - lo) <= 708.0 ? pass_in_range : pass_clamped;
+      off = pass(zero, Wp, xj, m, -kj.p1, 1.0);
+    } else {
+      const double *w = Wp;
+      for (ptrdiff_t b = 1; b < m; b++) {
+        const double xb = xj[b];
+        double s = 0.0;
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double t = xj[a] - xb;
+          s += bk_kernel_value(kj, dist ? t * t : xj[a] * xb) * w[a];
+        }
+        off += s;
+        w += b;
+      }
     }
+    for (ptrdiff_t a = 0; a < m; a++)
+      diag += bk_kernel_value(kj, dist ? 0.0 : xj[a] * xj[a]) * W[a + m * a];
     /* W is symmetric: the pairs a < b count twice */
     out[j] = diag + 2.0 * off;
   }

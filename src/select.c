@@ -27,71 +27,6 @@
  * microseconds, and much more on a busy machine, where idle threads spin. */
 #define BK_PAR_MIN_PAIRS 1000000.0
 
-/* The hot loop of both selectors, Gaussian kernel: one exp per pair,
- *   sum_{a<b} w_ab exp(ns (q_ab + sgn (x_aj - x_bj)^2)),
- * over the packed pairs. EXPF is bk_exp_core when the caller has checked
- * that every argument is >= -708, bk_exp otherwise. */
-#define GAUSS_PASS_BODY(EXPF)                                                 \
-  double off = 0.0;                                                          \
-  for (ptrdiff_t b = 1; b < m; b++) {                                        \
-    const double xb = xj[b];                                                 \
-    double t = 0.0;                                                          \
-    BK_SIMD_SUM(t)                                                           \
-    for (ptrdiff_t a = 0; a < b; a++) {                                      \
-      double u = xj[a] - xb;                                                 \
-      t += w[a] * EXPF(ns * (q[a] + sgn * u * u));                           \
-    }                                                                        \
-    off += t;                                                                \
-    q += b;                                                                  \
-    w += b;                                                                  \
-  }                                                                          \
-  return off;
-
-#define GAUSS_PASS_ARGS                                                       \
-  const double *q, const double *w, const double *xj, ptrdiff_t m,           \
-      double ns, double sgn
-
-typedef double (*gauss_pass_fn)(GAUSS_PASS_ARGS);
-
-static double gauss_pass(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp) }
-static double gauss_pass_inrange(GAUSS_PASS_ARGS)
-{
-  GAUSS_PASS_BODY(bk_exp_core)
-}
-
-/* The same loops compiled for AVX2 + FMA as well, picked at run time on
- * CPUs that have them: R's flags target the baseline x86-64 (SSE2), and
- * the four-wide vectors with fused multiply-adds run this loop 2.5 times
- * faster. The arithmetic is the same up to the rounding of the fused
- * operations and of the wider reduction. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define BK_X86_DISPATCH 1
-__attribute__((target("avx2,fma"))) static double
-gauss_pass_avx2(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp) }
-__attribute__((target("avx2,fma"))) static double
-gauss_pass_inrange_avx2(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp_core) }
-#endif
-
-static int cpu_has_avx2_fma(void)
-{
-#ifdef BK_X86_DISPATCH
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return 0;
-#endif
-}
-
-static gauss_pass_fn pick_gauss_pass(int in_range, int simd)
-{
-#ifdef BK_X86_DISPATCH
-  if (simd && cpu_has_avx2_fma())
-    return in_range ? gauss_pass_inrange_avx2 : gauss_pass_avx2;
-#endif
-  (void) simd;
-  return in_range ? gauss_pass_inrange : gauss_pass;
-}
-
 typedef struct {
   const double *x;
   ptrdiff_t m, d;
@@ -99,7 +34,7 @@ typedef struct {
   bk_kernel kern;
   double *Q, *Qd;    /* packed pairs a < b; diagonal (inner products only) */
   const double *Wp, *Wd; /* packed off-diagonal and diagonal of W */
-  gauss_pass_fn pass;    /* the Gaussian candidate loop for this iteration */
+  bk_gauss_pass_fn pass; /* the Gaussian candidate loop for this iteration */
 } sel_state;
 
 static inline double ipow(double v, int n)
@@ -363,7 +298,7 @@ static void backward_round(const bk_select_opts *o, sel_state *st,
   add_path(path, np, it, ns, h, sigma);
   /* candidates' squared distances are <= Q: the exp needs no clamp when
    * sigma max(Q) <= 708 */
-  st->pass = pick_gauss_pass(sigma * max_of(st->Q, PAIRS(st->m)) <= 708.0,
+  st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, PAIRS(st->m)) <= 708.0,
                              o->simd);
   score_candidates(st, sigma, active, ns, -1.0, sortbuf, cmp, o->nthreads);
   *sigma_out = sigma;
@@ -381,7 +316,7 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
          *Qd = mwork + BK_MEDIAN_WORK(m), *Wd = Qd + m, *sortbuf = Wd + m;
   int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
   sel_state st = {x, m, d, bk_kernel_uses_distance(o->kern.type), o->kern,
-                  Q, Qd, Wp, Wd, pick_gauss_pass(0, o->simd)};
+                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd)};
   ptrdiff_t np = 0, it = 0;
 
   for (ptrdiff_t b = 1, p = 0; b < m; b++)
@@ -485,7 +420,7 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                                     mwork, &h0);
     it++;
     /* a candidate's squared distances are <= Q + its range^2 */
-    st.pass = pick_gauss_pass(sigma * (max_of(Q, P) + maxrange2) <= 708.0,
+    st.pass = bk_pick_gauss_pass(sigma * (max_of(Q, P) + maxrange2) <= 708.0,
                               o->simd);
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
     score_candidates(&st, sigma, active, nrem, 1.0, sortbuf, cmp_desc_low,
