@@ -34,7 +34,9 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|^2} (Gaussian; the same
 #' kernel as dHSIC's median bandwidth) and
 #' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|} (Laplace), the median
-#' taken over pairs of distinct samples. The inverse-distance ("dis") kernel
+#' taken over pairs of distinct samples (over the pairs whose distance is not
+#' 0 when more than half are, as in discrete data). The inverse-distance
+#' ("dis") kernel
 #' is \eqn{1 / (\|x - x'\| + \epsilon)}.
 #'
 #' @param degree,offset polynomial kernel \eqn{(\langle x, x'\rangle +

@@ -33,8 +33,8 @@ oracle_hsic_set <- function(xs, set, kernel, sigma, W) {
 }
 
 # median heuristic over the pairs a < b: Gaussian 1 / median squared distance,
-# Laplace 1 / median distance; the package's fallback (median_fallback() in
-# R/kernels.R) when more than half of the pairs coincide: the median over the
+# Laplace 1 / median distance; the package's fallback (bk_median_triangle() in
+# src/gram.c) when more than half of the pairs coincide: the median over the
 # distinct pairs, and a width of 1 when all samples coincide
 oracle_median_sigma <- function(kernel, z) {
   dd <- as.vector(stats::dist(z))
