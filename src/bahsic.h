@@ -12,13 +12,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#define BK_OMP 1
-#else
-#define BK_OMP 0
-#endif
-
 /* ---- a vectorisable exp ---------------------------------------------------
  * exp(x) for the kernel arguments x <= 0, branch-free so that the compiler
  * can vectorise the loops that call it at -O2 (glibc's exp is a scalar call
