@@ -178,6 +178,9 @@ typedef double (*bk_gauss_pass_fn)(const double *q, const double *w,
  * have it. */
 bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
 
+/* The strictly upper triangle of the m x m matrix A in that packed order. */
+void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
+
 /* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
  * Algorithms 1 and 2 of 004_cafd97bfb60132b1.txt, section 4. */
 

@@ -295,8 +295,7 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
    * to: the Gaussian case is then the selectors' pair loop (pairs.c) */
   const ptrdiff_t P = m * (m - 1) / 2;
   double *Wp = work, *zero = work + P;
-  for (ptrdiff_t b = 1, p = 0; b < m; b++)
-    for (ptrdiff_t a = 0; a < b; a++) Wp[p++] = W[a + m * b];
+  bk_pack_upper(W, m, Wp);
   memset(zero, 0, (size_t) P * sizeof(double));
   bk_gauss_pass_fn pass_clamped = bk_pick_gauss_pass(0, simd),
                    pass_in_range = bk_pick_gauss_pass(1, simd);

@@ -72,3 +72,9 @@ bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd)
   return in_range ? gauss_pass_inrange : gauss_pass;
 }
 
+
+void bk_pack_upper(const double *A, ptrdiff_t m, double *out)
+{
+  for (ptrdiff_t b = 1, p = 0; b < m; b++)
+    for (ptrdiff_t a = 0; a < b; a++) out[p++] = A[a + m * b];
+}

@@ -319,8 +319,7 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                   Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd)};
   ptrdiff_t np = 0, it = 0;
 
-  for (ptrdiff_t b = 1, p = 0; b < m; b++)
-    for (ptrdiff_t a = 0; a < b; a++) Wp[p++] = W[a + m * b];
+  bk_pack_upper(W, m, Wp);
   for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
   for (ptrdiff_t j = 0; j < d; j++) {
     rank[j] = 0;
