@@ -9,30 +9,60 @@
 #include <string.h>
 #include "bahsic.h"
 
+/* Sums over the off-diagonal entries a != b of a column, in two runs so that
+ * the loops stay vectorisable. The unbiased estimator ignores the diagonals
+ * of K and L, so it must not get them by subtraction either: a kernel with a
+ * large diagonal (inverse distance, 1/eps) would cancel most of the digits
+ * of the off-diagonal sums. */
+static inline double sum_off(const double *v, ptrdiff_t m, ptrdiff_t b)
+{
+  double s = 0.0;
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = 0; a < b; a++) s += v[a];
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = b + 1; a < m; a++) s += v[a];
+  return s;
+}
+
+static inline double dot_off(const double *u, const double *v, ptrdiff_t m,
+                             ptrdiff_t b)
+{
+  double s = 0.0;
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = 0; a < b; a++) s += u[a] * v[a];
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = b + 1; a < m; a++) s += u[a] * v[a];
+  return s;
+}
+
+/* out[a] += u[a] * v[a] * scale for a != b */
+static inline void axpy_off(const double *u, const double *v, double scale,
+                            ptrdiff_t m, ptrdiff_t b, double *out)
+{
+  BK_SIMD
+  for (ptrdiff_t a = 0; a < b; a++) out[a] += u[a] * v[a] * scale;
+  BK_SIMD
+  for (ptrdiff_t a = b + 1; a < m; a++) out[a] += u[a] * v[a] * scale;
+}
+
 void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1)
 {
-  for (ptrdiff_t a = 0; a < m; a++) {
-    kd[a] = K[a + m * a];
-    k1[a] = 0.0;
-  }
+  /* K is symmetric: the column sum is the row sum */
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *col = K + m * b;
-    double s = 0.0;
-    BK_SIMD_SUM(s)
-    for (ptrdiff_t a = 0; a < m; a++) s += col[a];
-    /* K is symmetric: the column sum is the row sum */
-    k1[b] = s - kd[b];
+    kd[b] = col[b];
+    k1[b] = sum_off(col, m, b);
   }
 }
 
 /* Label-side vectors for the (optionally permuted) label kernel Lp with
  * Lp[a, b] = L[perm[a], perm[b]]:
  *   ld = diag(Lp), l1 = Lp~ 1, and for the factor form also Yp (m x c, the
- *   permuted rows of Y) and KY = K Yp.
+ *   permuted rows of Y) and KY = K~ Yp.
  * Returns tr(K~ Lp~) = sum_{a != b} K_ab Lp_ab, and fills klrow with the row
  * sums of K~ o Lp~ when klrow != NULL. */
-static double label_side(const double *K, ptrdiff_t m, const double *kd,
-                         bk_label lab, const int *perm, double *ld, double *l1,
+static double label_side(const double *K, ptrdiff_t m, bk_label lab,
+                         const int *perm, double *ld, double *l1,
                          double *klrow, double *Yp, double *KY)
 {
   double T = 0.0;
@@ -50,26 +80,20 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
       double s = 0.0, t = 0.0;
       if (perm) {
         for (ptrdiff_t a = 0; a < m; a++) {
+          if (a == b) continue;
           double l = Lcol[perm[a]];
           s += l;
           t += Kcol[a] * l;
           if (klrow) klrow[a] += Kcol[a] * l;
         }
       } else {
-        BK_SIMD_SUM(s)
-        for (ptrdiff_t a = 0; a < m; a++) s += Lcol[a];
-        BK_SIMD_SUM(t)
-        for (ptrdiff_t a = 0; a < m; a++) t += Kcol[a] * Lcol[a];
-        if (klrow) {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a < m; a++) klrow[a] += Kcol[a] * Lcol[a];
-        }
+        s = sum_off(Lcol, m, b);
+        t = dot_off(Kcol, Lcol, m, b);
+        if (klrow) axpy_off(Kcol, Lcol, 1.0, m, b, klrow);
       }
-      l1[b] = s - ld[b];
-      T += t - Kcol[b] * ld[b];
+      l1[b] = s;
+      T += t;
     }
-    if (klrow)
-      for (ptrdiff_t a = 0; a < m; a++) klrow[a] -= kd[a] * ld[a];
     return T;
   }
 
@@ -80,6 +104,7 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
     double *Ypk = Yp + m * k;
     for (ptrdiff_t a = 0; a < m; a++) Ypk[a] = Yk[perm ? perm[a] : a];
   }
+  /* KY = K~ Yp, without the diagonal of K (see sum_off()) */
   memset(KY, 0, (size_t) (m * c) * sizeof(double));
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *Kcol = K + m * b;
@@ -87,7 +112,9 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
       double yb = Yp[b + m * k];
       double *KYk = KY + m * k;
       BK_SIMD
-      for (ptrdiff_t a = 0; a < m; a++) KYk[a] += Kcol[a] * yb;
+      for (ptrdiff_t a = 0; a < b; a++) KYk[a] += Kcol[a] * yb;
+      BK_SIMD
+      for (ptrdiff_t a = b + 1; a < m; a++) KYk[a] += Kcol[a] * yb;
     }
   }
   for (ptrdiff_t a = 0; a < m; a++) {
@@ -107,11 +134,7 @@ static double label_side(const double *K, ptrdiff_t m, const double *kd,
       if (klrow) klrow[a] += kl;
     }
   }
-  for (ptrdiff_t a = 0; a < m; a++) {
-    l1[a] -= ld[a];
-    T -= kd[a] * ld[a];
-    if (klrow) klrow[a] -= kd[a] * ld[a];
-  }
+  for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
   return T;
 }
 
@@ -146,7 +169,7 @@ void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
 {
   double *ld = work, *l1 = work + m, *Yp = work + 2 * m,
          *KY = Yp + m * lab.c;
-  double T = label_side(K, m, kd, lab, perm, ld, l1, NULL, Yp, KY);
+  double T = label_side(K, m, lab, perm, ld, l1, NULL, Yp, KY);
   estimators(m, kd, k1, ld, l1, T, out);
 }
 
@@ -157,27 +180,13 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
   bk_kside(K, m, kd, k1);
-  double T = label_side(K, m, kd, lab, NULL, ld, l1, klrow, Yp, KY);
+  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY);
   estimators(m, kd, k1, ld, l1, T, out);
 
   /* K~ L~ 1 and L~ K~ 1 for the vector h of section 2.5 */
-  for (ptrdiff_t a = 0; a < m; a++) Kl[a] = -kd[a] * l1[a];
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kcol = K + m * b;
-    double s = 0.0;
-    BK_SIMD_SUM(s)
-    for (ptrdiff_t a = 0; a < m; a++) s += Kcol[a] * l1[a];
-    Kl[b] += s;
-  }
+  for (ptrdiff_t b = 0; b < m; b++) Kl[b] = dot_off(K + m * b, l1, m, b);
   if (lab.Y == NULL) {
-    for (ptrdiff_t a = 0; a < m; a++) Lk[a] = -ld[a] * k1[a];
-    for (ptrdiff_t b = 0; b < m; b++) {
-      const double *Lcol = lab.L + m * b;
-      double s = 0.0;
-      BK_SIMD_SUM(s)
-      for (ptrdiff_t a = 0; a < m; a++) s += Lcol[a] * k1[a];
-      Lk[b] += s;
-    }
+    for (ptrdiff_t b = 0; b < m; b++) Lk[b] = dot_off(lab.L + m * b, k1, m, b);
   } else {
     for (ptrdiff_t a = 0; a < m; a++) Lk[a] = -ld[a] * k1[a];
     for (ptrdiff_t k = 0; k < lab.c; k++) {
@@ -308,7 +317,9 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
     if (par) kj.p1 = par[j];
     int dist = bk_kernel_uses_distance(kj.type);
     double diag = 0.0, off = 0.0;
-    if (kj.type == BK_GAUSSIAN) {
+    /* m = 0: no pairs, and no xj[0] for the range (the other branch sums
+     * nothing) */
+    if (kj.type == BK_GAUSSIAN && m > 0) {
       double lo = xj[0], hi = xj[0];
       for (ptrdiff_t a = 1; a < m; a++) {
         lo = xj[a] < lo ? xj[a] : lo;

@@ -1,0 +1,16 @@
+# Under valgrind (tools/valgrind.sh sets BAHSIC_VALGRIND=true) R runs some 30-50 times slower.
+# There the tests whose time goes into other packages -- loading Bioconductor, running limma,
+# genefilter, pamr or dHSIC for comparison -- are skipped: valgrind would check those
+# packages' code, not ours, and every C routine of bahsic is reached by the other tests.
+under_valgrind <- function() identical(Sys.getenv("BAHSIC_VALGRIND"), "true")
+
+# skip_if_not_installed(pkg), and skipped under valgrind
+skip_peer <- function(pkg) {
+  skip_if(under_valgrind(), paste0("under valgrind: ", pkg, "'s code, not ours"))
+  skip_if_not_installed(pkg)
+}
+
+# The cases of a randomised or oracle loop: all of them, or the first n under valgrind.
+test_cases <- function(cases, n = 2L) {
+  if (under_valgrind()) utils::head(cases, n) else cases
+}
