@@ -10,9 +10,22 @@
 #' with [feature_scores()] for per-gene statistics, [bahsic()] for selection
 #' and [hsic()] / [hsic_test()] for the dependence of a whole set.
 #'
-#' Options: `bahsic.max_memory` (bytes, default 8 GiB) caps the m x m
-#' workspaces; `bahsic.simd` (default `TRUE`) lets the selectors use their
-#' AVX2 loops on CPUs that have them.
+#' @section Options:
+#' * `bahsic.max_memory` (bytes, default 8 GiB): the memory budget for the
+#'   m x m workspaces. Every function that builds them counts what it will hold
+#'   at its peak, in m x m double matrices (8 m^2 bytes each), and stops with an
+#'   error *before allocating* when that exceeds the budget: [kernel_matrix()]
+#'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
+#'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
+#'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
+#'   [fohsic()] 5. At m = 10,000 one matrix is 0.75 GiB. Raise the option on a
+#'   machine with more memory.
+#' * `bahsic.simd` (default `TRUE`): let the selectors use their AVX2 loops on
+#'   CPUs that have them; `FALSE` forces the portable loops (same results to
+#'   rounding).
+#'
+#' Sizes are `ptrdiff_t` (64-bit) throughout the C code, so index arithmetic
+#' on m^2 pairs cannot overflow `int` for any matrix R can hold.
 #'
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. *Journal of

@@ -38,6 +38,7 @@
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
 #' @family hsic
+#' @seealso \link{input-checks} for what each kind of bad input gives.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 50, 4)
@@ -55,9 +56,11 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("unbiased", "biased"),
                          na_action = c("fail", "omit"), assay = 1L, threads = 1L, ...) {
   estimator <- match.arg(estimator)
+  unbiased <- estimator == "unbiased"
   prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads,
-                       min_m = if (estimator == "unbiased") 4L else 2L,
-                       why = sprintf("The %s HSIC estimator", estimator))
+                       min_m = if (unbiased) 4L else 2L,
+                       why = sprintf("The %s HSIC estimator", estimator),
+                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.")
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
@@ -93,19 +96,21 @@ format_sigma <- function(kernel) {
 }
 
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
-hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why) {
+hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
+                         hint = NULL) {
   check_kernel(kernel_x, "kernel_x")
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
   m <- nrow(d$x)
-  check_min_samples(m, min_m, why)
+  check_min_samples(m, min_m, why, hint)
   if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
   if (!inherits(kernel_y, "bahsic_label_kernel")) {
     stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
          call. = FALSE)
   }
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-  check_memory(m, 1 + full_label)
+  # K and a full label kernel, each with the median heuristic's workspace
+  check_memory(m, 1.5 * (1 + full_label))
   K <- gram(kernel_x, d$x, threads)
   list(K = K, label = label_gram(kernel_y, d$y, threads), m = m, data = d)
 }
@@ -160,8 +165,13 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
   }
   dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   min_m <- if (method == "gamma") 6L else if (estimator == "unbiased") 4L else 2L
+  hint <- if (method == "gamma") {
+    "Use method = \"permutation\", which needs 2 (4 with estimator = \"unbiased\")."
+  } else if (estimator == "unbiased") {
+    "Use estimator = \"biased\", which needs 2."
+  }
   prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m,
-                       why = sprintf("The %s test", method))
+                       why = sprintf("The %s test", method), hint = hint)
   lab <- prep$label
   m <- prep$m
   if (method == "gamma") {

@@ -90,6 +90,12 @@ as_feature_matrix <- function(x) {
   if (is.vector(x) && is.atomic(x) && !is.character(x)) {
     x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
   }
+  if (is.matrix(x) && !(is.numeric(x) || is.logical(x))) {
+    stop(sprintf(paste0("'x' is a %s matrix: give numbers. If the text holds numbers, ",
+                        "convert it with storage.mode(x) <- \"double\"; if a column holds ",
+                        "sample names, make them the row names instead."), typeof(x)),
+         call. = FALSE)
+  }
   if (!is.matrix(x) || !(is.numeric(x) || is.logical(x))) {
     stop(sprintf("'x' must be a numeric matrix or data.frame (samples x features), not %s.",
                  class(x)[1L]), call. = FALSE)
@@ -100,7 +106,18 @@ as_feature_matrix <- function(x) {
   cn <- colnames(x)
   if (is.null(cn)) {
     cn <- paste0("V", seq_len(ncol(x)))
-  } else if (anyDuplicated(cn)) {
+  }
+  # a feature without a name could not be reported in the results
+  unnamed <- which(is.na(cn) | cn == "")
+  if (length(unnamed)) {
+    warning(sprintf("'x' has features without a name (column%s %s): named %s.",
+                    if (length(unnamed) > 1L) "s" else "",
+                    paste(utils::head(unnamed, 5), collapse = ", "),
+                    paste(utils::head(paste0("V", unnamed), 5), collapse = ", ")),
+            call. = FALSE)
+    cn[unnamed] <- paste0("V", unnamed)
+  }
+  if (anyDuplicated(cn)) {
     dup <- unique(cn[duplicated(cn)])
     warning(sprintf("'x' has duplicated feature names (%s): made unique with make.unique().",
                     paste(utils::head(dup, 5), collapse = ", ")), call. = FALSE)
@@ -119,7 +136,7 @@ as_outcome <- function(y, x) {
       paste0(" 'x' looks like features x samples (genes in rows): pass t(x) so that ",
              "samples are rows, as for lm().")
     } else {
-      ""
+      " Give one value of 'y' per row of 'x', in the same order."
     }
     stop(sprintf("'y' has %d values but 'x' has %d samples (rows).%s", n_y, m, hint),
          call. = FALSE)
@@ -176,32 +193,55 @@ check_outcome <- function(y) {
     stop("'y' has missing values: remove those samples or use na_action = \"omit\".",
          call. = FALSE)
   }
+  m <- NROW(y)
+  if (m < 2L) {
+    stop(sprintf("There %s %d sample%s: dependence on the outcome needs at least 2.",
+                 if (m == 1L) "is" else "are", m, if (m == 1L) "" else "s"), call. = FALSE)
+  }
   if (is.factor(y) && nlevels(y) < 2L) {
-    stop(sprintf("'y' has a single class (\"%s\"): dependence on the outcome needs at least two.",
+    stop(sprintf(paste0("'y' has a single class (\"%s\"): dependence on the outcome needs at ",
+                        "least two. Check that the right samples or column were selected."),
                  levels(y)[1L]), call. = FALSE)
   }
   if (is.numeric(y) && !all(is.finite(y))) {
-    stop("'y' has infinite values.", call. = FALSE)
+    stop("'y' has infinite values: replace them with finite numbers.", call. = FALSE)
   }
   invisible()
 }
 
-check_min_samples <- function(m, need, why) {
+# The regression analogue of a single class: a kernel on a constant outcome
+# is constant, so every dependence is 0 and every correlation undefined.
+# Checked where the outcome is used as numbers (not in check_outcome(), since
+# a precomputed label kernel uses 'y' only for its length).
+check_varying_outcome <- function(y) {
+  ym <- as.matrix(y)
+  if (all(ym == ym[rep(1L, nrow(ym)), , drop = FALSE])) {
+    stop(sprintf(paste0("'y' is constant (every value is %s): dependence on the outcome ",
+                        "needs it to vary. Check that the right column was selected."),
+                 format(ym[1L, 1L])), call. = FALSE)
+  }
+  invisible()
+}
+
+check_min_samples <- function(m, need, why, hint = NULL) {
   if (m < need) {
-    stop(sprintf("%s needs at least %d samples; there are %d.", why, need, m), call. = FALSE)
+    stop(sprintf("%s needs at least %d samples; there are %d.%s", why, need, m,
+                 if (is.null(hint)) "" else paste0(" ", hint)), call. = FALSE)
   }
   invisible()
 }
 
 # An m x m workspace is allocated before any kernel is computed: refuse a
 # request that cannot fit the budget instead of letting the allocation fail
-# half-way (or the machine swap).
+# half-way (or the machine swap). n_matrices: the m x m double matrices the
+# caller holds at its peak (the median heuristic's packed triangle counts 0.5);
+# documented in ?bahsic-package (option bahsic.max_memory).
 check_memory <- function(m, n_matrices = 2) {
   budget <- getOption("bahsic.max_memory", 8 * 1024^3)
   need <- n_matrices * 8 * as.double(m)^2
   if (need > budget) {
-    stop(sprintf(paste0("%d samples need %.1f GB for %d m x m kernel matrices, above the ",
-                        "memory budget of %.1f GB (option bahsic.max_memory). Use fewer ",
+    stop(sprintf(paste0("%d samples need %.1f GiB for %g m x m kernel matrices, above the ",
+                        "memory budget of %.1f GiB (option bahsic.max_memory). Use fewer ",
                         "samples, or raise the option if the machine has the memory."),
                  m, need / 1024^3, n_matrices, budget / 1024^3), call. = FALSE)
   }

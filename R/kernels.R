@@ -201,8 +201,9 @@ gram <- function(kernel, x, threads = 1L) {
     }
     return(structure(K, kernel = kernel))
   }
-  check_memory(m, 1)
   median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  # K, and the packed distances of the median heuristic
+  check_memory(m, 1 + 0.5 * median_width)
   if (median_width && m < 2L) kernel$params$sigma <- 1
   p <- kernel_param(kernel)
   # with p[1] = NA the C code sets the width by the median heuristic from the

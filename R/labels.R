@@ -154,6 +154,7 @@ label_kernel_matrix <- function(kernel_y, y) {
   n_y <- if (is.matrix(y)) nrow(y) else length(y)
   y <- as_outcome(y, matrix(0, n_y, 1L))
   check_outcome(y)
+  check_memory(n_y, 1.5)
   lab <- label_gram(kernel_y, y)
   if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
 }
@@ -212,6 +213,7 @@ label_gram <- function(kernel_y, y, threads = 1L) {
     stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
                 "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
   }
+  check_varying_outcome(y)
   ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
   if (kern$name == "linear") {
     return(list(L = NULL, Y = unname(ymat), kernel = kernel_y))

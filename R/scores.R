@@ -39,8 +39,16 @@
 #' each feature gets its own median-heuristic width.
 #'
 #' Constant features have no defined t, signal to noise or correlation: their
-#' score is `NA`, they are ranked last, and a warning names them. For the
-#' kernel methods their score is 0.
+#' score is `NA`, they are ranked last, and a warning names them (as it does
+#' for every method). The centroid difference, moderated t, `pam` (`NA` when
+#' more than half of the features are constant), `mmd` and `hsic` score them
+#' 0; `kta` gives the alignment of a constant kernel, 0 only for balanced
+#' classes, and `lods` the B statistic at t = 0.
+#'
+#' Welch's t and the signal to noise ratio need two samples in every class;
+#' the pooled t, `mt`, `lods` and `pam` only need more samples than classes,
+#' and the kernel methods one sample per class. See \link{input-checks} for every
+#' kind of bad input.
 #'
 #' @inheritParams hsic
 #' @param method which score, see Details.
@@ -53,6 +61,7 @@
 #'   most relevant: largest absolute value for the signed scores, largest
 #'   value otherwise), plus method-specific columns. Attribute `"method"`.
 #' @family scores
+#' @seealso \link{input-checks} for what each kind of bad input gives.
 #' @examples
 #' x <- golub$x[, 1:500]
 #' s <- feature_scores(x, golub$y, method = "t")
@@ -81,7 +90,7 @@ feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt
   x <- d$x
   y <- d$y
   m <- nrow(x)
-  check_score_outcome(method, y, m)
+  check_score_outcome(method, y, m, var_equal, estimator)
 
   if (method %in% c("mmd", "kta", "hsic")) {
     res <- kernel_scores(x, y, method, kernel, kernel_y, estimator, threads)
@@ -98,8 +107,11 @@ feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt
                     sum(constant), if (sum(constant) > 1) "s" else "",
                     paste(utils::head(d$features[constant], 3), collapse = ", "),
                     if (sum(constant) > 3) ", ..." else "",
-                    if (method %in% c("pc", "t", "snr")) "score NA, ranked last" else
-                      "no dependence on the outcome"), call. = FALSE)
+                    if (method %in% c("pc", "t", "snr") || anyNA(score[constant])) {
+                      "score NA, ranked last"
+                    } else {
+                      "no dependence on the outcome"
+                    }), call. = FALSE)
     if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
   }
   key <- if (method %in% signed_methods) abs(score) else score
@@ -121,7 +133,7 @@ feature_scores.formula <- function(formula, data, subset, na.action, ...) {
   feature_scores.default(xy$x, xy$y, ...)
 }
 
-check_score_outcome <- function(method, y, m) {
+check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased") {
   if (is.matrix(y)) {
     stop(sprintf("method = \"%s\" needs a single outcome; 'y' is a matrix.", method),
          call. = FALSE)
@@ -131,24 +143,44 @@ check_score_outcome <- function(method, y, m) {
     what <- if (is.factor(y)) sprintf("%d classes", nlevels(y)) else "a numeric outcome"
     stop(sprintf(paste0("method = \"%s\" compares two classes; 'y' has %s. Use ",
                         "method = \"pam\" or \"hsic\" for several classes, \"pc\" or \"hsic\" ",
-                        "for a numeric outcome."), method, what), call. = FALSE)
+                        "for a numeric outcome%s."), method, what,
+                 if (is.factor(y)) "" else ", or factor(y) if the numbers code classes"),
+         call. = FALSE)
   }
   if (method == "pam" && !is.factor(y)) {
-    stop("method = \"pam\" needs class labels (a factor).", call. = FALSE)
+    stop("method = \"pam\" needs class labels (a factor): pass factor(y).", call. = FALSE)
   }
   if (method == "pc" && is.factor(y) && nlevels(y) > 2L) {
-    stop("method = \"pc\" needs a numeric or two-class outcome.", call. = FALSE)
+    stop("method = \"pc\" needs a numeric or two-class outcome: use \"pam\" or \"hsic\".",
+         call. = FALSE)
   }
-  if (is.factor(y) && method %in% c(two_class, "pam")) {
-    small <- tabulate(y, nlevels(y)) < 2L
-    if (method %in% c("t", "snr", "mt", "lods", "pam") && any(small)) {
-      stop(sprintf(paste0("method = \"%s\" needs a within-class variance, so at least 2 ",
-                          "samples per class; class \"%s\" has 1."),
-                   method, levels(y)[small][1L]), call. = FALSE)
+  if (method == "pc" && !is.factor(y)) check_varying_outcome(y)
+  # Welch's t and the signal to noise ratio need a variance in every class;
+  # the pooled t, moderated t, B and pam pool the classes' sums of squares
+  # (as genefilter, limma and pamr do), so a class of one sample is enough.
+  if (is.factor(y) && method %in% c("t", "snr", "mt", "lods", "pam")) {
+    counts <- tabulate(y, nlevels(y))
+    if (method == "snr" || (method == "t" && !var_equal)) {
+      if (any(counts < 2L)) {
+        stop(sprintf(paste0("method = \"%s\" needs a variance within each class, so at least 2 ",
+                            "samples per class; class \"%s\" has 1. Use %smethod = \"mt\" ",
+                            "(pooled variance), or \"lin\", \"mmd\" or \"hsic\" (no variance)."),
+                     method, levels(y)[counts < 2L][1L],
+                     if (method == "t") "var_equal = TRUE, " else ""), call. = FALSE)
+      }
+    } else if (m <= nlevels(y)) {
+      stop(sprintf(paste0("method = \"%s\" pools the variance within classes, so it needs more ",
+                          "samples (%d) than classes (%d). Use %s (no variance)."),
+                   method, m, nlevels(y),
+                   if (nlevels(y) == 2L) "\"lin\", \"mmd\" or \"hsic\"" else "\"kta\" or \"hsic\""),
+           call. = FALSE)
     }
   }
-  if (method == "mt" || method == "lods") check_min_samples(m, 3L, "The moderated t")
-  if (method == "hsic") check_min_samples(m, 4L, "Per-feature HSIC")
+  if (method == "hsic") {
+    check_min_samples(m, if (estimator == "unbiased") 4L else 2L,
+                      sprintf("Per-feature HSIC with the %s estimator", estimator),
+                      if (estimator == "unbiased") "Use estimator = \"biased\", which needs 2.")
+  }
   invisible()
 }
 
@@ -163,7 +195,6 @@ kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
          call. = FALSE)
   }
   m <- nrow(x)
-  check_memory(m, 2)
   if (method == "mmd") {
     kernel_y <- label_kernel_binary(balanced = TRUE)
   } else if (is.null(kernel_y)) {
@@ -173,6 +204,10 @@ kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
       default_label_kernel(y)
     }
   }
+  # W, the pair workspace of bk_feature_dot(), the median heuristic's, and a
+  # full label kernel
+  full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
+  check_memory(m, 2.5 + full_label)
   lab <- label_gram(kernel_y, y, threads)
   W <- switch(method,
     # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)

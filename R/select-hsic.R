@@ -63,6 +63,7 @@
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
 #' @family selection
+#' @seealso \link{input-checks} for what each kind of bad input gives.
 #' @examples
 #' fit <- bahsic(golub$x[, 1:200], golub$y)
 #' fit
@@ -153,7 +154,8 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   m <- nrow(xs)
   p <- ncol(xs)
   check_min_samples(m, if (estimator == "unbiased") 4L else 3L,
-                    sprintf("%s() with the %s estimator", method, estimator))
+                    sprintf("%s() with the %s estimator", method, estimator),
+                    if (estimator == "unbiased") "Use estimator = \"biased\", which needs 3.")
   if (!is.null(n_features)) {
     if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
         n_features < 1 || n_features > p || n_features != round(n_features)) {

@@ -50,7 +50,7 @@ test_that("HSIC1 and its variance equal the explicit U-statistic (eq. 10-15)", {
 })
 
 test_that("HSIC agrees with dHSIC", {
-  skip_if_not_installed("dHSIC")
+  skip_peer("dHSIC")
   set.seed(3)
   m <- 60
   x <- matrix(rnorm(m * 3), m, 3)
@@ -100,7 +100,7 @@ test_that("formula, data.frame and integer inputs reach the same estimate", {
 })
 
 test_that("hsic() on Bioconductor containers turns genes x samples around", {
-  skip_if_not_installed("Biobase")
+  skip_peer("Biobase")
   d <- toy_binary(m = 12, d = 5)
   rownames(d$x) <- paste0("s", 1:12)
   eset <- Biobase::ExpressionSet(t(d$x), phenoData = Biobase::AnnotatedDataFrame(
@@ -109,7 +109,7 @@ test_that("hsic() on Bioconductor containers turns genes x samples around", {
   expect_equal(hsic(eset, "cls")$estimate, hsic(unname(d$x), d$y)$estimate)
   expect_equal(hsic(eset, d$y)$estimate, hsic(d$x, d$y)$estimate)
   expect_error(hsic(eset, "nope"), "not a column of the sample data")
-  skip_if_not_installed("SummarizedExperiment")
+  skip_peer("SummarizedExperiment")
   se <- SummarizedExperiment::SummarizedExperiment(
     assays = list(counts = t(d$x)), colData = data.frame(cls = d$y))
   expect_equal(hsic(se, "cls")$estimate, hsic(d$x, d$y)$estimate)
@@ -151,7 +151,7 @@ test_that("the gamma test matches Gretton et al.'s formulas written out", {
     kernel_precomputed(label_kernel_matrix(label_kernel_binary(), cls))))
   expect_equal(a$p.value, b$p.value, tolerance = 1e-10)
   expect_error(hsic_test(x[1:5, ], y[1:5]), "at least 6 samples")
-  skip_if_not_installed("dHSIC")
+  skip_peer("dHSIC")
   bw <- c(sqrt(1 / (2 * 0.5)), sqrt(1 / (2 * 0.8)))
   d <- dHSIC::dhsic.test(x, matrix(y), method = "gamma", kernel = "gaussian.fixed",
                          bandwidth = bw)

@@ -257,13 +257,13 @@ expect_limma <- function(x, y) {
 }
 
 test_that("mt and lods agree with limma on small random data", {
-  skip_if_not_installed("limma")
+  skip_peer("limma")
   dat <- random_data(m = 12, d = 40, n2 = 5, seed = 8)
   expect_limma(dat$x, dat$y)
 })
 
 test_that("mt and lods agree with limma, 500 genes x 30 samples, constant gene", {
-  skip_if_not_installed("limma")
+  skip_peer("limma")
   set.seed(9)
   sds <- sqrt(4 / rchisq(500, 4))
   x <- matrix(rnorm(30 * 500, sd = rep(sds, each = 30)), 30, 500)
@@ -281,7 +281,7 @@ test_that("mt and lods agree with limma, 500 genes x 30 samples, constant gene",
 })
 
 test_that("mt and lods agree with limma when d0 is infinite", {
-  skip_if_not_installed("limma")
+  skip_peer("limma")
   # homoscedastic genes: the log-variances vary less than chi-square predicts
   set.seed(1)
   x <- matrix(rnorm(10 * 200), 10, 200)
@@ -292,13 +292,13 @@ test_that("mt and lods agree with limma when d0 is infinite", {
 })
 
 test_that("mt and lods agree with limma for a single feature", {
-  skip_if_not_installed("limma")
+  skip_peer("limma")
   dat <- random_data(d = 1)
   expect_limma(dat$x, dat$y)
 })
 
 test_that("pooled t is minus genefilter::rowttests (level 1 - level 2)", {
-  skip_if_not_installed("genefilter")
+  skip_peer("genefilter")
   dat <- random_data(m = 20, d = 30, n2 = 13, seed = 10)
   rt <- genefilter::rowttests(t(dat$x), dat$y)
   got <- linear_scores(dat$x, dat$y, "t", var_equal = TRUE)$score
@@ -314,7 +314,7 @@ pamr_delta <- function(x, y) {
 }
 
 test_that("pam agrees with pamr at threshold 0, two and three classes", {
-  skip_if_not_installed("pamr")
+  skip_peer("pamr")
   dat <- random_data(m = 20, d = 30, n2 = 12, seed = 11)
   got <- linear_scores(dat$x, dat$y, "pam")
   delta <- pamr_delta(dat$x, dat$y)

@@ -161,7 +161,7 @@ test_that("formula and ExpressionSet interfaces give the matrix result", {
   b <- feature_scores(d$x, d$y, method = "t")
   expect_equal(a$score, b$score)
   expect_equal(a$feature, b$feature)
-  skip_if_not_installed("Biobase")
+  skip_peer("Biobase")
   rownames(d$x) <- paste0("s", 1:14)
   eset <- Biobase::ExpressionSet(t(d$x), phenoData = Biobase::AnnotatedDataFrame(
     data.frame(cls = d$y, row.names = rownames(d$x))))

@@ -41,6 +41,8 @@ test_that("classes are balanced and present at the smallest n", {
 })
 
 test_that("the data follow the documented construction", {
+  # statistics of large samples drawn in R: no C code, minutes under valgrind
+  skip_if(under_valgrind(), "under valgrind: R code only")
   set.seed(2)
   sim <- simulate_xor(2000)
   # the class is the sign of x1 * x2 up to the cluster overlap

@@ -1,0 +1,139 @@
+#' Bad input: what each function does with it
+#'
+#' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
+#' \code{\link{feature_scores}()}, \code{\link{bahsic}()} and
+#' \code{\link{fohsic}()}, for a matrix, data frame, formula,
+#' \code{ExpressionSet} or \code{SummarizedExperiment}, passes its input
+#' through one normaliser, so bad input meets the same checks everywhere. Each
+#' kind of bad input has one decided outcome: an error whose message says what
+#' to do, a warning and a defined result, or a defined result. The table gives
+#' the outcome per function, the list below it the details. The test file
+#' \file{tests/testthat/test-bad-input.R} asserts every entry of the table for
+#' every function.
+#'
+#' @details
+#' \tabular{llll}{
+#'   \strong{Input} \tab \strong{hsic(), hsic_test()} \tab \strong{feature_scores()}
+#'     \tab \strong{bahsic(), fohsic()} \cr
+#'   NA or NaN in x \tab error \tab error \tab error \cr
+#'   NA in y \tab error \tab error \tab error \cr
+#'   Inf in x or y \tab error \tab error \tab error \cr
+#'   a constant feature \tab value \tab warning; NA or 0 \tab warning; value \cr
+#'   a single class \tab error \tab error \tab error \cr
+#'   a constant numeric y \tab error \tab error \tab error \cr
+#'   one sample in a class \tab value \tab error (Welch t, snr); value \tab value \cr
+#'   fewer than 4 samples \tab error below the minimum \tab error below the minimum
+#'     \tab error below the minimum \cr
+#'   unused factor levels \tab warning; value \tab warning; value \tab warning; value \cr
+#'   character columns \tab error \tab error \tab error \cr
+#'   duplicated or missing feature names \tab warning; value \tab warning; value
+#'     \tab warning; value \cr
+#'   an integer or logical matrix \tab value \tab value \tab value \cr
+#'   zero columns (or rows) \tab error \tab error \tab error \cr
+#'   d much larger than m \tab value \tab value \tab value \cr
+#'   length mismatch \tab error \tab error \tab error \cr
+#'   a transposed gene matrix \tab error \tab error \tab error \cr
+#' }
+#'
+#' \describe{
+#'   \item{NA or NaN in x}{An error names the feature and the sample of the
+#'     first one. Impute them, drop the feature, or give
+#'     \code{na_action = "omit"}, which drops the samples with missing values
+#'     (in x or y) with a warning that counts them; the result is that of the
+#'     remaining samples.}
+#'   \item{NA in y}{An error; \code{na_action = "omit"} drops those samples.
+#'     The formula interface follows \code{na.action} instead, as
+#'     \code{\link[stats]{lm}()} does: by default (\code{na.omit}) it drops the
+#'     incomplete samples without a warning.}
+#'   \item{Inf in x or y}{An error naming the feature and the sample of the
+#'     first infinite value of x. Finite values beyond \eqn{10^{150}}{1e150} in
+#'     absolute value are refused too, as their squared distances overflow:
+#'     rescale them (log or \code{scale()}).}
+#'   \item{A constant feature}{\code{hsic()} and \code{hsic_test()}: no
+#'     warning; a constant feature adds nothing to any distance between
+#'     samples, so the result is that of the other features. The selectors
+#'     (with \code{standardize = TRUE}, the default) warn, keep it as a zero
+#'     column and rank it like any other feature (with a linear kernel and the
+#'     biased estimator its contribution, 0, is the least possible, so it ranks
+#'     last). \code{feature_scores()} warns and names it: the score
+#'     is NA, ranked last, for \code{"pc"}, \code{"t"} and \code{"snr"} (and
+#'     for \code{"pam"} when more than half of the features are constant, as
+#'     its offset \eqn{s_0} is then 0); it is 0 for \code{"lin"}, \code{"mt"},
+#'     \code{"pam"}, \code{"mmd"} and \code{"hsic"}; for \code{"kta"} it is the
+#'     alignment of a constant kernel, \eqn{(m_2 - m_1)^2} for two classes
+#'     with the default \eqn{\pm 1}{+-1} labels (0 when they are balanced); for
+#'     \code{"lods"} it is the
+#'     B statistic at \eqn{t = 0}. When every feature is constant, HSIC is 0,
+#'     the gamma test warns that its approximation is undefined (p-value NA),
+#'     the permutation test gives p = 1 and the selectors rank the features in
+#'     column order.}
+#'   \item{A single class}{An error: dependence on the outcome needs at least
+#'     two classes (a one-level factor, or one left after dropping unused
+#'     levels or missing values).}
+#'   \item{A constant numeric y}{An error, the regression analogue of a single
+#'     class: a kernel on a constant outcome is constant and a correlation with
+#'     it undefined. (With a precomputed label kernel, y only gives the number
+#'     of samples and is not checked.) A numeric y given to a two-class method
+#'     (\code{"lin"}, \code{"t"}, \code{"snr"}, \code{"mt"}, \code{"lods"},
+#'     \code{"mmd"}) or to \code{"pam"} is an error that suggests
+#'     \code{factor(y)}.}
+#'   \item{One sample in a class}{HSIC needs no variance: \code{hsic()},
+#'     \code{hsic_test()}, the selectors and the scores \code{"pc"},
+#'     \code{"lin"}, \code{"mmd"}, \code{"kta"} and \code{"hsic"} give their
+#'     usual result. Welch's t and the signal to noise ratio need a variance in
+#'     each class: an error names the class and suggests \code{var_equal =
+#'     TRUE}, \code{"mt"}, or a method without a variance. The pooled t
+#'     (\code{var_equal = TRUE}), \code{"mt"}, \code{"lods"} and \code{"pam"}
+#'     pool the classes' sums of squares and are defined, as in genefilter,
+#'     limma and pamr, as long as there are more samples than classes.}
+#'   \item{Fewer than 4 samples}{The minimum number of samples m: the unbiased
+#'     estimator 4 (\code{hsic()}, \code{feature_scores(method = "hsic",
+#'     estimator = "unbiased")}, the selectors and the permutation test with
+#'     \code{estimator = "unbiased"}); the gamma test 6; the selectors with the
+#'     biased estimator 3; the biased \code{hsic()}, per-feature biased HSIC
+#'     and the biased permutation test 2; \code{"mt"}, \code{"lods"},
+#'     \code{"pam"} and the pooled t more samples than classes; Welch's t and
+#'     \code{"snr"} 2 per class; \code{"pc"}, \code{"lin"}, \code{"mmd"} and
+#'     \code{"kta"} 2. Below its minimum a function stops with an error that
+#'     says what the alternative needs, e.g. \code{estimator = "biased"} or
+#'     \code{method = "permutation"}. With a single sample every function
+#'     stops.}
+#'   \item{Unused factor levels}{A warning names them and they are dropped;
+#'     the result is that of \code{droplevels(y)}. The formula interface drops
+#'     them without a warning, as \code{\link[stats]{model.frame}()} does.}
+#'   \item{Character columns}{A data frame with character (or factor) columns:
+#'     an error names them and suggests converting them to numbers or the
+#'     formula interface, which codes factors as dummy columns. A character
+#'     matrix: an error suggesting \code{storage.mode(x) <- "double"} when the
+#'     text holds numbers, or row names when a column holds sample names.}
+#'   \item{Duplicated or missing feature names}{A warning; duplicated names are
+#'     made unique with \code{\link{make.unique}()} (\code{"g"},
+#'     \code{"g.1"}), and empty or NA names become \code{"V"} followed by the
+#'     column number. The result is that of the renamed matrix, so every
+#'     feature can be found in it by name. A matrix without column names gets
+#'     \code{"V1"}, \code{"V2"}, \ldots without a warning.}
+#'   \item{An integer or logical matrix}{Converted to double: the same result
+#'     as the double matrix.}
+#'   \item{Zero columns (or rows)}{An error: \code{'x' has no features (zero
+#'     columns)} (or samples).}
+#'   \item{d much larger than m}{Works (10 samples x 5000 features in the
+#'     tests): every feature appears exactly once in the result, in the input
+#'     order. The memory needed grows with \eqn{m^2} (see the option
+#'     \code{bahsic.max_memory} in \link{bahsic-package}), not with d.}
+#'   \item{Length mismatch}{An error that gives the length of y and the number
+#'     of rows of x: one value of y per row (sample) of x, in the same order.}
+#'   \item{A transposed gene matrix}{A genes x samples matrix with y of one
+#'     value per sample (so that y matches the columns, not the rows): an error
+#'     saying that x looks like features x samples and to pass \code{t(x)}.
+#'     This cannot be detected when x is square. \code{ExpressionSet} and
+#'     \code{SummarizedExperiment} objects are genes x samples by design and
+#'     are turned around automatically.}
+#' }
+#'
+#' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},
+#'   \code{\link{feature_scores}()}, \code{\link{bahsic}()} and
+#'   \code{\link{fohsic}()}; \code{\link{kernel_matrix}()} and
+#'   \code{\link{label_kernel_matrix}()} use the same checks on their
+#'   inputs.
+#' @name input-checks
+NULL

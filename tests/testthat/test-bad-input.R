@@ -1,0 +1,443 @@
+# The bad-input table: every kind of bad input x every entry point, each with
+# its decided outcome -- an error whose message says what to do, a warning
+# and a defined value, or a defined value -- as documented in ?input-checks
+# (R/input-checks.R). One row per (case, function) below; a function a case
+# does not decide is an error in the table itself, so a new entry point or a
+# new case cannot be left out silently.
+
+# ---- the entry points ----------------------------------------------------------
+
+score_call <- function(method) {
+  force(method)
+  function(x, y, ...) feature_scores(x, y, method = method, ...)
+}
+
+callers <- list(
+  "hsic()" = function(x, y, ...) hsic(x, y, ...),
+  'hsic(estimator = "biased")' = function(x, y, ...) hsic(x, y, estimator = "biased", ...),
+  "hsic_test()" = function(x, y, ...) hsic_test(x, y, ...),
+  'hsic_test(method = "permutation")' = function(x, y, ...) {
+    set.seed(42)
+    hsic_test(x, y, method = "permutation", n_perm = 19L, ...)
+  },
+  "bahsic()" = function(x, y, ...) bahsic(x, y, ...),
+  'bahsic(estimator = "unbiased")' = function(x, y, ...) bahsic(x, y, estimator = "unbiased", ...),
+  "bahsic(kernel = kernel_linear())" = function(x, y, ...) {
+    bahsic(x, y, kernel = kernel_linear(), ...)
+  },
+  "fohsic()" = function(x, y, ...) fohsic(x, y, ...)
+)
+score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
+for (method in score_methods) {
+  callers[[sprintf('feature_scores(method = "%s")', method)]] <- score_call(method)
+}
+callers[['feature_scores(method = "t", var_equal = TRUE)']] <- function(x, y, ...) {
+  feature_scores(x, y, method = "t", var_equal = TRUE, ...)
+}
+callers[['feature_scores(method = "hsic", estimator = "unbiased")']] <- function(x, y, ...) {
+  feature_scores(x, y, method = "hsic", estimator = "unbiased", ...)
+}
+
+fs <- function(...) sprintf('feature_scores(method = "%s")', c(...))
+HSIC <- c("hsic()", 'hsic(estimator = "biased")')
+TESTS <- c("hsic_test()", 'hsic_test(method = "permutation")')
+SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kernel_linear())",
+            "fohsic()")
+T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
+FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
+TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
+
+# ---- data and checks -----------------------------------------------------------
+
+toy <- function(m = 12, d = 4, n_a = m %/% 2, seed = 1) {
+  set.seed(seed)
+  y <- factor(rep(c("a", "b"), c(n_a, m - n_a)))
+  x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
+  x[y == "b", 1] <- x[y == "b", 1] + 1.5
+  list(x = x, y = y)
+}
+
+# What a call did: its value, its error message and its warnings. (testthat's
+# expect_error() and expect_warning() record a backtrace of every condition
+# they catch: for the ~400 error and warning rows of the table that was most
+# of this file's run time.)
+observe <- function(expr) {
+  warnings <- character()
+  error <- NULL
+  value <- withCallingHandlers(
+    tryCatch(expr, error = function(e) {
+      error <<- conditionMessage(e)
+      NULL
+    }),
+    warning = function(w) {
+      warnings <<- c(warnings, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  list(value = value, error = error, warnings = warnings)
+}
+
+# The decided outcome: an error whose message matches, or a value with no
+# warning, or a value with warnings that all match (so no other warning slips
+# through). Plain expect() keeps the ~500 rows fast, and its message names
+# the call and what it gave.
+expect_outcome <- function(out, kind, pattern, fun) {
+  got <- if (!is.null(out$error)) {
+    sprintf("the error \"%s\"", out$error)
+  } else if (length(out$warnings)) {
+    sprintf("a value with the warning%s \"%s\"", if (length(out$warnings) > 1L) "s" else "",
+            paste(out$warnings, collapse = "\" and \""))
+  } else {
+    "a value without a warning"
+  }
+  ok <- switch(kind,
+    error = !is.null(out$error) && grepl(pattern, out$error),
+    warning = is.null(out$error) && length(out$warnings) > 0L && all(grepl(pattern, out$warnings)),
+    value = is.null(out$error) && length(out$warnings) == 0L)
+  want <- switch(kind, error = "an error matching", warning = "a value with a warning matching",
+                 value = "a value without a warning")
+  expect(ok, sprintf("%s should give %s%s; it gave %s.", fun, want,
+                     if (kind == "value") "" else sprintf(" /%s/", pattern), got))
+}
+
+# the parts of a result that a repair of the input must not change
+core <- function(res) {
+  if (inherits(res, "bahsic_hsic")) return(res[c("estimate", "se", "hsic0", "hsic1", "m")])
+  if (inherits(res, "htest")) return(unclass(res)[c("statistic", "parameter", "p.value")])
+  if (inherits(res, "bahsic_selection")) return(res[c("features", "path")])
+  res
+}
+
+# the result of every entry point is defined, and lists every feature exactly
+# once, in input order (one plain expect(): this runs for ~200 rows)
+expect_defined <- function(res, features) {
+  lists_all <- function(feature, rank) {
+    identical(feature, features) && identical(sort(rank), seq_along(features))
+  }
+  ok <- if (inherits(res, "bahsic_hsic")) {
+    is.finite(res$estimate)
+  } else if (inherits(res, "htest")) {
+    isTRUE(res$p.value >= 0 && res$p.value <= 1)
+  } else if (inherits(res, "bahsic_selection")) {
+    lists_all(res$features$feature, res$features$rank)
+  } else {
+    lists_all(res$feature, res$rank) && all(is.finite(res$score))
+  }
+  expect(ok, sprintf("The %s result is not finite, or does not rank each of the %d features once.",
+                     class(res)[1L], length(features)))
+}
+
+defined <- function(res, run, input) expect_defined(res, colnames(input$x))
+
+# the result equals that of the repaired input (the repair applied by hand)
+same_as_ref <- function(res, run, input) {
+  expect_equal(core(res), core(run(input$ref$x, input$ref$y)))
+}
+
+# ---- the table -----------------------------------------------------------------
+
+rule <- function(funs, kind = c("error", "warning", "value"), pattern = NULL, check = NULL) {
+  list(funs = funs, kind = match.arg(kind), pattern = pattern, check = check)
+}
+
+bad_input <- list(
+  list(case = "NA in x", input = function() {
+    d <- toy()
+    d$x[3, 2] <- NA
+    d
+  }, rules = list(
+    rule("*", "error", paste0("'x' has missing values \\(NA/NaN\\), first at feature 'g2', ",
+                              "sample '3'\\..*na_action = \"omit\"")))),
+
+  list(case = "NA in x, na_action = \"omit\"", args = list(na_action = "omit"),
+       input = function() {
+         d <- toy()
+         d$ref <- list(x = d$x[-3, ], y = d$y[-3])
+         d$x[3, 2] <- NA
+         d
+       }, rules = list(
+         rule("*", "warning", "na_action = \"omit\": dropped 1 of 12 samples", same_as_ref))),
+
+  list(case = "NaN in x", input = function() {
+    d <- toy()
+    d$x[5, 3] <- NaN
+    d
+  }, rules = list(
+    rule("*", "error", "'x' has missing values \\(NA/NaN\\), first at feature 'g3', sample '5'"))),
+
+  list(case = "Inf in x", input = function() {
+    d <- toy()
+    d$x[2, 4] <- -Inf
+    d
+  }, rules = list(
+    rule("*", "error", paste0("'x' has infinite values, first at feature 'g4', sample '2'\\. ",
+                              "Replace them with finite numbers")))),
+
+  list(case = "NA in y", input = function() {
+    d <- toy()
+    d$y[4] <- NA
+    d
+  }, rules = list(
+    rule("*", "error",
+         "'y' has missing values: remove those samples or use na_action = \"omit\""))),
+
+  list(case = "Inf in a numeric y", input = function() {
+    d <- toy()
+    d$y <- c(Inf, seq_len(11))
+    d
+  }, rules = list(
+    rule("*", "error", "'y' has infinite values: replace them with finite numbers"))),
+
+  # a constant feature adds 0 to every squared distance: HSIC of the set is
+  # that without it; the scores give it NA (no spread) or no dependence
+  list(case = "a constant feature", input = function() {
+    d <- toy(n_a = 5)
+    d$ref <- list(x = d$x[, -2], y = d$y)
+    d$x[, 2] <- 5
+    d
+  }, rules = list(
+    rule(c(HSIC, TESTS), "value", check = same_as_ref),
+    rule("bahsic(kernel = kernel_linear())", "warning",
+         "1 constant feature \\(g2\\) cannot be standardised", function(res, run, input) {
+           expect_defined(res, colnames(input$x))
+           expect_identical(res$features$rank[2], 4L)   # x_j' W x_j = 0 is eliminated first
+         }),
+    rule(SELECT, "warning", "1 constant feature \\(g2\\) cannot be standardised", defined),
+    rule(c(fs("pc", "t", "snr"), T_POOLED), "warning",
+         "1 constant feature \\(g2\\): score NA, ranked last", function(res, run, input) {
+           expect_true(is.na(res$score[2]))
+           expect_identical(res$rank[2], 4L)
+           expect_true(all(is.finite(res$score[-2])))
+         }),
+    rule(fs("kta"), "warning", "1 constant feature \\(g2\\): no dependence on the outcome",
+         function(res, run, input) {
+           # tr(K L) of K = 1 1' with y = +-1: (m_b - m_a)^2, 0 only for balanced classes
+           expect_equal(res$score[2], (7 - 5)^2, tolerance = 1e-12)
+         }),
+    rule(fs("lods"), "warning", "1 constant feature \\(g2\\): no dependence on the outcome",
+         function(res, run, input) {
+           expect_identical(res$t[2], 0)
+           expect_true(is.finite(res$score[2]))
+         }),
+    rule(c(fs("lin", "mt", "pam", "mmd", "hsic"), FS_HSIC_U), "warning",
+         "1 constant feature \\(g2\\): no dependence on the outcome", function(res, run, input) {
+           expect_equal(res$score[2], 0, tolerance = 1e-12)
+           expect_true(all(is.finite(res$score)))
+         }))),
+
+  list(case = "every feature constant", input = function() {
+    d <- toy(n_a = 5)
+    d$x[] <- rep(c(1, 2, 3, 4), each = 12)
+    d
+  }, rules = list(
+    rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
+    rule("hsic_test()", "warning", "the gamma approximation is undefined",
+         function(res, run, input) expect_true(is.na(res$p.value))),
+    rule('hsic_test(method = "permutation")', "value",
+         check = function(res, run, input) expect_equal(res$p.value, 1)),
+    # every feature ties: ranked in column order
+    rule(SELECT, "warning",
+         "4 constant features \\(g1, g2, g3, \\.\\.\\.\\) cannot be standardised",
+         function(res, run, input) expect_identical(res$features$rank, 1:4)),
+    rule(c(fs("pc", "t", "snr", "pam"), T_POOLED), "warning", "score NA, ranked last",
+         function(res, run, input) {
+           expect_true(all(is.na(res$score)))
+           expect_identical(res$rank, 1:4)
+         }),
+    rule(fs("kta"), "warning", "no dependence on the outcome",
+         function(res, run, input) expect_equal(res$score, rep(4, 4), tolerance = 1e-12)),
+    rule(fs("lods"), "warning", "no dependence on the outcome", function(res, run, input) {
+      expect_true(all(is.finite(res$score)))
+      expect_equal(res$t, rep(0, 4))
+    }),
+    rule(c(fs("lin", "mt", "mmd", "hsic"), FS_HSIC_U), "warning", "no dependence on the outcome",
+         function(res, run, input) expect_equal(res$score, rep(0, 4), tolerance = 1e-12)))),
+
+  list(case = "a single class", input = function() {
+    d <- toy()
+    d$y <- factor(rep("a", 12))
+    d
+  }, rules = list(
+    rule("*", "error", "'y' has a single class \\(\"a\"\\).*needs at least two"))),
+
+  list(case = "a constant numeric outcome", input = function() {
+    d <- toy()
+    d$y <- rep(2.5, 12)
+    d
+  }, rules = list(
+    rule(TWO_CLASS, "error", "compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
+    rule(fs("pam"), "error", "needs class labels \\(a factor\\): pass factor\\(y\\)"),
+    rule("*", "error", "'y' is constant \\(every value is 2\\.5\\).*needs it to vary"))),
+
+  # HSIC and the mean-based scores need no variance; Welch's t and the signal
+  # to noise ratio need one in each class; the pooled ones pool the classes
+  list(case = "one sample in a class", input = function() toy(n_a = 1),
+       rules = list(
+         rule(fs("t", "snr"), "error",
+              "at least 2 samples per class; class \"a\" has 1\\. Use .*method = \"mt\""),
+         rule(T_POOLED, "value", check = function(res, run, input) {
+           x <- input$x
+           y <- input$y
+           want <- vapply(seq_len(ncol(x)), function(j) {
+             unname(stats::t.test(x[y == "b", j], x[y == "a", j], var.equal = TRUE)$statistic)
+           }, numeric(1))
+           expect_equal(res$score, want, tolerance = 1e-10)
+         }),
+         rule(fs("mt", "lods"), "value", check = function(res, run, input) {
+           expect_defined(res, colnames(input$x))
+           skip_peer("limma")
+           fit <- limma::eBayes(limma::lmFit(t(input$x), stats::model.matrix(~ input$y)))
+           want <- if (attr(res, "method") == "mt") fit$t[, 2] else fit$lods[, 2]
+           expect_equal(res$score, unname(want), tolerance = 1e-8)
+         }),
+         rule("*", "value", check = defined))),
+
+  list(case = "fewer than 4 samples (m = 3)", input = function() toy(m = 3, n_a = 2),
+       rules = list(
+         rule(c("hsic()", 'bahsic(estimator = "unbiased")', FS_HSIC_U), "error",
+              "needs at least 4 samples; there are 3\\. Use estimator = \"biased\""),
+         rule("hsic_test()", "error",
+              "needs at least 6 samples; there are 3\\. Use method = \"permutation\""),
+         rule(fs("t", "snr"), "error", "class \"b\" has 1"),
+         rule(fs("hsic"), "value", check = function(res, run, input) {
+           want <- vapply(seq_len(ncol(input$x)), function(j) {
+             hsic(input$x[, j], input$y, estimator = "biased")$estimate
+           }, numeric(1))
+           expect_equal(res$score, want, tolerance = 1e-12)
+         }),
+         rule("*", "value", check = defined))),
+
+  list(case = "fewer than 4 samples (m = 2)", input = function() toy(m = 2, n_a = 1),
+       rules = list(
+         rule(c("hsic()", FS_HSIC_U), "error",
+              "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
+         rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
+         rule('bahsic(estimator = "unbiased")', "error", "needs at least 4 samples; there are 2"),
+         rule(SELECT, "error", "with the biased estimator needs at least 3 samples; there are 2"),
+         rule(fs("t", "snr"), "error", "class \"a\" has 1"),
+         rule(c(fs("mt", "lods", "pam"), T_POOLED), "error",
+              paste0("pools the variance within classes, so it needs more samples \\(2\\) ",
+                     "than classes \\(2\\)")),
+         rule("*", "value", check = defined))),
+
+  list(case = "fewer than 4 samples (m = 1)", input = function() {
+    list(x = matrix(1:4, 1, dimnames = list(NULL, paste0("g", 1:4))), y = factor("a"))
+  }, rules = list(
+    rule("*", "error", "There is 1 sample: dependence on the outcome needs at least 2"))),
+
+  list(case = "unused factor levels", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    d$y <- factor(d$y, levels = c("a", "z", "b"))
+    d
+  }, rules = list(
+    rule("*", "warning", "'y' has unused factor levels \\(z\\): dropped", same_as_ref))),
+
+  list(case = "a character column", input = function() {
+    d <- toy()
+    d$x <- data.frame(id = sprintf("s%02d", 1:12), d$x)
+    d
+  }, rules = list(
+    rule("*", "error", "'x' has non-numeric columns \\(id\\): convert them.*formula interface"))),
+
+  list(case = "a character matrix", input = function() {
+    d <- toy()
+    d$x <- array(format(d$x), dim(d$x))
+    d
+  }, rules = list(
+    rule("*", "error", "'x' is a character matrix: give numbers.*storage\\.mode"))),
+
+  list(case = "duplicated feature names", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    colnames(d$ref$x) <- c("g", "g.1", "h", "k")
+    colnames(d$x) <- c("g", "g", "h", "k")
+    d
+  }, rules = list(
+    rule("*", "warning", "'x' has duplicated feature names \\(g\\): made unique", same_as_ref))),
+
+  list(case = "features without a name", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    colnames(d$ref$x) <- c("g1", "V2", "g3", "V4")
+    colnames(d$x) <- c("g1", "", "g3", NA)
+    d
+  }, rules = list(
+    rule("*", "warning", "'x' has features without a name \\(columns 2, 4\\): named V2, V4",
+         same_as_ref))),
+
+  list(case = "an integer matrix", input = function() {
+    d <- toy()
+    d$x[] <- round(4 * d$x)
+    d$ref <- list(x = d$x, y = d$y)
+    storage.mode(d$x) <- "integer"
+    d
+  }, rules = list(
+    rule("*", "value", check = function(res, run, input) {
+      expect_true(is.integer(input$x))
+      expect_identical(core(res), core(run(input$ref$x, input$ref$y)))
+    }))),
+
+  list(case = "zero columns", input = function() {
+    d <- toy()
+    d$x <- d$x[, 0]
+    d
+  }, rules = list(rule("*", "error", "'x' has no features \\(zero columns\\)"))),
+
+  list(case = "d much larger than m (10 x 5000)", input = function() {
+    set.seed(3)
+    x <- matrix(rnorm(10 * 5000), 10, 5000, dimnames = list(NULL, paste0("f", 1:5000)))
+    list(x = x, y = factor(rep(c("a", "b"), 5)))
+  }, rules = list(rule("*", "value", check = defined))),
+
+  list(case = "length mismatch", input = function() {
+    d <- toy()
+    d$y <- d$y[1:9]
+    d
+  }, rules = list(
+    rule("*", "error", paste0("'y' has 9 values but 'x' has 12 samples \\(rows\\)\\. ",
+                              "Give one value of 'y' per row of 'x'")))),
+
+  list(case = "the transposed gene matrix", input = function() {
+    d <- toy(d = 30)
+    d$x <- t(d$x)
+    d
+  }, rules = list(
+    rule("*", "error", paste0("'y' has 12 values but 'x' has 30 samples.*looks like features x ",
+                              "samples \\(genes in rows\\): pass t\\(x\\)"))))
+)
+
+# ---- one test per (case, function) ---------------------------------------------
+
+rule_for <- function(case, fun) {
+  for (r in case$rules) if (identical(r$funs, "*") || fun %in% r$funs) return(r)
+  stop(sprintf("The bad-input table does not decide case '%s' for %s.", case$case, fun))
+}
+
+n_rows <- 0L
+for (case in bad_input) {
+  for (fun in names(callers)) {
+    r <- rule_for(case, fun)
+    n_rows <- n_rows + 1L
+    local({
+      case <- case
+      fun <- fun
+      r <- r
+      test_that(sprintf("%s: %s gives %s", case$case, fun,
+                        switch(r$kind, error = "an error", warning = "a warning and a value",
+                               value = "a value")), {
+        input <- case$input()
+        run <- function(x, y) do.call(callers[[fun]], c(list(x, y), case$args))
+        out <- observe(run(input$x, input$y))
+        expect_outcome(out, r$kind, r$pattern, fun)
+        if (r$kind != "error" && is.null(out$error)) r$check(out$value, run, input)
+      })
+    })
+  }
+}
+
+test_that("the table decides every case for every entry point", {
+  expect_identical(n_rows, length(bad_input) * length(callers))
+  expect_true(all(c("hsic", "hsic_test", "bahsic", "fohsic", "feature_scores") %in%
+                    vapply(names(callers), function(n) sub("\\(.*", "", n), "")))
+  expect_setequal(score_methods, eval(formals(bahsic:::feature_scores.default)$method))
+})

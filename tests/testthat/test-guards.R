@@ -1,0 +1,95 @@
+# Size guards and interrupts: a request too big for the memory budget stops
+# before it allocates, and a long selection can be interrupted, leaving the
+# session usable.
+
+# Every entry point that builds an m x m workspace, called on m samples.
+guarded_calls <- function(m) {
+  set.seed(1)
+  x <- matrix(rnorm(2 * m), m, 2)
+  y <- factor(rep_len(c("a", "b"), m))
+  z <- rnorm(m)
+  list(
+    hsic = function() hsic(x, y),
+    hsic_regression = function() hsic(x, z),
+    hsic_test = function() hsic_test(x, y),
+    kernel_matrix = function() kernel_matrix(kernel_gaussian(), x),
+    label_kernel_matrix = function() label_kernel_matrix(label_kernel_binary(), y),
+    feature_scores = function() feature_scores(x, y, method = "hsic"),
+    feature_scores_mmd = function() feature_scores(x, y, method = "mmd"),
+    bahsic = function() bahsic(x, y),
+    fohsic = function() fohsic(x, z, n_features = 1)
+  )
+}
+
+test_that("a workspace over the memory budget is refused before it is allocated", {
+  # 10^5 samples: one m x m matrix is 75 GiB, far over the default budget of
+  # 8 GiB (and over this machine's memory, so an attempt to allocate would
+  # fail with R's own "cannot allocate" error, not this message). The data
+  # themselves are 1.6 MB.
+  old <- options(bahsic.max_memory = NULL)
+  on.exit(options(old), add = TRUE)
+  calls <- guarded_calls(1e5)
+  for (f in names(calls)) {
+    gc(reset = TRUE)
+    expect_error(calls[[f]](), "above the memory budget of 8.0 GiB \\(option bahsic.max_memory\\)",
+                 label = f)
+    # nothing of m x m size was allocated: R's peak stayed far below one
+    # matrix (gc()'s "max used" column, in MB)
+    peak_mb <- sum(gc()[, 6L])
+    expect_lt(peak_mb, 2000, label = f)
+  }
+})
+
+test_that("the budget is the option's, and the message names the size", {
+  old <- options(bahsic.max_memory = 1e6) # bytes: 1 MB
+  on.exit(options(old), add = TRUE)
+  calls <- guarded_calls(400) # one 400 x 400 matrix is 1.28 MB
+  for (f in names(calls)) {
+    expect_error(calls[[f]](), "400 samples need .* GiB for [0-9.]+ m x m kernel matrices",
+                 label = f)
+  }
+  # 5 matrices of 100 x 100 are 0.4 MB: within the same budget
+  calls <- guarded_calls(100)
+  for (f in names(calls)) {
+    expect_no_error(calls[[f]]())
+  }
+})
+
+# BAHSIC one feature at a time on 400 features: 400 iterations of up to 400
+# candidate passes over 45k pairs, several seconds of C. The time limit is set
+# by the handler of the first progress message, so it starts inside the C loop
+# (whatever the setup cost, e.g. under valgrind), and R's interrupt check after
+# each iteration (R_CheckUserInterrupt() in src/select_call.c) raises it: the
+# same path as Ctrl-C.
+test_that("a long BAHSIC run can be interrupted and the session stays usable", {
+  set.seed(7)
+  m <- 300
+  d <- 400
+  x <- matrix(rnorm(m * d), m, d)
+  y <- factor(rep_len(c("a", "b"), m))
+  small <- toy_binary()
+  before <- bahsic(small$x, small$y)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  for (threads in 1:2) {
+    iterations <- 0L
+    err <- tryCatch(
+      withCallingHandlers(
+        bahsic(x, y, drop = 0, verbose = TRUE, threads = threads),
+        message = function(msg) {
+          iterations <<- iterations + 1L
+          if (iterations == 1L) setTimeLimit(elapsed = 0.3, transient = FALSE)
+          invokeRestart("muffleMessage")
+        }
+      ),
+      error = function(e) e
+    )
+    setTimeLimit(elapsed = Inf)
+    expect_s3_class(err, "error")
+    expect_match(conditionMessage(err), "time limit")
+    # it stopped inside the loop: after the first iteration, before the last
+    expect_gte(iterations, 1L)
+    expect_lt(iterations, d)
+    # the session still works and gives the same answers as before
+    expect_identical(bahsic(small$x, small$y), before)
+  }
+})
