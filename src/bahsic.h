@@ -45,10 +45,13 @@ static inline double bk_exp_core(double xc)
          pcd = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
   double p = (p01 + r2 * p23) + r4 * (p45 + r2 * p67) +
              r8 * ((p89 + r2 * pab) + r4 * pcd);
-  long long ti, si;
+  /* unsigned, so that a NaN or out-of-range x wraps (giving NaN or a
+   * meaningless but defined value) instead of overflowing a signed shift or
+   * subtraction, which is undefined; the same bits for x in [-708, 0] */
+  unsigned long long ti, si;
   double sc;
   memcpy(&ti, &t, sizeof ti);
-  si = (ti - 0x4338000000000000LL + 1023LL) << 52; /* bits(t) - bits(magic) = k */
+  si = (ti - 0x4338000000000000ULL + 1023ULL) << 52; /* bits(t) - bits(magic) = k */
   memcpy(&sc, &si, sizeof sc);
   return p * sc;
 }
@@ -120,7 +123,7 @@ double bk_kernel_value(bk_kernel kern, double v);
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross);
 
-/* k-th smallest (0-based) of v[0..n-1]; reorders v. */
+/* k-th smallest (0-based) of v[0..n-1], n >= 1, 0 <= k < n; reorders v. */
 double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
 
 /* ---- HSIC estimators (hsic.c) ---------------------------------------------
@@ -208,7 +211,11 @@ typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_select_work_ints(ptrdiff_t d);
 
-/* x: m x d (standardised by the caller); W: m x m symmetric with
+/* Preconditions (the R glue guarantees them; tools/fuzz/fuzz_select.c keeps
+ * to them): m >= 2 (m = 0, 1 are safe but meaningless), 0 <= n_target <= d,
+ * step finite in [0, 1), kern.type 1..4, widths >= 0 and finite data. A
+ * negative n_target or one above d overflows path.
+ * x: m x d (standardised by the caller); W: m x m symmetric with
  * HSIC(K) = sum(K o W). Outputs, per input feature j: rank[j] (1 = most
  * relevant, 0 = not ranked), score[j] (HSIC of S \ {j} when eliminated, or
  * of S+ U {j} when added; NaN if not ranked), iter[j] (1-based iteration,

@@ -316,6 +316,9 @@ double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
+  /* no features: every distance is 0 (what bk_median_triangle() says of
+   * bk_cross()), and x has no column for the one-feature path to read */
+  if (d < 1) return 0.0;
   if (d > 1) {
     bk_cross(x, m, d, 1, cross, 1);
     return bk_median_triangle(cross, m, 0, squared, work);

@@ -55,7 +55,12 @@ static inline double kvalue(const bk_kernel *k, double sigma, double q)
   case BK_INVDIST:
     return 1.0 / (sqrt(q > 0.0 ? q : 0.0) + k->p1);
   default: /* BK_POLYNOMIAL: p1 = degree, p2 = offset */
-    return ipow(q + k->p2, (int) k->p1);
+    /* ipow() for the usual small degrees; otherwise pow(), as in
+     * bk_kernel_value(): (int) of a NaN or of a degree beyond INT_MAX (R
+     * only checks for a positive whole number) is undefined, and a degree
+     * near INT_MAX would loop for ever in ipow() */
+    if (k->p1 >= 0.0 && k->p1 <= 64.0) return ipow(q + k->p2, (int) k->p1);
+    return pow(q + k->p2, k->p1);
   }
 }
 
@@ -397,7 +402,8 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
   /* FOHSIC: the selected set S+ starts empty (Q = 0) and grows */
   ptrdiff_t nsel = 0, nrem = d, target = o->n_target > 0 ? o->n_target : d;
   double maxrange2 = 0.0;
-  for (ptrdiff_t j = 0; j < d; j++) {
+  /* m = 0: no pairs, and no xj[0] to start the range from */
+  for (ptrdiff_t j = 0; j < d && m > 0; j++) {
     const double *xj = x + m * j;
     double lo = xj[0], hi = xj[0];
     for (ptrdiff_t a = 1; a < m; a++) {

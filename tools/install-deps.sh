@@ -9,7 +9,9 @@
 #
 # 1. Debian's prebuilt R packages (r-cran-*, r-bioc-*) and the tools R CMD check --as-cran uses
 #    (pandoc, qpdf, tidy). r-cran-rcpp is listed because dHSIC links to it: taking Debian's build
-#    saves compiling Rcpp from source.
+#    saves compiling Rcpp from source. valgrind, clang-14 and libclang-rt-14-dev (libFuzzer and
+#    clang's sanitizer runtimes) are for the memory-safety checks (tools/valgrind.sh,
+#    tools/fuzz.sh, tools/strict.sh); gcc's own ASan runtime comes with gcc.
 # 2. From CRAN, through R's configured repository (no repository is named here), the two
 #    packages Debian does not ship: dHSIC and pamr. Only those not yet installed.
 # Any failure stops the script with a non-zero status.
@@ -23,6 +25,7 @@ apt_packages=(
   r-bioc-all r-bioc-multtest
   r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
   pandoc qpdf tidy
+  valgrind clang-14 libclang-rt-14-dev
 )
 cran_packages=(dHSIC pamr)
 

@@ -1,6 +1,11 @@
 # Run the testthat suite against the INSTALLED bahsic (install it first: R CMD INSTALL .).
 #
-#   Rscript tools/run-tests.R
+#   Rscript tools/run-tests.R [--expect-lib=DIR]
+#
+# BAHSIC_TEST_FILTER=regexp runs only the test files that match (testthat's filter).
+# --expect-lib=DIR: fail unless bahsic is loaded from library DIR (the sanitizer and valgrind
+# scripts pass the library of their special build, so the ordinary install is never tested by
+# mistake).
 #
 # Progress and every failure are printed as the tests run; the very last line is
 #
@@ -43,6 +48,15 @@ if (!length(list.files(test_path, pattern = "^test.*\\.[rR]$"))) {
   quit(status = 1)
 }
 
+expect_lib <- sub("^--expect-lib=", "",
+                  grep("^--expect-lib=", commandArgs(TRUE), value = TRUE))
+if (length(expect_lib) == 1L &&
+    normalizePath(dirname(find.package("bahsic"))) != normalizePath(expect_lib)) {
+  message("bahsic is installed in ", dirname(find.package("bahsic")), ", not in ", expect_lib)
+  summary_line(0L, 1L, 0L)
+  quit(status = 1)
+}
+
 message("Testing bahsic ", utils::packageVersion("bahsic"), " installed in ",
         dirname(find.package("bahsic")))
 
@@ -53,6 +67,7 @@ reporter <- testthat::ProgressReporter$new(show_praise = FALSE, max_failures = I
 results <- tryCatch(
   testthat::test_dir(
     test_path,
+    filter = if (nzchar(Sys.getenv("BAHSIC_TEST_FILTER"))) Sys.getenv("BAHSIC_TEST_FILTER"),
     package = "bahsic",
     load_package = "installed",
     reporter = reporter,

@@ -1,0 +1,204 @@
+/*
+ * fuzz_hsic.c: libFuzzer target for hsic.c (bk_hsic_stats, bk_kside,
+ * bk_hsic_pair, bk_hsic_gamma, bk_feature_dot), pairs.c
+ * (bk_pick_gauss_pass, bk_pack_upper), scores.c (bk_class_moments,
+ * bk_col_cor) and checks.c (bk_first_nonfinite, bk_constant_columns).
+ *
+ * The label side is given both ways the core accepts: a full m x m L and a
+ * low-rank factor Y (m x c, c = 0..4). K is symmetric, as the core assumes
+ * (raw from the input, or a Gram matrix of x by bk_gram()).
+ *
+ * Invariants checked (abort()) only for finite inputs:
+ *   - bk_hsic_pair() with perm = NULL and with the identity permutation gives
+ *     the same HSIC0 and HSIC1 as bk_hsic_stats(), bit for bit;
+ *   - bk_pack_upper() packs column after column;
+ *   - bk_col_cor() is in [-1, 1] or NaN;
+ *   - bk_class_moments(): counts add up to m, an empty class has mean NaN
+ *     and ss 0, and ss >= 0;
+ *   - bk_first_nonfinite() and bk_constant_columns() agree with a naive scan
+ *     (checked for every input).
+ *
+ * Preconditions of the core respected here (not all stated in bahsic.h):
+ *   - perm of bk_hsic_pair() is a permutation of 0..m-1;
+ *   - bk_pick_gauss_pass(1, .) (no clamp) is only for arguments known to be
+ *     in [-708, 0] (a little above 0 is harmless); the harness checks that
+ *     before using it;
+ *   - bk_class_moments(): cls[i] in 0..ncls-1, ncls >= 1.
+ */
+#include "fuzz_input.h"
+
+/* the range of the arguments of exp() of the Gaussian pair loop */
+static void exp_arg_range(const double *q, const double *xj, ptrdiff_t m,
+                          double ns, double sgn, double *lo, double *hi)
+{
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (ptrdiff_t b = 1, p = 0; b < m; b++)
+    for (ptrdiff_t a = 0; a < b; a++, p++) {
+      double u = xj[a] - xj[b], arg = ns * (q[p] + sgn * u * u);
+      if (!(arg >= *lo)) *lo = arg;
+      if (!(arg <= *hi)) *hi = arg;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  fz_in f = fz_open(data, size);
+  const ptrdiff_t m = fz_int(&f, 0, 40), d = fz_int(&f, 0, 8),
+                  c = fz_int(&f, 0, 4);
+  const int nthreads = fz_int(&f, 1, 2), simd = fz_int(&f, 0, 1);
+  const int kmode = fz_int(&f, 0, 1);
+  bk_kernel kern = fz_kernel(&f, BK_LINEAR, BK_INVDIST);
+  const ptrdiff_t P = m * (m - 1) / 2;
+
+  double *x = FZ_NEW(double, m * d), *K = FZ_NEW(double, m * m),
+         *L = FZ_NEW(double, m * m), *Y = FZ_NEW(double, m * c);
+  fz_doubles(&f, x, m * d);
+  if (kmode == 0) {
+    fz_symmetric(&f, K, m);
+  } else {
+    bk_kernel kg = kern;
+    bk_gram(x, m, d, &kg, K, NULL, nthreads);
+  }
+  fz_symmetric(&f, L, m);
+  fz_doubles(&f, Y, m * c);
+  int *perm = FZ_NEW(int, m);
+  fz_permutation(&f, perm, m);
+  const int finite = fz_all_finite(K, m * m) && fz_all_finite(L, m * m) &&
+                     fz_all_finite(Y, m * c) && fz_all_finite(x, m * d);
+
+  bk_label labL = {L, NULL, 0}, labY = {NULL, Y, c};
+  const bk_label labs[2] = {labL, labY};
+  double *kd = FZ_NEW(double, m), *k1 = FZ_NEW(double, m);
+  bk_kside(K, m, kd, k1);
+  int *ident = FZ_NEW(int, m);
+  for (ptrdiff_t a = 0; a < m; a++) ident[a] = (int) a;
+
+  for (int l = 0; l < 2; l++) {
+    bk_label lab = labs[l];
+    double stats[3], pair[2], pid[2], pp[2], gam[3];
+    double *w8 = FZ_NEW(double, 8 * m + 2 * m * lab.c);
+    bk_hsic_stats(K, m, lab, stats, w8);
+    free(w8);
+    double *w3 = FZ_NEW(double, 3 * m + 2 * m * lab.c);
+    bk_hsic_pair(K, m, kd, k1, lab, NULL, pair, w3);
+    bk_hsic_pair(K, m, kd, k1, lab, ident, pid, w3);
+    bk_hsic_pair(K, m, kd, k1, lab, perm, pp, w3);
+    free(w3);
+    double *w4 = FZ_NEW(double, 4 * m + 2 * m * lab.c);
+    bk_hsic_gamma(K, m, lab, gam, w4);
+    free(w4);
+    if (finite) {
+      FZ_CHECK(fz_same(stats[0], pair[0]) && fz_same(stats[1], pair[1]));
+      FZ_CHECK(fz_same(pid[0], pair[0]) && fz_same(pid[1], pair[1]));
+    }
+  }
+
+  /* bk_feature_dot with one width and with a width per feature */
+  {
+    double *W = FZ_NEW(double, m * m), *out = FZ_NEW(double, d),
+           *par = FZ_NEW(double, d), *work = FZ_NEW(double, m * (m - 1));
+    fz_symmetric(&f, W, m);
+    for (ptrdiff_t j = 0; j < d; j++) par[j] = fz_param(&f);
+    bk_feature_dot(x, m, d, kern, NULL, W, out, work, simd, nthreads);
+    bk_feature_dot(x, m, d, kern, par, W, out, work, simd, nthreads);
+    free(W);
+    free(out);
+    free(par);
+    free(work);
+  }
+
+  /* the Gaussian pair loop on its own, every variant */
+  {
+    double *A = FZ_NEW(double, m * m), *q = FZ_NEW(double, P),
+           *w = FZ_NEW(double, P), *xj = FZ_NEW(double, m);
+    fz_symmetric(&f, A, m);
+    bk_pack_upper(A, m, q);
+    for (ptrdiff_t b = 1, p = 0; b < m; b++)
+      for (ptrdiff_t a = 0; a < b; a++, p++) FZ_CHECK(fz_same(q[p], A[a + m * b]));
+    fz_doubles(&f, w, P);
+    fz_doubles(&f, xj, m);
+    double ns = -fabs(fz_param(&f)), sgn = fz_int(&f, 0, 1) ? 1.0 : -1.0, lo, hi;
+    if (fz_int(&f, 0, 3) == 0) ns = -ns; /* out of contract: positive args */
+    exp_arg_range(q, xj, m, ns, sgn, &lo, &hi);
+    for (int s = 0; s <= 1; s++) {
+      (void) bk_pick_gauss_pass(0, s)(q, w, xj, m, ns, sgn);
+      if (lo >= -708.0 && hi <= 708.0)
+        (void) bk_pick_gauss_pass(1, s)(q, w, xj, m, ns, sgn);
+    }
+    free(A);
+    free(q);
+    free(w);
+    free(xj);
+  }
+
+  /* scores.c */
+  {
+    const int ncls = fz_int(&f, 1, 5);
+    int *cls = FZ_NEW(int, m), *n = FZ_NEW(int, ncls),
+        *work = FZ_NEW(int, m + ncls + 1);
+    double *mean = FZ_NEW(double, ncls * d), *ss = FZ_NEW(double, ncls * d),
+           *y = FZ_NEW(double, m), *cor = FZ_NEW(double, d);
+    fz_classes(&f, cls, m, ncls);
+    bk_class_moments(x, m, d, cls, ncls, n, mean, ss, work);
+    int xfin = fz_all_finite(x, m * d);
+    if (xfin) {
+      ptrdiff_t tot = 0;
+      for (int k = 0; k < ncls; k++) {
+        tot += n[k];
+        for (ptrdiff_t j = 0; j < d; j++) {
+          double mu = mean[k + ncls * j], s2 = ss[k + ncls * j];
+          if (n[k] == 0) FZ_CHECK(isnan(mu) && s2 == 0.0);
+          else FZ_CHECK(!(s2 < 0.0));
+        }
+      }
+      FZ_CHECK(tot == m);
+    }
+    fz_doubles(&f, y, m);
+    bk_col_cor(x, m, d, y, cor);
+    if (xfin && fz_all_finite(y, m))
+      for (ptrdiff_t j = 0; j < d; j++)
+        FZ_CHECK(isnan(cor[j]) || (cor[j] >= -1.0 && cor[j] <= 1.0));
+    free(cls);
+    free(n);
+    free(work);
+    free(mean);
+    free(ss);
+    free(y);
+    free(cor);
+  }
+
+  /* checks.c, against naive scans */
+  {
+    double mx = -1.0;
+    ptrdiff_t i = bk_first_nonfinite(x, m * d, &mx), first = -1;
+    double ref = 0.0;
+    for (ptrdiff_t t = 0; t < m * d; t++) {
+      if (!isfinite(x[t])) {
+        first = t;
+        break;
+      }
+      ref = fmax(ref, fabs(x[t]));
+    }
+    FZ_CHECK(i == first);
+    if (i < 0) FZ_CHECK(mx == ref);
+    int *cc = FZ_NEW(int, d);
+    bk_constant_columns(x, m, d, cc);
+    for (ptrdiff_t j = 0; j < d; j++) {
+      int same = 1;
+      for (ptrdiff_t a = 1; a < m; a++) same &= x[a + m * j] == x[m * j];
+      FZ_CHECK(cc[j] == same);
+    }
+    free(cc);
+  }
+
+  free(x);
+  free(K);
+  free(L);
+  free(Y);
+  free(perm);
+  free(kd);
+  free(k1);
+  free(ident);
+  return 0;
+}

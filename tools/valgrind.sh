@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# valgrind memcheck over the testthat suite and every example.
+#
+#   bash tools/valgrind.sh
+#
+# The package (a copy, built with R's usual -g -O2, so the stacks name our functions) is
+# installed into a temporary library; then
+#   R -d "valgrind --track-origins=yes --log-file=..." -f tools/run-tests.R
+#   R -d "valgrind ..." -f tools/run-examples.R
+# Under valgrind R runs some 30-50 times slower, so the tests run as CRAN runs them under
+# valgrind: NOT_CRAN unset, plus BAHSIC_VALGRIND=true, which skips the tests whose time goes
+# into other packages (loading Bioconductor, running limma, dHSIC, pamr: their code, not ours)
+# and runs the first few cases of the randomised and oracle loops (tests/testthat/
+# helper-skips.R). Every C routine is still reached.
+#
+# Fails (exit 1) if a test or example fails, R dies, or valgrind reports any error whose stack
+# passes through bahsic.so (a frame in one of src/*.c); other errors (in R itself or system libraries) are printed but do
+# not fail the run. Set BAHSIC_VALGRIND_ALL=1 to fail on those too; BAHSIC_TEST_FILTER=regexp
+# runs only the matching test files (as testthat's filter). About 12 minutes on 2 cores.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+command -v valgrind >/dev/null || { bk_log "valgrind not found (apt-get install valgrind)" >&2; exit 1; }
+
+bk_workdir
+bk_copy_source "$BK_WORK/src-copy"
+lib="$BK_WORK/lib"
+bk_log "installing into $lib"
+bk_install "$BK_WORK/src-copy" "$lib"
+
+export R_LIBS=$lib BAHSIC_VALGRIND=true
+unset NOT_CRAN
+vg_opts="valgrind --track-origins=yes --leak-check=no --num-callers=30 --error-limit=no"
+
+fail=0
+run() { # name, then the R script and its arguments
+  local name=$1 script=$2
+  shift 2
+  bk_log "running the $name under valgrind (log: $BK_WORK/vg-$name.*.log)"
+  if ! R -d "$vg_opts --log-file=$BK_WORK/vg-$name.%p.log" --vanilla --no-echo \
+       -f "$script" --args "$@"; then
+    bk_log "$name: failed" >&2
+    fail=1
+  fi
+}
+run tests "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+
+# One valgrind error is a block of "==PID== " lines between blank "==PID== " lines; keep the
+# blocks that report an error (not the banner or the summaries).
+report=$BK_WORK/errors.txt
+awk '
+  FNR == 1 { if (blk != "") print_blk(); blk = "" }
+  /^==[0-9]+== *$/ { print_blk(); blk = ""; next }
+  /^==[0-9]+== / { blk = blk $0 "\n" }
+  END { print_blk() }
+  function print_blk() {
+    if (blk ~ /(Invalid|uninitialised|Uninitialised|Mismatched|overlap|Source and destination|Syscall param|Argument .* of function|fishy|Conditional jump)/)
+      printf "%s----\n", blk
+    blk = ""
+  }
+' "$BK_WORK"/vg-*.log >"$report"
+n_all=$(grep -c '^----$' "$report" || true)
+# ours: a frame in bahsic.so, shown as "(in .../bahsic.so)" or, with debug information, as
+# "(gram.c:123)" for one of our source files
+src_files=$(cd "$BAHSIC_ROOT/src" && ls -- *.c | paste -sd'|')
+ours_re="bahsic[.]so|[(](${src_files}):[0-9]+[)]"
+n_ours=$(awk -v re="$ours_re" 'BEGIN { RS = "----\n" } $0 ~ re { n++ } END { print n + 0 }' "$report")
+# (a forked child, e.g. of system(), leaves a log of its own without a summary)
+for f in "$BK_WORK"/vg-*.log; do
+  line=$(grep -h 'ERROR SUMMARY' "$f" | tail -n 1 || true)
+  if [[ -n $line ]]; then echo "  $(basename "$f"): $line"; fi
+done
+bk_log "valgrind errors: $n_all in all, $n_ours with bahsic.so on the stack"
+if [[ $n_all -gt 0 ]]; then
+  head -n 200 "$report"
+fi
+if [[ $n_ours -gt 0 || ( ${BAHSIC_VALGRIND_ALL:-0} == 1 && $n_all -gt 0 ) ]]; then
+  fail=1
+fi
+
+if [[ $fail -ne 0 ]]; then
+  bk_log "FAILED"
+  exit 1
+fi
+bk_log "passed: tests and examples without a valgrind error in the package's code"
