@@ -32,8 +32,9 @@ SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
   bk_gram(REAL(x), m, d, &k, REAL(K), work, Rf_asInteger(threads));
-  Rf_setAttrib(K, Rf_install("p1"), Rf_ScalarReal(k.p1));
-  UNPROTECT(1);
+  SEXP width = PROTECT(Rf_ScalarReal(k.p1));
+  Rf_setAttrib(K, Rf_install("p1"), width);
+  UNPROTECT(2);
   return K;
 }
 

@@ -24,9 +24,11 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
       snprintf(buf, sizeof buf,
                "%s iteration %td: %td features, HSIC %.6g, sigma %.4g",
                t->name, iter, size, hsic, sigma);
-    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), Rf_mkString(buf)));
+    /* the string protected before Rf_lang2() allocates (what rchk asks) */
+    SEXP msg = PROTECT(Rf_mkString(buf));
+    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), msg));
     Rf_eval(call, R_BaseEnv);
-    UNPROTECT(1);
+    UNPROTECT(2);
   }
   R_CheckUserInterrupt();
 }
