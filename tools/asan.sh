@@ -14,7 +14,7 @@
 # (-fno-sanitize-recover), ASan on the first error; both print "runtime error" /
 # "ERROR: AddressSanitizer" first.
 # Fails (exit 1) if the install fails, a test fails, an example fails, R aborts, or any
-# sanitizer report appears in the output. About 1.5 minutes on 2 cores.
+# sanitizer report appears in the output. About 1 minute on 2 cores.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 asan_lib=$(gcc -print-file-name=libasan.so)

@@ -16,7 +16,7 @@
 # Fails (exit 1) if a test or example fails, R dies, or valgrind reports any error whose stack
 # passes through bahsic.so (a frame in one of src/*.c); other errors (in R itself or system libraries) are printed but do
 # not fail the run. Set BAHSIC_VALGRIND_ALL=1 to fail on those too; BAHSIC_TEST_FILTER=regexp
-# runs only the matching test files (as testthat's filter). About 12 minutes on 2 cores.
+# runs only the matching test files (as testthat's filter). About 16 minutes on 2 cores.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 command -v valgrind >/dev/null || { bk_log "valgrind not found (apt-get install valgrind)" >&2; exit 1; }
