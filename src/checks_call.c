@@ -1,7 +1,5 @@
 /* checks_call.c: SEXP glue for checks.c. */
-#include <R.h>
-#include <Rinternals.h>
-#include "bahsic.h"
+#include "glue.h"
 
 /* c(1-based position of the first NA, NaN or Inf in x or 0 if there is
  * none, max |x| when there is none) */
@@ -19,7 +17,7 @@ SEXP C_first_nonfinite(SEXP x)
 
 SEXP C_constant_columns(SEXP x)
 {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x)) Rf_error("'x' must be a double matrix");
+  bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   SEXP out = PROTECT(Rf_allocVector(LGLSXP, d));
   bk_constant_columns(REAL(x), m, d, LOGICAL(out));

@@ -1,7 +1,5 @@
 /* gram_call.c: SEXP glue for gram.c and the per-feature kernel sums. */
-#include <R.h>
-#include <Rinternals.h>
-#include "bahsic.h"
+#include "glue.h"
 
 static bk_kernel make_kernel(SEXP type, SEXP p1, SEXP p2)
 {
@@ -14,17 +12,11 @@ static bk_kernel make_kernel(SEXP type, SEXP p1, SEXP p2)
   return k;
 }
 
-static void check_matrix(SEXP x, const char *what)
-{
-  if (!Rf_isReal(x) || !Rf_isMatrix(x))
-    Rf_error("'%s' must be a double matrix", what);
-}
-
 /* p1 = NA asks for the median heuristic; the width used is returned as the
  * attribute "p1" (NaN when the median is 0). */
 SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
 {
-  check_matrix(x, "x");
+  bk_need_double_matrix(x, "x");
   bk_kernel k = make_kernel(type, p1, p2);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   double *work = NULL;
@@ -40,7 +32,7 @@ SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
 
 SEXP C_median_pairwise(SEXP x, SEXP squared)
 {
-  check_matrix(x, "x");
+  bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) return Rf_ScalarReal(NA_REAL);
   double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
@@ -53,8 +45,8 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
 SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
                    SEXP simd)
 {
-  check_matrix(x, "x");
-  check_matrix(W, "W");
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(W, "W");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_nrows(W) != m || Rf_ncols(W) != m)
     Rf_error("'W' must be %td x %td", m, m);
@@ -79,7 +71,7 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
  * kernels of feature_scores()). */
 SEXP C_median_columns(SEXP x, SEXP squared)
 {
-  check_matrix(x, "x");
+  bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   int sq = Rf_asLogical(squared);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));

@@ -1,8 +1,6 @@
 /* hsic_call.c: SEXP glue for hsic.c. The label side is either a full Gram
  * matrix L or a factor Y with L = Y Y'; the other one is NULL. */
-#include <R.h>
-#include <Rinternals.h>
-#include "bahsic.h"
+#include "glue.h"
 
 static ptrdiff_t check_K(SEXP K)
 {

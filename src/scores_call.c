@@ -3,20 +3,12 @@
  * the checks a user can act on (factor levels, class sizes) are in
  * R/scores-linear.R.
  */
-#include <R.h>
-#include <Rinternals.h>
-#include "bahsic.h"
-
-static void check_real_matrix(SEXP x)
-{
-  if (!Rf_isReal(x) || !Rf_isMatrix(x))
-    Rf_error("'x' must be a double matrix (samples x features)");
-}
+#include "glue.h"
 
 /* list(n, mean, ss) of the classes 1..ncls of the rows of x */
 SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
 {
-  check_real_matrix(x);
+  bk_need_double_matrix(x, "x");
   R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (!Rf_isInteger(cls) || XLENGTH(cls) != m)
     Rf_error("'cls' must be an integer vector with one class per row of 'x'");
@@ -40,23 +32,19 @@ SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
   int *work = (int *) R_alloc((size_t) (m + K + 1), sizeof(int));
   bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss), work);
 
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
+  const char *names[] = {"n", "mean", "ss", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, n);
   SET_VECTOR_ELT(out, 1, mean);
   SET_VECTOR_ELT(out, 2, ss);
-  SET_STRING_ELT(nms, 0, Rf_mkChar("n"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("mean"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("ss"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(5);
+  UNPROTECT(4);
   return out;
 }
 
 /* Pearson correlation of every column of x with y */
 SEXP C_col_cor(SEXP x, SEXP y)
 {
-  check_real_matrix(x);
+  bk_need_double_matrix(x, "x");
   R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (!Rf_isReal(y) || XLENGTH(y) != m)
     Rf_error("'y' must be a double vector with one value per row of 'x'");

@@ -1,8 +1,6 @@
 /* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC). */
 #include <stdio.h>
-#include <R.h>
-#include <Rinternals.h>
-#include "bahsic.h"
+#include "glue.h"
 
 typedef struct {
   int verbose;
@@ -38,7 +36,7 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
  * threads, verbose, simd). Returns list(rank, score, iteration, path). */
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
 {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x)) Rf_error("'x' must be a double matrix");
+  bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m || Rf_ncols(W) != m)
     Rf_error("'W' must be a %td x %td double matrix", m, m);
@@ -84,17 +82,12 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
   for (ptrdiff_t r = 0; r < np; r++)
     for (int c = 0; c < 4; c++) REAL(pm)[r + np * c] = path[4 * r + c];
 
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+  const char *names[] = {"rank", "score", "iteration", "path", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, rank);
   SET_VECTOR_ELT(out, 1, score);
   SET_VECTOR_ELT(out, 2, iter);
   SET_VECTOR_ELT(out, 3, pm);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("rank"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("score"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("iteration"));
-  SET_STRING_ELT(nms, 3, Rf_mkChar("path"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(6);
+  UNPROTECT(5);
   return out;
 }
