@@ -11,9 +11,11 @@
 #           iteration, possibly none; further columns are kept.
 # settings: named list; print and summary show its scalar entries.
 # call:     the matched call (or NULL).
+# ...:      further named elements a selector adds (randsel(): contributions,
+#           fixed), kept as they are after the standard ones.
 # Whole-number doubles are accepted where integers are asked for, so a C
 # routine may return either.
-new_selection <- function(method, features, path, settings = list(), call = NULL) {
+new_selection <- function(method, features, path, settings = list(), call = NULL, ...) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
     stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
   }
@@ -26,10 +28,17 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
   if (!is.null(call) && !is.call(call)) {
     stop("'call' must be a call (from match.call()) or NULL.", call. = FALSE)
   }
+  extra <- list(...)
+  std <- c("method", "features", "path", "settings", "call", "ranking")
+  if (length(extra) > 0L &&
+      (is.null(names(extra)) || any(!nzchar(names(extra))) || any(names(extra) %in% std))) {
+    stop("Further elements of a selection must be named, and not as the standard ones.",
+         call. = FALSE)
+  }
   ranked <- !is.na(features$rank)
   ranking <- features$feature[ranked][order(features$rank[ranked])]
-  structure(list(method = method, features = features, path = path, settings = settings,
-                 call = call, ranking = ranking),
+  structure(c(list(method = method, features = features, path = path, settings = settings,
+                   call = call, ranking = ranking), extra),
             class = "bahsic_selection")
 }
 
@@ -123,7 +132,7 @@ as_whole <- function(value, arg) {
 }
 
 method_label <- function(method) {
-  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", toupper(method))
+  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel", toupper(method))
 }
 
 # The settings that fit on a line: kernels by their label, scalars as they are
@@ -396,7 +405,8 @@ chosen_index <- function(x, chosen) {
 
 plot_path <- function(x, ...) {
   path <- x$path[x$path$n_features > 0L & is.finite(x$path$hsic), , drop = FALSE]
-  main <- sprintf("%s: HSIC of the %s set", method_label(x$method),
+  criterion <- if (x$method == "randsel") "mean alignment" else "HSIC"
+  main <- sprintf("%s: %s of the %s set", method_label(x$method), criterion,
                   if (x$method == "fohsic") "selected" else "surviving")
   if (nrow(path) == 0L) {
     graphics::plot.new()
@@ -419,7 +429,7 @@ plot_path <- function(x, ...) {
   args <- utils::modifyList(
     list(x = path$n_features, y = path$hsic, type = "o", pch = 19, cex = 0.7, log = "x",
          xlim = c(1, max(2L, path$n_features)), xlab = "number of features (log scale)",
-         ylab = "HSIC", main = main, sub = sub),
+         ylab = criterion, main = main, sub = sub),
     list(...))
   do.call(graphics::plot, args)
   best <- which.max(path$hsic)

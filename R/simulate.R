@@ -151,3 +151,73 @@ check_sim_sd <- function(value, arg, allow_zero) {
   }
   invisible()
 }
+
+#' Weston's artificial data
+#'
+#' The linear and nonlinear problems of Weston et al. (2001), section 4.1,
+#' which the randSel paper uses (with 100 features and 300 samples) in its
+#' Table 1. The classes `"-1"` and `"+1"` are equally likely (each sample's
+#' class is drawn independently).
+#'
+#' * `type = "linear"`: six relevant features. With probability 0.7 the
+#'   first three are \eqn{x_i = y\,N(i, 1)}, i = 1, 2, 3, and the next three
+#'   standard normal; otherwise the first three are standard normal and the
+#'   next three \eqn{x_i = y\,N(i - 3, 1)}, i = 4, 5, 6.
+#' * `type = "nonlinear"`: two relevant features. For class `"-1"`
+#'   \eqn{(x_1, x_2)} is drawn from \eqn{N((-3/4, -3), I)} or \eqn{N((3/4,
+#'   3), I)}, for class `"+1"` from \eqn{N((3, -3), I)} or \eqn{N((-3, 3),
+#'   I)}, each with probability 1/2.
+#'
+#' All other features are noise, \eqn{N(0, 20^2)} (Weston's "N(0, 20)",
+#' read as a standard deviation; the selectors standardise features, so the
+#' scale does not matter to them). Note: the randSel paper says both of its
+#' Weston sets have 5 relevant features; Weston's own definitions, followed
+#' here, have 6 (linear) and 2 (nonlinear). The indices are returned as
+#' `relevant`.
+#'
+#' @param n number of samples, a whole number of at least 4.
+#' @param type `"linear"` or `"nonlinear"`.
+#' @param d number of features, at least the number of relevant ones (6 or 2).
+#' @return A list with `x` (`n` x `d` matrix, columns `X1`, ...), `y` (factor
+#'   with levels `"-1"`, `"+1"`) and `relevant` (column indices of the
+#'   relevant features).
+#' @references Weston, J., Mukherjee, S., Chapelle, O., Pontil, M., Poggio,
+#'   T. and Vapnik, V. (2001). Feature selection for SVMs. *Advances in Neural
+#'   Information Processing Systems* 13, 668-674.
+#' @family simulate
+#' @examples
+#' set.seed(1)
+#' sim <- simulate_weston(100, "nonlinear")
+#' plot(sim$x[, 1:2], col = sim$y, asp = 1)
+#' sim$relevant
+#' @export
+simulate_weston <- function(n, type = c("linear", "nonlinear"), d = 100) {
+  n <- check_sim_n(n)
+  type <- match.arg(type)
+  k <- if (type == "linear") 6L else 2L
+  if (!is.numeric(d) || length(d) != 1L || !is.finite(d) || d != round(d) || d < k ||
+      d > .Machine$integer.max) {
+    stop(sprintf("'d' (the number of features) must be a whole number of at least %d for type = \"%s\".",
+                 k, type), call. = FALSE)
+  }
+  d <- as.integer(d)
+  ys <- sample(c(-1, 1), n, replace = TRUE)
+  if (type == "linear") {
+    first <- stats::runif(n) < 0.7
+    means <- matrix(rep(c(1:3, 1:3), each = n), n, 6L)
+    signal <- ys * (means + matrix(stats::rnorm(6 * n), n, 6L))
+    noise <- matrix(stats::rnorm(6 * n), n, 6L)
+    use_signal <- cbind(matrix(first, n, 3L), matrix(!first, n, 3L))
+    relevant <- ifelse(use_signal, signal, noise)
+  } else {
+    branch <- sample(1:2, n, replace = TRUE)
+    # class -1: (-3/4, -3) or (3/4, 3); class +1: (3, -3) or (-3, 3)
+    mu1 <- ifelse(ys < 0, c(-0.75, 0.75)[branch], c(3, -3)[branch])
+    mu2 <- ifelse(ys < 0, c(-3, 3)[branch], c(-3, 3)[branch])
+    relevant <- cbind(mu1, mu2) + matrix(stats::rnorm(2 * n), n, 2L)
+  }
+  x <- cbind(unname(relevant), matrix(stats::rnorm((d - k) * n, sd = 20), n, d - k))
+  colnames(x) <- paste0("X", seq_len(d))
+  y <- factor(ifelse(ys > 0, "+1", "-1"), levels = c("-1", "+1"))
+  list(x = x, y = y, relevant = seq_len(k))
+}

@@ -227,6 +227,45 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              double *path, double *work, int *iwork,
                              bk_tick_fn tick, void *ctx);
 
+/* ---- randSel (randsel.c) ---------------------------------------------------
+ * Algorithm 1 of 001_7b6bb2d08f0858c5.txt: centred kernel-target alignment
+ * of random subsamples on random halves of the features. */
+
+typedef struct {
+  bk_kernel kern;   /* any kernel; the width already resolved */
+  ptrdiff_t s;      /* samples per bootstrap, 2 <= s <= m */
+  ptrdiff_t h;      /* size of the random half of the free features, >= 0 */
+  int nthreads;
+  int simd;         /* allow the AVX2 + FMA loop where the CPU has it */
+} bk_randsel_opts;
+
+/* Doubles of workspace per thread. */
+ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s);
+
+/* x: m x (n_fixed + n) with the fixed features first (in every set) and the
+ * n free ones after. For bootstrap b: samp[s b ..] the s sample rows
+ * (0-based, distinct), feat[(h + 1) b ..] h + 1 distinct free-feature
+ * indices (0-based, < n): the first h are the half, all h + 1 the half plus
+ * one. a_half[b], a_plus[b]: the centred alignments of the two sets with
+ * the label kernel lab (m samples). work: nthreads * bk_randsel_work_doubles(s). */
+void bk_randsel_align(const double *x, ptrdiff_t m, ptrdiff_t n_fixed,
+                      bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
+                      const int *samp, const int *feat, double *a_half,
+                      double *a_plus, double *work);
+
+/* Running sums over bootstraps, in bootstrap order: per free feature the
+ * sum and count of a_plus over the sets containing it, and of a_half over
+ * the halves containing it; *total_half the sum of all a_half. */
+void bk_randsel_accumulate(ptrdiff_t h, ptrdiff_t nb, const int *feat,
+                           const double *a_half, const double *a_plus,
+                           double *sum_plus, int *n_plus, double *sum_half,
+                           int *n_half, double *total_half);
+
+/* Contributions of Definition 3.2 from those sums (NaN without draws). */
+void bk_randsel_contrib(ptrdiff_t n, ptrdiff_t nb_total, const double *sum_plus,
+                        const int *n_plus, const double *sum_half,
+                        const int *n_half, double total_half, double *out);
+
 /* ---- data checks (checks.c) ------------------------------------------------ */
 
 /* Index of the first non-finite value of x[0..n-1], or -1 and then

@@ -1,0 +1,269 @@
+#' Randomised feature selection: randSel
+#'
+#' `randsel()` is Algorithm 1 of Athanasakis, Shawe-Taylor and
+#' Fernandez-Reyes (randSel). Every iteration draws `n_boot` random
+#' subsamples of the samples; each is scored by the centred kernel-target
+#' alignment of a random half of the surviving features and of that half plus
+#' one more feature. The contribution of a feature (Definition 3.2) is the
+#' mean alignment of the half-plus-one sets that contain it minus the mean
+#' alignment of the halves that do not. The bottom `cull` fraction of the
+#' features by contribution is then removed (culled), until `stop_at`
+#' features remain. Optionally, a feature that is among the top `fix_top`
+#' fraction of contributors `fix_times` iterations in a row is fixed: it is
+#' never culled, and is part of every set from then on.
+#'
+#' **Alignment**: \eqn{A(K, L) = \langle K_c, L_c \rangle_F / (\|K_c\|_F
+#' \|L_c\|_F)} with \eqn{K_c = HKH} (Cortes et al. 2012; section 2 of the
+#' paper), computed on the subsample in \eqn{O(s^2)} from row means. A
+#' constant kernel, or a subsample with a single class, has alignment 0.
+#'
+#' **Label kernel**: as for [bahsic()], `kernel_y = NULL` picks
+#' [default_label_kernel()] (two classes: the balanced binary kernel of eq. 17
+#' of Song et al. 2012; more: the balanced multiclass kernel; numeric: a
+#' Gaussian kernel with the median-heuristic width). It is computed once on
+#' all samples and restricted to each subsample.
+#'
+#' **Kernel width**: every set of one iteration uses the same width
+#' (Proposition 3.4 compares a set with and without a feature at equal
+#' width). With `kernel_gaussian()` (no `sigma`) it is \eqn{1 / (2 s)}
+#' for standardised features, s the size of the half (plus the fixed
+#' features), the "dimension" rule of [bahsic()]; Laplace:
+#' \eqn{1/\sqrt{2s}}. A kernel with a given `sigma` keeps it throughout.
+#'
+#' **Draws**: per bootstrap, `sample.int(m, s)` samples and then
+#' `sample.int(n, h + 1)` of the n free features, \eqn{h = \lfloor n/2
+#' \rfloor}: the first h are the half, all h + 1 the half plus one. So the
+#' two sets are matched as in the remark after Definition 3.2 (each is
+#' uniform of its size, as Algorithm 1 asks). All draws come from R's random
+#' number generator on the main thread: `set.seed()` reproduces a result, for
+#' any number of `threads`.
+#'
+#' **Ranking**: fixed features first (in the order they were fixed), then
+#' the final survivors by their last contribution, then the culled features,
+#' the latest culled first, each iteration's by contribution. Ties go to the
+#' feature that comes first in `x`. `score` is the feature's contribution in
+#' the iteration it was culled, fixed or last scored; `iteration` that
+#' iteration.
+#'
+#' **Cost**: an iteration with n free features costs about
+#' \eqn{n_{boot} s^2 n / 4} multiply-adds (s = subsample size), and the
+#' iterations shrink by `cull`, so about \eqn{n_{boot} s^2 n / (4\,
+#' cull)} in all.
+#'
+#' @inheritParams bahsic
+#' @param kernel kernel on the features, see [kernels] (not precomputed).
+#' @param n_boot number of random subsamples per iteration (the paper used
+#'   3000 on its artificial data, 5000-10000 on real data).
+#' @param subsample size of each subsample as a fraction of the samples, in
+#'   (0, 1]; at least 2 samples are drawn.
+#' @param cull fraction of the free (not fixed) features removed per
+#'   iteration, in (0, 1); at least one is removed.
+#' @param fix_top,fix_times fix a feature once it has been among the top
+#'   `fix_top` fraction (in (0, 1]) of the contributors `fix_times`
+#'   consecutive iterations; both `NULL` (default) for no fixing.
+#' @param stop_at stop when this many features remain (or fewer than two
+#'   are left free).
+#' @param threads number of threads over the bootstraps; the result does not
+#'   depend on it.
+#' @return An object of class `bahsic_selection` (see [selected()]) with
+#'   method `"randsel"`, whose `features` has a further logical column
+#'   `fixed`, whose `path` has one row per iteration (`n_features` surviving
+#'   at its start, `hsic` the mean centred alignment of its half-plus-one
+#'   sets, `sigma` the width) and which has two further elements:
+#'   `contributions`, a features x iterations matrix of the contributions
+#'   (`NA` where a feature was no longer scored; plot its rows against the
+#'   iteration for the paper's Figure 1), and `fixed`, the names of the fixed
+#'   features.
+#' @references Athanasakis, D., Shawe-Taylor, J. and Fernandez-Reyes, D.
+#'   Learning non-linear feature maps (randSel). Algorithm 1, Definitions
+#'   3.2-3.5, Table 1.
+#'
+#'   Cortes, C., Mohri, M. and Rostamizadeh, A. (2012). Algorithms for
+#'   learning kernels based on centered alignment. JMLR 13, 795-828.
+#' @family selection
+#' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @examples
+#' set.seed(1)
+#' sim <- simulate_xor(100)
+#' fit <- randsel(sim$x, sim$y, n_boot = 200)
+#' fit
+#' selected(fit, 2)
+#' matplot(t(fit$contributions), type = "l", lty = 1,
+#'         col = ifelse(rownames(fit$contributions) %in% c("X1", "X2"), "red", "grey"),
+#'         xlab = "iteration", ylab = "contribution")
+#' @export
+randsel <- function(x, ...) UseMethod("randsel")
+
+#' @rdname randsel
+#' @export
+randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
+                            fix_top = NULL, fix_times = NULL, kernel = kernel_gaussian(),
+                            kernel_y = NULL, stop_at = 2, standardize = TRUE, threads = 1L,
+                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+  call <- match.call()
+  check_kernel(kernel, "kernel")
+  if (kernel$name == "precomputed") {
+    stop(paste0("'kernel' cannot be a precomputed kernel: randsel() draws subsets of ",
+                "features, so the kernel must be computed from them."), call. = FALSE)
+  }
+  if (!is.numeric(n_boot) || length(n_boot) != 1L || !is.finite(n_boot) || n_boot < 1 ||
+      n_boot != round(n_boot) || n_boot > 1e9) {
+    stop("'n_boot' must be a whole number of at least 1, e.g. 1000 subsamples per iteration.",
+         call. = FALSE)
+  }
+  if (!is.numeric(subsample) || length(subsample) != 1L || !is.finite(subsample) ||
+      subsample <= 0 || subsample > 1) {
+    stop("'subsample' must be a fraction in (0, 1]: 0.25 draws a quarter of the samples.",
+         call. = FALSE)
+  }
+  if (!is.numeric(cull) || length(cull) != 1L || !is.finite(cull) || cull <= 0 || cull >= 1) {
+    stop("'cull' must be a fraction in (0, 1): 0.25 removes a quarter of the features per iteration.",
+         call. = FALSE)
+  }
+  if (is.null(fix_top) != is.null(fix_times)) {
+    stop("Give both 'fix_top' and 'fix_times' to fix features, or neither.", call. = FALSE)
+  }
+  fixing <- !is.null(fix_top)
+  if (fixing) {
+    if (!is.numeric(fix_top) || length(fix_top) != 1L || !is.finite(fix_top) ||
+        fix_top <= 0 || fix_top > 1) {
+      stop("'fix_top' must be a fraction in (0, 1], e.g. 0.05 for the top 5% of contributors.",
+           call. = FALSE)
+    }
+    if (!is.numeric(fix_times) || length(fix_times) != 1L || !is.finite(fix_times) ||
+        fix_times < 1 || fix_times != round(fix_times)) {
+      stop("'fix_times' must be a whole number of at least 1 (consecutive iterations).",
+           call. = FALSE)
+    }
+  }
+  if (!is.numeric(stop_at) || length(stop_at) != 1L || !is.finite(stop_at) || stop_at < 1 ||
+      stop_at != round(stop_at)) {
+    stop("'stop_at' must be a whole number of at least 1 (features left at the end).",
+         call. = FALSE)
+  }
+  check_flag(standardize, "standardize")
+  check_flag(verbose, "verbose")
+  threads <- check_threads(threads)
+
+  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay)
+  xs <- d$x
+  m <- nrow(xs)
+  p <- ncol(xs)
+  check_min_samples(m, 3L, "randsel()")
+  if (standardize) xs <- standardize_columns(xs, d$features)
+  if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
+  if (!inherits(kernel_y, "bahsic_label_kernel")) {
+    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
+         call. = FALSE)
+  }
+  check_memory(m, 1.5)
+  lab <- label_gram(kernel_y, d$y, threads)
+  s <- min(m, max(2L, as.integer(round(subsample * m))))
+
+  res <- randsel_loop(xs, lab, kernel, as.integer(n_boot), s, cull,
+                      if (fixing) fix_top else NULL, if (fixing) as.integer(fix_times),
+                      as.integer(stop_at), threads, verbose)
+  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
+                         iteration = res$iteration, fixed = res$fixed,
+                         stringsAsFactors = FALSE)
+  contributions <- res$history
+  dimnames(contributions) <- list(d$features, if (ncol(contributions)) {
+    paste0("iteration", seq_len(ncol(contributions)))
+  })
+  settings <- list(kernel = kernel, kernel_y = lab$kernel, n_boot = as.integer(n_boot),
+                   subsample = subsample, subsample_size = s, cull = cull,
+                   fix_top = fix_top, fix_times = fix_times, stop_at = as.integer(stop_at),
+                   standardize = standardize, n_samples = m, threads = threads)
+  call[[1L]] <- as.name("randsel")
+  new_selection("randsel", features, res$path, settings, call,
+                contributions = contributions, fixed = d$features[res$fixed_order])
+}
+
+#' @rdname randsel
+#' @export
+randsel.formula <- function(formula, data, subset, na.action, ...) {
+  xy <- formula_inputs(match.call(), parent.frame())
+  fit <- randsel.default(xy$x, xy$y, ...)
+  fit$call <- match.call()
+  fit
+}
+
+# The width of one iteration: every set uses it (Proposition 3.4).
+randsel_width <- function(kernel, size) {
+  par <- kernel_param(kernel)
+  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+    size <- max(1, size)
+    par[1L] <- if (kernel$name == "gaussian") 1 / (2 * size) else 1 / sqrt(2 * size)
+  }
+  par
+}
+
+# Order of a set of features by contribution, best first: NA last, ties by
+# the lower column index.
+by_contribution <- function(idx, contrib) idx[order(-contrib, idx, na.last = TRUE)]
+
+# Algorithm 1: iterations in R (culling and fixing are cheap bookkeeping),
+# each iteration's bootstraps in C (C_randsel_iter).
+randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, stop_at,
+                         threads, verbose) {
+  p <- ncol(xs)
+  surv <- seq_len(p)
+  fixed <- integer(0)
+  streak <- integer(p)
+  score <- rep(NA_real_, p)
+  iteration <- rep(NA_integer_, p)
+  history <- matrix(NA_real_, p, 0L)
+  culled <- list()
+  path <- data.frame(iteration = integer(0), n_features = integer(0), hsic = numeric(0),
+                     sigma = numeric(0))
+  code <- kernel_code(kernel)
+  it <- 0L
+  repeat {
+    free <- setdiff(surv, fixed)
+    if (length(surv) <= stop_at || length(free) < 2L) break
+    it <- it + 1L
+    h <- length(free) %/% 2L
+    par <- randsel_width(kernel, h + length(fixed))
+    res <- .Call(C_randsel_iter, xs[, c(fixed, free), drop = FALSE], length(fixed),
+                 lab$L, lab$Y, c(code, par[1L], par[2L]),
+                 as.double(c(n_boot, s, threads, use_simd())))
+    contrib <- res$contribution
+    history <- cbind(history, NA_real_)
+    history[free, it] <- contrib
+    score[free] <- contrib
+    iteration[free] <- it
+    sigma <- if (kernel$name %in% c("gaussian", "laplace")) par[1L] else NA_real_
+    path[it, ] <- list(it, length(surv), mean(res$a_plus), sigma)
+    newly <- integer(0)
+    if (!is.null(fix_top)) {
+      ranked <- by_contribution(free, contrib[match(free, free)])
+      top <- ranked[seq_len(max(1L, ceiling(fix_top * length(free))))]
+      top <- top[!is.na(score[top])]
+      streak[setdiff(free, top)] <- 0L
+      streak[top] <- streak[top] + 1L
+      newly <- by_contribution(top[streak[top] >= fix_times], score[top[streak[top] >= fix_times]])
+      fixed <- c(fixed, newly)
+    }
+    cand <- setdiff(free, newly)
+    k <- min(max(1L, floor(cull * length(cand))), length(surv) - stop_at, length(cand))
+    if (k > 0L) {
+      # the lowest contributions, NA first; ties: the later column goes first
+      out <- cand[order(score[cand], -cand, na.last = FALSE)][seq_len(k)]
+      culled[[length(culled) + 1L]] <- by_contribution(out, score[out])
+      surv <- setdiff(surv, out)
+    }
+    if (verbose) {
+      message(sprintf("randSel iteration %d: %d features, mean alignment %.6g, %d culled%s",
+                      it, path$n_features[it], path$hsic[it], k,
+                      if (length(newly)) sprintf(", %d fixed", length(newly)) else ""))
+    }
+  }
+  final <- by_contribution(setdiff(surv, fixed), score[setdiff(surv, fixed)])
+  order_all <- c(fixed, final, unlist(rev(culled)))
+  rank <- integer(p)
+  rank[order_all] <- seq_len(p)
+  path$iteration <- as.integer(path$iteration)
+  path$n_features <- as.integer(path$n_features)
+  list(rank = rank, score = score, iteration = iteration, fixed = seq_len(p) %in% fixed,
+       fixed_order = fixed, history = history, path = path)
+}
