@@ -1,11 +1,9 @@
 /* randsel_call.c: SEXP glue for randsel.c, and the random draws of randSel
  * (R's RNG, on the main thread, before any thread starts). */
-#include <R.h>
-#include <Rinternals.h>
 #include <R_ext/Random.h>
 #include <limits.h>
 #include <string.h>
-#include "bahsic.h"
+#include "glue.h"
 
 /* k distinct values of 0..n-1 into out, exactly as R's sample.int(n, k)
  * (without replacement, n <= 1e7) draws them: a partial Fisher-Yates
@@ -32,7 +30,7 @@ static void draw_subset(int n, int k, int *out, int *pool)
 SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                     SEXP control)
 {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x)) Rf_error("'x' must be a double matrix");
+  bk_need_double_matrix(x, "x");
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
   if (!Rf_isReal(control) || XLENGTH(control) != 4)
@@ -107,15 +105,11 @@ SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
   bk_randsel_contrib(n, nb, sum_plus, n_plus, sum_half, n_half, total_half,
                      REAL(contrib));
 
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+  const char *names[] = {"contribution", "a_half", "a_plus", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, contrib);
   SET_VECTOR_ELT(out, 1, a_half);
   SET_VECTOR_ELT(out, 2, a_plus);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("contribution"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("a_half"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("a_plus"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(5);
+  UNPROTECT(4);
   return out;
 }
