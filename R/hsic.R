@@ -20,7 +20,8 @@
 #' @param y the outcome, one value per sample: a factor (or character,
 #'   logical) for classes, a numeric vector or matrix for regression. For
 #'   Bioconductor objects also the name of a column of the sample data.
-#' @param kernel_x kernel on the samples' features, see [kernels].
+#' @param kernel_x kernel on the samples' features, see [kernels]; with
+#'   [kernel_clinical()] `x` may be a data frame with factor columns.
 #' @param kernel_y label kernel, see [label_kernels]; `NULL` picks one from
 #'   `y` with [default_label_kernel()].
 #' @param estimator `"unbiased"` (HSIC1, needs at least 4 samples) or
@@ -76,7 +77,8 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
 #' @rdname hsic
 #' @export
 hsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
+  xy <- formula_inputs(match.call(), parent.frame(),
+                       frame = is_clinical(list(...)[["kernel_x"]]))
   hsic.default(xy$x, xy$y, ...)
 }
 
@@ -100,7 +102,8 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
                          hint = NULL) {
   check_kernel(kernel_x, "kernel_x")
   threads <- check_threads(threads)
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
+                        clinical = is_clinical(kernel_x))
   m <- nrow(d$x)
   check_min_samples(m, min_m, why, hint)
   if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
@@ -214,7 +217,8 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
 #' @rdname hsic_test
 #' @export
 hsic_test.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
+  xy <- formula_inputs(match.call(), parent.frame(),
+                       frame = is_clinical(list(...)[["kernel_x"]]))
   hsic_test.default(xy$x, xy$y, ...)
 }
 

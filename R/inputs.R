@@ -12,17 +12,21 @@
 #' @param na_action "fail" or "omit" (drop samples with NA / NaN).
 #' @param assay for SummarizedExperiment: which assay.
 #' @param require_y whether y must be given.
+#' @param clinical encode x for the clinical kernel (kernel_clinical()):
+#'   factor / character / logical columns become level codes, continuous ones
+#'   are divided by their range after the NA handling; x then carries the
+#'   attribute "clinical" (see R/kernel-clinical.R).
 #' @return list(x, y, features, samples)
 #' @noRd
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
-                             assay = 1L, require_y = TRUE) {
+                             assay = 1L, require_y = TRUE, clinical = FALSE) {
   na_action <- match.arg(na_action)
   bio <- bioc_to_matrix(x, y, assay)
   if (!is.null(bio)) {
     x <- bio$x
     y <- bio$y
   }
-  x <- as_feature_matrix(x)
+  x <- if (clinical) clinical_columns(x) else as_feature_matrix(x)
   m <- nrow(x)
   if (is.null(y)) {
     if (require_y) stop("'y' is missing: give the outcome, one value per sample.", call. = FALSE)
@@ -36,12 +40,15 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     if (any(bad)) {
       warning(sprintf("na_action = \"omit\": dropped %d of %d samples with missing values.",
                       sum(bad), m), call. = FALSE)
+      keep <- attributes(x)[c("categorical", "levels")]
       x <- x[!bad, , drop = FALSE]
+      if (clinical) attributes(x)[c("categorical", "levels")] <- keep
       if (!is.null(y)) y <- if (is.matrix(y)) y[!bad, , drop = FALSE] else y[!bad]
       if (is.factor(y)) y <- droplevels(y)
     }
   }
   check_finite_x(x)
+  if (clinical) x <- clinical_scale(x)
   if (!is.null(y)) check_outcome(y)
   list(x = x, y = y, features = colnames(x), samples = rownames(x))
 }
@@ -250,8 +257,9 @@ check_memory <- function(m, n_matrices = 2) {
 
 # The formula interface, the base-R way: model.frame() for the response and
 # the predictors, model.matrix() without the intercept for x (factors become
-# dummy columns, as in lm()).
-formula_inputs <- function(call, env) {
+# dummy columns, as in lm()). frame = TRUE (the clinical kernel, which takes
+# factors as they are): x is the data frame of the formula's variables.
+formula_inputs <- function(call, env, frame = FALSE) {
   mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
   names(mf)[2L] <- "formula"
   mf[[1L]] <- quote(stats::model.frame)
@@ -260,6 +268,18 @@ formula_inputs <- function(call, env) {
   y <- stats::model.response(mf)
   if (is.null(y)) stop("The formula has no response: write it as outcome ~ features.", call. = FALSE)
   mt <- attr(mf, "terms")
+  if (frame) {
+    labels <- attr(mt, "term.labels")
+    if (!all(labels %in% names(mf))) {
+      stop(sprintf(paste0("With the clinical kernel the formula takes variables as they are: ",
+                          "interactions such as %s are not supported; add such a column to ",
+                          "'data' instead."),
+                   labels[!labels %in% names(mf)][1L]), call. = FALSE)
+    }
+    x <- mf[labels]
+    attr(x, "terms") <- NULL
+    return(list(x = x, y = y))
+  }
   attr(mt, "intercept") <- 0L
   x <- stats::model.matrix(mt, mf)
   attr(x, "assign") <- NULL

@@ -11,7 +11,7 @@ new_kernel <- function(name, ..., label) {
 kernel_code <- function(kernel) {
   switch(kernel$name,
          linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
-         inverse_distance = 4L,
+         inverse_distance = 4L, clinical = 5L,
          stop(sprintf("kernel '%s' has no C code", kernel$name), call. = FALSE))
 }
 
@@ -133,7 +133,8 @@ print.bahsic_kernel <- function(x, ...) {
 #'
 #' @param kernel a kernel from [kernel_gaussian()] and friends.
 #' @param x numeric matrix or data.frame, samples x features (a vector is one
-#'   feature).
+#'   feature); for [kernel_clinical()] a data frame may also have factor,
+#'   character and logical columns.
 #' @param threads number of threads for the C loops.
 #' @return The m x m Gram matrix, with attribute `"kernel"` holding the kernel
 #'   with its width filled in when it was chosen by the median heuristic.
@@ -145,8 +146,12 @@ print.bahsic_kernel <- function(x, ...) {
 #' @export
 kernel_matrix <- function(kernel, x, threads = 1L) {
   check_kernel(kernel, "kernel")
-  x <- as_feature_matrix(x)
-  check_finite_x(x)
+  if (is_clinical(kernel)) {
+    x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = TRUE)$x
+  } else {
+    x <- as_feature_matrix(x)
+    check_finite_x(x)
+  }
   gram(kernel, x, threads = check_threads(threads))
 }
 
@@ -200,6 +205,10 @@ gram <- function(kernel, x, threads = 1L) {
                    nrow(K), nrow(K), m), call. = FALSE)
     }
     return(structure(K, kernel = kernel))
+  }
+  if (kernel$name == "clinical") {
+    check_memory(m, 1)
+    return(clinical_gram(kernel, x, threads))
   }
   median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
   # K, and the packed distances of the median heuristic

@@ -86,6 +86,11 @@ feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt
   estimator <- match.arg(estimator)
   check_flag(var_equal, "var_equal")
   threads <- check_threads(threads)
+  if (method %in% c("mmd", "kta", "hsic") && is_clinical(kernel)) {
+    stop(paste0("feature_scores() does not take the clinical kernel: on one feature it is ",
+                "that feature's own kernel. Use bahsic(x, y, kernel = kernel_clinical()), ",
+                "whose scores are computed from the same per-feature terms."), call. = FALSE)
+  }
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
   x <- d$x
   y <- d$y

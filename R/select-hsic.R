@@ -40,7 +40,9 @@
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
 #'   kernel (features are removed and added, so the kernel must be a function
-#'   of them).
+#'   of them). With [kernel_clinical()], `x` may be a data frame with factor
+#'   columns, and every candidate is scored in O(1) from per-feature terms
+#'   (see [kernel_clinical()]).
 #' @param estimator `"biased"` (HSIC0, the paper's choice for selection) or
 #'   `"unbiased"` (HSIC1).
 #' @param sigma width policy for Gaussian and Laplace kernels: `"dimension"`,
@@ -92,7 +94,8 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @rdname bahsic
 #' @export
 bahsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
+  xy <- formula_inputs(match.call(), parent.frame(),
+                       frame = is_clinical(list(...)[["kernel"]]))
   fit <- bahsic.default(xy$x, xy$y, ...)
   fit$call <- match.call()
   fit
@@ -119,7 +122,8 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @rdname bahsic
 #' @export
 fohsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
+  xy <- formula_inputs(match.call(), parent.frame(),
+                       frame = is_clinical(list(...)[["kernel"]]))
   fit <- fohsic.default(xy$x, xy$y, ...)
   fit$call <- match.call()
   fit
@@ -148,8 +152,9 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
 
+  clinical <- is_clinical(kernel)
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
-                        assay = assay)
+                        assay = assay, clinical = clinical)
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -163,6 +168,8 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                    p), call. = FALSE)
     }
   }
+  # the clinical kernel scales by range itself
+  if (clinical) standardize <- FALSE
   if (standardize) xs <- standardize_columns(xs, d$features)
   if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
   if (!inherits(kernel_y, "bahsic_label_kernel")) {
@@ -191,7 +198,8 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  as.double(is.null(sigma_grid)), step,
                  if (is.null(n_features)) 0 else n_features, threads, verbose,
                  use_simd())
-    res <- .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control)
+    res <- .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+                 if (clinical) clinical_flags(xs))
   }
 
   features <- data.frame(feature = d$features,

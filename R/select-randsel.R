@@ -102,6 +102,10 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
   call <- match.call()
   check_kernel(kernel, "kernel")
+  if (is_clinical(kernel)) {
+    stop("randsel() does not take the clinical kernel yet; use bahsic(), fohsic() or rfe().",
+         call. = FALSE)
+  }
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: randsel() draws subsets of ",
                 "features, so the kernel must be computed from them."), call. = FALSE)

@@ -81,7 +81,9 @@ enum bk_kernel_type {
   BK_POLYNOMIAL = 1, /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */
   BK_GAUSSIAN = 2,   /* exp(-sigma ||x - x'||^2);  p1 = sigma      */
   BK_LAPLACE = 3,    /* exp(-sigma ||x - x'||);    p1 = sigma      */
-  BK_INVDIST = 4     /* 1 / (||x - x'|| + eps);    p1 = eps        */
+  BK_INVDIST = 4,    /* 1 / (||x - x'|| + eps);    p1 = eps        */
+  BK_CLINICAL = 5    /* mean of per-feature kernels (clinical.c), on data
+                      * encoded by R; only bk_clinical_*() and the selector */
 };
 
 typedef struct {
@@ -125,6 +127,26 @@ double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
 
 /* k-th smallest (0-based) of v[0..n-1], n >= 1, 0 <= k < n; reorders v. */
 double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
+
+/* ---- the clinical kernel (clinical.c) --------------------------------------
+ * Eq. (3)-(4) of 003_6ec3b1f7786f1d71.txt on encoded data: column f of z is
+ * categorical (cat[f] = 1, level codes, k_f = 1[a == b]) or continuous
+ * (cat[f] = 0, shifted and divided by its range, k_f = 1 - |a - b|). */
+
+/* K (ma x mb) = sum_f weight[f] k_f(za_i, zb_j), or the average over the p
+ * features when weight is NULL. za: ma x p, zb: mb x p; za == zb (same
+ * pointer and size) computes one triangle and mirrors it. */
+void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
+                       ptrdiff_t mb, ptrdiff_t p, const int *cat,
+                       const double *weight, double *K, int nthreads);
+
+/* out[f] = sum_{a,b} W_ab k_f(z_af, z_bf) for every feature f of z (m x p),
+ * W symmetric m x m (only its upper triangle is read). HSIC is linear in
+ * the kernel and the clinical kernel is an average, so these p numbers give
+ * HSIC of every feature subset; with W = v v' they are the quadratic forms
+ * v' K_f v of J_SVM (eq. 5-7) and of the MKL gradient (eq. 8). */
+void bk_clinical_dot(const double *z, ptrdiff_t m, ptrdiff_t p, const int *cat,
+                     const double *W, double *out, int nthreads);
 
 /* ---- HSIC estimators (hsic.c) ---------------------------------------------
  * The label side is either a full m x m Gram matrix L (Y == NULL) or a
@@ -201,6 +223,7 @@ typedef struct {
   ptrdiff_t n_target;   /* stop at this many (0: rank all) */
   int nthreads;
   int simd;             /* allow the AVX2 + FMA loops where the CPU has them */
+  const int *cat;       /* BK_CLINICAL only: 1 for a categorical column */
 } bk_select_opts;
 
 /* called on the main thread after every iteration (interrupts, progress) */
@@ -213,7 +236,8 @@ ptrdiff_t bk_select_work_ints(ptrdiff_t d);
 
 /* Preconditions (the R glue guarantees them; tools/fuzz/fuzz_select.c keeps
  * to them): m >= 2 (m = 0, 1 are safe but meaningless), 0 <= n_target <= d,
- * step finite in [0, 1), kern.type 1..4, widths >= 0 and finite data. A
+ * step finite in [0, 1), kern.type 1..5, widths >= 0 and finite data;
+ * BK_CLINICAL needs x encoded as for bk_clinical_cross() and o->cat. A
  * negative n_target or one above d overflows path.
  * x: m x d (standardised by the caller); W: m x m symmetric with
  * HSIC(K) = sum(K o W). Outputs, per input feature j: rank[j] (1 = most

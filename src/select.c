@@ -11,6 +11,13 @@
  * features leave (BAHSIC) or join (FOHSIC); a candidate j is then scored
  * from Q -/+ q_j(a, b) in the same pass that evaluates the kernel, so no Gram
  * matrix is ever rebuilt.
+ *
+ * The clinical kernel (BK_CLINICAL, eq. 3-4 of 003_6ec3b1f7786f1d71.txt) is
+ * the average of per-feature kernels K_f, so HSIC(S) = sum_{f in S} t_f / |S|
+ * with t_f = sum(K_f o W): the t_f are computed once (bk_clinical_dot(), one
+ * pass over the pairs per feature) and a candidate is then scored exactly in
+ * O(1), (T - t_j) / (s - 1) on removal and (T + t_j) / (s + 1) on addition,
+ * T the sum over the current set of size s. The loops below are the same.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,6 +42,10 @@ typedef struct {
   double *Q, *Qd;    /* packed pairs a < b; diagonal (inner products only) */
   const double *Wp, *Wd; /* packed off-diagonal and diagonal of W */
   bk_gauss_pass_fn pass; /* the Gaussian candidate loop for this iteration */
+  /* BK_CLINICAL: per-feature t_f, their sum T over the current set, its size */
+  const double *t;
+  double T;
+  ptrdiff_t s;
 } sel_state;
 
 static inline double ipow(double v, int n)
@@ -71,6 +82,8 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
                        double sgn)
 {
   const ptrdiff_t m = st->m;
+  if (st->kern.type == BK_CLINICAL) /* the set itself; candidates: below */
+    return st->s > 0 ? st->T / (double) st->s : 0.0;
   const double *q = st->Q, *w = st->Wp;
   double off = 0.0, diag = 0.0;
 
@@ -115,6 +128,17 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
   return diag + 2.0 * off;
 }
 
+/* HSIC of the current set with feature j removed (sgn = -1) or added */
+static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
+                             double sgn)
+{
+  if (st->kern.type == BK_CLINICAL) {
+    const double s = (double) st->s + sgn;
+    return s > 0.0 ? (st->T + sgn * st->t[j]) / s : 0.0;
+  }
+  return set_hsic(st, sigma, st->x + st->m * j, sgn);
+}
+
 /* Q += sgn * sum over the columns cols of q_j: the update when features
  * leave (sgn = -1) or join (sgn = +1) the set. Columns of the packed
  * triangle are independent, so they are shared between threads. */
@@ -125,6 +149,11 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
   double *Q = st->Q;
   const double *x = st->x;
   const int dist = st->dist;
+  if (st->kern.type == BK_CLINICAL) {
+    for (ptrdiff_t c = 0; c < ncols; c++) st->T += sgn * st->t[cols[c]];
+    st->s += sgn > 0 ? ncols : -ncols;
+    return;
+  }
   const int par =
       nthreads > 1 && (double) ncols * (double) PAIRS(m) >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
@@ -237,12 +266,14 @@ static void score_candidates(const sel_state *st, double sigma,
   /* chunks of about 2^16 pairs keep the scheduling cost small */
   const ptrdiff_t P = PAIRS(st->m);
   const int chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
-  const int par = nthreads > 1 && (double) ncand * (double) P >= BK_PAR_MIN_PAIRS;
+  /* a clinical candidate is O(1): no threads */
+  const int par = nthreads > 1 && st->kern.type != BK_CLINICAL &&
+                  (double) ncand * (double) P >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t i = 0; i < ncand; i++) {
-    sortbuf[3 * i + 2] = set_hsic(st, sigma, st->x + st->m * cand[i], sgn);
+    sortbuf[3 * i + 2] = candidate_hsic(st, sigma, cand[i], sgn);
     sortbuf[3 * i + 1] = (double) cand[i];
   }
   double scale = 0.0;
@@ -258,7 +289,7 @@ static void score_candidates(const sel_state *st, double sigma,
 
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d)
 {
-  return 3 * PAIRS(m) + BK_MEDIAN_WORK(m) + 4 * m + 3 * d + 8;
+  return 3 * PAIRS(m) + BK_MEDIAN_WORK(m) + 4 * m + 4 * d + 8;
 }
 
 static double max_of(const double *v, ptrdiff_t n)
@@ -318,10 +349,11 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
 {
   const ptrdiff_t P = PAIRS(m);
   double *Q = work, *Wp = Q + P, *Qfull = Wp + P, *mwork = Qfull + P,
-         *Qd = mwork + BK_MEDIAN_WORK(m), *Wd = Qd + m, *sortbuf = Wd + m;
+         *Qd = mwork + BK_MEDIAN_WORK(m), *Wd = Qd + m, *sortbuf = Wd + m,
+         *tf = sortbuf + 3 * d;
   int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
   sel_state st = {x, m, d, bk_kernel_uses_distance(o->kern.type), o->kern,
-                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd)};
+                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0};
   ptrdiff_t np = 0, it = 0;
 
   bk_pack_upper(W, m, Wp);
@@ -334,6 +366,8 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
+  if (o->kern.type == BK_CLINICAL)
+    bk_clinical_dot(x, m, d, o->cat, W, tf, o->nthreads);
 
   if (o->direction == BK_BACKWARD) {
     ptrdiff_t ns = d, nelim = 0, since_refresh = 0;
@@ -370,6 +404,8 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
           o->kern.type == BK_INVDIST) {
         memset(Q, 0, (size_t) P * sizeof(double));
         memset(Qd, 0, (size_t) m * sizeof(double));
+        st.T = 0.0;
+        st.s = 0;
         update_Q(&st, active, ns, 1.0, o->nthreads);
         since_refresh = 0;
       } else {

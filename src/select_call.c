@@ -33,8 +33,11 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
 
 /* x: standardised m x d double matrix; W: m x m weights; kernel: c(type,
  * p1, p2); control: c(direction, policy, grid_relative, step, n_target,
- * threads, verbose, simd). Returns list(rank, score, iteration, path). */
-SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
+ * threads, verbose, simd); categorical: for the clinical kernel (code 5,
+ * x encoded by clinical_encode()) an integer flag per column, else NULL.
+ * Returns list(rank, score, iteration, path). */
+SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
+              SEXP categorical)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
@@ -61,8 +64,14 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
   o.n_target = (ptrdiff_t) ctl[4];
   o.nthreads = (int) ctl[5];
   o.simd = (int) ctl[7];
-  if (o.kern.type < BK_POLYNOMIAL || o.kern.type > BK_INVDIST)
+  if (o.kern.type < BK_POLYNOMIAL || o.kern.type > BK_CLINICAL)
     Rf_error("unsupported kernel code %d", o.kern.type);
+  o.cat = NULL;
+  if (o.kern.type == BK_CLINICAL) {
+    if (!Rf_isInteger(categorical) || XLENGTH(categorical) != d)
+      Rf_error("'categorical' must be an integer vector of length ncol(x)");
+    o.cat = INTEGER(categorical);
+  }
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
   tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
