@@ -1,0 +1,319 @@
+#' Recursive feature elimination with the clinical kernel: RFE-SVM and RFE-MKL
+#'
+#' `rfe()` is Algorithm 1 of Paul and Dupont: starting from all features it
+#' trains a classifier on the clinical kernel ([kernel_clinical()]) of the
+#' surviving features, removes the fraction `drop` of them that are least
+#' important (at least one), and repeats until none is left; the features
+#' removed last rank first.
+#'
+#' **`importance = "svm"` (RFE-SVM, eq. 5-7).** A non-linear SVM is trained
+#' on the precomputed kernel with kernlab's `ksvm()`; with \eqn{v_i =
+#' \alpha_i y_i} its dual solution, \eqn{W^2(\alpha) = v^\top K v} and the
+#' importance of feature f is \eqn{J(f) = |W^2(\alpha) -
+#' W^2_{(-f)}(\alpha)|}, without re-training. The clinical kernel on the s
+#' surviving features is the average of the per-feature kernels \eqn{K_f},
+#' so the kernel without f is \eqn{K_{(-f)} = (s K - K_f) / (s - 1)} and
+#' everything follows from the quadratic forms \eqn{q_f = v^\top K_f v},
+#' computed in C for all f in one pass over the pairs of support vectors:
+#' \eqn{J(f) = |q_f - W^2| / (s - 1)}. Note what the absolute value of eq. 6
+#' implies with an average kernel: a feature counts as important when its
+#' \eqn{q_f} is far from the mean in either direction. The last feature
+#' (s = 1) has \eqn{J = W^2}. A constant feature (one value or one level)
+#' has importance 0 and so leaves first: its \eqn{J} would only measure the
+#' rescaling of the average kernel by \eqn{s / (s - 1)}.
+#'
+#' **`importance = "mkl"` (RFE-MKL, eq. 8).** The kernel is a convex
+#' combination \eqn{\sum_f \mu_f K_f} (\eqn{\mu_f \ge 0}, \eqn{\sum \mu_f =
+#' 1}) whose weights are learnt by SimpleMKL's reduced-gradient descent
+#' (Rakotomamonjy et al. 2008) on the SVM dual optimum \eqn{J(\mu)}, whose
+#' gradient is \eqn{-q_f / 2} (the same C routine): from uniform weights
+#' (the clinical kernel), a descent direction on the simplex, a step found by
+#' halving from the largest feasible one until \eqn{J} decreases (one SVM per
+#' trial), until the duality gap \eqn{(\max_f q_f - \sum_f \mu_f q_f) / 2} is
+#' below `mkl_control$gap` times \eqn{J}, after `mkl_control$max_iter`
+#' steps, or when no step decreases \eqn{J}. The last happens on data with
+#' many tied samples (categorical features), where the SVM dual has many
+#' optima and its gradient is only a subgradient; the path reports the gap
+#' reached (`mkl_gap`). The importance of f is \eqn{\mu_f}; features at equal weight (often
+#' 0) are ordered by \eqn{q_f}.
+#'
+#' Ties in the importance (to a relative 1e-10) go to the feature that comes
+#' first in `x`. Only two classes are supported.
+#'
+#' @inheritParams bahsic
+#' @param x samples x features: a data frame with numeric (continuous),
+#'   factor, character or logical (categorical) and ordered-factor columns (see
+#'   [kernel_clinical()]), or a numeric matrix (all continuous); or a formula
+#'   `outcome ~ features` with `data`, whose variables are taken as they are.
+#' @param y the outcome: two classes (a factor, character or logical vector).
+#' @param importance `"svm"` (eq. 5-7) or `"mkl"` (eq. 8).
+#' @param kernel the kernel; only [kernel_clinical()], whose decomposition
+#'   into per-feature kernels both importances use.
+#' @param drop fraction of the surviving features removed per iteration, in
+#'   \[0, 1); at least one is removed; 0.2 as in the paper.
+#' @param C the SVM's cost of constraint violation (positive).
+#' @param mkl_control for `"mkl"`: `list(max_iter = 20, gap = 0.01)`, the
+#'   largest number of descent steps per RFE iteration and the relative
+#'   duality gap at which they stop.
+#' @param threads number of threads for the kernel and the quadratic forms.
+#' @param verbose report every iteration as a message.
+#' @return An object of class `bahsic_selection` (see [selected()]) with
+#'   method `"rfe_svm"` or `"rfe_mkl"`. `features$score` is the importance
+#'   when the feature was removed. `path` has one row per iteration with
+#'   `n_features` at its start, `hsic` and `sigma` `NA` (not used) and
+#'   `objective` (the SVM dual objective \eqn{\sum_i \alpha_i - W^2/2}),
+#'   `w2` (\eqn{W^2}), `n_sv` (support vectors) and `train_error`; for MKL
+#'   also `mkl_iter` and `mkl_gap`. The further element `importance` is a
+#'   features x iterations matrix of the importances (`NA` once removed).
+#' @references Paul, J. and Dupont, P. Kernel methods for mixed feature
+#'   selection. ESANN 2014, Algorithm 1 and eq. 5-8.
+#'
+#'   Guyon, I., Weston, J., Barnhill, S. and Vapnik, V. (2002). Gene
+#'   selection for cancer classification using support vector machines.
+#'   Machine Learning 46, 389-422.
+#'
+#'   Rakotomamonjy, A., Bach, F., Canu, S. and Grandvalet, Y. (2008).
+#'   SimpleMKL. JMLR 9, 2491-2521.
+#' @family selection
+#' @seealso [bcr()] and [kuncheva_index()] to evaluate a selection.
+#' @examples
+#' if (requireNamespace("kernlab", quietly = TRUE)) {
+#'   bw <- MASS::birthwt
+#'   bw$race <- factor(bw$race, labels = c("white", "black", "other"))
+#'   for (v in c("smoke", "ht", "ui")) bw[[v]] <- factor(bw[[v]])
+#'   fit <- rfe(factor(low) ~ age + lwt + race + smoke + ptl + ht + ui + ftv, data = bw)
+#'   fit
+#'   selected(fit, 3)
+#'   rfe(factor(low) ~ age + lwt + race + smoke + ui, data = bw, importance = "mkl")
+#' }
+#' @export
+rfe <- function(x, ...) UseMethod("rfe")
+
+#' @rdname rfe
+#' @export
+rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clinical(),
+                        drop = 0.2, C = 1, mkl_control = list(), threads = 1L,
+                        verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+  call <- match.call()
+  importance <- match.arg(importance)
+  check_kernel(kernel, "kernel")
+  if (!is_clinical(kernel)) {
+    stop(paste0("rfe() supports only kernel = kernel_clinical(): both importances use its ",
+                "decomposition into one kernel per feature."), call. = FALSE)
+  }
+  if (!is.numeric(drop) || length(drop) != 1L || !is.finite(drop) || drop < 0 || drop >= 1) {
+    stop("'drop' must be a fraction in [0, 1): 0.2 removes 20% of the features per iteration, 0 one at a time.",
+         call. = FALSE)
+  }
+  check_positive(C, "C")
+  ctl <- rfe_mkl_control(mkl_control)
+  check_flag(verbose, "verbose")
+  threads <- check_threads(threads)
+  if (!requireNamespace("kernlab", quietly = TRUE)) {
+    stop(paste0("rfe() trains its SVMs with the kernlab package: install it with ",
+                "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
+         call. = FALSE)
+  }
+  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
+                        clinical = TRUE)
+  y <- d$y
+  if (!is.factor(y)) {
+    stop("rfe() classifies: 'y' must be two classes (a factor, character or logical), not numbers.",
+         call. = FALSE)
+  }
+  if (nlevels(y) != 2L) {
+    stop(sprintf(paste0("rfe() supports two classes; 'y' has %d (%s). Select two, or compare ",
+                        "one class against the rest."),
+                 nlevels(y), paste(utils::head(levels(y), 5L), collapse = ", ")), call. = FALSE)
+  }
+  if (any(tabulate(y) < 2L)) {
+    stop(sprintf("Each class needs at least 2 samples for an SVM; class \"%s\" has %d.",
+                 levels(y)[which.min(tabulate(y))], min(tabulate(y))), call. = FALSE)
+  }
+  z <- d$x
+  m <- nrow(z)
+  check_memory(m, 3)
+  flags <- clinical_flags(z)
+  constant <- apply(z, 2L, function(v) all(v == v[1L]))
+  if (all(constant)) {
+    stop("Every feature of 'x' is constant: the kernel is constant and there is nothing to rank.",
+         call. = FALSE)
+  }
+  res <- rfe_loop(z, flags, y, importance, drop, C, ctl, threads, verbose)
+  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
+                         iteration = res$iteration, stringsAsFactors = FALSE)
+  imp <- res$history
+  dimnames(imp) <- list(d$features, paste0("iteration", seq_len(ncol(imp))))
+  settings <- list(kernel = kernel, importance = importance, drop = drop, C = C,
+                   mkl_max_iter = if (importance == "mkl") ctl$max_iter,
+                   mkl_gap = if (importance == "mkl") ctl$gap, n_samples = m,
+                   threads = threads)
+  settings <- settings[!vapply(settings, is.null, logical(1))]
+  call[[1L]] <- as.name("rfe")
+  new_selection(paste0("rfe_", importance), features, res$path, settings, call,
+                importance = imp)
+}
+
+#' @rdname rfe
+#' @export
+rfe.formula <- function(formula, data, subset, na.action, ...) {
+  xy <- formula_inputs(match.call(), parent.frame(), frame = TRUE)
+  fit <- rfe.default(xy$x, xy$y, ...)
+  fit$call <- match.call()
+  fit
+}
+
+rfe_mkl_control <- function(control) {
+  if (!is.list(control) || (length(control) && is.null(names(control))) ||
+      length(setdiff(names(control), c("max_iter", "gap")))) {
+    stop("'mkl_control' must be a list with elements max_iter and/or gap.", call. = FALSE)
+  }
+  ctl <- utils::modifyList(list(max_iter = 20L, gap = 0.01), control)
+  if (!is.numeric(ctl$max_iter) || length(ctl$max_iter) != 1L || !is.finite(ctl$max_iter) ||
+      ctl$max_iter < 0 || ctl$max_iter != round(ctl$max_iter)) {
+    stop("'mkl_control$max_iter' must be a whole number >= 0.", call. = FALSE)
+  }
+  if (!is.numeric(ctl$gap) || length(ctl$gap) != 1L || !is.finite(ctl$gap) || ctl$gap < 0) {
+    stop("'mkl_control$gap' must be a number >= 0.", call. = FALSE)
+  }
+  ctl
+}
+
+# One SVM on a precomputed kernel: v = alpha * y on the support vectors sv,
+# W^2 = v' K v (eq. 5) and the dual objective sum(alpha) - W^2 / 2.
+rfe_svm <- function(K, y, C, fit = TRUE) {
+  fit <- kernlab::ksvm(kernlab::as.kernelMatrix(K), y, type = "C-svc", C = C, fit = fit)
+  sv <- kernlab::alphaindex(fit)[[1L]]
+  v <- kernlab::coef(fit)[[1L]]
+  w2 <- sum(v * (K[sv, sv, drop = FALSE] %*% v))
+  list(sv = sv, v = v, w2 = w2, objective = sum(abs(v)) - w2 / 2,
+       train_error = if (length(kernlab::error(fit))) kernlab::error(fit) else NA_real_)
+}
+
+# q_f = v' K_f v for every column f of z (restricted to the support vectors).
+rfe_quad <- function(z, flags, s, threads) {
+  .Call(C_clinical_dot, z[s$sv, , drop = FALSE], flags, tcrossprod(s$v), threads)
+}
+
+# eq. 6-7 with K_(-f) = (p K - K_f) / (p - 1): J(f) = |W^2 - W^2_(-f)|.
+jsvm_importance <- function(q, w2) {
+  p <- length(q)
+  if (p == 1L) return(w2)
+  abs(w2 - (sum(q) - q) / (p - 1))
+}
+
+# eq. 8: SimpleMKL-style reduced gradient on the simplex of the per-feature
+# kernel weights, the SVM dual optimum J(mu) as objective (one SVM per
+# evaluation), dJ/dmu_f = -q_f / 2.
+mkl_weights <- function(z, flags, y, C, ctl, threads) {
+  p <- ncol(z)
+  eval_at <- function(mu, fit = FALSE) {
+    K <- .Call(C_clinical, z, NULL, flags, mu, threads)
+    s <- rfe_svm(K, y, C, fit = fit)
+    s$q <- rfe_quad(z, flags, s, threads)
+    s$mu <- mu
+    s
+  }
+  cur <- eval_at(rep(1 / p, p), fit = TRUE)
+  gap <- 0
+  it <- 0L
+  while (p > 1L) {
+    gap <- (max(cur$q) - sum(cur$mu * cur$q)) / 2
+    if (gap <= ctl$gap * abs(cur$objective) || it >= ctl$max_iter) break
+    mu <- cur$mu
+    g <- -cur$q / 2
+    u <- which.max(mu)
+    # reduced gradient: move along the simplex, weights at 0 may only grow
+    D <- -(g - g[u])
+    D[mu <= 0 & D < 0] <- 0
+    D[u] <- 0
+    D[u] <- -sum(D)
+    if (max(abs(D)) <= 1e-12 * max(abs(g))) break
+    neg <- D < 0
+    step <- min(-mu[neg] / D[neg])
+    improved <- FALSE
+    for (try in seq_len(8L)) {
+      new <- pmax(mu + step * D, 0)
+      new[new < 1e-12] <- 0
+      new <- new / sum(new)
+      cand <- eval_at(new)
+      if (cand$objective < cur$objective - 1e-12 * abs(cur$objective)) {
+        improved <- TRUE
+        break
+      }
+      step <- step / 2
+    }
+    it <- it + 1L
+    if (!improved) break
+    cur <- cand
+  }
+  # the training error of the final weights (trial SVMs skip it)
+  if (it > 0L) cur <- eval_at(cur$mu, fit = TRUE)
+  cur$mkl_iter <- it
+  cur$gap <- gap
+  cur
+}
+
+# Algorithm 1 of 003_6ec3b1f7786f1d71.txt on the encoded data z.
+rfe_loop <- function(z, flags, y, importance, drop, C, ctl, threads, verbose) {
+  p <- ncol(z)
+  constant <- apply(z, 2L, function(v) all(v == v[1L]))
+  active <- seq_len(p)
+  rank <- rep(NA_integer_, p)
+  score <- rep(NA_real_, p)
+  iteration <- rep(NA_integer_, p)
+  history <- matrix(NA_real_, p, 0L)
+  path <- list()
+  eliminated <- integer(0)
+  it <- 0L
+  while (length(active) > 0L) {
+    it <- it + 1L
+    s <- length(active)
+    za <- z[, active, drop = FALSE]
+    fa <- flags[active]
+    if (importance == "svm") {
+      fit <- rfe_svm(.Call(C_clinical, za, NULL, fa, NULL, threads), y, C)
+      q <- rfe_quad(za, fa, fit, threads)
+      imp <- jsvm_importance(q, fit$w2)
+      # a constant feature carries no information; its J would only measure
+      # the rescaling of the average kernel by s / (s - 1)
+      imp[constant[active]] <- 0
+      key <- cbind(imp, 0)
+    } else {
+      fit <- mkl_weights(za, fa, y, C, ctl, threads)
+      q <- fit$q
+      imp <- fit$mu
+      key <- cbind(imp, q)
+    }
+    col <- rep(NA_real_, p)
+    col[active] <- imp
+    history <- cbind(history, col)
+    row <- data.frame(iteration = it, n_features = s, hsic = NA_real_, sigma = NA_real_,
+                      objective = fit$objective, w2 = fit$w2, n_sv = length(fit$sv),
+                      train_error = fit$train_error)
+    if (importance == "mkl") {
+      row$mkl_iter <- fit$mkl_iter
+      row$mkl_gap <- fit$gap
+    }
+    path[[it]] <- row
+    if (verbose) {
+      message(sprintf("RFE-%s iteration %d: %d features, objective %.6g, %d support vectors",
+                      toupper(importance), it, s, fit$objective, length(fit$sv)))
+    }
+    # least important first; ties (to 1e-10 relative): the later column first
+    rel <- function(v) {
+      sc <- max(abs(v))
+      if (sc > 0) round(v / (1e-10 * sc)) else v
+    }
+    ord <- order(rel(key[, 1L]), rel(key[, 2L]), -active)
+    k <- min(s, max(1L, floor(drop * s)))
+    out <- active[ord[seq_len(k)]]
+    score[out] <- imp[ord[seq_len(k)]]
+    iteration[out] <- it
+    eliminated <- c(eliminated, out)
+    active <- setdiff(active, out)
+  }
+  rank[rev(eliminated)] <- seq_len(p)
+  list(rank = rank, score = score, iteration = iteration, history = history,
+       path = do.call(rbind, path))
+}
