@@ -17,8 +17,14 @@
 #' computed in C for all f in one pass over the pairs of support vectors:
 #' \eqn{J(f) = |q_f - W^2| / (s - 1)}. Note what the absolute value of eq. 6
 #' implies with an average kernel: a feature counts as important when its
-#' \eqn{q_f} is far from the mean in either direction. The last feature
-#' (s = 1) has \eqn{J = W^2}. A constant feature (one value or one level)
+#' \eqn{q_f} is far from the mean \eqn{W^2 = \bar q} in either direction,
+#' so among a few features the strongest can look least important (it is
+#' closest to a mean it dominates), and with two features both always tie.
+#' `j_svm = "share"` instead removes the feature's share of the average
+#' without re-averaging, \eqn{K_{(-f)} = K - K_f / s}, which gives
+#' \eqn{J(f) = q_f / s}: Guyon et al.'s criterion for a sum of kernels,
+#' monotone in \eqn{q_f}. The default, `"paper"`, is eq. 7 as written. The
+#' last feature (s = 1) has \eqn{J = W^2}. A constant feature (one value or one level)
 #' has importance 0 and so leaves first: its \eqn{J} would only measure the
 #' rescaling of the average kernel by \eqn{s / (s - 1)}.
 #'
@@ -52,6 +58,9 @@
 #' @param drop fraction of the surviving features removed per iteration, in
 #'   \[0, 1); at least one is removed; 0.2 as in the paper.
 #' @param C the SVM's cost of constraint violation (positive).
+#' @param j_svm for `"svm"`: `"paper"` (eq. 6-7, the kernel without f
+#'   re-averaged over the other features) or `"share"` (the kernel without
+#'   f's share, \eqn{J(f) = q_f / s}); see Details.
 #' @param mkl_control for `"mkl"`: `list(max_iter = 20, gap = 0.01)`, the
 #'   largest number of descent steps per RFE iteration and the relative
 #'   duality gap at which they stop.
@@ -77,7 +86,8 @@
 #' @family selection
 #' @seealso [bcr()] and [kuncheva_index()] to evaluate a selection.
 #' @examples
-#' if (requireNamespace("kernlab", quietly = TRUE)) {
+#' if (requireNamespace("kernlab", quietly = TRUE) &&
+#'     requireNamespace("MASS", quietly = TRUE)) {
 #'   bw <- MASS::birthwt
 #'   bw$race <- factor(bw$race, labels = c("white", "black", "other"))
 #'   for (v in c("smoke", "ht", "ui")) bw[[v]] <- factor(bw[[v]])
@@ -92,10 +102,12 @@ rfe <- function(x, ...) UseMethod("rfe")
 #' @rdname rfe
 #' @export
 rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clinical(),
-                        drop = 0.2, C = 1, mkl_control = list(), threads = 1L,
+                        drop = 0.2, C = 1, j_svm = c("paper", "share"),
+                        mkl_control = list(), threads = 1L,
                         verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
   call <- match.call()
   importance <- match.arg(importance)
+  j_svm <- match.arg(j_svm)
   check_kernel(kernel, "kernel")
   if (!is_clinical(kernel)) {
     stop(paste0("rfe() supports only kernel = kernel_clinical(): both importances use its ",
@@ -139,12 +151,13 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
     stop("Every feature of 'x' is constant: the kernel is constant and there is nothing to rank.",
          call. = FALSE)
   }
-  res <- rfe_loop(z, flags, y, importance, drop, C, ctl, threads, verbose)
+  res <- rfe_loop(z, flags, y, importance, drop, C, j_svm, ctl, threads, verbose)
   features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
                          iteration = res$iteration, stringsAsFactors = FALSE)
   imp <- res$history
   dimnames(imp) <- list(d$features, paste0("iteration", seq_len(ncol(imp))))
   settings <- list(kernel = kernel, importance = importance, drop = drop, C = C,
+                   j_svm = if (importance == "svm") j_svm,
                    mkl_max_iter = if (importance == "mkl") ctl$max_iter,
                    mkl_gap = if (importance == "mkl") ctl$gap, n_samples = m,
                    threads = threads)
@@ -195,10 +208,12 @@ rfe_quad <- function(z, flags, s, threads) {
   .Call(C_clinical_dot, z[s$sv, , drop = FALSE], flags, tcrossprod(s$v), threads)
 }
 
-# eq. 6-7 with K_(-f) = (p K - K_f) / (p - 1): J(f) = |W^2 - W^2_(-f)|.
-jsvm_importance <- function(q, w2) {
+# eq. 6-7, J(f) = |W^2 - W^2_(-f)|, with K_(-f) = (p K - K_f) / (p - 1)
+# ("paper") or K - K_f / p ("share").
+jsvm_importance <- function(q, w2, j_svm = "paper") {
   p <- length(q)
   if (p == 1L) return(w2)
+  if (j_svm == "share") return(abs(q) / p)
   abs(w2 - (sum(q) - q) / (p - 1))
 }
 
@@ -255,7 +270,7 @@ mkl_weights <- function(z, flags, y, C, ctl, threads) {
 }
 
 # Algorithm 1 of 003_6ec3b1f7786f1d71.txt on the encoded data z.
-rfe_loop <- function(z, flags, y, importance, drop, C, ctl, threads, verbose) {
+rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verbose) {
   p <- ncol(z)
   constant <- apply(z, 2L, function(v) all(v == v[1L]))
   active <- seq_len(p)
@@ -274,7 +289,7 @@ rfe_loop <- function(z, flags, y, importance, drop, C, ctl, threads, verbose) {
     if (importance == "svm") {
       fit <- rfe_svm(.Call(C_clinical, za, NULL, fa, NULL, threads), y, C)
       q <- rfe_quad(za, fa, fit, threads)
-      imp <- jsvm_importance(q, fit$w2)
+      imp <- jsvm_importance(q, fit$w2, j_svm)
       # a constant feature carries no information; its J would only measure
       # the rescaling of the average kernel by s / (s - 1)
       imp[constant[active]] <- 0

@@ -1,0 +1,162 @@
+# rfe(): Algorithm 1 of 003_6ec3b1f7786f1d71.txt with the importances of
+# eq. 5-7 (SVM) and eq. 8 (MKL).
+
+toy_rfe <- function(m = 30, seed = 1) {
+  set.seed(seed)
+  y <- factor(rep(c("a", "b"), length.out = m))
+  df <- data.frame(signal = rnorm(m) + 1.5 * (y == "b"),
+                   noise = rnorm(m),
+                   group = factor(ifelse(runif(m) < ifelse(y == "b", 0.8, 0.2), "g1", "g2")),
+                   colour = sample(c("red", "green", "blue"), m, TRUE),
+                   level = factor(sample(1:3, m, TRUE), ordered = TRUE),
+                   stringsAsFactors = FALSE)
+  list(x = df, y = y)
+}
+
+# the clinical kernel of some columns of an encoded matrix, straight from eq. 3-4
+oracle_encoded_kernel <- function(z, cat) {
+  m <- nrow(z)
+  K <- matrix(0, m, m)
+  for (f in seq_len(ncol(z))) {
+    K <- K + if (cat[f]) outer(z[, f], z[, f], "==") else 1 - abs(outer(z[, f], z[, f], "-"))
+  }
+  K / ncol(z)
+}
+
+test_that("J_SVM from C matches eq. 5-7 computed from the ksvm solution", {
+  skip_if_not_installed("kernlab")
+  for (seed in test_cases(1:2, 1L)) {
+    d <- toy_rfe(seed = seed)
+    enc <- normalise_inputs(d$x, d$y, clinical = TRUE)
+    z <- enc$x
+    cat <- attr(z, "clinical")$categorical
+    K <- oracle_encoded_kernel(z, cat)
+    s <- rfe_svm(K, d$y, C = 1)
+    v <- numeric(nrow(z))
+    v[s$sv] <- s$v
+    # eq. 5 and 7, re-computing the kernel without each feature
+    w2 <- drop(v %*% K %*% v)
+    w2_minus <- vapply(seq_len(ncol(z)), function(f) {
+      drop(v %*% oracle_encoded_kernel(z[, -f, drop = FALSE], cat[-f]) %*% v)
+    }, numeric(1))
+    expect_equal(s$w2, w2, tolerance = 1e-10)
+    q <- rfe_quad(z, as.integer(cat), s, 1L)
+    expect_equal(jsvm_importance(q, s$w2), abs(w2 - w2_minus), tolerance = 1e-9)
+    expect_identical(rfe_quad(z, as.integer(cat), s, 2L), q)
+    # the first iteration of rfe() uses exactly these importances
+    fit <- rfe(d$x, d$y)
+    expect_equal(unname(fit$importance[, 1]), abs(w2 - w2_minus), tolerance = 1e-9)
+  }
+})
+
+test_that("rfe() ranks by reverse elimination and returns the common result class", {
+  skip_if_not_installed("kernlab")
+  d <- toy_rfe(m = 40)
+  fit <- rfe(d$x, d$y, drop = 0)
+  expect_s3_class(fit, "bahsic_selection")
+  expect_identical(fit$method, "rfe_svm")
+  expect_setequal(fit$ranking, names(d$x))
+  # one feature per iteration: the feature removed in iteration i ranks p - i + 1
+  expect_equal(fit$path$n_features, 5:1)
+  expect_equal(fit$features$rank, 6L - fit$features$iteration)
+  expect_true(all(is.na(fit$path$hsic)) && all(is.na(fit$path$sigma)))
+  expect_true(all(fit$path$objective > 0))
+  # eq. 6-7 with an average kernel: with two features left both importances tie
+  last2 <- fit$importance[fit$features$iteration >= 4, 4]
+  expect_length(last2, 2L)
+  expect_equal(last2[[1]], last2[[2]])
+  # "share" ranks by q_f: the strong continuous and categorical signals lead
+  fs <- rfe(d$x, d$y, drop = 0, j_svm = "share")
+  expect_setequal(fs$ranking[1:2], c("signal", "group"))
+  expect_identical(fs$settings$j_svm, "share")
+  # the importance recorded when removed is the smallest of that iteration
+  for (it in 1:4) {
+    out <- fit$features$feature[fit$features$iteration == it]
+    expect_equal(min(fit$importance[, it], na.rm = TRUE), fit$importance[out, it])
+  }
+  # drop = 0.2 removes max(1, floor(0.2 s)) per iteration
+  f2 <- rfe(d$x, d$y)
+  expect_equal(f2$path$n_features, 5:1)
+  expect_output(print(f2), "RFE_SVM feature selection: 40 samples, 5 features, 5 ranked")
+  # the formula takes factors as they are
+  df <- cbind(d$x, cls = d$y)
+  expect_identical(rfe(cls ~ ., data = df)$ranking, f2$ranking)
+  # a numeric matrix: all continuous
+  xm <- as.matrix(d$x[c("signal", "noise")])
+  fm <- rfe(xm, d$y, j_svm = "share")
+  expect_identical(fm$ranking[1], "signal")
+  # a constant feature leaves first, with importance 0
+  d$x$const <- 1
+  expect_warning(fc <- rfe(d$x, d$y, drop = 0), "constant feature \\(const\\)")
+  expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
+  expect_identical(fc$features$score[fc$features$feature == "const"], 0)
+})
+
+test_that("MKL weights are a convex combination that does not raise the SVM objective", {
+  skip_if_not_installed("kernlab")
+  d <- toy_rfe(m = 30, seed = 2)
+  enc <- normalise_inputs(d$x, d$y, clinical = TRUE)
+  z <- enc$x
+  flags <- clinical_flags(z)
+  w <- mkl_weights(z, flags, d$y, C = 1, ctl = list(max_iter = 5, gap = 0.01), threads = 1L)
+  expect_true(all(w$mu >= 0))
+  expect_equal(sum(w$mu), 1)
+  uniform <- rfe_svm(.Call(C_clinical, z, NULL, flags, NULL, 1L), d$y, C = 1)
+  expect_lte(w$objective, uniform$objective + 1e-8)
+  # the weighted kernel is what C computes
+  Kw <- .Call(C_clinical, z, NULL, flags, w$mu, 1L)
+  Ko <- Reduce(`+`, lapply(seq_len(ncol(z)), function(f) {
+    w$mu[f] * oracle_encoded_kernel(z[, f, drop = FALSE], attr(z, "clinical")$categorical[f])
+  }))
+  expect_equal(Kw, Ko, tolerance = 1e-12)
+  fit <- rfe(d$x, d$y, importance = "mkl", drop = 0.5, mkl_control = list(max_iter = 3))
+  expect_identical(fit$method, "rfe_mkl")
+  expect_setequal(fit$ranking, names(d$x))
+  for (it in seq_len(ncol(fit$importance))) {
+    mu <- fit$importance[, it]
+    expect_true(all(mu[!is.na(mu)] >= 0))
+    expect_equal(sum(mu, na.rm = TRUE), 1)
+  }
+  expect_true(all(c("mkl_iter", "mkl_gap") %in% names(fit$path)))
+})
+
+test_that("rfe() gives clear errors for bad input", {
+  skip_if_not_installed("kernlab")
+  d <- toy_rfe()
+  expect_error(rfe(d$x, factor(rep("a", 30))), "single class")
+  expect_error(rfe(d$x, factor(rep(c("a", "b", "c"), 10))), "two classes; 'y' has 3 \\(a, b, c\\)")
+  expect_error(rfe(d$x, rnorm(30)), "'y' must be two classes")
+  expect_error(rfe(d$x, factor(c("a", rep("b", 29)))), "class \"a\" has 1")
+  expect_error(rfe(d$x, d$y, kernel = kernel_gaussian()), "supports only kernel = kernel_clinical")
+  expect_error(rfe(d$x, d$y, drop = 1), "'drop' must be a fraction")
+  expect_error(rfe(d$x, d$y, C = 0), "'C' must be a single positive")
+  expect_error(rfe(d$x, d$y, importance = "rf"), "'arg' should be one of")
+  expect_error(rfe(d$x, d$y, mkl_control = list(iters = 3)), "'mkl_control' must be a list")
+  const <- data.frame(a = rep(1, 30), b = factor(rep("x", 30)))
+  expect_error(suppressWarnings(rfe(const, d$y)), "Every feature of 'x' is constant")
+  d$x$noise[3] <- NA
+  expect_error(rfe(d$x, d$y), "missing values \\(NA/NaN\\), first at feature 'noise', sample '3'")
+  expect_warning(fit <- rfe(d$x, d$y, na_action = "omit"), "dropped 1 of 30")
+  expect_identical(fit$settings$n_samples, 29L)
+})
+
+test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the sample order", {
+  skip_if_not_installed("kernlab")
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  bw$race <- factor(bw$race, labels = c("white", "black", "other"))
+  for (v in c("smoke", "ht", "ui")) bw[[v]] <- factor(bw[[v]], labels = c("no", "yes"))
+  x <- bw[c("age", "lwt", "race", "smoke", "ptl", "ht", "ui", "ftv")]
+  y <- factor(bw$low, labels = c("normal", "low"))
+  fit <- rfe(x, y)
+  expect_setequal(fit$ranking, names(x))
+  set.seed(11)
+  perm <- sample(nrow(x))
+  fit_p <- rfe(x[perm, ], y[perm])
+  # the SVM solver stops at a tolerance that depends on the order, so the
+  # importances agree only roughly; the ranking is the same
+  expect_identical(fit_p$ranking, fit$ranking)
+  # bahsic with the clinical kernel on the same data: the same under permutation too
+  b <- bahsic(x, y, kernel = kernel_clinical())
+  expect_identical(bahsic(x[perm, ], y[perm], kernel = kernel_clinical())$ranking, b$ranking)
+})
