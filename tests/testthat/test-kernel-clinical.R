@@ -78,6 +78,21 @@ test_that("the clinical kernel has the properties the paper relies on", {
                    kernel_matrix(kernel_clinical(), df, threads = 1L))
 })
 
+test_that("the weighted sum of per-feature kernels (eq. 8) and the per-feature sums match eq. 4", {
+  df <- toy_mixed(m = 10, seed = 5)
+  z <- normalise_inputs(df, NULL, require_y = FALSE, clinical = TRUE)$x
+  flags <- clinical_flags(z)
+  per_feature <- lapply(seq_along(df), function(f) oracle_clinical(df[f]))
+  w <- c(0.5, 0, 0.2, 0.1, 0.15, 0.05)
+  expect_equal(.Call(C_clinical, z, NULL, flags, w, 1L),
+               Reduce(`+`, Map(`*`, w, per_feature)), tolerance = 1e-14)
+  set.seed(5)
+  W <- crossprod(matrix(rnorm(100), 10))
+  expect_equal(.Call(C_clinical_dot, z, flags, W, 1L),
+               vapply(per_feature, function(Kf) sum(W * Kf), numeric(1)), tolerance = 1e-12)
+  expect_identical(.Call(C_clinical_dot, z, flags, W, 2L), .Call(C_clinical_dot, z, flags, W, 1L))
+})
+
 test_that("a constant column gets kernel 1, with a warning that names it", {
   df <- toy_mixed()
   df$unit <- 7
