@@ -132,7 +132,8 @@ as_whole <- function(value, arg) {
 }
 
 method_label <- function(method) {
-  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel", toupper(method))
+  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel",
+         rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", toupper(method))
 }
 
 # The settings that fit on a line: kernels by their label, scalars as they are
@@ -404,8 +405,14 @@ chosen_index <- function(x, chosen) {
 }
 
 plot_path <- function(x, ...) {
-  path <- x$path[x$path$n_features > 0L & is.finite(x$path$hsic), , drop = FALSE]
+  path <- x$path
   criterion <- if (x$method == "randsel") "mean alignment" else "HSIC"
+  # rfe() has no HSIC: its path has the SVM dual objective instead
+  if (startsWith(x$method, "rfe_") && is.numeric(path$objective)) {
+    path$hsic <- path$objective
+    criterion <- "SVM dual objective"
+  }
+  path <- path[path$n_features > 0L & is.finite(path$hsic), , drop = FALSE]
   main <- sprintf("%s: %s of the %s set", method_label(x$method), criterion,
                   if (x$method == "fohsic") "selected" else "surviving")
   if (nrow(path) == 0L) {

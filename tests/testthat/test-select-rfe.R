@@ -77,7 +77,11 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   # drop = 0.2 removes max(1, floor(0.2 s)) per iteration
   f2 <- rfe(d$x, d$y)
   expect_equal(f2$path$n_features, 5:1)
-  expect_output(print(f2), "RFE_SVM feature selection: 40 samples, 5 features, 5 ranked")
+  expect_output(print(f2), "RFE-SVM feature selection: 40 samples, 5 features, 5 ranked")
+  expect_output(print(summary(f2)), "objective")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot(f2, chosen = "signal"), f2)
   # the formula takes factors as they are
   df <- cbind(d$x, cls = d$y)
   expect_identical(rfe(cls ~ ., data = df)$ranking, f2$ranking)
