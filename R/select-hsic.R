@@ -21,7 +21,8 @@
 #'   median-heuristic width of that set times \eqn{2^{-3}, \ldots, 2^3}.
 #' * `"fixed"`: the kernel's own `sigma` throughout (with `sigma = NULL`, the
 #'   median heuristic on all standardised features, once).
-#' Kernels without a width (polynomial, inverse distance) ignore the policy.
+#' Kernels without a width (polynomial, inverse distance, clinical) ignore the
+#' policy.
 #'
 #' **Linear kernel**: HSIC then decomposes over features (section 5.1.1),
 #' BAHSIC and FOHSIC both reduce to ranking the features by their own

@@ -179,9 +179,9 @@ test_that("the cross kernel of new samples uses the training ranges and levels",
 
 # BAHSIC / FOHSIC with the clinical kernel against plain-R elimination and
 # addition, one feature at a time, from Gram matrices of eq. 3-4.
-oracle_select_clinical <- function(df, y, backward) {
+oracle_select_clinical <- function(df, y, backward, estimator = oracle_hsic0) {
   L <- unclass(label_kernel_matrix(label_kernel_binary(), y))[, ]
-  h <- function(cols) if (length(cols) == 0L) 0 else oracle_hsic0(oracle_clinical(df[cols]), L)
+  h <- function(cols) if (length(cols) == 0L) 0 else estimator(oracle_clinical(df[cols]), L)
   p <- ncol(df)
   score <- numeric(p)
   path <- numeric(0)
@@ -235,5 +235,10 @@ test_that("bahsic() and fohsic() with the clinical kernel match plain-R selectio
                      ob$ranking)
     expect_identical(bahsic(df, y, kernel = kernel_clinical(), threads = 2L)$features,
                      bahsic(df, y, kernel = kernel_clinical(), threads = 1L)$features)
+    # the unbiased estimator is linear in the kernel too
+    ou <- oracle_select_clinical(df, y, backward = TRUE, estimator = oracle_hsic1)
+    fu <- bahsic(df, y, kernel = kernel_clinical(), drop = 0, estimator = "unbiased")
+    expect_identical(fu$ranking, ou$ranking)
+    expect_equal(fu$path$hsic, ou$path, tolerance = 1e-10)
   }
 })
