@@ -1,8 +1,8 @@
 #' Bad input: what each function does with it
 #'
 #' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
-#' \code{\link{feature_scores}()}, \code{\link{bahsic}()} and
-#' \code{\link{fohsic}()}, for a matrix, data frame, formula,
+#' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
+#' \code{\link{fohsic}()} and \code{\link{randsel}()}, for a matrix, data frame, formula,
 #' \code{ExpressionSet} or \code{SummarizedExperiment}, passes its input
 #' through one normaliser, so bad input meets the same checks everywhere. Each
 #' kind of bad input has one decided outcome: an error whose message says what
@@ -14,7 +14,7 @@
 #' @details
 #' \tabular{llll}{
 #'   \strong{Input} \tab \strong{hsic(), hsic_test()} \tab \strong{feature_scores()}
-#'     \tab \strong{bahsic(), fohsic()} \cr
+#'     \tab \strong{bahsic(), fohsic(), randsel()} \cr
 #'   NA or NaN in x \tab error \tab error \tab error \cr
 #'   NA in y \tab error \tab error \tab error \cr
 #'   Inf in x or y \tab error \tab error \tab error \cr

@@ -10,6 +10,7 @@
 #define BAHSIC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- a vectorisable exp ---------------------------------------------------
@@ -239,19 +240,28 @@ typedef struct {
   int simd;         /* allow the AVX2 + FMA loop where the CPU has it */
 } bk_randsel_opts;
 
-/* Doubles of workspace per thread. */
+/* Workspace per thread: doubles, and ints (m samples, p features). */
 ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s);
+ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p);
 
-/* x: m x (n_fixed + n) with the fixed features first (in every set) and the
- * n free ones after. For bootstrap b: samp[s b ..] the s sample rows
- * (0-based, distinct), feat[(h + 1) b ..] h + 1 distinct free-feature
- * indices (0-based, < n): the first h are the half, all h + 1 the half plus
- * one. a_half[b], a_plus[b]: the centred alignments of the two sets with
- * the label kernel lab (m samples). work: nthreads * bk_randsel_work_doubles(s). */
-void bk_randsel_align(const double *x, ptrdiff_t m, ptrdiff_t n_fixed,
+/* The draws of one bootstrap from its seed: samp[0..s-1] distinct samples
+ * of 0..m-1, feat[0..h] distinct free features of 0..n-1 (the first h the
+ * half, all h + 1 the half plus one), each subset equally likely.
+ * pool: max(m, n) ints. */
+void bk_randsel_draw(uint64_t seed, ptrdiff_t m, ptrdiff_t s, ptrdiff_t n,
+                     ptrdiff_t h, int *samp, int *feat, int *pool);
+
+/* xt: the (n_fixed + n) x m data, features x samples, the fixed features
+ * first (in every set) and then the n free ones. Bootstrap b draws from seeds[b] (bk_randsel_draw) into samp[s b ..]
+ * and feat[(h + 1) b ..], and a_half[b], a_plus[b] are the centred
+ * alignments of its two sets with the label kernel lab (m samples).
+ * work: nthreads * bk_randsel_work_doubles(s), iwork: nthreads *
+ * bk_randsel_work_ints(s, m, n_fixed + n); neither needs initialising. */
+void bk_randsel_align(const double *xt, ptrdiff_t m, ptrdiff_t n_fixed,
+                      ptrdiff_t n,
                       bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
-                      const int *samp, const int *feat, double *a_half,
-                      double *a_plus, double *work);
+                      const uint64_t *seeds, int *samp, int *feat,
+                      double *a_half, double *a_plus, double *work, int *iwork);
 
 /* Running sums over bootstraps, in bootstrap order: per free feature the
  * sum and count of a_plus over the sets containing it, and of a_half over

@@ -17,8 +17,9 @@ SEXP C_col_cor(SEXP x, SEXP y);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control);
-SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
+SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                     SEXP control);
+SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -34,6 +35,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_select", (DL_FUNC) &C_select, 5},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 6},
+  {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
   {NULL, NULL, 0}
 };
 

@@ -25,7 +25,11 @@ callers <- list(
   "bahsic(kernel = kernel_linear())" = function(x, y, ...) {
     bahsic(x, y, kernel = kernel_linear(), ...)
   },
-  "fohsic()" = function(x, y, ...) fohsic(x, y, ...)
+  "fohsic()" = function(x, y, ...) fohsic(x, y, ...),
+  "randsel()" = function(x, y, ...) {
+    set.seed(42)
+    randsel(x, y, n_boot = 20L, ...)
+  }
 )
 score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
 for (method in score_methods) {
@@ -42,7 +46,7 @@ fs <- function(...) sprintf('feature_scores(method = "%s")', c(...))
 HSIC <- c("hsic()", 'hsic(estimator = "biased")')
 TESTS <- c("hsic_test()", 'hsic_test(method = "permutation")')
 SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kernel_linear())",
-            "fohsic()")
+            "fohsic()", "randsel()")
 T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
@@ -312,6 +316,7 @@ bad_input <- list(
               "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
          rule('bahsic(estimator = "unbiased")', "error", "needs at least 4 samples; there are 2"),
+         rule("randsel()", "error", "randsel\\(\\) needs at least 3 samples; there are 2"),
          rule(SELECT, "error", "with the biased estimator needs at least 3 samples; there are 2"),
          rule(fs("t", "snr"), "error", "class \"a\" has 1"),
          rule(c(fs("mt", "lods", "pam"), T_POOLED), "error",
