@@ -150,7 +150,7 @@ test_that("a SummarizedExperiment gives the same selection as its matrix", {
   skip_peer("SummarizedExperiment")
   t <- toy_l1(30, 4, 5)
   se <- SummarizedExperiment::SummarizedExperiment(
-    assays = list(expr = t(t$x)), colData = S4Vectors::DataFrame(cls = t$y))
+    assays = list(expr = t(t$x)), colData = data.frame(cls = t$y))
   set.seed(1)
   a <- l1_hsic(se, "cls", n_features = 2, restarts = 1)
   set.seed(1)
