@@ -84,11 +84,8 @@ SEXP C_lsmi_fit(SEXP phix, SEXP phiy, SEXP lambda)
   lapack_fail(bk_lsmi_fit(REAL(phix), REAL(phiy), n, b, REAL(lambda)[0], REAL(alpha),
                           REAL(h), REAL(est), work));
   const char *names[] = {"estimate", "alpha", "h", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, est);
-  SET_VECTOR_ELT(out, 1, alpha);
-  SET_VECTOR_ELT(out, 2, h);
-  UNPROTECT(4);
+  SEXP out = bk_named_list(names, (SEXP[]){est, alpha, h});
+  UNPROTECT(3);
   return out;
 }
 
@@ -154,10 +151,8 @@ SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy)
                            REAL(par)[1], REAL(phiy), REAL(Gy), REAL(grad), REAL(val),
                            work));
   const char *names[] = {"value", "gradient", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, val);
-  SET_VECTOR_ELT(out, 1, grad);
-  UNPROTECT(3);
+  SEXP out = bk_named_list(names, (SEXP[]){val, grad});
+  UNPROTECT(2);
   return out;
 }
 
@@ -179,10 +174,8 @@ SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W)
   bk_l1hsic_grad(REAL(x), m, d, REAL(w), REAL(gamma)[0], REAL(W), REAL(grad), REAL(val),
                  work);
   const char *names[] = {"value", "gradient", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, val);
-  SET_VECTOR_ELT(out, 1, grad);
-  UNPROTECT(3);
+  SEXP out = bk_named_list(names, (SEXP[]){val, grad});
+  UNPROTECT(2);
   return out;
 }
 

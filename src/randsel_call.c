@@ -47,17 +47,7 @@ SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
   if (m > INT_MAX || p > INT_MAX) Rf_error("too many samples or features");
   const ptrdiff_t nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
   const ptrdiff_t n = p - nf;
-  bk_label lab = {NULL, NULL, 0};
-  if (!Rf_isNull(Y)) {
-    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
-      Rf_error("'Y' must be a double matrix with %td rows", m);
-    lab.Y = REAL(Y);
-    lab.c = Rf_ncols(Y);
-  } else {
-    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m || Rf_ncols(L) != m)
-      Rf_error("'L' must be a %td x %td double matrix", m, m);
-    lab.L = REAL(L);
-  }
+  bk_label lab = bk_make_label(L, Y, m);
   const double *ctl = REAL(control);
   const double nb_d = ctl[0], s_d = ctl[1];
   if (!(nb_d >= 1 && nb_d <= 1e9)) Rf_error("'n_boot' must be in 1..1e9");
@@ -110,11 +100,8 @@ SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                      REAL(contrib));
 
   const char *names[] = {"contribution", "a_half", "a_plus", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, contrib);
-  SET_VECTOR_ELT(out, 1, a_half);
-  SET_VECTOR_ELT(out, 2, a_plus);
-  UNPROTECT(4);
+  SEXP out = bk_named_list(names, (SEXP[]){contrib, a_half, a_plus});
+  UNPROTECT(3);
   return out;
 }
 
@@ -139,9 +126,7 @@ SEXP C_randsel_draws(SEXP n_boot, SEXP m_, SEXP s_, SEXP n_, SEXP h_)
     for (ptrdiff_t i = 0; i <= h; i++) fb[i]++;
   }
   const char *names[] = {"samp", "feat", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, samp);
-  SET_VECTOR_ELT(out, 1, feat);
-  UNPROTECT(3);
+  SEXP out = bk_named_list(names, (SEXP[]){samp, feat});
+  UNPROTECT(2);
   return out;
 }

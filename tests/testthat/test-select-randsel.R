@@ -33,13 +33,8 @@ randsel_iteration_r <- function(x, Y, s, n_boot, gamma) {
   }, numeric(1))
 }
 
-toy_randsel <- function(m = 14, d = 7, seed = 1) {
-  set.seed(seed)
-  y <- factor(rep(c("a", "b"), length.out = m))
-  x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
-  x[y == "b", 2] <- x[y == "b", 2] + 2
-  list(x = x, y = y)
-}
+# feature g2 informative
+toy_randsel <- function(m = 14, d = 7, seed = 1) toy_binary(m, d, seed, informative = 2L, shift = 2)
 
 test_that("one iteration equals the plain-R oracle on explicit Gram matrices", {
   for (case in test_cases(list(c(m = 14, d = 7, boot = 25, seed = 1),
