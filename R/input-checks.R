@@ -1,8 +1,9 @@
 #' Bad input: what each function does with it
 #'
 #' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
-#' \code{\link{feature_scores}()}, \code{\link{bahsic}()} and
-#' \code{\link{fohsic}()}, for a matrix, data frame, formula,
+#' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
+#' \code{\link{fohsic}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
+#' \code{\link{l1_lsmi}()} and \code{\link{l1_hsic}()}, for a matrix, data frame, formula,
 #' \code{ExpressionSet} or \code{SummarizedExperiment}, passes its input
 #' through one normaliser, so bad input meets the same checks everywhere. Each
 #' kind of bad input has one decided outcome: an error whose message says what
@@ -14,7 +15,7 @@
 #' @details
 #' \tabular{llll}{
 #'   \strong{Input} \tab \strong{hsic(), hsic_test()} \tab \strong{feature_scores()}
-#'     \tab \strong{bahsic(), fohsic()} \cr
+#'     \tab \strong{the selectors, lsmi()} \cr
 #'   NA or NaN in x \tab error \tab error \tab error \cr
 #'   NA in y \tab error \tab error \tab error \cr
 #'   Inf in x or y \tab error \tab error \tab error \cr
@@ -66,7 +67,10 @@
 #'     B statistic at \eqn{t = 0}. When every feature is constant, HSIC is 0,
 #'     the gamma test warns that its approximation is undefined (p-value NA),
 #'     the permutation test gives p = 1 and the selectors rank the features in
-#'     column order.}
+#'     column order. \code{l1_lsmi()} and \code{l1_hsic()} leave constant
+#'     features out of the optimisation (weight 0), and stop when fewer
+#'     features vary than \code{n_features}; \code{lsmi()} warns and
+#'     estimates the dependence of the others (about 0 when none varies).}
 #'   \item{A single class}{An error: dependence on the outcome needs at least
 #'     two classes (a one-level factor, or one left after dropping unused
 #'     levels or missing values).}
@@ -90,7 +94,9 @@
 #'     estimator 4 (\code{hsic()}, \code{feature_scores(method = "hsic",
 #'     estimator = "unbiased")}, the selectors and the permutation test with
 #'     \code{estimator = "unbiased"}); the gamma test 6; the selectors with the
-#'     biased estimator 3; the biased \code{hsic()}, per-feature biased HSIC
+#'     biased estimator 3 (\code{randsel()} 3; \code{lsmi()},
+#'     \code{l1_lsmi()} and \code{l1_hsic()} 4, for their
+#'     cross-validation); the biased \code{hsic()}, per-feature biased HSIC
 #'     and the biased permutation test 2; \code{"mt"}, \code{"lods"},
 #'     \code{"pam"} and the pooled t more samples than classes; Welch's t and
 #'     \code{"snr"} 2 per class; \code{"pc"}, \code{"lin"}, \code{"mmd"} and

@@ -10,6 +10,7 @@
 #define BAHSIC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- a vectorisable exp ---------------------------------------------------
@@ -263,19 +264,28 @@ typedef struct {
   int simd;         /* allow the AVX2 + FMA loop where the CPU has it */
 } bk_randsel_opts;
 
-/* Doubles of workspace per thread. */
+/* Workspace per thread: doubles, and ints (m samples, p features). */
 ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s);
+ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p);
 
-/* x: m x (n_fixed + n) with the fixed features first (in every set) and the
- * n free ones after. For bootstrap b: samp[s b ..] the s sample rows
- * (0-based, distinct), feat[(h + 1) b ..] h + 1 distinct free-feature
- * indices (0-based, < n): the first h are the half, all h + 1 the half plus
- * one. a_half[b], a_plus[b]: the centred alignments of the two sets with
- * the label kernel lab (m samples). work: nthreads * bk_randsel_work_doubles(s). */
-void bk_randsel_align(const double *x, ptrdiff_t m, ptrdiff_t n_fixed,
+/* The draws of one bootstrap from its seed: samp[0..s-1] distinct samples
+ * of 0..m-1, feat[0..h] distinct free features of 0..n-1 (the first h the
+ * half, all h + 1 the half plus one), each subset equally likely.
+ * pool: max(m, n) ints. */
+void bk_randsel_draw(uint64_t seed, ptrdiff_t m, ptrdiff_t s, ptrdiff_t n,
+                     ptrdiff_t h, int *samp, int *feat, int *pool);
+
+/* xt: the (n_fixed + n) x m data, features x samples, the fixed features
+ * first (in every set) and then the n free ones. Bootstrap b draws from seeds[b] (bk_randsel_draw) into samp[s b ..]
+ * and feat[(h + 1) b ..], and a_half[b], a_plus[b] are the centred
+ * alignments of its two sets with the label kernel lab (m samples).
+ * work: nthreads * bk_randsel_work_doubles(s), iwork: nthreads *
+ * bk_randsel_work_ints(s, m, n_fixed + n); neither needs initialising. */
+void bk_randsel_align(const double *xt, ptrdiff_t m, ptrdiff_t n_fixed,
+                      ptrdiff_t n,
                       bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
-                      const int *samp, const int *feat, double *a_half,
-                      double *a_plus, double *work);
+                      const uint64_t *seeds, int *samp, int *feat,
+                      double *a_half, double *a_plus, double *work, int *iwork);
 
 /* Running sums over bootstraps, in bootstrap order: per free feature the
  * sum and count of a_plus over the sets containing it, and of a_half over
@@ -311,5 +321,49 @@ void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
  * constant column. */
 void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
                 double *out);
+
+/* ---- LSMI, l1-LSMI and l1-HSIC (lsmi.c) -----------------------------------
+ * Slides 002_91626c83446374ef.txt. n samples, d features, b basis centres;
+ * cen is the b x d matrix of centres; w the d feature weights (NULL: 1). */
+
+/* out (n x b) = sum_j w_j^2 (x_ij - c_lj)^2. */
+void bk_wsqdist(const double *x, ptrdiff_t n, ptrdiff_t d, const double *c,
+                ptrdiff_t b, const double *w, double *out);
+/* phi = exp(-sq / (2 sigma^2)), in place allowed. */
+void bk_lsmi_gauss(const double *sq, ptrdiff_t len, double sigma, double *phi);
+/* phi[i, l] = (cls[i] == cls[cen[l]]), cen 0-based. */
+void bk_lsmi_delta(const int *cls, ptrdiff_t n, const int *cen, ptrdiff_t b,
+                   double *phi);
+/* alpha = ((Gx o Gy) / nn + lambda I)^{-1} h; A: b^2 work. LAPACK info. */
+int bk_lsmi_solve(const double *Gx, const double *Gy, ptrdiff_t b, double nn,
+                  const double *h, double lambda, double *A, double *alpha);
+/* out[0] = LSMI; alpha, h (b each) filled. work: 3 b^2. LAPACK info. */
+int bk_lsmi_fit(const double *phix, const double *phiy, ptrdiff_t n,
+                ptrdiff_t b, double lambda, double *alpha, double *h,
+                double *out, double *work);
+/* K-fold CV score (ns x nl) of (sigma, lambda). work: bk_lsmi_cv_work()
+ * doubles, iwork: n + K + 1 ints. LAPACK info. */
+ptrdiff_t bk_lsmi_cv_work(ptrdiff_t n, ptrdiff_t b, ptrdiff_t K);
+int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
+               const int *fold, int K, const double *sigmas, ptrdiff_t ns,
+               const double *lambdas, ptrdiff_t nl, double *score, double *work,
+               int *iwork);
+/* LSMI of diag(w) x (out[0]) and its gradient in w (d). work:
+ * bk_lsmi_grad_work() doubles. LAPACK info. */
+ptrdiff_t bk_lsmi_grad_work(ptrdiff_t n, ptrdiff_t d, ptrdiff_t b);
+int bk_lsmi_grad(const double *x, ptrdiff_t n, ptrdiff_t d, const double *cen,
+                 ptrdiff_t b, const double *w, double sigma, double lambda,
+                 const double *phiy, const double *Gy, double *grad, double *out,
+                 double *work);
+/* Biased HSIC of diag(w) x with a Gaussian kernel exp(-gamma ||.||^2) and
+ * W = HLH/(m-1)^2 (out[0]), and its gradient in w (d). work:
+ * bk_l1hsic_grad_work() doubles. */
+ptrdiff_t bk_l1hsic_grad_work(ptrdiff_t m, ptrdiff_t d);
+void bk_l1hsic_grad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
+                    double gamma, const double *W, double *grad, double *out,
+                    double *work);
+/* Projection of v onto {w >= 0, 1'w <= z}. work: d doubles. */
+void bk_l1ball_project(const double *v, ptrdiff_t d, double z, double *w,
+                       double *work);
 
 #endif

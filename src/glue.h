@@ -17,4 +17,32 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
     Rf_error("'%s' must be a double matrix", what);
 }
 
+/* The label kernel of the C core from R: a full m x m matrix L, or the
+ * factor Y (m x c) of a low-rank one when Y is not NULL. */
+static inline bk_label bk_make_label(SEXP L, SEXP Y, ptrdiff_t m)
+{
+  bk_label lab = {NULL, NULL, 0};
+  if (!Rf_isNull(Y)) {
+    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
+      Rf_error("'Y' must be a double matrix with %td rows", m);
+    lab.Y = REAL(Y);
+    lab.c = Rf_ncols(Y);
+  } else {
+    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m ||
+        Rf_ncols(L) != m)
+      Rf_error("'L' must be a %td x %td double matrix", m, m);
+    lab.L = REAL(L);
+  }
+  return lab;
+}
+
+/* list(names[0] = values[0], ...) for the names up to the terminating "";
+ * the values must be protected by the caller, the list is not. */
+static inline SEXP bk_named_list(const char **names, const SEXP *values)
+{
+  SEXP out = Rf_mkNamed(VECSXP, names);
+  for (R_xlen_t i = 0; i < XLENGTH(out); i++) SET_VECTOR_ELT(out, i, values[i]);
+  return out;
+}
+
 #endif

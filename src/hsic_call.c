@@ -9,27 +9,11 @@ static ptrdiff_t check_K(SEXP K)
   return Rf_nrows(K);
 }
 
-static bk_label make_label(SEXP L, SEXP Y, ptrdiff_t m)
-{
-  bk_label lab = {NULL, NULL, 0};
-  if (!Rf_isNull(Y)) {
-    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
-      Rf_error("'Y' must be a double matrix with %td rows", m);
-    lab.Y = REAL(Y);
-    lab.c = Rf_ncols(Y);
-  } else {
-    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m ||
-        Rf_ncols(L) != m)
-      Rf_error("'L' must be a %td x %td double matrix", m, m);
-    lab.L = REAL(L);
-  }
-  return lab;
-}
 
 SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = make_label(L, Y, m);
+  bk_label lab = bk_make_label(L, Y, m);
   double *work = (double *) R_alloc((size_t) (8 * m + 2 * m * lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
@@ -41,7 +25,7 @@ SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
 SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = make_label(L, Y, m);
+  bk_label lab = bk_make_label(L, Y, m);
   if (!Rf_isInteger(perms) || !Rf_isMatrix(perms) || Rf_nrows(perms) != m)
     Rf_error("'perms' must be an integer matrix with %td rows", m);
   ptrdiff_t B = Rf_ncols(perms);
@@ -69,7 +53,7 @@ SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
 SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = make_label(L, Y, m);
+  bk_label lab = bk_make_label(L, Y, m);
   double *work = (double *) R_alloc((size_t) (4 * m + 2 * m * lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));

@@ -20,8 +20,17 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
               SEXP categorical);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
-SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
+SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                     SEXP control);
+SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
+SEXP C_lsmi_sqdist(SEXP x, SEXP cen, SEXP w);
+SEXP C_lsmi_gauss(SEXP sq, SEXP sigma);
+SEXP C_lsmi_delta(SEXP cls, SEXP cen);
+SEXP C_lsmi_fit(SEXP phix, SEXP phiy, SEXP lambda);
+SEXP C_lsmi_cv(SEXP sqx, SEXP phiy, SEXP fold, SEXP sigmas, SEXP lambdas);
+SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy);
+SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W);
+SEXP C_l1_project(SEXP v, SEXP z);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -39,6 +48,15 @@ static const R_CallMethodDef call_methods[] = {
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 6},
+  {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
+  {"C_lsmi_sqdist", (DL_FUNC) &C_lsmi_sqdist, 3},
+  {"C_lsmi_gauss", (DL_FUNC) &C_lsmi_gauss, 2},
+  {"C_lsmi_delta", (DL_FUNC) &C_lsmi_delta, 2},
+  {"C_lsmi_fit", (DL_FUNC) &C_lsmi_fit, 3},
+  {"C_lsmi_cv", (DL_FUNC) &C_lsmi_cv, 5},
+  {"C_lsmi_grad", (DL_FUNC) &C_lsmi_grad, 6},
+  {"C_l1hsic_grad", (DL_FUNC) &C_l1hsic_grad, 4},
+  {"C_l1_project", (DL_FUNC) &C_l1_project, 2},
   {NULL, NULL, 0}
 };
 

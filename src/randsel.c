@@ -2,12 +2,13 @@
  * randsel.c: the hot loop of randSel (Algorithm 1 of
  * 001_7b6bb2d08f0858c5.txt): the centred kernel-target alignment of many
  * random (sample subset, feature half) pairs, and the per-feature
- * contributions of Definition 3.2. Numeric core: no R API. The random draws
- * are made by the caller, on the main thread, from R's RNG; here every
- * bootstrap writes only its own slots, so the result does not depend on the
- * number of threads.
+ * contributions of Definition 3.2. Numeric core: no R API. Every bootstrap
+ * draws its samples and features from its own stream (xoshiro256++), seeded
+ * by the caller from R's RNG on the main thread, and writes only its own
+ * slots: so set.seed() reproduces a run, for any number of threads.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "bahsic.h"
 
@@ -18,80 +19,235 @@ static int thread_id(void) { return omp_get_thread_num(); }
 static int thread_id(void) { return 0; }
 #endif
 
-ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s)
+/* The Gram matrix of a bootstrap is accumulated on s_pad >= s rows (a
+ * multiple of 8, the padding rows zero) from panels of RS_KC features. */
+#define RS_KC_BYTES 8192
+static ptrdiff_t pad8(ptrdiff_t s) { return (s + 7) / 8 * 8; }
+static ptrdiff_t panel_width(ptrdiff_t sp)
 {
-  return 4 * s * s + 6 * s;
+  ptrdiff_t kc = RS_KC_BYTES / (8 * sp);
+  return kc < 8 ? 8 : kc;
 }
 
-/* G (s x s, upper triangle a <= b, column-major) += sum_{t<4} z_t z_t',
- * four features per sweep so that every load and store of G carries four
- * fused multiply-adds: this is the loop all the time goes into. */
-#define RANK4_BODY                                                            \
-  for (ptrdiff_t b = 0; b < s; b++) {                                        \
-    const double w0 = z0[b], w1 = z1[b], w2 = z2[b], w3 = z3[b];             \
-    double *g = G + s * b;                                                   \
-    BK_SIMD                                                                  \
-    for (ptrdiff_t a = 0; a <= b; a++)                                       \
-      g[a] += (z0[a] * w0 + z1[a] * w1) + (z2[a] * w2 + z3[a] * w3);         \
+ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s)
+{
+  const ptrdiff_t sp = pad8(s);
+  /* G, Gp (sp x sp), K, Lc (s x s), the panel (up to 2 kc features), r, z,
+   * the row offsets of the subsample (sp ptrdiff_t) and a triangle */
+  return 2 * sp * sp + 2 * s * s + 2 * panel_width(sp) * sp + 5 * sp +
+         s * (s + 1) / 2;
+}
+
+ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p)
+{
+  /* the sorted subsample, a mark per feature, the pool of the draws, the
+   * marked features of a block */
+  return s + p + (m > p ? m : p) + panel_width(pad8(s));
+}
+
+/* ---- the draws ------------------------------------------------------------
+ * xoshiro256++ (Blackman and Vigna 2019), its state filled from the seed by
+ * splitmix64, as its authors recommend. */
+typedef struct {
+  uint64_t s[4];
+} rs_rng;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(rs_rng *g)
+{
+  uint64_t *s = g->s;
+  const uint64_t out = rotl(s[0] + s[3], 23) + s[0];
+  const uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return out;
+}
+
+/* Uniform on 0..n-1 (n <= 2^32) without bias: Lemire's multiply-shift with
+ * rejection (ACM TOMACS 2019). */
+static uint32_t rng_below(rs_rng *g, uint32_t n)
+{
+  uint64_t v = (rng_next(g) >> 32) * (uint64_t) n;
+  uint32_t low = (uint32_t) v;
+  if (low < n) {
+    const uint32_t floor_t = (uint32_t) (-n) % n;
+    while (low < floor_t) {
+      v = (rng_next(g) >> 32) * (uint64_t) n;
+      low = (uint32_t) v;
+    }
   }
+  return (uint32_t) (v >> 32);
+}
 
-#define RANK4_ARGS                                                            \
-  double *G, const double *z0, const double *z1, const double *z2,           \
-      const double *z3, ptrdiff_t s
+/* k distinct values of 0..n-1, each k-subset equally likely and in random
+ * order: a partial Fisher-Yates shuffle. pool: n ints. */
+static void draw_subset(rs_rng *g, ptrdiff_t n, ptrdiff_t k, int *out,
+                        int *pool)
+{
+  for (ptrdiff_t i = 0; i < n; i++) pool[i] = (int) i;
+  for (ptrdiff_t i = 0; i < k; i++) {
+    const ptrdiff_t j = i + (ptrdiff_t) rng_below(g, (uint32_t) (n - i));
+    const int v = pool[j];
+    pool[j] = pool[i];
+    pool[i] = v;
+    out[i] = v;
+  }
+}
 
-typedef void (*rank4_fn)(RANK4_ARGS);
-static void rank4(RANK4_ARGS) { RANK4_BODY }
+void bk_randsel_draw(uint64_t seed, ptrdiff_t m, ptrdiff_t s, ptrdiff_t n,
+                     ptrdiff_t h, int *samp, int *feat, int *pool)
+{
+  rs_rng g;
+  for (int i = 0; i < 4; i++) g.s[i] = splitmix64(&seed);
+  draw_subset(&g, m, s, samp, pool);
+  draw_subset(&g, n, h + 1, feat, pool);
+}
+
+/* G += P' P for a panel P of kc features (feature t's sp values at
+ * P + sp t), on the 8 x 4 blocks of G (sp x sp, column-major) that meet the
+ * upper triangle. The block's 32 sums stay in registers over the whole
+ * panel, so every load carries several multiply-adds: the loop all the time
+ * goes into. */
+#define PANEL_ARGS double *G, const double *P, ptrdiff_t sp, ptrdiff_t kc
+typedef void (*panel_fn)(PANEL_ARGS);
+
+static void panel_update(PANEL_ARGS)
+{
+  for (ptrdiff_t j0 = 0; j0 < sp; j0 += 4) {
+    for (ptrdiff_t i0 = 0; i0 < j0 + 4 && i0 < sp; i0 += 8) {
+      double acc[4][8] = {{0.0}};
+      for (ptrdiff_t t = 0; t < kc; t++) {
+        const double *p = P + sp * t;
+        for (int c = 0; c < 4; c++) {
+          const double w = p[j0 + c];
+          for (int a = 0; a < 8; a++) acc[c][a] += p[i0 + a] * w;
+        }
+      }
+      for (int c = 0; c < 4; c++) {
+        double *g = G + i0 + sp * (j0 + c);
+        for (int a = 0; a < 8; a++) g[a] += acc[c][a];
+      }
+    }
+  }
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RS_X86_DISPATCH 1
-/* R's flags target baseline x86-64; four-wide FMA doubles the loop's speed
- * on CPUs that have it (the same dispatch as pairs.c) */
-__attribute__((target("avx2,fma"))) static void rank4_avx2(RANK4_ARGS)
+#include <immintrin.h>
+/* R's flags target baseline x86-64; with AVX2 + FMA the 8 x 4 block is
+ * eight registers (the same dispatch as pairs.c) */
+__attribute__((target("avx2,fma"))) static void panel_update_avx2(PANEL_ARGS)
 {
-  RANK4_BODY
+  for (ptrdiff_t j0 = 0; j0 < sp; j0 += 4) {
+    for (ptrdiff_t i0 = 0; i0 < j0 + 4 && i0 < sp; i0 += 8) {
+      __m256d c00 = _mm256_setzero_pd(), c01 = _mm256_setzero_pd(),
+              c10 = _mm256_setzero_pd(), c11 = _mm256_setzero_pd(),
+              c20 = _mm256_setzero_pd(), c21 = _mm256_setzero_pd(),
+              c30 = _mm256_setzero_pd(), c31 = _mm256_setzero_pd();
+      const double *p = P;
+      for (ptrdiff_t t = 0; t < kc; t++, p += sp) {
+        const __m256d a0 = _mm256_loadu_pd(p + i0);
+        const __m256d a1 = _mm256_loadu_pd(p + i0 + 4);
+        __m256d w = _mm256_broadcast_sd(p + j0);
+        c00 = _mm256_fmadd_pd(a0, w, c00);
+        c01 = _mm256_fmadd_pd(a1, w, c01);
+        w = _mm256_broadcast_sd(p + j0 + 1);
+        c10 = _mm256_fmadd_pd(a0, w, c10);
+        c11 = _mm256_fmadd_pd(a1, w, c11);
+        w = _mm256_broadcast_sd(p + j0 + 2);
+        c20 = _mm256_fmadd_pd(a0, w, c20);
+        c21 = _mm256_fmadd_pd(a1, w, c21);
+        w = _mm256_broadcast_sd(p + j0 + 3);
+        c30 = _mm256_fmadd_pd(a0, w, c30);
+        c31 = _mm256_fmadd_pd(a1, w, c31);
+      }
+      double *g = G + i0 + sp * j0;
+      _mm256_storeu_pd(g, _mm256_add_pd(_mm256_loadu_pd(g), c00));
+      _mm256_storeu_pd(g + 4, _mm256_add_pd(_mm256_loadu_pd(g + 4), c01));
+      g += sp;
+      _mm256_storeu_pd(g, _mm256_add_pd(_mm256_loadu_pd(g), c10));
+      _mm256_storeu_pd(g + 4, _mm256_add_pd(_mm256_loadu_pd(g + 4), c11));
+      g += sp;
+      _mm256_storeu_pd(g, _mm256_add_pd(_mm256_loadu_pd(g), c20));
+      _mm256_storeu_pd(g + 4, _mm256_add_pd(_mm256_loadu_pd(g + 4), c21));
+      g += sp;
+      _mm256_storeu_pd(g, _mm256_add_pd(_mm256_loadu_pd(g), c30));
+      _mm256_storeu_pd(g + 4, _mm256_add_pd(_mm256_loadu_pd(g + 4), c31));
+    }
+  }
 }
 #endif
 
-static rank4_fn pick_rank4(int simd)
+static int use_avx2(int simd)
 {
 #ifdef RS_X86_DISPATCH
   __builtin_cpu_init();
-  if (simd && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return rank4_avx2;
-#endif
+  return simd && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
   (void) simd;
-  return rank4;
+  return 0;
+#endif
 }
 
-/* Gather the subsample's values of column c of x into z. */
-static void gather(const double *x, ptrdiff_t m, ptrdiff_t c, const int *samp,
+/* Feature f of the subsample into z[0..s-1]; xt is features x samples
+ * (p x m), so each sample's values are contiguous. */
+static void gather(const double *xt, ptrdiff_t p, ptrdiff_t f, const int *samp,
                    ptrdiff_t s, double *z)
 {
-  const double *xc = x + m * c;
-  for (ptrdiff_t a = 0; a < s; a++) z[a] = xc[samp[a]];
+  const double *xf = xt + f;
+  for (ptrdiff_t a = 0; a < s; a++) z[a] = xf[p * (ptrdiff_t) samp[a]];
 }
 
-/* G += the inner products over the columns cols[0..n-1] of x, subsample
- * samp; z: 4 s doubles. */
-static void add_columns(const double *x, ptrdiff_t m, const int *cols,
-                        ptrdiff_t n, ptrdiff_t offset, const int *samp,
-                        ptrdiff_t s, double *G, double *z, rank4_fn r4)
+/* G += the Gram matrix of the subsample over the marked features of xt
+ * (p x m), clearing the marks; off[a] = p * (the subsample's a-th sample).
+ * xt is read in blocks of kc features, front to back in every sample's
+ * row, with the next block prefetched: the reads, not the arithmetic, bound
+ * this on large data. The marked features of a block join the panel P (room
+ * for 2 kc); a panel of kc or more is added to G. lst: kc ints. */
+static void add_marked(const double *xt, ptrdiff_t p, const ptrdiff_t *off,
+                       ptrdiff_t s, ptrdiff_t sp, ptrdiff_t kc, int *mark,
+                       int *lst, double *P, double *G, panel_fn update)
 {
-  double *z0 = z, *z1 = z + s, *z2 = z + 2 * s, *z3 = z + 3 * s;
-  ptrdiff_t t = 0;
-  for (; t + 4 <= n; t += 4) {
-    gather(x, m, offset + (cols ? cols[t] : t), samp, s, z0);
-    gather(x, m, offset + (cols ? cols[t + 1] : t + 1), samp, s, z1);
-    gather(x, m, offset + (cols ? cols[t + 2] : t + 2), samp, s, z2);
-    gather(x, m, offset + (cols ? cols[t + 3] : t + 3), samp, s, z3);
-    r4(G, z0, z1, z2, z3, s);
+  ptrdiff_t used = 0;
+  for (ptrdiff_t f0 = 0; f0 < p; f0 += kc) {
+    const ptrdiff_t f1 = f0 + kc < p ? f0 + kc : p;
+    ptrdiff_t k = 0;
+    for (ptrdiff_t f = f0; f < f1; f++) {
+      if (mark[f]) {
+        mark[f] = 0;
+        lst[k++] = (int) f;
+      }
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    for (ptrdiff_t a = 0; a < s; a++)
+      for (ptrdiff_t q = f1; q < f1 + kc && q < p; q += 8)
+        __builtin_prefetch(xt + off[a] + q);
+#endif
+    for (ptrdiff_t t = 0; t < k; t++) {
+      const double *xf = xt + lst[t];
+      double *dst = P + sp * (used + t);
+      for (ptrdiff_t a = 0; a < s; a++) dst[a] = xf[off[a]];
+    }
+    used += k;
+    if (used >= kc) {
+      update(G, P, sp, used);
+      used = 0;
+    }
   }
-  if (t < n) {
-    /* the last 1-3 columns, padded with zeros */
-    memset(z, 0, (size_t) (4 * s) * sizeof(double));
-    for (ptrdiff_t u = 0; t + u < n; u++)
-      gather(x, m, offset + (cols ? cols[t + u] : t + u), samp, s, z + u * s);
-    r4(G, z0, z1, z2, z3, s);
-  }
+  if (used > 0) update(G, P, sp, used);
 }
 
 /* Centred alignment (section 2 of 001_7b6bb2d08f0858c5.txt)
@@ -128,22 +284,67 @@ static double centred_alignment(const double *K, const double *Lc,
   return num / (sqrt(k2) * lnorm);
 }
 
-/* The full kernel matrix K of the subsample from the upper triangle of its
- * inner products G: squared distances G_aa + G_bb - 2 G_ab for the distance
- * kernels (clamped at 0 against rounding). */
-static void kernel_from_gram(const double *G, ptrdiff_t s, bk_kernel kern,
+/* v[i] = k(v[i]) for the kernel kern over n squared distances (or inner
+ * products): one loop per kernel so that the Gaussian one vectorises. */
+#define KMAP_BODY                                                             \
+  const double p1 = kern.p1, p2 = kern.p2;                                   \
+  switch (kern.type) {                                                       \
+  case BK_GAUSSIAN:                                                          \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t i = 0; i < n; i++) v[i] = bk_exp(-p1 * v[i]);             \
+    break;                                                                   \
+  case BK_LAPLACE:                                                           \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t i = 0; i < n; i++) v[i] = bk_exp(-p1 * sqrt(v[i]));       \
+    break;                                                                   \
+  case BK_INVDIST:                                                           \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t i = 0; i < n; i++) v[i] = 1.0 / (sqrt(v[i]) + p1);        \
+    break;                                                                   \
+  case BK_POLYNOMIAL:                                                        \
+    for (ptrdiff_t i = 0; i < n; i++) v[i] = pow(v[i] + p2, p1);             \
+    break;                                                                   \
+  default: /* linear: the inner products themselves */                      \
+    break;                                                                   \
+  }
+
+#define KMAP_ARGS bk_kernel kern, double *v, ptrdiff_t n
+typedef void (*kmap_fn)(KMAP_ARGS);
+static void kmap(KMAP_ARGS) { KMAP_BODY }
+#ifdef RS_X86_DISPATCH
+__attribute__((target("avx2,fma"))) static void kmap_avx2(KMAP_ARGS)
+{
+  KMAP_BODY
+}
+#endif
+
+/* The full kernel matrix K (s x s) of the subsample from the upper triangle
+ * of its inner products G (leading dimension sp): squared distances
+ * G_aa + G_bb - 2 G_ab for the distance kernels (clamped at 0 against
+ * rounding). tri: s (s + 1) / 2 doubles. */
+static void kernel_from_gram(const double *G, ptrdiff_t sp, ptrdiff_t s,
+                             bk_kernel kern, kmap_fn map, double *tri,
                              double *K)
 {
   const int dist = bk_kernel_uses_distance(kern.type);
+  ptrdiff_t i = 0;
+  for (ptrdiff_t b = 0; b < s; b++) {
+    const double *g = G + sp * b, gbb = g[b];
+    if (dist) {
+      for (ptrdiff_t a = 0; a < b; a++) {
+        const double v = G[a + sp * a] + gbb - 2.0 * g[a];
+        tri[i++] = v > 0.0 ? v : 0.0;
+      }
+      tri[i++] = 0.0;
+    } else {
+      for (ptrdiff_t a = 0; a <= b; a++) tri[i++] = g[a];
+    }
+  }
+  map(kern, tri, i);
+  i = 0;
   for (ptrdiff_t b = 0; b < s; b++) {
     for (ptrdiff_t a = 0; a <= b; a++) {
-      double v = G[a + s * b];
-      if (dist) {
-        v = G[a + s * a] + G[b + s * b] - 2.0 * v;
-        v = v > 0.0 ? v : 0.0;
-        if (a == b) v = 0.0;
-      }
-      double k = bk_kernel_value(kern, v);
+      const double k = tri[i++];
       K[a + s * b] = k;
       K[b + s * a] = k;
     }
@@ -186,40 +387,81 @@ static double centred_label(bk_label lab, ptrdiff_t m, const int *samp,
   return sqrt(n2);
 }
 
-void bk_randsel_align(const double *x, ptrdiff_t m, ptrdiff_t n_fixed,
-                      bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
-                      const int *samp, const int *feat, double *a_half,
-                      double *a_plus, double *work)
+/* Insertion sort of a few ints (the subsample). */
+static void sort_ints(int *v, ptrdiff_t n)
 {
-  const ptrdiff_t s = o->s, h = o->h, per = bk_randsel_work_doubles(s);
-  const rank4_fn r4 = pick_rank4(o->simd);
+  for (ptrdiff_t i = 1; i < n; i++) {
+    const int key = v[i];
+    ptrdiff_t j = i;
+    for (; j > 0 && v[j - 1] > key; j--) v[j] = v[j - 1];
+    v[j] = key;
+  }
+}
+
+void bk_randsel_align(const double *xt, ptrdiff_t m, ptrdiff_t n_fixed,
+                      ptrdiff_t n,
+                      bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
+                      const uint64_t *seeds, int *samp, int *feat,
+                      double *a_half, double *a_plus, double *work, int *iwork)
+{
+  const ptrdiff_t s = o->s, h = o->h, sp = pad8(s), kc = panel_width(sp);
+  const ptrdiff_t p = n_fixed + n;
+  const ptrdiff_t per = bk_randsel_work_doubles(s),
+                  iper = bk_randsel_work_ints(s, m, p);
+  const int avx2 = use_avx2(o->simd);
+#ifdef RS_X86_DISPATCH
+  const panel_fn update = avx2 ? panel_update_avx2 : panel_update;
+  const kmap_fn map = avx2 ? kmap_avx2 : kmap;
+#else
+  const panel_fn update = panel_update;
+  const kmap_fn map = kmap;
+  (void) avx2;
+#endif
   const int nthreads = o->nthreads;
   /* threads only when a bootstrap is worth a start-up (about 50k FMAs each
    * for a few of them) */
   const int par = nthreads > 1 && nb > 1 &&
                   (double) s * (double) s * (double) (h + n_fixed) *
                           (double) nb >= 2e5;
+  /* the panels' padding rows and the marks start at zero and stay so */
+  const int nw = par ? nthreads : 1;
+  memset(work, 0, (size_t) (nw * per) * sizeof(double));
+  memset(iwork, 0, (size_t) (nw * iper) * sizeof(int));
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t b = 0; b < nb; b++) {
-    double *w = work + per * (ptrdiff_t) (par ? thread_id() : 0);
-    double *G = w, *K = w + s * s, *Lc = w + 2 * s * s, *Gp = w + 3 * s * s,
-           *r = w + 4 * s * s, *z = r + 2 * s;
-    const int *sb = samp + s * b, *fb = feat + (h + 1) * b;
-    memset(G, 0, (size_t) (s * s) * sizeof(double));
-    /* fixed features (the first n_fixed columns) are in every set */
-    add_columns(x, m, NULL, n_fixed, 0, sb, s, G, z, r4);
-    /* the random half fb[0..h-1] (Definition 3.2: floor(n / 2) features) */
-    add_columns(x, m, fb, h, n_fixed, sb, s, G, z, r4);
-    double lnorm = centred_label(lab, m, sb, s, Lc, r);
-    kernel_from_gram(G, s, o->kern, K);
+    const int tid = par ? thread_id() : 0;
+    double *w = work + per * (ptrdiff_t) tid;
+    double *G = w, *Gp = w + sp * sp, *K = w + 2 * sp * sp, *Lc = K + s * s,
+           *P = Lc + s * s, *r = P + 2 * kc * sp, *z = r + 2 * sp;
+    ptrdiff_t *off = (ptrdiff_t *) (z + sp);
+    double *tri = z + 2 * sp;
+    int *ss = iwork + iper * (ptrdiff_t) tid, *mark = ss + s, *pool = mark + p,
+        *lst = pool + (m > p ? m : p);
+    int *sb = samp + s * b, *fb = feat + (h + 1) * b;
+    bk_randsel_draw(seeds[b], m, s, n, h, sb, fb, pool);
+    /* the order of the samples and of the features does not change the
+     * alignment; sorted, xt is read front to back */
+    memcpy(ss, sb, (size_t) s * sizeof(int));
+    sort_ints(ss, s);
+    memset(G, 0, (size_t) (sp * sp) * sizeof(double));
+    /* the fixed features (rows 0..n_fixed-1 of xt) are in every set; the
+     * random half is fb[0..h-1] (Definition 3.2: floor(n / 2) free
+     * features) */
+    for (ptrdiff_t t = 0; t < n_fixed; t++) mark[t] = 1;
+    for (ptrdiff_t t = 0; t < h; t++) mark[n_fixed + fb[t]] = 1;
+    for (ptrdiff_t a = 0; a < s; a++) off[a] = p * (ptrdiff_t) ss[a];
+    add_marked(xt, p, off, s, sp, kc, mark, lst, P, G, update);
+    double lnorm = centred_label(lab, m, ss, s, Lc, r);
+    kernel_from_gram(G, sp, s, o->kern, map, tri, K);
     a_half[b] = centred_alignment(K, Lc, lnorm, s, r);
     /* the half plus one: the same half and fb[h], a uniform (h + 1)-set,
      * matched to the half as Definition 3.2's remark describes */
-    memcpy(Gp, G, (size_t) (s * s) * sizeof(double));
-    add_columns(x, m, fb + h, 1, n_fixed, sb, s, Gp, z, r4);
-    kernel_from_gram(Gp, s, o->kern, K);
+    memcpy(Gp, G, (size_t) (sp * sp) * sizeof(double));
+    gather(xt, p, n_fixed + fb[h], ss, s, z);
+    update(Gp, z, sp, 1);
+    kernel_from_gram(Gp, sp, s, o->kern, map, tri, K);
     a_plus[b] = centred_alignment(K, Lc, lnorm, s, r);
   }
 }

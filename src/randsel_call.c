@@ -1,60 +1,58 @@
-/* randsel_call.c: SEXP glue for randsel.c, and the random draws of randSel
- * (R's RNG, on the main thread, before any thread starts). */
+/* randsel_call.c: SEXP glue for randsel.c. The seeds of the bootstraps
+ * come from R's RNG, on the main thread, before any thread starts. */
 #include <R_ext/Random.h>
 #include <limits.h>
 #include <string.h>
 #include "glue.h"
 
-/* k distinct values of 0..n-1 into out, exactly as R's sample.int(n, k)
- * (without replacement, n <= 1e7) draws them: a partial Fisher-Yates
- * shuffle with R_unif_index. So set.seed() reproduces the draws and a test
- * can repeat them in R. pool: n ints. */
-static void draw_subset(int n, int k, int *out, int *pool)
-{
-  for (int i = 0; i < n; i++) pool[i] = i;
-  for (int i = 0; i < k; i++) {
-    int j = (int) R_unif_index((double) n);
-    out[i] = pool[j];
-    pool[j] = pool[--n];
-  }
-}
-
 #define RS_CHUNK 256
 
-/* One iteration of randSel. x: m x (n_fixed + n) double matrix, fixed
- * columns first; L: m x m label kernel or NULL; Y: m x c factor or NULL;
+/* nb seeds of 64 bits, two draws of R's RNG each (unif_rand() has 32 bits
+ * of resolution for the default Mersenne-Twister). */
+static void draw_seeds(ptrdiff_t nb, uint64_t *seeds)
+{
+  GetRNGstate();
+  for (ptrdiff_t b = 0; b < nb; b++) {
+    const uint64_t hi = (uint64_t) (unif_rand() * 4294967296.0);
+    const uint64_t lo = (uint64_t) (unif_rand() * 4294967296.0);
+    seeds[b] = (hi << 32) ^ lo;
+  }
+  PutRNGstate();
+}
+
+static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
+{
+  if (XLENGTH(v) != 1) Rf_error("'%s' must be a single number", what);
+  const double d = Rf_asReal(v);
+  if (!(d >= lo && d <= hi) || d != floor(d))
+    Rf_error("'%s' must be a whole number in %.0f..%.0f", what, lo, hi);
+  return (ptrdiff_t) d;
+}
+
+/* One iteration of randSel. xt: (n_fixed + n) x m double matrix (features x
+ * samples), the fixed features first, then the n free ones; L: m x m label kernel or NULL; Y: m x c factor or NULL;
  * kernel: c(type, p1, p2); control: c(n_boot, s, threads, simd).
- * Per bootstrap: s samples = sample.int(m, s), then h + 1 free features =
- * sample.int(n, h + 1), h = floor(n / 2). Returns list(contribution (n),
+ * Per bootstrap: s samples of m, then h + 1 free features of n,
+ * h = floor(n / 2) (bk_randsel_draw). Returns list(contribution (n),
  * a_half (n_boot), a_plus (n_boot)). */
-SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
+SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                     SEXP control)
 {
-  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(xt, "xt");
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
   if (!Rf_isReal(control) || XLENGTH(control) != 4)
     Rf_error("'control' must be a double vector of length 4");
-  const ptrdiff_t m = Rf_nrows(x), ncol = Rf_ncols(x);
-  const ptrdiff_t nf = (ptrdiff_t) Rf_asInteger(n_fixed);
-  if (nf < 0 || nf > ncol) Rf_error("'n_fixed' must be in 0..ncol(x)");
-  const ptrdiff_t n = ncol - nf;
-  bk_label lab = {NULL, NULL, 0};
-  if (!Rf_isNull(Y)) {
-    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
-      Rf_error("'Y' must be a double matrix with %td rows", m);
-    lab.Y = REAL(Y);
-    lab.c = Rf_ncols(Y);
-  } else {
-    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m || Rf_ncols(L) != m)
-      Rf_error("'L' must be a %td x %td double matrix", m, m);
-    lab.L = REAL(L);
-  }
+  const ptrdiff_t p = Rf_nrows(xt), m = Rf_ncols(xt);
+  if (m > INT_MAX || p > INT_MAX) Rf_error("too many samples or features");
+  const ptrdiff_t nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
+  const ptrdiff_t n = p - nf;
+  bk_label lab = bk_make_label(L, Y, m);
   const double *ctl = REAL(control);
   const double nb_d = ctl[0], s_d = ctl[1];
   if (!(nb_d >= 1 && nb_d <= 1e9)) Rf_error("'n_boot' must be in 1..1e9");
   if (!(s_d >= 2 && s_d <= (double) m)) Rf_error("the subsample size must be in 2..%td", m);
-  if (n < 1 || m > INT_MAX || ncol > INT_MAX) Rf_error("no free feature, or too many");
+  if (n < 1) Rf_error("no free feature");
   const ptrdiff_t nb = (ptrdiff_t) nb_d;
   bk_randsel_opts o;
   o.kern.type = (int) REAL(kernel)[0];
@@ -68,12 +66,15 @@ SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
     Rf_error("unsupported kernel code %d", o.kern.type);
   const ptrdiff_t h = o.h, s = o.s;
 
+  uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
+  draw_seeds(nb, seeds);
   const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
   int *samp = (int *) R_alloc((size_t) (s * chunk), sizeof(int));
   int *feat = (int *) R_alloc((size_t) ((h + 1) * chunk), sizeof(int));
-  int *pool = (int *) R_alloc((size_t) (m > n ? m : n), sizeof(int));
   double *work = (double *) R_alloc(
       (size_t) (o.nthreads * bk_randsel_work_doubles(s)), sizeof(double));
+  int *iwork = (int *) R_alloc(
+      (size_t) (o.nthreads * bk_randsel_work_ints(s, m, p)), sizeof(int));
   double *sum_plus = (double *) R_alloc((size_t) n, sizeof(double));
   double *sum_half = (double *) R_alloc((size_t) n, sizeof(double));
   int *n_plus = (int *) R_alloc((size_t) n, sizeof(int));
@@ -89,15 +90,8 @@ SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
   SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, nb));
   for (ptrdiff_t b0 = 0; b0 < nb; b0 += chunk) {
     const ptrdiff_t k = nb - b0 < chunk ? nb - b0 : chunk;
-    /* the draws of this chunk, in bootstrap order, on the main thread */
-    GetRNGstate();
-    for (ptrdiff_t b = 0; b < k; b++) {
-      draw_subset((int) m, (int) s, samp + s * b, pool);
-      draw_subset((int) n, (int) (h + 1), feat + (h + 1) * b, pool);
-    }
-    PutRNGstate();
-    bk_randsel_align(REAL(x), m, nf, lab, &o, k, samp, feat, REAL(a_half) + b0,
-                     REAL(a_plus) + b0, work);
+    bk_randsel_align(REAL(xt), m, nf, n, lab, &o, k, seeds + b0, samp,
+                     feat, REAL(a_half) + b0, REAL(a_plus) + b0, work, iwork);
     bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
                           sum_plus, n_plus, sum_half, n_half, &total_half);
     R_CheckUserInterrupt();
@@ -106,10 +100,33 @@ SEXP C_randsel_iter(SEXP x, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
                      REAL(contrib));
 
   const char *names[] = {"contribution", "a_half", "a_plus", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, contrib);
-  SET_VECTOR_ELT(out, 1, a_half);
-  SET_VECTOR_ELT(out, 2, a_plus);
-  UNPROTECT(4);
+  SEXP out = bk_named_list(names, (SEXP[]){contrib, a_half, a_plus});
+  UNPROTECT(3);
+  return out;
+}
+
+/* The draws C_randsel_iter makes, for tests: after the same set.seed(),
+ * n_boot bootstraps of s samples of m and h + 1 features of n, as
+ * list(samp = s x n_boot, feat = (h + 1) x n_boot), 1-based. */
+SEXP C_randsel_draws(SEXP n_boot, SEXP m_, SEXP s_, SEXP n_, SEXP h_)
+{
+  const ptrdiff_t nb = whole_arg(n_boot, "n_boot", 1, 1e6);
+  const ptrdiff_t m = whole_arg(m_, "m", 2, 1e7), n = whole_arg(n_, "n", 1, 1e7);
+  const ptrdiff_t s = whole_arg(s_, "s", 2, (double) m);
+  const ptrdiff_t h = whole_arg(h_, "h", 0, (double) (n - 1));
+  uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
+  draw_seeds(nb, seeds);
+  int *pool = (int *) R_alloc((size_t) (m > n ? m : n), sizeof(int));
+  SEXP samp = PROTECT(Rf_allocMatrix(INTSXP, (int) s, (int) nb));
+  SEXP feat = PROTECT(Rf_allocMatrix(INTSXP, (int) (h + 1), (int) nb));
+  for (ptrdiff_t b = 0; b < nb; b++) {
+    int *sb = INTEGER(samp) + s * b, *fb = INTEGER(feat) + (h + 1) * b;
+    bk_randsel_draw(seeds[b], m, s, n, h, sb, fb, pool);
+    for (ptrdiff_t i = 0; i < s; i++) sb[i]++;
+    for (ptrdiff_t i = 0; i <= h; i++) fb[i]++;
+  }
+  const char *names[] = {"samp", "feat", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){samp, feat});
+  UNPROTECT(2);
   return out;
 }

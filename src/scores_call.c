@@ -33,11 +33,8 @@ SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
   bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss), work);
 
   const char *names[] = {"n", "mean", "ss", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, n);
-  SET_VECTOR_ELT(out, 1, mean);
-  SET_VECTOR_ELT(out, 2, ss);
-  UNPROTECT(4);
+  SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss});
+  UNPROTECT(3);
   return out;
 }
 

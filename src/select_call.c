@@ -92,11 +92,7 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     for (int c = 0; c < 4; c++) REAL(pm)[r + np * c] = path[4 * r + c];
 
   const char *names[] = {"rank", "score", "iteration", "path", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, rank);
-  SET_VECTOR_ELT(out, 1, score);
-  SET_VECTOR_ELT(out, 2, iter);
-  SET_VECTOR_ELT(out, 3, pm);
-  UNPROTECT(5);
+  SEXP out = bk_named_list(names, (SEXP[]){rank, score, iter, pm});
+  UNPROTECT(4);
   return out;
 }

@@ -48,10 +48,11 @@ oracle_gauss <- function(x, sigma) {
 }
 
 # what feature_scores() and friends must see: random but fixed
-toy_binary <- function(m = 30, d = 6, seed = 1) {
+# (feature `informative` shifted by `shift` in class "b")
+toy_binary <- function(m = 30, d = 6, seed = 1, informative = 1L, shift = 1.5) {
   set.seed(seed)
   y <- factor(rep(c("a", "b"), length.out = m))
   x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
-  x[y == "b", 1] <- x[y == "b", 1] + 1.5
+  x[y == "b", informative] <- x[y == "b", informative] + shift
   list(x = x, y = y)
 }

@@ -25,7 +25,23 @@ callers <- list(
   "bahsic(kernel = kernel_linear())" = function(x, y, ...) {
     bahsic(x, y, kernel = kernel_linear(), ...)
   },
-  "fohsic()" = function(x, y, ...) fohsic(x, y, ...)
+  "fohsic()" = function(x, y, ...) fohsic(x, y, ...),
+  "randsel()" = function(x, y, ...) {
+    set.seed(42)
+    randsel(x, y, n_boot = 20L, ...)
+  },
+  "lsmi()" = function(x, y, ...) {
+    set.seed(42)
+    lsmi(x, y, n_basis = 20, folds = 2, ...)
+  },
+  "l1_lsmi()" = function(x, y, ...) {
+    set.seed(42)
+    l1_lsmi(x, y, n_features = 1, restarts = 1L, n_basis = 20, folds = 2, max_iter = 20L, ...)
+  },
+  "l1_hsic()" = function(x, y, ...) {
+    set.seed(42)
+    l1_hsic(x, y, n_features = 1, restarts = 1L, max_iter = 20L, ...)
+  }
 )
 score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
 for (method in score_methods) {
@@ -42,10 +58,12 @@ fs <- function(...) sprintf('feature_scores(method = "%s")', c(...))
 HSIC <- c("hsic()", 'hsic(estimator = "biased")')
 TESTS <- c("hsic_test()", 'hsic_test(method = "permutation")')
 SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kernel_linear())",
-            "fohsic()")
+            "fohsic()", "randsel()")
 T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
+L1 <- c("l1_lsmi()", "l1_hsic()")
+LSMI <- c("lsmi()", L1)
 
 # ---- data and checks -----------------------------------------------------------
 
@@ -104,6 +122,7 @@ core <- function(res) {
   if (inherits(res, "bahsic_hsic")) return(res[c("estimate", "se", "hsic0", "hsic1", "m")])
   if (inherits(res, "htest")) return(unclass(res)[c("statistic", "parameter", "p.value")])
   if (inherits(res, "bahsic_selection")) return(res[c("features", "path")])
+  if (inherits(res, "bahsic_lsmi")) return(res[c("estimate", "sigma", "lambda", "cv")])
   res
 }
 
@@ -113,7 +132,7 @@ expect_defined <- function(res, features) {
   lists_all <- function(feature, rank) {
     identical(feature, features) && identical(sort(rank), seq_along(features))
   }
-  ok <- if (inherits(res, "bahsic_hsic")) {
+  ok <- if (inherits(res, "bahsic_hsic") || inherits(res, "bahsic_lsmi")) {
     is.finite(res$estimate)
   } else if (inherits(res, "htest")) {
     isTRUE(res$p.value >= 0 && res$p.value <= 1)
@@ -196,6 +215,14 @@ bad_input <- list(
     d
   }, rules = list(
     rule(c(HSIC, TESTS), "value", check = same_as_ref),
+    # left out of the optimisation: weight 0
+    rule(L1, "warning", "1 constant feature \\(g2\\) cannot be standardised",
+         function(res, run, input) {
+           expect_defined(res, colnames(input$x))
+           expect_identical(unname(res$weights[2]), 0)
+         }),
+    rule("lsmi()", "warning", "1 constant feature \\(g2\\) cannot be standardised",
+         function(res, run, input) expect_true(is.finite(res$estimate))),
     rule("bahsic(kernel = kernel_linear())", "warning",
          "1 constant feature \\(g2\\) cannot be standardised", function(res, run, input) {
            expect_defined(res, colnames(input$x))
@@ -230,6 +257,10 @@ bad_input <- list(
     d
   }, rules = list(
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
+    rule(L1, "error", "'n_features' = 1 but only 0 features vary"),
+    # no dependence: LSMI near 0 (its regularisation can make it slightly negative)
+    rule("lsmi()", "warning", "4 constant features \\(g1, g2, g3, \\.\\.\\.\\) cannot be standardised",
+         function(res, run, input) expect_lt(abs(res$estimate), 1e-3)),
     rule("hsic_test()", "warning", "the gamma approximation is undefined",
          function(res, run, input) expect_true(is.na(res$p.value))),
     rule('hsic_test(method = "permutation")', "value",
@@ -297,6 +328,7 @@ bad_input <- list(
               "needs at least 4 samples; there are 3\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error",
               "needs at least 6 samples; there are 3\\. Use method = \"permutation\""),
+         rule(LSMI, "error", "needs at least 4 samples; there are 3"),
          rule(fs("t", "snr"), "error", "class \"b\" has 1"),
          rule(fs("hsic"), "value", check = function(res, run, input) {
            want <- vapply(seq_len(ncol(input$x)), function(j) {
@@ -311,7 +343,9 @@ bad_input <- list(
          rule(c("hsic()", FS_HSIC_U), "error",
               "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
+         rule(LSMI, "error", "needs at least 4 samples; there are 2"),
          rule('bahsic(estimator = "unbiased")', "error", "needs at least 4 samples; there are 2"),
+         rule("randsel()", "error", "randsel\\(\\) needs at least 3 samples; there are 2"),
          rule(SELECT, "error", "with the biased estimator needs at least 3 samples; there are 2"),
          rule(fs("t", "snr"), "error", "class \"a\" has 1"),
          rule(c(fs("mt", "lods", "pam"), T_POOLED), "error",

@@ -1,0 +1,371 @@
+# l1-LSMI and l1-HSIC: feature weights by gradient projection onto the
+# positive l1 ball, slides 002_91626c83446374ef.txt ("l1-penalized Feature
+# Weight Learning", "l1-LSMI (proposed method)", "Gradient Projection
+# Algorithm to Solve l1-LSMI"). The search over the radius z and the
+# restarts are here; the criterion and its gradient (and the projection) are
+# in src/lsmi.c.
+
+#' Feature selection by l1-penalised feature weights: l1-LSMI and l1-HSIC
+#'
+#' `l1_lsmi()` and `l1_hsic()` learn non-negative feature weights \eqn{w}
+#' that maximise a dependence criterion \eqn{f(\mathrm{diag}(w) x, y)}
+#' subject to \eqn{1^\top w \le z} (Jitkrittum 2012): \eqn{f} is [lsmi()]
+#' for `l1_lsmi()` and the biased HSIC \eqn{\mathrm{tr}(KHLH)/(m-1)^2} with a
+#' Gaussian kernel on the weighted features for `l1_hsic()`. The radius
+#' \eqn{z} is searched so that exactly `n_features` weights are non-zero;
+#' those features are selected.
+#'
+#' **Gradient projection** (slide "Gradient Projection Algorithm"): from
+#' \eqn{w_0}, \eqn{w_{t+1} = \pi_z(w_t + s_t \nabla f(w_t))} with step
+#' \eqn{s_t = 1/\sqrt{t}}, \eqn{t = 1, 2, \dots} (the slide starts at
+#' \eqn{t = 0}, where the step is undefined), \eqn{\pi_z} the Euclidean
+#' projection onto \eqn{\{w \ge 0, 1^\top w \le z\}}, until at most one
+#' weight is non-zero, \eqn{\|\nabla f\|_2 <} `tol_grad`, the criterion
+#' changes by less than `tol_progress`, or `max_iter` steps.
+#'
+#' **Search for z** (slide "l1-LSMI"): from \eqn{z} = `z_start`, \eqn{z} is
+#' doubled until the solution has at least `n_features` non-zero weights;
+#' if it has more, \eqn{z} is bisected between the last two values (at most
+#' `max_bisect` times) until exactly `n_features` are non-zero. Each value
+#' of \eqn{z} is solved afresh from \eqn{w = z w_0}. If the bisection does
+#' not hit `n_features` exactly, the solution with the fewest non-zero
+#' weights above `n_features` is kept and its smallest weights are set to 0
+#' (reported as `exact = FALSE` in `settings` and in `path`). All of this is
+#' repeated from `restarts` initial \eqn{w_0} (the first uniform, the others
+#' uniform random on the simplex) and the restart with the largest
+#' criterion is returned.
+#'
+#' **Kernel parameters**: the slides choose LSMI's \eqn{(\sigma, \lambda)}
+#' by cross-validation but do not say where in the search. Here they are
+#' chosen for every \eqn{z} at the start point \eqn{z w_0} by the CV of
+#' [lsmi()] (width grid: the median distance of \eqn{\mathrm{diag}(z w_0)
+#' x} times `sigma_factors`) and then held fixed during that gradient
+#' ascent (the CV score is not differentiable). Likewise `l1_hsic()` takes
+#' the Gaussian width of the package's median heuristic,
+#' \eqn{\exp(-\gamma\|\cdot\|^2)} with \eqn{\gamma = 1/\mathrm{median}}
+#' squared distance of \eqn{\mathrm{diag}(z w_0) x}, and the label kernel
+#' from [default_label_kernel()] (or `kernel_y`). Centres, folds and
+#' initial weights are drawn once per call with R's random number
+#' generator: [set.seed()] reproduces a selection.
+#'
+#' Because the gradient of either criterion with respect to \eqn{w_j} is
+#' proportional to \eqn{w_j}, a weight that reaches 0 stays 0; constant
+#' features (which carry no information) get weight 0 from the start.
+#'
+#' **Result**: `features` ranks all features by their final weight (the
+#' `score`); features with weight 0 are ordered by their weight in the
+#' solution with the most non-zero weights of the chosen restart's search,
+#' then by their position in `x`. `path` has one row per value of \eqn{z}
+#' solved: `n_features` non-zero weights, `hsic` the criterion (LSMI or
+#' HSIC, whichever is optimised), `sigma` the width, and `restart`, `z`,
+#' `lambda`, `steps`.
+#'
+#' @inheritParams bahsic
+#' @param n_features number of features to select (non-zero weights), from
+#'   1 to the number of features.
+#' @param restarts number of initial weight vectors.
+#' @param n_basis,folds number of LSMI basis functions and CV folds, see
+#'   [lsmi()].
+#' @param lambda LSMI regularisation grid for the CV.
+#' @param sigma_factors LSMI width grid, as multiples of the median distance
+#'   of the weighted data at the start point of each \eqn{z}.
+#' @param kernel_y label kernel for `l1_hsic()`, see [label_kernels]; `NULL`
+#'   for [default_label_kernel()].
+#' @param max_iter,tol_grad,tol_progress stopping rules of the gradient
+#'   projection.
+#' @param z_start first radius \eqn{z} of the search.
+#' @param max_bisect largest number of bisection steps.
+#' @return An object of class `bahsic_selection` (see [selected()]) with
+#'   method `"l1_lsmi"` or `"l1_hsic"`, `score` the final weight, and a
+#'   further element `weights`, the named weight vector (exactly
+#'   `n_features` non-zero). `settings` holds the chosen `z`, `restarts`,
+#'   `exact` and the other arguments.
+#' @references Jitkrittum, W. (2012). Feature selection via
+#'   l1-penalized squared-loss mutual information. Slides, Sugiyama
+#'   laboratory, Tokyo Institute of Technology (slides "l1-LSMI (proposed
+#'   method)", "Gradient Projection Algorithm to Solve l1-LSMI", "HSIC").
+#'
+#'   Duchi, J., Shalev-Shwartz, S., Singer, Y. and Chandra, T. (2008).
+#'   Efficient projections onto the l1-ball for learning in high dimensions.
+#'   *ICML 2008*, 272-279.
+#' @family selection
+#' @family lsmi
+#' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @examples
+#' set.seed(1)
+#' sim <- simulate_xor10(200)
+#' fit <- l1_lsmi(sim$x, sim$y, n_features = 2, restarts = 1, n_basis = 50)
+#' fit
+#' fit$weights
+#' selected(fit, 2)
+#' fit_h <- l1_hsic(sim$x, sim$y, n_features = 2, restarts = 1)
+#' selected(fit_h, 2)
+#' @export
+l1_lsmi <- function(x, ...) UseMethod("l1_lsmi")
+
+#' @rdname l1_lsmi
+#' @export
+l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, folds = 5,
+                            lambda = 10^(-3:0), sigma_factors = 2^seq(-2, 1, by = 0.5),
+                            max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
+                            z_start = 1, max_bisect = 12L, standardize = TRUE,
+                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+  check_grid(lambda, "lambda")
+  check_grid(sigma_factors, "sigma_factors")
+  prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
+                     max_bisect, standardize, verbose, match.arg(na_action), assay,
+                     "l1_lsmi()")
+  check_lsmi_sizes(n_basis, folds, prep$m)
+  xs <- prep$x
+  basis <- lsmi_basis(prep$y, prep$m, n_basis, folds)
+  cen <- xs[basis$centres, , drop = FALSE]
+  lambdas <- as.double(lambda)
+  # (sigma, lambda) by CV at the start point of each z, then fixed
+  criterion <- function(w_start) {
+    xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
+    sq <- .Call(C_lsmi_sqdist, xs, cen, w_start)
+    cv <- lsmi_cv(sq, basis, lsmi_sigma_grid(xw, sigma_factors), lambdas)
+    par <- c(cv$sigma, cv$lambda)
+    list(sigma = cv$sigma, lambda = cv$lambda,
+         f = function(w) .Call(C_lsmi_grad, xs, cen, w, par, basis$phiy, basis$Gy))
+  }
+  res <- l1_search(criterion, prep)
+  settings <- list(n_features = prep$n_features, z = res$z, restarts = prep$restarts,
+                   exact = res$exact, n_basis = length(basis$centres), folds = as.integer(folds),
+                   lambda_grid = lambdas, sigma_factors = as.double(sigma_factors),
+                   max_iter = prep$max_iter, tol_grad = tol_grad, tol_progress = tol_progress,
+                   z_start = z_start, standardize = standardize, n_samples = prep$m)
+  l1_result("l1_lsmi", prep, res, settings, match.call())
+}
+
+#' @rdname l1_lsmi
+#' @export
+l1_lsmi.formula <- function(formula, data, subset, na.action, ...) {
+  xy <- formula_inputs(match.call(), parent.frame())
+  fit <- l1_lsmi.default(xy$x, xy$y, ...)
+  call <- match.call()
+  call[[1L]] <- as.name("l1_lsmi")
+  fit$call <- call
+  fit
+}
+
+#' @rdname l1_lsmi
+#' @export
+l1_hsic <- function(x, ...) UseMethod("l1_hsic")
+
+#' @rdname l1_lsmi
+#' @export
+l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
+                            max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
+                            z_start = 1, max_bisect = 12L, standardize = TRUE,
+                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+  prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
+                     max_bisect, standardize, verbose, match.arg(na_action), assay,
+                     "l1_hsic()")
+  xs <- prep$x
+  m <- prep$m
+  if (is.null(kernel_y)) kernel_y <- default_label_kernel(prep$y)
+  if (!inherits(kernel_y, "bahsic_label_kernel")) {
+    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
+         call. = FALSE)
+  }
+  check_memory(m, 4)
+  lab <- label_gram(kernel_y, prep$y)
+  # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
+  W <- hsic_weights(lab, m, "biased")
+  criterion <- function(w_start) {
+    xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
+    med <- .Call(C_median_pairwise, xw, TRUE)
+    gamma <- if (is.finite(med) && med > 0) 1 / med else 1
+    list(sigma = gamma, lambda = NA_real_,
+         f = function(w) .Call(C_l1hsic_grad, xs, w, gamma, W))
+  }
+  res <- l1_search(criterion, prep)
+  settings <- list(kernel_y = lab$kernel, n_features = prep$n_features, z = res$z,
+                   restarts = prep$restarts, exact = res$exact, max_iter = prep$max_iter,
+                   tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
+                   standardize = standardize, n_samples = m)
+  l1_result("l1_hsic", prep, res, settings, match.call())
+}
+
+#' @rdname l1_lsmi
+#' @export
+l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
+  xy <- formula_inputs(match.call(), parent.frame())
+  fit <- l1_hsic.default(xy$x, xy$y, ...)
+  call <- match.call()
+  call[[1L]] <- as.name("l1_hsic")
+  fit$call <- call
+  fit
+}
+
+# Inputs and arguments shared by both selectors. Constant features (after
+# standardize_columns(), which warns about them) are left out of the
+# optimisation: their weight is 0.
+l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
+                       max_bisect, standardize, verbose, na_action, assay, what) {
+  whole <- function(v, arg, lo) {
+    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v) ||
+        v > .Machine$integer.max) {
+      stop(sprintf("'%s' must be a whole number of at least %d.", arg, lo), call. = FALSE)
+    }
+    as.integer(v)
+  }
+  if (missing(n_features)) {
+    stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
+  }
+  restarts <- whole(restarts, "restarts", 1L)
+  max_iter <- whole(max_iter, "max_iter", 1L)
+  max_bisect <- whole(max_bisect, "max_bisect", 0L)
+  for (arg in c("tol_grad", "tol_progress")) {
+    v <- get(arg)
+    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0) {
+      stop(sprintf("'%s' must be a single number >= 0.", arg), call. = FALSE)
+    }
+  }
+  check_positive(z_start, "z_start")
+  check_flag(standardize, "standardize")
+  check_flag(verbose, "verbose")
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
+  xs <- d$x
+  m <- nrow(xs)
+  p <- ncol(xs)
+  check_min_samples(m, 4L, what)
+  if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
+      n_features < 1 || n_features > p || n_features != round(n_features)) {
+    stop(sprintf("'n_features' must be a whole number from 1 to %d (the number of features).",
+                 p), call. = FALSE)
+  }
+  n_features <- as.integer(n_features)
+  if (is.numeric(d$y)) check_varying_outcome(d$y)
+  varying <- !.Call(C_constant_columns, xs)
+  if (standardize) xs <- standardize_columns(xs, d$features)
+  if (n_features > sum(varying)) {
+    stop(sprintf(paste0("'n_features' = %d but only %d feature%s vary: a constant feature ",
+                        "carries no information. Ask for at most %d."),
+                 n_features, sum(varying), if (sum(varying) == 1L) "" else "s",
+                 sum(varying)), call. = FALSE)
+  }
+  # x: the varying features only; their weights are optimised
+  list(x = xs[, varying, drop = FALSE], y = d$y, features = d$features, m = m, p = p,
+       active = which(varying),
+       n_features = n_features, restarts = restarts, max_iter = max_iter,
+       tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
+       max_bisect = max_bisect, verbose = verbose)
+}
+
+# Gradient projection for one z (slide "Gradient Projection Algorithm"):
+# w_{t+1} = pi_z(w_t + grad / sqrt(t)), with the three stopping rules.
+l1_ascent <- function(f, w, z, prep) {
+  w <- .Call(C_l1_project, w, z)
+  cur <- f(w)
+  steps <- 0L
+  for (t in seq_len(prep$max_iter)) {
+    w_new <- .Call(C_l1_project, w + cur$gradient / sqrt(t), z)
+    nxt <- f(w_new)
+    steps <- t
+    done <- sum(w_new > 0) <= 1L || sqrt(sum(nxt$gradient^2)) < prep$tol_grad ||
+      abs(nxt$value - cur$value) < prep$tol_progress
+    w <- w_new
+    cur <- nxt
+    if (done) break
+  }
+  list(w = w, value = cur$value, steps = steps)
+}
+
+# The search of slide "l1-LSMI": double z until s(z) >= k, then bisect until
+# s(z) == k; repeated from `restarts` initial weights. criterion(w_start)
+# returns list(sigma, lambda, f) with f(w) = list(value, gradient) for the
+# weights of the active features.
+l1_search <- function(criterion, prep) {
+  k <- prep$n_features
+  d <- length(prep$active)
+  path <- list()
+  best <- NULL
+  for (r in seq_len(prep$restarts)) {
+    w0 <- if (r == 1L) rep(1 / d, d) else {
+      u <- stats::runif(d)
+      u / sum(u)
+    }
+    widest <- NULL
+    solve <- function(z) {
+      crit <- criterion(w0 * z)
+      sol <- l1_ascent(crit$f, w0 * z, z, prep)
+      sol$n <- sum(sol$w > 0)
+      sol$z <- z
+      path[[length(path) + 1L]] <<- data.frame(
+        iteration = length(path) + 1L, n_features = sol$n, hsic = sol$value,
+        sigma = crit$sigma, restart = r, z = z, lambda = crit$lambda, steps = sol$steps)
+      if (is.null(widest) || sol$n > widest$n) widest <<- sol
+      if (prep$verbose) {
+        message(sprintf("restart %d, z = %.6g: %d non-zero weights, criterion %.6g, %d steps",
+                        r, z, sol$n, sol$value, sol$steps))
+      }
+      sol
+    }
+    z <- prep$z_start
+    sol <- solve(z)
+    doublings <- 0L
+    while (sol$n < k && doublings < 60L) {
+      z <- 2 * z
+      doublings <- doublings + 1L
+      sol <- solve(z)
+    }
+    exact <- sol$n == k
+    if (sol$n > k) {
+      hi <- sol
+      z_hi <- z
+      z_lo <- if (doublings > 0L) z / 2 else 0
+      for (i in seq_len(prep$max_bisect)) {
+        mid <- (z_lo + z_hi) / 2
+        sol <- solve(mid)
+        if (sol$n == k) break
+        if (sol$n > k) {
+          z_hi <- mid
+          hi <- sol
+        } else {
+          z_lo <- mid
+        }
+      }
+      exact <- sol$n == k
+      if (!exact) {
+        # keep the k largest weights of the closest solution above k
+        sol <- hi
+        keep <- order(-sol$w, seq_len(d))[seq_len(k)]
+        sol$w[-keep] <- 0
+      }
+    }
+    if (sol$n < k) {
+      stop(sprintf(paste0("No radius z up to %g gave %d non-zero weights (at most %d): ",
+                          "ask for fewer features."), z, k, sol$n), call. = FALSE)
+    }
+    sol$exact <- exact
+    sol$restart <- r
+    sol$widest <- widest$w
+    if (is.null(best) || sol$value > best$value) best <- sol
+    path[[length(path)]]$exact <- exact
+  }
+  path <- do.call(rbind, lapply(path, function(row) {
+    if (is.null(row$exact)) row$exact <- NA
+    row
+  }))
+  list(w = best$w, widest = best$widest, z = best$z, value = best$value, exact = best$exact,
+       restart = best$restart, path = path)
+}
+
+l1_result <- function(method, prep, res, settings, call) {
+  p <- prep$p
+  weights <- numeric(p)
+  weights[prep$active] <- res$w
+  widest <- numeric(p)
+  widest[prep$active] <- res$widest
+  ord <- order(-weights, -widest, seq_len(p))
+  rank <- integer(p)
+  rank[ord] <- seq_len(p)
+  names(weights) <- prep$features
+  features <- data.frame(feature = prep$features, rank = rank, score = unname(weights),
+                         iteration = NA_integer_, stringsAsFactors = FALSE)
+  call[[1L]] <- as.name(method)
+  settings$restart_chosen <- res$restart
+  new_selection(method, features, res$path, settings, call, weights = weights)
+}
