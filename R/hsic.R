@@ -77,9 +77,7 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
 #' @rdname hsic
 #' @export
 hsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame(),
-                       frame = is_clinical(list(...)[["kernel_x"]]))
-  hsic.default(xy$x, xy$y, ...)
+  formula_method("hsic", match.call(), parent.frame(), list(...)[["kernel_x"]], ...)
 }
 
 #' @export
@@ -217,9 +215,7 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
 #' @rdname hsic_test
 #' @export
 hsic_test.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame(),
-                       frame = is_clinical(list(...)[["kernel_x"]]))
-  hsic_test.default(xy$x, xy$y, ...)
+  formula_method("hsic_test", match.call(), parent.frame(), list(...)[["kernel_x"]], ...)
 }
 
 # The weight matrix W with estimate(K) = sum(K * W): both estimators are

@@ -255,6 +255,21 @@ check_memory <- function(m, n_matrices = 2) {
   invisible()
 }
 
+# The formula method of every entry point `name` (bahsic, hsic, ...): x and y
+# from the formula go to name.default() with the other arguments. With the
+# clinical kernel (`kernel`) the variables are passed as they are, not
+# dummy-coded. A result that keeps its call gets the formula call, named
+# after the generic as the default methods do.
+formula_method <- function(name, call, env, kernel, ...) {
+  xy <- formula_inputs(call, env, frame = is_clinical(kernel))
+  fit <- get(paste0(name, ".default"), mode = "function")(xy$x, xy$y, ...)
+  if (is.list(fit) && "call" %in% names(fit)) {
+    call[[1L]] <- as.name(name)
+    fit$call <- call
+  }
+  fit
+}
+
 # The formula interface, the base-R way: model.frame() for the response and
 # the predictors, model.matrix() without the intercept for x (factors become
 # dummy columns, as in lm()). frame = TRUE (the clinical kernel, which takes

@@ -107,12 +107,7 @@ lsmi.default <- function(x, y, sigma = NULL, lambda = NULL, n_basis = 200, folds
 #' @rdname lsmi
 #' @export
 lsmi.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
-  fit <- lsmi.default(xy$x, xy$y, ...)
-  call <- match.call()
-  call[[1L]] <- as.name("lsmi")
-  fit$call <- call
-  fit
+  formula_method("lsmi", match.call(), parent.frame(), NULL, ...)
 }
 
 #' @export

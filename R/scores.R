@@ -134,8 +134,7 @@ feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt
 #' @rdname feature_scores
 #' @export
 feature_scores.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
-  feature_scores.default(xy$x, xy$y, ...)
+  formula_method("feature_scores", match.call(), parent.frame(), NULL, ...)
 }
 
 check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased") {

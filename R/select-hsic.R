@@ -95,11 +95,7 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @rdname bahsic
 #' @export
 bahsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame(),
-                       frame = is_clinical(list(...)[["kernel"]]))
-  fit <- bahsic.default(xy$x, xy$y, ...)
-  fit$call <- match.call()
-  fit
+  formula_method("bahsic", match.call(), parent.frame(), list(...)[["kernel"]], ...)
 }
 
 #' @rdname bahsic
@@ -123,11 +119,7 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @rdname bahsic
 #' @export
 fohsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame(),
-                       frame = is_clinical(list(...)[["kernel"]]))
-  fit <- fohsic.default(xy$x, xy$y, ...)
-  fit$call <- match.call()
-  fit
+  formula_method("fohsic", match.call(), parent.frame(), list(...)[["kernel"]], ...)
 }
 
 # The one path of both selectors: inputs, labels, weights, then the C loop

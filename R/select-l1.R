@@ -141,12 +141,7 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
 #' @rdname l1_lsmi
 #' @export
 l1_lsmi.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
-  fit <- l1_lsmi.default(xy$x, xy$y, ...)
-  call <- match.call()
-  call[[1L]] <- as.name("l1_lsmi")
-  fit$call <- call
-  fit
+  formula_method("l1_lsmi", match.call(), parent.frame(), NULL, ...)
 }
 
 #' @rdname l1_lsmi
@@ -191,12 +186,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
 #' @rdname l1_lsmi
 #' @export
 l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
-  fit <- l1_hsic.default(xy$x, xy$y, ...)
-  call <- match.call()
-  call[[1L]] <- as.name("l1_hsic")
-  fit$call <- call
-  fit
+  formula_method("l1_hsic", match.call(), parent.frame(), NULL, ...)
 }
 
 # Inputs and arguments shared by both selectors. Constant features (after

@@ -189,10 +189,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
 #' @rdname randsel
 #' @export
 randsel.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame())
-  fit <- randsel.default(xy$x, xy$y, ...)
-  fit$call <- match.call()
-  fit
+  formula_method("randsel", match.call(), parent.frame(), NULL, ...)
 }
 
 # The width of one iteration: every set uses it (Proposition 3.4).

@@ -175,10 +175,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
 #' @rdname rfe
 #' @export
 rfe.formula <- function(formula, data, subset, na.action, ...) {
-  xy <- formula_inputs(match.call(), parent.frame(), frame = TRUE)
-  fit <- rfe.default(xy$x, xy$y, ...)
-  fit$call <- match.call()
-  fit
+  formula_method("rfe", match.call(), parent.frame(), kernel_clinical(), ...)
 }
 
 rfe_mkl_control <- function(control) {

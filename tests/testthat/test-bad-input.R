@@ -41,8 +41,21 @@ callers <- list(
   "l1_hsic()" = function(x, y, ...) {
     set.seed(42)
     l1_hsic(x, y, n_features = 1, restarts = 1L, max_iter = 20L, ...)
-  }
+  },
+  "bahsic(kernel = kernel_clinical())" = function(x, y, ...) {
+    bahsic(x, y, kernel = kernel_clinical(), ...)
+  },
+  "hsic(kernel_x = kernel_clinical())" = function(x, y, ...) {
+    hsic(x, y, kernel_x = kernel_clinical(), ...)
+  },
+  "rfe()" = function(x, y, ...) rfe(x, y, ...),
+  'rfe(importance = "mkl")' = function(x, y, ...) rfe(x, y, importance = "mkl", ...)
 )
+# rfe() trains kernlab's SVM: not without kernlab, nor under valgrind (its
+# code, not ours, and slow there)
+if (!requireNamespace("kernlab", quietly = TRUE) || under_valgrind()) {
+  callers <- callers[!startsWith(names(callers), "rfe(")]
+}
 score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
 for (method in score_methods) {
   callers[[sprintf('feature_scores(method = "%s")', method)]] <- score_call(method)
@@ -63,6 +76,8 @@ T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
 L1 <- c("l1_lsmi()", "l1_hsic()")
+RFE <- c("rfe()", 'rfe(importance = "mkl")')
+CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel_x = kernel_clinical())", RFE)
 LSMI <- c("lsmi()", L1)
 
 # ---- data and checks -----------------------------------------------------------
@@ -146,6 +161,9 @@ expect_defined <- function(res, features) {
 }
 
 defined <- function(res, run, input) expect_defined(res, colnames(input$x))
+defined_or_value <- function(res, run, input) {
+  if (inherits(res, "bahsic_hsic")) expect_true(is.finite(res$estimate)) else defined(res, run, input)
+}
 
 # the result equals that of the repaired input (the repair applied by hand)
 same_as_ref <- function(res, run, input) {
@@ -215,6 +233,9 @@ bad_input <- list(
     d
   }, rules = list(
     rule(c(HSIC, TESTS), "value", check = same_as_ref),
+    # the clinical kernel keeps it (kernel 1 on it) so that it is ranked
+    rule(CLINICAL, "warning", "1 constant feature \\(g2\\): the clinical kernel is 1 for every pair",
+         defined_or_value),
     # left out of the optimisation: weight 0
     rule(L1, "warning", "1 constant feature \\(g2\\) cannot be standardised",
          function(res, run, input) {
@@ -258,6 +279,9 @@ bad_input <- list(
   }, rules = list(
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
     rule(L1, "error", "'n_features' = 1 but only 0 features vary"),
+    rule(RFE, "error", "Every feature of 'x' is constant: the kernel is constant"),
+    rule(CLINICAL, "warning", "4 constant features \\(g1, g2, g3, \\.\\.\\.\\): the clinical kernel is 1",
+         defined_or_value),
     # no dependence: LSMI near 0 (its regularisation can make it slightly negative)
     rule("lsmi()", "warning", "4 constant features \\(g1, g2, g3, \\.\\.\\.\\) cannot be standardised",
          function(res, run, input) expect_lt(abs(res$estimate), 1e-3)),
@@ -297,6 +321,7 @@ bad_input <- list(
   }, rules = list(
     rule(TWO_CLASS, "error", "compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     rule(fs("pam"), "error", "needs class labels \\(a factor\\): pass factor\\(y\\)"),
+    rule(RFE, "error", "rfe\\(\\) classifies: 'y' must be two classes"),
     rule("*", "error", "'y' is constant \\(every value is 2\\.5\\).*needs it to vary"))),
 
   # HSIC and the mean-based scores need no variance; Welch's t and the signal
@@ -305,6 +330,7 @@ bad_input <- list(
        rules = list(
          rule(fs("t", "snr"), "error",
               "at least 2 samples per class; class \"a\" has 1\\. Use .*method = \"mt\""),
+         rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"a\" has 1"),
          rule(T_POOLED, "value", check = function(res, run, input) {
            x <- input$x
            y <- input$y
@@ -324,11 +350,12 @@ bad_input <- list(
 
   list(case = "fewer than 4 samples (m = 3)", input = function() toy(m = 3, n_a = 2),
        rules = list(
-         rule(c("hsic()", 'bahsic(estimator = "unbiased")', FS_HSIC_U), "error",
+         rule(c("hsic()", 'bahsic(estimator = "unbiased")', FS_HSIC_U, CLINICAL[2]), "error",
               "needs at least 4 samples; there are 3\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error",
               "needs at least 6 samples; there are 3\\. Use method = \"permutation\""),
          rule(LSMI, "error", "needs at least 4 samples; there are 3"),
+         rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"b\" has 1"),
          rule(fs("t", "snr"), "error", "class \"b\" has 1"),
          rule(fs("hsic"), "value", check = function(res, run, input) {
            want <- vapply(seq_len(ncol(input$x)), function(j) {
@@ -340,10 +367,12 @@ bad_input <- list(
 
   list(case = "fewer than 4 samples (m = 2)", input = function() toy(m = 2, n_a = 1),
        rules = list(
-         rule(c("hsic()", FS_HSIC_U), "error",
+         rule(c("hsic()", FS_HSIC_U, CLINICAL[2]), "error",
               "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
          rule(LSMI, "error", "needs at least 4 samples; there are 2"),
+         rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"a\" has 1"),
+         rule(CLINICAL[1], "error", "needs at least 3 samples; there are 2"),
          rule('bahsic(estimator = "unbiased")', "error", "needs at least 4 samples; there are 2"),
          rule("randsel()", "error", "randsel\\(\\) needs at least 3 samples; there are 2"),
          rule(SELECT, "error", "with the biased estimator needs at least 3 samples; there are 2"),
@@ -371,6 +400,8 @@ bad_input <- list(
     d$x <- data.frame(id = sprintf("s%02d", 1:12), d$x)
     d
   }, rules = list(
+    # the clinical kernel takes it as a categorical feature
+    rule(CLINICAL, "value", check = defined_or_value),
     rule("*", "error", "'x' has non-numeric columns \\(id\\): convert them.*formula interface"))),
 
   list(case = "a character matrix", input = function() {

@@ -129,7 +129,7 @@ test_that("the same result through every input form", {
   set.seed(1)
   fo <- randsel(y ~ ., data = data.frame(y = t$y, t$x), n_boot = 10)
   expect_identical(fo$features, ref$features)
-  expect_identical(fo$call[[1L]], as.name("randsel.formula")) # as bahsic.formula()
+  expect_identical(fo$call[[1L]], as.name("randsel")) # the generic, as the default method
 })
 
 test_that("argument checks name the argument", {
