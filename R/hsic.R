@@ -104,11 +104,7 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
                         clinical = is_clinical(kernel_x))
   m <- nrow(d$x)
   check_min_samples(m, min_m, why, hint)
-  if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
-  if (!inherits(kernel_y, "bahsic_label_kernel")) {
-    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
-         call. = FALSE)
-  }
+  kernel_y <- resolve_label_kernel(kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
   check_memory(m, 1.5 * (1 + full_label))

@@ -229,3 +229,14 @@ class_indicator <- function(y) {
   ind[cbind(seq_along(y), as.integer(y))] <- 1
   ind
 }
+
+# The label kernel an entry point uses: the caller's, or default_label_kernel(y)
+# for NULL.
+resolve_label_kernel <- function(kernel_y, y) {
+  if (is.null(kernel_y)) return(default_label_kernel(y))
+  if (!inherits(kernel_y, "bahsic_label_kernel")) {
+    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
+         call. = FALSE)
+  }
+  kernel_y
+}

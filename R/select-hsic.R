@@ -164,11 +164,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   # the clinical kernel scales by range itself
   if (clinical) standardize <- FALSE
   if (standardize) xs <- standardize_columns(xs, d$features)
-  if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
-  if (!inherits(kernel_y, "bahsic_label_kernel")) {
-    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
-         call. = FALSE)
-  }
+  kernel_y <- resolve_label_kernel(kernel_y, d$y)
   check_memory(m, 5)
   lab <- label_gram(kernel_y, d$y, threads)
   W <- hsic_weights(lab, m, estimator)

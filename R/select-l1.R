@@ -159,11 +159,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                      "l1_hsic()")
   xs <- prep$x
   m <- prep$m
-  if (is.null(kernel_y)) kernel_y <- default_label_kernel(prep$y)
-  if (!inherits(kernel_y, "bahsic_label_kernel")) {
-    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
-         call. = FALSE)
-  }
+  kernel_y <- resolve_label_kernel(kernel_y, prep$y)
   check_memory(m, 4)
   lab <- label_gram(kernel_y, prep$y)
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")

@@ -158,11 +158,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   p <- ncol(xs)
   check_min_samples(m, 3L, "randsel()")
   if (standardize) xs <- standardize_columns(xs, d$features)
-  if (is.null(kernel_y)) kernel_y <- default_label_kernel(d$y)
-  if (!inherits(kernel_y, "bahsic_label_kernel")) {
-    stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",
-         call. = FALSE)
-  }
+  kernel_y <- resolve_label_kernel(kernel_y, d$y)
   check_memory(m, 1.5)
   lab <- label_gram(kernel_y, d$y, threads)
   s <- min(m, max(2L, as.integer(round(subsample * m))))
