@@ -217,7 +217,6 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
   path <- data.frame(iteration = integer(0), n_features = integer(0), hsic = numeric(0),
                      sigma = numeric(0))
   code <- kernel_code(kernel)
-  xt <- t(xs)
   it <- 0L
   repeat {
     free <- setdiff(surv, fixed)
@@ -225,9 +224,7 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     it <- it + 1L
     h <- length(free) %/% 2L
     par <- randsel_width(kernel, h + length(fixed))
-    # the survivors only, features x samples (each sample's values
-    # contiguous): the C loop reads them front to back
-    res <- .Call(C_randsel_iter, xt[c(fixed, free), , drop = FALSE], length(fixed),
+    res <- .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), length(fixed),
                  lab$L, lab$Y, c(code, par[1L], par[2L]),
                  as.double(c(n_boot, s, threads, use_simd())))
     contrib <- res$contribution

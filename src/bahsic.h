@@ -69,9 +69,11 @@ static inline double bk_exp(double x)
 #define BK_PRAGMA(x) _Pragma(#x)
 #define BK_SIMD _Pragma("omp simd")
 #define BK_SIMD_SUM(v) BK_PRAGMA(omp simd reduction(+ : v))
+#define BK_SIMD_SUM2(u, v) BK_PRAGMA(omp simd reduction(+ : u, v))
 #else
 #define BK_SIMD
 #define BK_SIMD_SUM(v)
+#define BK_SIMD_SUM2(u, v)
 #endif
 
 /* ---- kernels (gram.c) ---------------------------------------------------- */
@@ -274,6 +276,10 @@ ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p);
  * pool: max(m, n) ints. */
 void bk_randsel_draw(uint64_t seed, ptrdiff_t m, ptrdiff_t s, ptrdiff_t n,
                      ptrdiff_t h, int *samp, int *feat, int *pool);
+
+/* xt (p x m) = t(x[, cols]) for x m x d and cols[0..p-1] in 0..d-1. */
+void bk_transpose_columns(const double *x, ptrdiff_t m, const int *cols,
+                          ptrdiff_t p, double *xt);
 
 /* xt: the (n_fixed + n) x m data, features x samples, the fixed features
  * first (in every set) and then the n free ones. Bootstrap b draws from seeds[b] (bk_randsel_draw) into samp[s b ..]

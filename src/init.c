@@ -20,8 +20,8 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
               SEXP categorical);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
-SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
-                    SEXP control);
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
+                    SEXP kernel, SEXP control);
 SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
 SEXP C_lsmi_sqdist(SEXP x, SEXP cen, SEXP w);
 SEXP C_lsmi_gauss(SEXP sq, SEXP sigma);
@@ -47,7 +47,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_select", (DL_FUNC) &C_select, 6},
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
-  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 6},
+  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 7},
   {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
   {"C_lsmi_sqdist", (DL_FUNC) &C_lsmi_sqdist, 3},
   {"C_lsmi_gauss", (DL_FUNC) &C_lsmi_gauss, 2},

@@ -225,11 +225,11 @@ static void add_marked(const double *xt, ptrdiff_t p, const ptrdiff_t *off,
   for (ptrdiff_t f0 = 0; f0 < p; f0 += kc) {
     const ptrdiff_t f1 = f0 + kc < p ? f0 + kc : p;
     ptrdiff_t k = 0;
+    /* without a branch: half of the features are marked, at random */
     for (ptrdiff_t f = f0; f < f1; f++) {
-      if (mark[f]) {
-        mark[f] = 0;
-        lst[k++] = (int) f;
-      }
+      lst[k] = (int) f;
+      k += mark[f];
+      mark[f] = 0;
     }
 #if defined(__GNUC__) || defined(__clang__)
     for (ptrdiff_t a = 0; a < s; a++)
@@ -252,9 +252,12 @@ static void add_marked(const double *xt, ptrdiff_t p, const ptrdiff_t *off,
 
 /* Centred alignment (section 2 of 001_7b6bb2d08f0858c5.txt)
  *   A(K, L) = <HKH, HLH>_F / (||HKH||_F ||HLH||_F),
- * with Lc = HLH given and lnorm = ||Lc||_F. Since Lc is centred,
- * <HKH, Lc> = <K, Lc>; ||HKH||^2 from the row means r and grand mean t,
- * (HKH)_ab = K_ab - r_a - r_b + t: O(s^2), no s^3 products. K is full
+ * with Lc = HLH given and lnorm = ||Lc||_F. Then
+ * (HKH)_ab = K_ab - r_a - r_b + t from the row means r and grand mean t:
+ * O(s^2), no s^3 products. <HKH, Lc> is summed over those centred values
+ * (not as <K, Lc>, equal in exact arithmetic), so that the result is the
+ * cosine of two computed vectors and within [-1, 1] even for a kernel so
+ * nearly constant that centring loses most of its digits. K is full
  * (both triangles). A norm of 0 (constant kernel, or a subsample of one
  * class) carries no information: the alignment is then 0. r: s doubles. */
 static double centred_alignment(const double *K, const double *Lc,
@@ -265,6 +268,7 @@ static double centred_alignment(const double *K, const double *Lc,
   for (ptrdiff_t b = 0; b < s; b++) {
     const double *k = K + s * b;
     double cs = 0.0;
+    BK_SIMD_SUM(cs)
     for (ptrdiff_t a = 0; a < s; a++) cs += k[a];
     r[b] = cs / (double) s; /* K symmetric: column means = row means */
     t += cs;
@@ -274,11 +278,15 @@ static double centred_alignment(const double *K, const double *Lc,
   for (ptrdiff_t b = 0; b < s; b++) {
     const double *k = K + s * b, *l = Lc + s * b;
     const double cb = t - r[b];
+    double nb = 0.0, kb = 0.0;
+    BK_SIMD_SUM2(nb, kb)
     for (ptrdiff_t a = 0; a < s; a++) {
       double c = k[a] - r[a] + cb;
-      num += k[a] * l[a];
-      k2 += c * c;
+      nb += c * l[a];
+      kb += c * c;
     }
+    num += nb;
+    k2 += kb;
   }
   if (!(k2 > 0.0) || !(lnorm > 0.0)) return 0.0;
   return num / (sqrt(k2) * lnorm);
@@ -385,6 +393,22 @@ static double centred_label(bk_label lab, ptrdiff_t m, const int *samp,
       n2 += c * c;
     }
   return sqrt(n2);
+}
+
+void bk_transpose_columns(const double *x, ptrdiff_t m, const int *cols,
+                          ptrdiff_t p, double *xt)
+{
+  /* blocks of 64 samples x 64 columns: both sides stay in cache */
+  for (ptrdiff_t a0 = 0; a0 < m; a0 += 64) {
+    const ptrdiff_t a1 = a0 + 64 < m ? a0 + 64 : m;
+    for (ptrdiff_t j0 = 0; j0 < p; j0 += 64) {
+      const ptrdiff_t j1 = j0 + 64 < p ? j0 + 64 : p;
+      for (ptrdiff_t j = j0; j < j1; j++) {
+        const double *xc = x + m * (ptrdiff_t) cols[j];
+        for (ptrdiff_t a = a0; a < a1; a++) xt[j + p * a] = xc[a];
+      }
+    }
+  }
 }
 
 /* Insertion sort of a few ints (the subsample). */

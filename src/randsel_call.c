@@ -29,22 +29,27 @@ static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
   return (ptrdiff_t) d;
 }
 
-/* One iteration of randSel. xt: (n_fixed + n) x m double matrix (features x
- * samples), the fixed features first, then the n free ones; L: m x m label kernel or NULL; Y: m x c factor or NULL;
+/* One iteration of randSel. x: m x d double matrix (samples x features);
+ * cols: the 0-based columns in play, the n_fixed fixed features first, then
+ * the n free ones; L: m x m label kernel or NULL; Y: m x c factor or NULL;
  * kernel: c(type, p1, p2); control: c(n_boot, s, threads, simd).
  * Per bootstrap: s samples of m, then h + 1 free features of n,
  * h = floor(n / 2) (bk_randsel_draw). Returns list(contribution (n),
  * a_half (n_boot), a_plus (n_boot)). */
-SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
-                    SEXP control)
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
+                    SEXP kernel, SEXP control)
 {
-  bk_need_double_matrix(xt, "xt");
+  bk_need_double_matrix(x, "x");
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
   if (!Rf_isReal(control) || XLENGTH(control) != 4)
     Rf_error("'control' must be a double vector of length 4");
-  const ptrdiff_t p = Rf_nrows(xt), m = Rf_ncols(xt);
+  if (!Rf_isInteger(cols)) Rf_error("'cols' must be an integer vector");
+  const ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), p = XLENGTH(cols);
   if (m > INT_MAX || p > INT_MAX) Rf_error("too many samples or features");
+  const int *cl = INTEGER(cols);
+  for (ptrdiff_t j = 0; j < p; j++)
+    if (cl[j] < 0 || cl[j] >= d) Rf_error("'cols' must be in 0..%td", d - 1);
   const ptrdiff_t nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
   const ptrdiff_t n = p - nf;
   bk_label lab = bk_make_label(L, Y, m);
@@ -66,6 +71,10 @@ SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
     Rf_error("unsupported kernel code %d", o.kern.type);
   const ptrdiff_t h = o.h, s = o.s;
 
+  /* the columns in play, features x samples: each sample's values
+   * contiguous, read front to back by the loop */
+  double *xt = (double *) R_alloc((size_t) (p * m), sizeof(double));
+  bk_transpose_columns(REAL(x), m, cl, p, xt);
   uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
   draw_seeds(nb, seeds);
   const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
@@ -90,7 +99,7 @@ SEXP C_randsel_iter(SEXP xt, SEXP n_fixed, SEXP L, SEXP Y, SEXP kernel,
   SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, nb));
   for (ptrdiff_t b0 = 0; b0 < nb; b0 += chunk) {
     const ptrdiff_t k = nb - b0 < chunk ? nb - b0 : chunk;
-    bk_randsel_align(REAL(xt), m, nf, n, lab, &o, k, seeds + b0, samp,
+    bk_randsel_align(xt, m, nf, n, lab, &o, k, seeds + b0, samp,
                      feat, REAL(a_half) + b0, REAL(a_plus) + b0, work, iwork);
     bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
                           sum_plus, n_plus, sum_half, n_half, &total_half);
