@@ -266,9 +266,11 @@ typedef struct {
   int simd;         /* allow the AVX2 + FMA loop where the CPU has it */
 } bk_randsel_opts;
 
-/* Workspace per thread: doubles, and ints (m samples, p features). */
-ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s);
+/* Workspace per thread: doubles, and ints (m samples, p features); and the
+ * size of the blocked data (bk_randsel_block_columns). */
+ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s, ptrdiff_t p);
 ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p);
+ptrdiff_t bk_randsel_blocked_doubles(ptrdiff_t m, ptrdiff_t p);
 
 /* The draws of one bootstrap from its seed: samp[0..s-1] distinct samples
  * of 0..m-1, feat[0..h] distinct free features of 0..n-1 (the first h the
@@ -277,17 +279,22 @@ ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p);
 void bk_randsel_draw(uint64_t seed, ptrdiff_t m, ptrdiff_t s, ptrdiff_t n,
                      ptrdiff_t h, int *samp, int *feat, int *pool);
 
-/* xt (p x m) = t(x[, cols]) for x m x d and cols[0..p-1] in 0..d-1. */
-void bk_transpose_columns(const double *x, ptrdiff_t m, const int *cols,
-                          ptrdiff_t p, double *xt);
+/* xb (bk_randsel_blocked_doubles(m, p)) = x[, cols] for x m x d and
+ * cols[0..p-1] in 0..d-1, in blocks of 64 columns: block k is a 64-column
+ * row-major m x 64 array at xb + 64 m k, the last one padded with zeros. */
+void bk_randsel_block_columns(const double *x, ptrdiff_t m, const int *cols,
+                              ptrdiff_t p, double *xb);
 
-/* xt: the (n_fixed + n) x m data, features x samples, the fixed features
- * first (in every set) and then the n free ones. Bootstrap b draws from seeds[b] (bk_randsel_draw) into samp[s b ..]
- * and feat[(h + 1) b ..], and a_half[b], a_plus[b] are the centred
- * alignments of its two sets with the label kernel lab (m samples).
- * work: nthreads * bk_randsel_work_doubles(s), iwork: nthreads *
- * bk_randsel_work_ints(s, m, n_fixed + n); neither needs initialising. */
-void bk_randsel_align(const double *xt, ptrdiff_t m, ptrdiff_t n_fixed,
+/* xb: the m x (n_fixed + n) data blocked by bk_randsel_block_columns(), the
+ * fixed features first (in every set) and then the n free ones. Bootstrap
+ * b draws from seeds[b] (bk_randsel_draw) into samp[s b ..] and
+ * feat[(h + 1) b ..], and a_half[b], a_plus[b] are the centred alignments of
+ * its two sets with the label kernel lab (m samples). Each bootstrap's
+ * result depends on its seed alone, not on nthreads.
+ * work: nthreads * bk_randsel_work_doubles(s, n_fixed + n), iwork:
+ * nthreads * bk_randsel_work_ints(s, m, n_fixed + n); neither needs
+ * initialising. */
+void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
                       ptrdiff_t n,
                       bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
                       const uint64_t *seeds, int *samp, int *feat,

@@ -19,30 +19,45 @@ static int thread_id(void) { return omp_get_thread_num(); }
 static int thread_id(void) { return 0; }
 #endif
 
-/* The Gram matrix of a bootstrap is accumulated on s_pad >= s rows (a
- * multiple of 8, the padding rows zero) from panels of RS_KC features. */
-#define RS_KC_BYTES 8192
+/* The data are held in blocks of RS_FB features: block k is an m x RS_FB
+ * row-major array (sample a's RS_FB values contiguous), so a bootstrap's
+ * marked features of one block come from s short runs of one 64-sample
+ * region, and a bootstrap's marks of a block are one 64-bit word. The
+ * Gram matrix of a bootstrap is accumulated on s_pad >= s rows (a multiple
+ * of 8, the padding rows zero). Bootstraps are processed in batches of
+ * batch_size() that sweep the blocks together: each block is brought into
+ * cache once per batch, not once per bootstrap (the reads, not the
+ * arithmetic, bounded the loop when every bootstrap swept the data alone). */
+#define RS_FB 64
+#define RS_BATCH_BYTES 131072
 static ptrdiff_t pad8(ptrdiff_t s) { return (s + 7) / 8 * 8; }
-static ptrdiff_t panel_width(ptrdiff_t sp)
+static ptrdiff_t n_blocks(ptrdiff_t p) { return (p + RS_FB - 1) / RS_FB; }
+static ptrdiff_t batch_size(ptrdiff_t sp)
 {
-  ptrdiff_t kc = RS_KC_BYTES / (8 * sp);
-  return kc < 8 ? 8 : kc;
+  /* the batch's Gram matrices stay in L2 beside the block */
+  ptrdiff_t q = RS_BATCH_BYTES / (8 * sp * sp);
+  return q < 1 ? 1 : (q > 16 ? 16 : q);
 }
 
-ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s)
+ptrdiff_t bk_randsel_blocked_doubles(ptrdiff_t m, ptrdiff_t p)
 {
-  const ptrdiff_t sp = pad8(s);
-  /* G, Gp (sp x sp), K, Lc (s x s), the panel (up to 2 kc features), r, z,
-   * the row offsets of the subsample (sp ptrdiff_t) and a triangle */
-  return 2 * sp * sp + 2 * s * s + 2 * panel_width(sp) * sp + 5 * sp +
-         s * (s + 1) / 2;
+  return m * n_blocks(p) * RS_FB;
+}
+
+ptrdiff_t bk_randsel_work_doubles(ptrdiff_t s, ptrdiff_t p)
+{
+  const ptrdiff_t sp = pad8(s), q = batch_size(sp);
+  /* the batch's G (q sp x sp), Gp (sp x sp), K, Lc (s x s), the panel
+   * (RS_FB features), r, z, a triangle, the batch's marks (q words per
+   * block) and its row offsets (q s), 8 bytes each */
+  return (q + 1) * sp * sp + 2 * s * s + RS_FB * sp + 2 * sp +
+         s * (s + 1) / 2 + q * n_blocks(p) + q * s;
 }
 
 ptrdiff_t bk_randsel_work_ints(ptrdiff_t s, ptrdiff_t m, ptrdiff_t p)
 {
-  /* the sorted subsample, a mark per feature, the pool of the draws, the
-   * marked features of a block */
-  return s + p + (m > p ? m : p) + panel_width(pad8(s));
+  /* the sorted subsamples of a batch and the pool of the draws */
+  return batch_size(pad8(s)) * s + (m > p ? m : p);
 }
 
 /* ---- the draws ------------------------------------------------------------
@@ -202,52 +217,70 @@ static int use_avx2(int simd)
 #endif
 }
 
-/* Feature f of the subsample into z[0..s-1]; xt is features x samples
- * (p x m), so each sample's values are contiguous. */
-static void gather(const double *xt, ptrdiff_t p, ptrdiff_t f, const int *samp,
-                   ptrdiff_t s, double *z)
+/* Lowest set bit of a non-zero word. */
+static int lowest_bit(uint64_t w)
 {
-  const double *xf = xt + f;
-  for (ptrdiff_t a = 0; a < s; a++) z[a] = xf[p * (ptrdiff_t) samp[a]];
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(w);
+#else
+  int i = 0;
+  while (!(w & 1u)) {
+    w >>= 1;
+    i++;
+  }
+  return i;
+#endif
 }
 
-/* G += the Gram matrix of the subsample over the marked features of xt
- * (p x m), clearing the marks; off[a] = p * (the subsample's a-th sample).
- * xt is read in blocks of kc features, front to back in every sample's
- * row, with the next block prefetched: the reads, not the arithmetic, bound
- * this on large data. The marked features of a block join the panel P (room
- * for 2 kc); a panel of kc or more is added to G. lst: kc ints. */
-static void add_marked(const double *xt, ptrdiff_t p, const ptrdiff_t *off,
-                       ptrdiff_t s, ptrdiff_t sp, ptrdiff_t kc, int *mark,
-                       int *lst, double *P, double *G, panel_fn update)
+/* G += the Gram matrix of the subsample ss[0..s-1] over the features of
+ * block blk (m x RS_FB, row-major) marked in the word w: the marked
+ * features are gathered into the panel P (feature t's values at P + sp t;
+ * padding rows zero), then added by one panel update. */
+#define BLOCK_ARGS                                                            \
+  const double *blk, uint64_t w, const ptrdiff_t *off, ptrdiff_t s,           \
+      ptrdiff_t sp, double *P, double *G, panel_fn update
+typedef void (*block_fn)(BLOCK_ARGS);
+static void add_block(BLOCK_ARGS)
 {
-  ptrdiff_t used = 0;
-  for (ptrdiff_t f0 = 0; f0 < p; f0 += kc) {
-    const ptrdiff_t f1 = f0 + kc < p ? f0 + kc : p;
-    ptrdiff_t k = 0;
-    /* without a branch: half of the features are marked, at random */
-    for (ptrdiff_t f = f0; f < f1; f++) {
-      lst[k] = (int) f;
-      k += mark[f];
-      mark[f] = 0;
-    }
-#if defined(__GNUC__) || defined(__clang__)
-    for (ptrdiff_t a = 0; a < s; a++)
-      for (ptrdiff_t q = f1; q < f1 + kc && q < p; q += 8)
-        __builtin_prefetch(xt + off[a] + q);
-#endif
-    for (ptrdiff_t t = 0; t < k; t++) {
-      const double *xf = xt + lst[t];
-      double *dst = P + sp * (used + t);
-      for (ptrdiff_t a = 0; a < s; a++) dst[a] = xf[off[a]];
-    }
-    used += k;
-    if (used >= kc) {
-      update(G, P, sp, used);
-      used = 0;
-    }
+  ptrdiff_t k = 0;
+  while (w) {
+    const double *src = blk + lowest_bit(w);
+    w &= w - 1;
+    double *dst = P + sp * k++;
+    for (ptrdiff_t a = 0; a < s; a++) dst[a] = src[off[a]];
   }
-  if (used > 0) update(G, P, sp, used);
+  if (k > 0) update(G, P, sp, k);
+}
+
+#ifdef RS_X86_DISPATCH
+/* The same with AVX2's gather: four samples of a feature per instruction,
+ * about half the instructions of the scalar loop (which, not the reads,
+ * bounded the batched sweep). */
+__attribute__((target("avx2,fma"))) static void add_block_avx2(BLOCK_ARGS)
+{
+  const ptrdiff_t s4 = s - s % 4;
+  ptrdiff_t k = 0;
+  while (w) {
+    const double *src = blk + lowest_bit(w);
+    w &= w - 1;
+    double *dst = P + sp * k++;
+    ptrdiff_t a = 0;
+    for (; a < s4; a += 4) {
+      const __m256i idx = _mm256_loadu_si256((const __m256i *) (off + a));
+      _mm256_storeu_pd(dst + a, _mm256_i64gather_pd(src, idx, 8));
+    }
+    for (; a < s; a++) dst[a] = src[off[a]];
+  }
+  if (k > 0) update(G, P, sp, k);
+}
+#endif
+
+/* Feature f (0..p-1) of the subsample into z[0..s-1], from the blocked data. */
+static void gather(const double *xb, ptrdiff_t m, ptrdiff_t f, const int *ss,
+                   ptrdiff_t s, double *z)
+{
+  const double *blk = xb + m * RS_FB * (f / RS_FB) + f % RS_FB;
+  for (ptrdiff_t a = 0; a < s; a++) z[a] = blk[(ptrdiff_t) ss[a] * RS_FB];
 }
 
 /* Centred alignment (section 2 of 001_7b6bb2d08f0858c5.txt)
@@ -395,17 +428,23 @@ static double centred_label(bk_label lab, ptrdiff_t m, const int *samp,
   return sqrt(n2);
 }
 
-void bk_transpose_columns(const double *x, ptrdiff_t m, const int *cols,
-                          ptrdiff_t p, double *xt)
+void bk_randsel_block_columns(const double *x, ptrdiff_t m, const int *cols,
+                              ptrdiff_t p, double *xb)
 {
-  /* blocks of 64 samples x 64 columns: both sides stay in cache */
-  for (ptrdiff_t a0 = 0; a0 < m; a0 += 64) {
-    const ptrdiff_t a1 = a0 + 64 < m ? a0 + 64 : m;
-    for (ptrdiff_t j0 = 0; j0 < p; j0 += 64) {
-      const ptrdiff_t j1 = j0 + 64 < p ? j0 + 64 : p;
-      for (ptrdiff_t j = j0; j < j1; j++) {
-        const double *xc = x + m * (ptrdiff_t) cols[j];
-        for (ptrdiff_t a = a0; a < a1; a++) xt[j + p * a] = xc[a];
+  const ptrdiff_t nblk = n_blocks(p);
+  /* per block, 64 samples at a time: both sides stay in cache */
+  for (ptrdiff_t k = 0; k < nblk; k++) {
+    double *blk = xb + m * RS_FB * k;
+    const ptrdiff_t j0 = RS_FB * k, w = p - j0 < RS_FB ? p - j0 : RS_FB;
+    for (ptrdiff_t a0 = 0; a0 < m; a0 += 64) {
+      const ptrdiff_t a1 = a0 + 64 < m ? a0 + 64 : m;
+      for (ptrdiff_t t = 0; t < RS_FB; t++) {
+        if (t < w) {
+          const double *xc = x + m * (ptrdiff_t) cols[j0 + t];
+          for (ptrdiff_t a = a0; a < a1; a++) blk[a * RS_FB + t] = xc[a];
+        } else {
+          for (ptrdiff_t a = a0; a < a1; a++) blk[a * RS_FB + t] = 0.0;
+        }
       }
     }
   }
@@ -422,71 +461,109 @@ static void sort_ints(int *v, ptrdiff_t n)
   }
 }
 
-void bk_randsel_align(const double *xt, ptrdiff_t m, ptrdiff_t n_fixed,
+void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
                       ptrdiff_t n,
                       bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
                       const uint64_t *seeds, int *samp, int *feat,
                       double *a_half, double *a_plus, double *work, int *iwork)
 {
-  const ptrdiff_t s = o->s, h = o->h, sp = pad8(s), kc = panel_width(sp);
-  const ptrdiff_t p = n_fixed + n;
-  const ptrdiff_t per = bk_randsel_work_doubles(s),
+  const ptrdiff_t s = o->s, h = o->h, sp = pad8(s), Q = batch_size(sp);
+  const ptrdiff_t p = n_fixed + n, nblk = n_blocks(p);
+  const ptrdiff_t per = bk_randsel_work_doubles(s, p),
                   iper = bk_randsel_work_ints(s, m, p);
+  const ptrdiff_t nbatch = (nb + Q - 1) / Q;
   const int avx2 = use_avx2(o->simd);
 #ifdef RS_X86_DISPATCH
   const panel_fn update = avx2 ? panel_update_avx2 : panel_update;
   const kmap_fn map = avx2 ? kmap_avx2 : kmap;
+  const block_fn add = avx2 ? add_block_avx2 : add_block;
 #else
   const panel_fn update = panel_update;
   const kmap_fn map = kmap;
+  const block_fn add = add_block;
   (void) avx2;
 #endif
   const int nthreads = o->nthreads;
-  /* threads only when a bootstrap is worth a start-up (about 50k FMAs each
+  /* threads only when a batch is worth a start-up (about 50k FMAs each
    * for a few of them) */
-  const int par = nthreads > 1 && nb > 1 &&
+  const int par = nthreads > 1 && nbatch > 1 &&
                   (double) s * (double) s * (double) (h + n_fixed) *
                           (double) nb >= 2e5;
-  /* the panels' padding rows and the marks start at zero and stay so */
+  /* the panels' and z's padding rows start at zero and stay so */
   const int nw = par ? nthreads : 1;
   memset(work, 0, (size_t) (nw * per) * sizeof(double));
-  memset(iwork, 0, (size_t) (nw * iper) * sizeof(int));
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t b = 0; b < nb; b++) {
+  for (ptrdiff_t bt = 0; bt < nbatch; bt++) {
     const int tid = par ? thread_id() : 0;
     double *w = work + per * (ptrdiff_t) tid;
-    double *G = w, *Gp = w + sp * sp, *K = w + 2 * sp * sp, *Lc = K + s * s,
-           *P = Lc + s * s, *r = P + 2 * kc * sp, *z = r + 2 * sp;
-    ptrdiff_t *off = (ptrdiff_t *) (z + sp);
-    double *tri = z + 2 * sp;
-    int *ss = iwork + iper * (ptrdiff_t) tid, *mark = ss + s, *pool = mark + p,
-        *lst = pool + (m > p ? m : p);
-    int *sb = samp + s * b, *fb = feat + (h + 1) * b;
-    bk_randsel_draw(seeds[b], m, s, n, h, sb, fb, pool);
-    /* the order of the samples and of the features does not change the
-     * alignment; sorted, xt is read front to back */
-    memcpy(ss, sb, (size_t) s * sizeof(int));
-    sort_ints(ss, s);
-    memset(G, 0, (size_t) (sp * sp) * sizeof(double));
-    /* the fixed features (rows 0..n_fixed-1 of xt) are in every set; the
-     * random half is fb[0..h-1] (Definition 3.2: floor(n / 2) free
-     * features) */
-    for (ptrdiff_t t = 0; t < n_fixed; t++) mark[t] = 1;
-    for (ptrdiff_t t = 0; t < h; t++) mark[n_fixed + fb[t]] = 1;
-    for (ptrdiff_t a = 0; a < s; a++) off[a] = p * (ptrdiff_t) ss[a];
-    add_marked(xt, p, off, s, sp, kc, mark, lst, P, G, update);
-    double lnorm = centred_label(lab, m, ss, s, Lc, r);
-    kernel_from_gram(G, sp, s, o->kern, map, tri, K);
-    a_half[b] = centred_alignment(K, Lc, lnorm, s, r);
-    /* the half plus one: the same half and fb[h], a uniform (h + 1)-set,
-     * matched to the half as Definition 3.2's remark describes */
-    memcpy(Gp, G, (size_t) (sp * sp) * sizeof(double));
-    gather(xt, p, n_fixed + fb[h], ss, s, z);
-    update(Gp, z, sp, 1);
-    kernel_from_gram(Gp, sp, s, o->kern, map, tri, K);
-    a_plus[b] = centred_alignment(K, Lc, lnorm, s, r);
+    double *Gs = w, *Gp = Gs + Q * sp * sp, *K = Gp + sp * sp, *Lc = K + s * s,
+           *P = Lc + s * s, *r = P + RS_FB * sp, *z = r + sp, *tri = z + sp;
+    uint64_t *marks = (uint64_t *) (tri + s * (s + 1) / 2);
+    ptrdiff_t *offs = (ptrdiff_t *) (marks + Q * nblk);
+    int *sss = iwork + iper * (ptrdiff_t) tid, *pool = sss + Q * s;
+    const ptrdiff_t b0 = bt * Q, nq = nb - b0 < Q ? nb - b0 : Q;
+
+    /* the draws of the batch: its sorted subsamples and its marks, block
+     * after block (marks of bootstrap q of block k at marks[Q k + q]) */
+    memset(marks, 0, (size_t) (Q * nblk) * sizeof(uint64_t));
+    for (ptrdiff_t q = 0; q < nq; q++) {
+      const ptrdiff_t b = b0 + q;
+      int *sb = samp + s * b, *fb = feat + (h + 1) * b, *ss = sss + s * q;
+      bk_randsel_draw(seeds[b], m, s, n, h, sb, fb, pool);
+      /* the order of the samples and of the features does not change the
+       * alignment; sorted, a block is read front to back */
+      memcpy(ss, sb, (size_t) s * sizeof(int));
+      sort_ints(ss, s);
+      for (ptrdiff_t a = 0; a < s; a++)
+        offs[s * q + a] = (ptrdiff_t) ss[a] * RS_FB;
+      /* the fixed features (0..n_fixed-1) are in every set; the random
+       * half is fb[0..h-1] (Definition 3.2: floor(n / 2) free features) */
+      for (ptrdiff_t t = 0; t < n_fixed; t++)
+        marks[Q * (t / RS_FB) + q] |= (uint64_t) 1 << (t % RS_FB);
+      for (ptrdiff_t t = 0; t < h; t++) {
+        const ptrdiff_t f = n_fixed + fb[t];
+        marks[Q * (f / RS_FB) + q] |= (uint64_t) 1 << (f % RS_FB);
+      }
+    }
+    memset(Gs, 0, (size_t) (Q * sp * sp) * sizeof(double));
+    /* the sweep: block after block, each bootstrap of the batch in turn */
+    for (ptrdiff_t k = 0; k < nblk; k++) {
+      const double *blk = xb + m * RS_FB * k;
+      /* the next block is prefetched (into L2) a share before each
+       * bootstrap's turn, so the requests overlap the arithmetic instead
+       * of queueing up at once */
+      const double *next = k + 1 < nblk ? blk + m * RS_FB : NULL;
+      const ptrdiff_t len = m * RS_FB, share = ((len + nq - 1) / nq + 7) / 8 * 8;
+      for (ptrdiff_t q = 0; q < nq; q++) {
+#if defined(__GNUC__) || defined(__clang__)
+        if (next) {
+          const ptrdiff_t i1 = share * (q + 1) < len ? share * (q + 1) : len;
+          for (ptrdiff_t i = share * q; i < i1; i += 8)
+            __builtin_prefetch(next + i, 0, 1);
+        }
+#endif
+        add(blk, marks[Q * k + q], offs + s * q, s, sp, P, Gs + sp * sp * q,
+            update);
+      }
+    }
+    /* the two alignments of each bootstrap */
+    for (ptrdiff_t q = 0; q < nq; q++) {
+      const ptrdiff_t b = b0 + q;
+      const int *ss = sss + s * q, *fb = feat + (h + 1) * b;
+      const double *G = Gs + sp * sp * q;
+      const double lnorm = centred_label(lab, m, ss, s, Lc, r);
+      kernel_from_gram(G, sp, s, o->kern, map, tri, K);
+      a_half[b] = centred_alignment(K, Lc, lnorm, s, r);
+      /* the half plus one: the same half and fb[h], a uniform (h + 1)-set,
+       * matched to the half as Definition 3.2's remark describes */
+      memcpy(Gp, G, (size_t) (sp * sp) * sizeof(double));
+      gather(xb, m, n_fixed + fb[h], ss, s, z);
+      update(Gp, z, sp, 1);
+      kernel_from_gram(Gp, sp, s, o->kern, map, tri, K);
+      a_plus[b] = centred_alignment(K, Lc, lnorm, s, r);
+    }
   }
 }
 

@@ -71,17 +71,17 @@ SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
     Rf_error("unsupported kernel code %d", o.kern.type);
   const ptrdiff_t h = o.h, s = o.s;
 
-  /* the columns in play, features x samples: each sample's values
-   * contiguous, read front to back by the loop */
-  double *xt = (double *) R_alloc((size_t) (p * m), sizeof(double));
-  bk_transpose_columns(REAL(x), m, cl, p, xt);
+  /* the columns in play, in blocks of 64 (bk_randsel_block_columns) */
+  double *xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
+                                  sizeof(double));
+  bk_randsel_block_columns(REAL(x), m, cl, p, xb);
   uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
   draw_seeds(nb, seeds);
   const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
   int *samp = (int *) R_alloc((size_t) (s * chunk), sizeof(int));
   int *feat = (int *) R_alloc((size_t) ((h + 1) * chunk), sizeof(int));
   double *work = (double *) R_alloc(
-      (size_t) (o.nthreads * bk_randsel_work_doubles(s)), sizeof(double));
+      (size_t) (o.nthreads * bk_randsel_work_doubles(s, p)), sizeof(double));
   int *iwork = (int *) R_alloc(
       (size_t) (o.nthreads * bk_randsel_work_ints(s, m, p)), sizeof(int));
   double *sum_plus = (double *) R_alloc((size_t) n, sizeof(double));
@@ -99,7 +99,7 @@ SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
   SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, nb));
   for (ptrdiff_t b0 = 0; b0 < nb; b0 += chunk) {
     const ptrdiff_t k = nb - b0 < chunk ? nb - b0 : chunk;
-    bk_randsel_align(xt, m, nf, n, lab, &o, k, seeds + b0, samp,
+    bk_randsel_align(xb, m, nf, n, lab, &o, k, seeds + b0, samp,
                      feat, REAL(a_half) + b0, REAL(a_plus) + b0, work, iwork);
     bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
                           sum_plus, n_plus, sum_half, n_half, &total_half);

@@ -37,7 +37,10 @@ randsel_iteration_r <- function(x, Y, s, n_boot, gamma) {
 toy_randsel <- function(m = 14, d = 7, seed = 1) toy_binary(m, d, seed, informative = 2L, shift = 2)
 
 test_that("one iteration equals the plain-R oracle on explicit Gram matrices", {
+  # d = 150: three blocks of 64 features in C, the last one partial;
+  # s = 7 and 9: not a multiple of the four samples a gather reads
   for (case in test_cases(list(c(m = 14, d = 7, boot = 25, seed = 1),
+                               c(m = 18, d = 150, boot = 12, seed = 4),
                                c(m = 12, d = 4, boot = 10, seed = 2),
                                c(m = 20, d = 9, boot = 40, seed = 3)))) {
     t <- toy_randsel(case[["m"]], case[["d"]], case[["seed"]])

@@ -1,6 +1,6 @@
 /*
  * fuzz_randsel.c: libFuzzer target for randsel.c: bk_randsel_draw(),
- * bk_randsel_align(), bk_randsel_accumulate() and bk_randsel_contrib() on
+ * bk_randsel_block_columns(), bk_randsel_align(), bk_randsel_accumulate() and bk_randsel_contrib() on
  * tiny inputs (m = 2..12 samples, 0..3 fixed and 1..9 free features,
  * subsamples of 2..m, 1..6 bootstraps), every kernel code, a label kernel
  * given as a full matrix L or as a factor Y, nthreads 1 and 2, simd 0 and 1.
@@ -28,7 +28,7 @@ typedef struct {
   int *samp, *feat;
 } result;
 
-static result run(const double *xt, ptrdiff_t m, ptrdiff_t nf, ptrdiff_t n,
+static result run(const double *xb, ptrdiff_t m, ptrdiff_t nf, ptrdiff_t n,
                   bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
                   const uint64_t *seeds)
 {
@@ -38,9 +38,9 @@ static result run(const double *xt, ptrdiff_t m, ptrdiff_t nf, ptrdiff_t n,
   r.a_plus = FZ_NEW(double, nb);
   r.samp = FZ_NEW(int, s * nb);
   r.feat = FZ_NEW(int, (h + 1) * nb);
-  double *work = FZ_NEW(double, o->nthreads * bk_randsel_work_doubles(s));
+  double *work = FZ_NEW(double, o->nthreads * bk_randsel_work_doubles(s, nf + n));
   int *iwork = FZ_NEW(int, o->nthreads * bk_randsel_work_ints(s, m, nf + n));
-  bk_randsel_align(xt, m, nf, n, lab, o, nb, seeds, r.samp, r.feat, r.a_half,
+  bk_randsel_align(xb, m, nf, n, lab, o, nb, seeds, r.samp, r.feat, r.a_half,
                    r.a_plus, work, iwork);
   free(work);
   free(iwork);
@@ -80,8 +80,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   uint64_t *seeds = FZ_NEW(uint64_t, nb);
   for (ptrdiff_t b = 0; b < nb; b++) seeds[b] = fz_u64(&f);
 
-  double *xt = FZ_NEW(double, p * m);
-  const int xmode = fz_doubles(&f, xt, p * m);
+  /* the data as before the blocked layout, features x samples (so the
+   * corpus keeps its meaning), turned into the samples x features x that
+   * C_randsel_iter() blocks, the columns in play in reverse order */
+  double *xfs = FZ_NEW(double, p * m);
+  const int xmode = fz_doubles(&f, xfs, p * m);
+  double *x = FZ_NEW(double, m * p);
+  int *cols = FZ_NEW(int, p);
+  for (ptrdiff_t j = 0; j < p; j++) {
+    cols[j] = (int) (p - 1 - j);
+    for (ptrdiff_t a = 0; a < m; a++) x[a + m * (p - 1 - j)] = xfs[j + p * a];
+  }
+  double *xt = FZ_NEW(double, bk_randsel_blocked_doubles(m, p));
+  bk_randsel_block_columns(x, m, cols, p, xt);
+  for (ptrdiff_t j = 0; j < p; j++)
+    for (ptrdiff_t a = 0; a < m; a++)
+      FZ_CHECK(fz_same(xt[64 * m * (j / 64) + 64 * a + j % 64], xfs[j + p * a]));
+  for (ptrdiff_t j = p; j < bk_randsel_blocked_doubles(m, p) / m; j++)
+    for (ptrdiff_t a = 0; a < m; a++)
+      FZ_CHECK(xt[64 * m * (j / 64) + 64 * a + j % 64] == 0.0); /* padding */
   double *L = NULL, *Y = NULL;
   int lmode;
   bk_label lab = {NULL, NULL, 0};
@@ -95,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lmode = fz_symmetric(&f, L, m);
     lab.L = L;
   }
-  const int finite = fz_all_finite(xt, p * m) &&
+  const int finite = fz_all_finite(xfs, p * m) &&
                      (use_y ? fz_all_finite(Y, m * c) : fz_all_finite(L, m * m)) &&
                      isfinite(o.kern.p1) && isfinite(o.kern.p2);
   const int tame = finite && xmode == FZ_TAME && lmode == FZ_TAME &&
@@ -159,6 +176,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   free(n_half);
   free(seeds);
   free(xt);
+  free(xfs);
+  free(x);
+  free(cols);
   free(L);
   free(Y);
   return 0;
