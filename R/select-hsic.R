@@ -212,20 +212,18 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
 }
 
 standardize_columns <- function(x, features) {
-  centre <- colMeans(x)
-  x <- sweep(x, 2L, centre, check.margin = FALSE)
-  s <- sqrt(colSums(x^2) / (nrow(x) - 1))
-  constant <- .Call(C_constant_columns, x) | s == 0
+  # in C, one pass per column: the same numbers as sweep() with colMeans()
+  # and colSums(), without their m x d temporaries
+  res <- .Call(C_standardize_columns, x)
+  constant <- res[[2L]]
   if (any(constant)) {
     warning(sprintf(paste0("%d constant feature%s (%s%s) cannot be standardised: ",
                            "kept at 0, they carry no information about the outcome."),
                     sum(constant), if (sum(constant) > 1) "s" else "",
                     paste(utils::head(features[constant], 3), collapse = ", "),
                     if (sum(constant) > 3) ", ..." else ""), call. = FALSE)
-    x[, constant] <- 0
-    s[constant] <- 1
   }
-  sweep(x, 2L, s, "/", check.margin = FALSE)
+  res[[1L]]
 }
 
 # Section 5.1.1: with a linear kernel HSIC(T) = sum_{j in T} s_j with

@@ -322,6 +322,14 @@ ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs);
 /* out[j] = 1 if column j of x (m x d) has a single value, else 0. */
 void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out);
 
+/* out (m x d) = the columns of x centred and divided by their standard
+ * deviation (divisor m - 1), in the very operations of R's colMeans(),
+ * sweep() and colSums() (so bit for bit what they give); constant[j] = 1
+ * and column j of out zero where column j of x (centred) has a single value
+ * or a zero standard deviation. m >= 2. */
+void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
+                            double *out, int *constant);
+
 /* ---- univariate statistics (scores.c) ------------------------------------ */
 
 /* Per-class counts n (ncls), means and within-class sums of squared

@@ -29,3 +29,30 @@ void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out)
     out[j] = same;
   }
 }
+
+void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
+                            double *out, int *constant)
+{
+  for (ptrdiff_t j = 0; j < d; j++) {
+    const double *xj = x + m * j;
+    double *oj = out + m * j;
+    /* the mean as colMeans() takes it (long double sum) */
+    long double sum = 0.0L;
+    for (ptrdiff_t i = 0; i < m; i++) sum += xj[i];
+    const double centre = (double) (sum / (long double) m);
+    long double ss = 0.0L;
+    int same = 1;
+    for (ptrdiff_t i = 0; i < m; i++) {
+      oj[i] = xj[i] - centre;
+      ss += oj[i] * oj[i];
+      same = same && oj[i] == oj[0];
+    }
+    const double sd = sqrt((double) ss / (double) (m - 1));
+    constant[j] = same || sd == 0.0;
+    if (constant[j]) {
+      for (ptrdiff_t i = 0; i < m; i++) oj[i] = 0.0;
+    } else {
+      for (ptrdiff_t i = 0; i < m; i++) oj[i] /= sd;
+    }
+  }
+}

@@ -24,3 +24,20 @@ SEXP C_constant_columns(SEXP x)
   UNPROTECT(1);
   return out;
 }
+
+/* list(standardised x, logical constant flags): bk_standardize_columns() */
+SEXP C_standardize_columns(SEXP x)
+{
+  bk_need_double_matrix(x, "x");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  if (m < 2) Rf_error("'x' needs at least 2 rows to be standardised");
+  SEXP xs = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
+  SEXP constant = PROTECT(Rf_allocVector(LGLSXP, d));
+  bk_standardize_columns(REAL(x), m, d, REAL(xs), LOGICAL(constant));
+  Rf_setAttrib(xs, R_DimNamesSymbol, Rf_getAttrib(x, R_DimNamesSymbol));
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  SET_VECTOR_ELT(out, 0, xs);
+  SET_VECTOR_ELT(out, 1, constant);
+  UNPROTECT(3);
+  return out;
+}

@@ -210,6 +210,27 @@ select_data <- function(outcome, m = 20, d = 8, seed = 1) {
 
 # ---- the engine against the oracle -------------------------------------------
 
+test_that("standardize_columns() (C) gives sweep()'s numbers bit for bit and zeroes constant columns", {
+  set.seed(11)
+  x <- matrix(rnorm(7 * 6, mean = 1e3), 7, 6, dimnames = list(paste0("s", 1:7), paste0("g", 1:6)))
+  x[, 2] <- 5
+  x[, 5] <- c(1e8, 1e8 + 1, rep(1e8, 5))
+  # the R idiom it replaces
+  r_way <- function(x) {
+    xc <- sweep(x, 2L, colMeans(x), check.margin = FALSE)
+    s <- sqrt(colSums(xc^2) / (nrow(x) - 1))
+    s[s == 0] <- 1
+    sweep(xc, 2L, s, "/", check.margin = FALSE)
+  }
+  expect_warning(xs <- bahsic:::standardize_columns(x, colnames(x)),
+                 "1 constant feature \\(g2\\) cannot be standardised")
+  expect_identical(xs, r_way(x))
+  expect_identical(dimnames(xs), dimnames(x))
+  expect_true(all(xs[, 2] == 0))
+  expect_equal(xs, oracle_standardize(x), tolerance = 1e-12)
+  expect_equal(unname(apply(xs[, -2], 2, stats::sd)), rep(1, 5), tolerance = 1e-12)
+})
+
 test_that("one feature per step: ranking, c_j and path equal the oracle's", {
   for (outcome in c("binary", "multiclass", "regression")) {
     dat <- select_data(outcome, seed = match(outcome, c("binary", "multiclass", "regression")))
