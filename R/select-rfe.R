@@ -23,7 +23,15 @@
 #' `j_svm = "share"` instead removes the feature's share of the average
 #' without re-averaging, \eqn{K_{(-f)} = K - K_f / s}, which gives
 #' \eqn{J(f) = q_f / s}: Guyon et al.'s criterion for a sum of kernels,
-#' monotone in \eqn{q_f}. The default, `"paper"`, is eq. 7 as written. The
+#' monotone in \eqn{q_f} (and so the order of eq. 6 without its absolute
+#' value). The default, `"paper"`, is eq. 7 as written. On the Cleveland
+#' heart disease data (13 features; `inst/bench/bench-clinical.R` in the
+#' sources) the difference shows: over 10 x 5-fold cross-validation an SVM
+#' on the top 5 of `"paper"` reached a balanced classification rate of
+#' 0.74 (its most frequent picks include fasting blood sugar, which carries
+#' little information), of `"share"` 0.82, as a t/Fisher-test ranking did;
+#' on data with many weak features, where the mean \eqn{q_f} is small, the
+#' two agree more closely. The
 #' last feature (s = 1) has \eqn{J = W^2}. A constant feature (one value or one level)
 #' has importance 0 and so leaves first: its \eqn{J} would only measure the
 #' rescaling of the average kernel by \eqn{s / (s - 1)}.
