@@ -403,7 +403,7 @@ svm_evaluate <- function(xtr, ytr, xte, yte, grid, inner_folds) {
   out <- list(C = grid$C[best], sigma = grid$sigma[best])
   if (is.factor(yte)) {
     out$error <- mean(as.character(pred) != as.character(yte))
-    out$balanced_error <- 1 - bcr(as.character(yte), as.character(pred))
+    out$balanced_error <- 1 - as.numeric(bcr(as.character(yte), as.character(pred)))
   } else {
     r <- if (length(yte) > 1L && stats::sd(pred) > 0 && stats::sd(yte) > 0) stats::cor(pred, yte) else 0
     out$error <- 1 - r^2
