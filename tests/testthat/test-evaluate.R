@@ -28,7 +28,7 @@ test_that("the folds are stratified, cover every sample once and follow set.seed
 })
 
 test_that("the selectors see the training fold only", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   t <- toy_eval()
   seen <- new.env()
   seen$rows <- list()
@@ -78,7 +78,7 @@ test_that("errors equal a plain-R oracle: ksvm on the standardised top features,
 })
 
 test_that("no leakage: permuted labels give chance error, selection on all samples would not", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   # pure noise, many features: choosing the top 5 with the test samples in
   # view finds features that separate them by chance
   set.seed(7)
@@ -104,7 +104,7 @@ test_that("no leakage: permuted labels give chance error, selection on all sampl
 })
 
 test_that("built-in names, functions and every kind of answer are accepted", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   t <- toy_eval(m = 30, d = 20)
   set.seed(9)
   ev <- evaluate_selection(t$x, t$y, n_features = c(2, 4), folds = 3, tune = fixed_svm,
@@ -128,7 +128,7 @@ test_that("built-in names, functions and every kind of answer are accepted", {
 })
 
 test_that("the inner grid search picks a pair from the grid; classifier = \"none\" only ranks", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   t <- toy_eval(m = 30, d = 15)
   set.seed(10)
   ev <- evaluate_selection(t$x, t$y, selectors = "t", n_features = 3, folds = 3,
@@ -145,7 +145,7 @@ test_that("the inner grid search picks a pair from the grid; classifier = \"none
 })
 
 test_that("multiclass: one versus the rest; regression: 1 - r^2 and RMSE", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   set.seed(11)
   sim <- simulate_multiclass(80)
   colnames(sim$x) <- paste0("f", seq_len(ncol(sim$x)))
@@ -181,7 +181,7 @@ test_that("multiclass: one versus the rest; regression: 1 - r^2 and RMSE", {
 })
 
 test_that("summary(), print() and plot() report the folds' means", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   t <- toy_eval(m = 30, d = 20)
   set.seed(14)
   ev <- evaluate_selection(t$x, t$y, selectors = c("t", "lin"), n_features = c(2, 5),
@@ -202,7 +202,7 @@ test_that("summary(), print() and plot() report the folds' means", {
 })
 
 test_that("future and BiocParallel give the serial results, and the caller's RNG is untouched", {
-  skip_if_not_installed("kernlab")
+  skip_peer("kernlab")
   skip_if(under_valgrind(), "under valgrind: future's and BiocParallel's code, not ours")
   t <- toy_eval(m = 30, d = 25)
   sel <- list(t = "t", rs = function(x, y) randsel(x, y, n_boot = 20))
