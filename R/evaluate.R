@@ -65,7 +65,10 @@
 #' @param selectors a character vector of built-in selector names, or a
 #'   named list of names and functions; see Details.
 #' @param n_features the sizes of the top lists to evaluate.
-#' @param folds number of cross-validation folds (at least 2).
+#' @param folds number of cross-validation folds (at least 2), or the fold
+#'   of every sample (a vector of length `nrow(x)`, any values: e.g. the
+#'   patient or the batch, for folds that keep them together; then
+#'   `repeats = 1`).
 #' @param repeats number of repeats of the cross-validation, each with new
 #'   folds.
 #' @param classifier `"svm"` or `"none"`.
@@ -132,13 +135,29 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
     stop("The features of 'x' need distinct names: the rankings are compared by name.",
          call. = FALSE)
   }
-  folds <- check_count(folds, "folds", 2L)
   repeats <- check_count(repeats, "repeats", 1L)
   inner_folds <- check_count(inner_folds, "inner_folds", 2L)
   threads <- check_count(threads, "threads", 1L)
-  if (folds > m) {
-    stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
-         call. = FALSE)
+  given <- NULL
+  if (length(folds) > 1L) {
+    # the caller's folds, e.g. one per patient or batch
+    if (length(folds) != m || anyNA(folds)) {
+      stop(sprintf(paste0("'folds' must be a number of folds or the fold of each of the %d ",
+                          "samples, without NA."), m), call. = FALSE)
+    }
+    given <- as.integer(factor(folds))
+    folds <- max(given)
+    if (folds < 2L) stop("'folds' names a single fold: give at least two.", call. = FALSE)
+    if (repeats > 1L) {
+      stop("With the folds given, the repeats would all be the same: use repeats = 1.",
+           call. = FALSE)
+    }
+  } else {
+    folds <- check_count(folds, "folds", 2L)
+    if (folds > m) {
+      stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
+           call. = FALSE)
+    }
   }
   if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
       any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
@@ -169,7 +188,11 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
   # here, in this order
-  fold_of <- vapply(seq_len(repeats), function(r) cv_folds(y, folds), integer(m))
+  fold_of <- if (is.null(given)) {
+    vapply(seq_len(repeats), function(r) cv_folds(y, folds), integer(m))
+  } else {
+    given
+  }
   fold_of <- matrix(fold_of, m, repeats, dimnames = list(rownames(x), paste0("rep", seq_len(repeats))))
   tasks <- expand.grid(fold = seq_len(folds), rep = seq_len(repeats))[, c("rep", "fold")]
   seeds <- sample.int(.Machine$integer.max, nrow(tasks))

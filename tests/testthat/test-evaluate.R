@@ -27,6 +27,27 @@ test_that("the folds are stratified, cover every sample once and follow set.seed
   expect_true(all(tapply(yr, fr, max) > stats::quantile(yr, 0.85)))
 })
 
+test_that("the caller's folds are used as given (grouped cross-validation)", {
+  t <- toy_eval(m = 24, d = 10)
+  group <- rep(c("p1", "p2", "p3", "p4"), each = 6)
+  seen <- new.env()
+  seen$rows <- list()
+  spy <- function(x, y) {
+    seen$rows[[length(seen$rows) + 1L]] <- rownames(x)
+    colnames(x)
+  }
+  ev <- evaluate_selection(t$x, t$y, selectors = list(spy = spy), n_features = 2,
+                           folds = group, classifier = "none")
+  expect_identical(unname(ev$folds[, 1]), rep(1:4, each = 6))
+  for (k in 1:4) expect_setequal(seen$rows[[k]], rownames(t$x)[group != group[6 * k]])
+  expect_error(evaluate_selection(t$x, t$y, selectors = "t", n_features = 2, folds = group,
+                                  repeats = 2, classifier = "none"), "use repeats = 1")
+  expect_error(evaluate_selection(t$x, t$y, selectors = "t", n_features = 2, folds = group[-1],
+                                  classifier = "none"), "the fold of each of the 24 samples")
+  expect_error(evaluate_selection(t$x, t$y, selectors = "t", n_features = 2,
+                                  folds = rep("a", 24), classifier = "none"), "a single fold")
+})
+
 test_that("the selectors see the training fold only", {
   skip_peer("kernlab")
   t <- toy_eval()
