@@ -1,0 +1,571 @@
+#' Cross-validated error and stability of feature selectors
+#'
+#' `evaluate_selection()` compares selectors the way the papers do (Song et
+#' al. 2012, section 7.2 and Tables 1, 3 and 4): in stratified K-fold
+#' cross-validation each selector ranks the features on the training fold
+#' only, a support vector machine is trained on the top `n` features of that
+#' ranking and scored on the held-out fold. Besides the error it reports how
+#' stable the top-`n` lists are across the folds: the number of features
+#' common to all of them (the "overlap" of Tables 3-4) and Kuncheva's index
+#' ([kuncheva_index()]).
+#'
+#' **Selectors.** Built-in names: `"bahsic"`, `"fohsic"` and `"randsel"`
+#' (their defaults: Gaussian kernel), `"bahsic_linear"` ([bahsic()] with
+#' [kernel_linear()], the paper's "lin" as a selector), `"bahsic_dis"`
+#' ([bahsic()] with [kernel_inverse_distance()], the paper's "dis"), and
+#' every method of [feature_scores()]: `"pc"`, `"lin"`, `"t"`, `"snr"`,
+#' `"mt"`, `"lods"`, `"pam"`, `"mmd"`, `"kta"`, `"hsic"`. Any other
+#' selector is a function `function(x, y)` of the training fold (a numeric
+#' samples x features matrix with column names and the outcome) that returns
+#' a selection (as [bahsic()] does), a [feature_scores()] data frame, or the
+#' feature names (or column numbers) in rank order; it needs to rank at
+#' least `max(n_features)` features. FOHSIC is run with `n_features =
+#' max(n_features)`, since it adds one feature per step.
+#'
+#' **Classifier.** A support vector machine with the Gaussian kernel
+#' \eqn{k(x, x') = \exp(-\|x - x'\|^2 / (2 \sigma^2))} from kernlab's
+#' `ksvm()` on the top `n` features, each standardised with the training
+#' fold's mean and standard deviation: C-classification for a factor
+#' outcome, one-versus-the-rest for more than two classes (the class with
+#' the largest decision value wins), epsilon regression (\eqn{\epsilon =
+#' 0.1} on the outcome standardised with the training fold's mean and
+#' standard deviation) for a numeric one.
+#' `tune` gives the grid of the cost `C` and the width `sigma`; the default
+#' is the paper's grid (section 9.2), searched by stratified cross-validation
+#' with `inner_folds` folds inside each training fold (on the features that
+#' fold selected; the first pair with the smallest inner error wins). A
+#' `sigma` of `"median"` is the median distance between the training
+#' samples (section 7.2.3). With one `C` and one `sigma` there is no inner
+#' search: `tune = list(C = 100, sigma = "median")` with `n_features = 5`
+#' is the protocol of Table 1. `classifier = "none"` skips the classifier
+#' and reports only the rankings and their stability.
+#'
+#' **Errors.** Classification: `error` is the fraction of misclassified
+#' test samples and `balanced_error` is \eqn{1 -} [bcr()]. Regression:
+#' `error` is \eqn{1 - r^2} between predictions and outcomes (the
+#' "percentage of variance not explained" of Table 1), `rmse` the root
+#' mean squared error, `balanced_error` `NA`.
+#'
+#' **Randomness and parallel runs.** The folds, and then one seed per fold,
+#' are drawn from R's random number generator, so `set.seed()` before the
+#' call reproduces it; each fold (its selectors, e.g. [randsel()], and its
+#' inner folds) runs from its own seed, so the results are the same whether
+#' the folds run one after another, through `future.apply` (`parallel =
+#' "future"`, on the back end set by `future::plan()`) or through
+#' BiocParallel (`parallel =` a `BiocParallelParam`, e.g.
+#' `BiocParallel::MulticoreParam(2)`).
+#'
+#' @inheritParams bahsic
+#' @param x samples x features: a numeric matrix or data frame, an
+#'   `ExpressionSet` or a `SummarizedExperiment` (genes x samples, turned
+#'   around); for the methods, a `bahsic_evaluation`.
+#' @param y the outcome: a factor (two or more classes) or a numeric vector
+#'   (regression); for a Bioconductor object also the name of a column of its
+#'   sample data.
+#' @param selectors a character vector of built-in selector names, or a
+#'   named list of names and functions; see Details.
+#' @param n_features the sizes of the top lists to evaluate.
+#' @param folds number of cross-validation folds (at least 2).
+#' @param repeats number of repeats of the cross-validation, each with new
+#'   folds.
+#' @param classifier `"svm"` or `"none"`.
+#' @param tune `list(C = , sigma = )`: the grid of the SVM's cost and
+#'   Gaussian width (`"median"` allowed for the width).
+#' @param inner_folds folds of the inner cross-validation that chooses `C`
+#'   and `sigma` when `tune` has more than one pair.
+#' @param parallel `NULL` (the folds one after another), `"future"`, or a
+#'   BiocParallel `BiocParallelParam`.
+#' @param threads threads of the built-in selectors (`"bahsic"`,
+#'   `"fohsic"`, `"randsel"`, `"bahsic_linear"`, `"bahsic_dis"`).
+#' @return An object of class `bahsic_evaluation`, a list with
+#'   \describe{
+#'     \item{`results`}{a data frame with one row per selector, number of
+#'       features, repeat and fold: `selector`, `n_features`, `rep`, `fold`,
+#'       `error`, `balanced_error` and, for regression, `rmse`; and for the
+#'       tuned SVM the chosen `C` and `sigma`.}
+#'     \item{`stability`}{one row per selector, number of features and
+#'       repeat: `overlap` (features common to the top lists of all folds)
+#'       and `kuncheva` ([kuncheva_index()] of those lists).}
+#'     \item{`rankings`}{per selector, the ranking of every fold (repeat 1's
+#'       folds first).}
+#'     \item{`folds`}{the fold of every sample, one column per repeat.}
+#'     \item{`settings`, `call`}{the arguments.}
+#'   }
+#'   `summary()` averages over folds and repeats (mean and standard
+#'   deviation of the errors), `plot()` draws the mean error against the
+#'   number of features, one line per selector.
+#' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
+#'   [fohsic()], [randsel()] and [feature_scores()].
+#' @examples
+#' \donttest{
+#' if (requireNamespace("kernlab", quietly = TRUE)) {
+#'   set.seed(1)
+#'   x <- golub$x[, 1:300]
+#'   ev <- evaluate_selection(x, golub$y, selectors = c("bahsic", "t", "pam"),
+#'                            n_features = c(5, 10), folds = 5,
+#'                            tune = list(C = 100, sigma = "median"))
+#'   ev
+#'   plot(ev)
+#' }
+#' }
+#' @export
+evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
+                               n_features = c(5, 10, 20), folds = 10, repeats = 1,
+                               classifier = c("svm", "none"),
+                               tune = list(C = c(0.1, 1, 10, 100, 1000),
+                                           sigma = c(1, 10, 100, 1000)),
+                               inner_folds = 5, parallel = NULL, threads = 1L,
+                               assay = 1L) {
+  call <- match.call()
+  classifier <- match.arg(classifier)
+  d <- normalise_inputs(x, y, assay = assay)
+  x <- d$x
+  y <- d$y
+  if (is.matrix(y)) {
+    stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
+         call. = FALSE)
+  }
+  m <- nrow(x)
+  p <- ncol(x)
+  if (is.null(colnames(x))) colnames(x) <- paste0("V", seq_len(p))
+  if (anyDuplicated(colnames(x))) {
+    stop("The features of 'x' need distinct names: the rankings are compared by name.",
+         call. = FALSE)
+  }
+  folds <- check_count(folds, "folds", 2L)
+  repeats <- check_count(repeats, "repeats", 1L)
+  inner_folds <- check_count(inner_folds, "inner_folds", 2L)
+  threads <- check_count(threads, "threads", 1L)
+  if (folds > m) {
+    stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
+         call. = FALSE)
+  }
+  if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
+      any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
+    stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
+         call. = FALSE)
+  }
+  n_features <- sort(unique(as.integer(n_features)))
+  sel <- resolve_selectors(selectors, max(n_features), threads)
+  if (is.factor(y)) {
+    small <- tabulate(y, nlevels(y)) < folds
+    if (any(small)) {
+      warning(sprintf(paste0("class%s %s %s fewer samples than the %d folds: some test folds ",
+                             "miss %s."), if (sum(small) > 1) "es" else "",
+                      paste(sQuote(levels(y)[small], FALSE), collapse = ", "),
+                      if (sum(small) > 1) "have" else "has", folds,
+                      if (sum(small) > 1) "them" else "it"), call. = FALSE)
+    }
+  }
+  grid <- NULL
+  if (classifier == "svm") {
+    if (!requireNamespace("kernlab", quietly = TRUE)) {
+      stop("classifier = \"svm\" needs the kernlab package: install.packages(\"kernlab\"), ",
+           "or use classifier = \"none\".", call. = FALSE)
+    }
+    grid <- tune_grid(tune)
+  }
+  run <- check_parallel(parallel)
+
+  # the folds of every repeat, then one seed per (repeat, fold), all drawn
+  # here, in this order
+  fold_of <- vapply(seq_len(repeats), function(r) cv_folds(y, folds), integer(m))
+  fold_of <- matrix(fold_of, m, repeats, dimnames = list(rownames(x), paste0("rep", seq_len(repeats))))
+  tasks <- expand.grid(fold = seq_len(folds), rep = seq_len(repeats))[, c("rep", "fold")]
+  seeds <- sample.int(.Machine$integer.max, nrow(tasks))
+  kinds <- RNGkind()
+  one_task <- function(i) {
+    r <- tasks$rep[i]
+    k <- tasks$fold[i]
+    with_seed(seeds[i], kinds, evaluate_fold(x, y, fold_of[, r] != k, sel, n_features, classifier,
+                                      grid, inner_folds, r, k))
+  }
+  out <- run(seq_len(nrow(tasks)), one_task)
+
+  results <- do.call(rbind, lapply(out, `[[`, "results"))
+  rownames(results) <- NULL
+  rankings <- lapply(stats::setNames(nm = names(sel)), function(s) {
+    lapply(out, function(o) o$rankings[[s]])
+  })
+  stability <- selection_stability(rankings, tasks$rep, n_features, p)
+  structure(list(results = results, stability = stability, rankings = rankings,
+                 folds = fold_of,
+                 settings = list(selectors = names(sel), n_features = n_features,
+                                 folds = folds, repeats = repeats, classifier = classifier,
+                                 tune = tune, inner_folds = inner_folds,
+                                 outcome = if (is.factor(y)) "classification" else "regression",
+                                 n_samples = m, n_total = p),
+                 call = call),
+            class = "bahsic_evaluation")
+}
+
+check_count <- function(v, name, lower) {
+  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v != round(v) || v < lower) {
+    stop(sprintf("'%s' must be a single whole number >= %d.", name, lower), call. = FALSE)
+  }
+  as.integer(v)
+}
+
+# Stratified folds: the samples ordered by outcome (ties and classes in random
+# order), then folds dealt out in turn, so every class (every stretch of a
+# numeric outcome) is spread evenly over the folds.
+cv_folds <- function(y, k) {
+  m <- length(y)
+  o <- order(if (is.factor(y)) as.integer(y) else y, stats::runif(m))
+  f <- integer(m)
+  f[o] <- sample.int(k)[rep_len(seq_len(k), m)]
+  f
+}
+
+# Run code from a seed, with the generator `kinds` (RNGkind() of the caller:
+# parallel workers may run another one), and put the random number state back.
+with_seed <- function(seed, kinds, code) {
+  env <- globalenv()
+  old_kinds <- RNGkind()
+  old <- if (exists(".Random.seed", envir = env, inherits = FALSE)) get(".Random.seed", envir = env)
+  on.exit({
+    RNGkind(old_kinds[1L], old_kinds[2L], old_kinds[3L])
+    if (is.null(old)) {
+      if (exists(".Random.seed", envir = env, inherits = FALSE)) rm(".Random.seed", envir = env)
+    } else {
+      assign(".Random.seed", old, envir = env)
+    }
+  })
+  set.seed(seed, kind = kinds[1L], normal.kind = kinds[2L], sample.kind = kinds[3L])
+  code
+}
+
+# (a function: R/scores.R, where score_methods lives, is collated after this file)
+builtin_selectors <- function() {
+  c("bahsic", "fohsic", "randsel", "bahsic_linear", "bahsic_dis", score_methods)
+}
+
+# Turn 'selectors' into a named list of functions(x, y) -> ranking.
+resolve_selectors <- function(selectors, n_max, threads) {
+  if (is.character(selectors)) {
+    selectors <- stats::setNames(as.list(selectors), selectors)
+  }
+  if (!is.list(selectors) || length(selectors) == 0L) {
+    stop("'selectors' must be a character vector of selector names or a named list of names ",
+         "and functions.", call. = FALSE)
+  }
+  nm <- names(selectors)
+  if (is.null(nm) || any(is.na(nm) | !nzchar(nm)) || anyDuplicated(nm)) {
+    stop("Every selector needs a distinct name: list(bahsic = \"bahsic\", mine = function(x, y) ...).",
+         call. = FALSE)
+  }
+  lapply(stats::setNames(nm = nm), function(s) {
+    f <- selectors[[s]]
+    if (is.function(f)) return(f)
+    if (!is.character(f) || length(f) != 1L || !f %in% builtin_selectors()) {
+      stop(sprintf("Selector '%s' must be a function(x, y) or one of %s.", s,
+                   paste(sprintf("\"%s\"", builtin_selectors()), collapse = ", ")), call. = FALSE)
+    }
+    builtin_selector(f, n_max, threads)
+  })
+}
+
+builtin_selector <- function(name, n_max, threads) {
+  force(n_max)
+  force(threads)
+  switch(name,
+    bahsic = function(x, y) bahsic(x, y, threads = threads),
+    fohsic = function(x, y) fohsic(x, y, n_features = n_max, threads = threads),
+    randsel = function(x, y) randsel(x, y, threads = threads),
+    bahsic_linear = function(x, y) bahsic(x, y, kernel = kernel_linear(), threads = threads),
+    bahsic_dis = function(x, y) bahsic(x, y, kernel = kernel_inverse_distance(), threads = threads),
+    function(x, y) feature_scores(x, y, method = name)
+  )
+}
+
+# A selector's answer as feature names in rank order.
+as_ranking <- function(value, features, name, n_max) {
+  r <- if (inherits(value, "bahsic_selection")) {
+    value$ranking
+  } else if (is.data.frame(value) && all(c("feature", "rank") %in% names(value))) {
+    ok <- !is.na(value$rank)
+    as.character(value$feature[ok][order(value$rank[ok])])
+  } else if (is.numeric(value) && is.null(dim(value))) {
+    if (anyNA(value) || any(value != round(value)) || any(value < 1 | value > length(features))) {
+      stop(sprintf("Selector '%s' returned column numbers outside 1..%d.", name,
+                   length(features)), call. = FALSE)
+    }
+    features[value]
+  } else if (is.character(value) && is.null(dim(value))) {
+    value
+  } else {
+    stop(sprintf(paste0("Selector '%s' must return a selection, a feature_scores() data frame, ",
+                        "or feature names in rank order."), name), call. = FALSE)
+  }
+  bad <- setdiff(r, features)
+  if (length(bad)) {
+    stop(sprintf("Selector '%s' returned features not in 'x': %s.", name,
+                 paste(utils::head(bad, 3), collapse = ", ")), call. = FALSE)
+  }
+  if (anyDuplicated(r)) stop(sprintf("Selector '%s' ranked a feature twice.", name), call. = FALSE)
+  if (length(r) < n_max) {
+    stop(sprintf("Selector '%s' ranked %d features, fewer than max(n_features) = %d.", name,
+                 length(r), n_max), call. = FALSE)
+  }
+  r
+}
+
+tune_grid <- function(tune) {
+  if (!is.list(tune) || !all(c("C", "sigma") %in% names(tune))) {
+    stop("'tune' must be list(C = , sigma = ): the SVM's costs and Gaussian widths.", call. = FALSE)
+  }
+  C <- tune$C
+  if (!is.numeric(C) || length(C) == 0L || anyNA(C) || any(!is.finite(C) | C <= 0)) {
+    stop("'tune$C' must be positive numbers.", call. = FALSE)
+  }
+  sigma <- tune$sigma
+  ok <- length(sigma) > 0L && all(vapply(as.list(sigma), function(s) {
+    identical(s, "median") || (is.numeric(s) && is.finite(s) && s > 0) ||
+      (is.character(s) && suppressWarnings(is.finite(as.numeric(s))) && as.numeric(s) > 0)
+  }, logical(1)))
+  if (!ok) stop("'tune$sigma' must be positive numbers or \"median\".", call. = FALSE)
+  g <- expand.grid(sigma = as.character(sigma), C = C, stringsAsFactors = FALSE)[, c("C", "sigma")]
+  g
+}
+
+check_parallel <- function(parallel) {
+  if (is.null(parallel)) return(function(i, f) lapply(i, f))
+  if (identical(parallel, "future")) {
+    if (!requireNamespace("future.apply", quietly = TRUE)) {
+      stop("parallel = \"future\" needs the future.apply package: install.packages(\"future.apply\").",
+           call. = FALSE)
+    }
+    # every fold sets its own seed: future's streams are not used
+    return(function(i, f) future.apply::future_lapply(i, f, future.seed = TRUE))
+  }
+  if (methods::is(parallel, "BiocParallelParam")) {
+    if (!requireNamespace("BiocParallel", quietly = TRUE)) {
+      stop("A BiocParallelParam needs the BiocParallel package.", call. = FALSE)
+    }
+    return(function(i, f) BiocParallel::bplapply(i, f, BPPARAM = parallel))
+  }
+  stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
+}
+
+# One outer fold: every selector ranks the training samples, an SVM per top
+# list is scored on the test samples.
+evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_folds, r, k) {
+  xtr <- x[train, , drop = FALSE]
+  ytr <- y[train]
+  if (is.factor(ytr)) ytr <- droplevels(ytr)
+  rankings <- lapply(stats::setNames(nm = names(sel)), function(s) {
+    as_ranking(sel[[s]](xtr, ytr), colnames(x), s, max(n_features))
+  })
+  rows <- list()
+  for (s in names(sel)) {
+    for (n in n_features) {
+      feats <- rankings[[s]][seq_len(n)]
+      row <- data.frame(selector = s, n_features = n, rep = r, fold = k,
+                        error = NA_real_, balanced_error = NA_real_,
+                        stringsAsFactors = FALSE)
+      if (!is.factor(y)) row$rmse <- NA_real_
+      if (classifier == "svm") {
+        fit <- svm_evaluate(x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE],
+                            y[!train], grid, inner_folds)
+        row$error <- fit$error
+        row$balanced_error <- fit$balanced_error
+        if (!is.factor(y)) row$rmse <- fit$rmse
+        row$C <- fit$C
+        row$sigma <- fit$sigma
+      }
+      rows[[length(rows) + 1L]] <- row
+    }
+  }
+  list(results = do.call(rbind, rows), rankings = rankings)
+}
+
+# Tune (C, sigma) by inner CV when the grid has more than one pair, then
+# train on all of xtr and score on xte.
+svm_evaluate <- function(xtr, ytr, xte, yte, grid, inner_folds) {
+  best <- 1L
+  if (nrow(grid) > 1L) {
+    inner <- cv_folds(ytr, min(inner_folds, length(ytr)))
+    err <- vapply(seq_len(nrow(grid)), function(g) {
+      mean(vapply(sort(unique(inner)), function(j) {
+        tr <- inner != j
+        yt <- if (is.factor(ytr)) droplevels(ytr[tr]) else ytr[tr]
+        if (is.factor(yt) && nlevels(yt) < 2L) return(NA_real_)
+        pred <- svm_fit_predict(xtr[tr, , drop = FALSE], yt, xtr[!tr, , drop = FALSE],
+                                grid$C[g], grid$sigma[g])
+        if (is.factor(ytr)) mean(as.character(pred) != as.character(ytr[!tr]))
+        else mean((pred - ytr[!tr])^2)
+      }, numeric(1)), na.rm = TRUE)
+    }, numeric(1))
+    best <- which.min(err)
+    if (length(best) == 0L) best <- 1L
+  }
+  pred <- svm_fit_predict(xtr, ytr, xte, grid$C[best], grid$sigma[best])
+  out <- list(C = grid$C[best], sigma = grid$sigma[best])
+  if (is.factor(yte)) {
+    out$error <- mean(as.character(pred) != as.character(yte))
+    out$balanced_error <- 1 - bcr(as.character(yte), as.character(pred))
+  } else {
+    r <- if (length(yte) > 1L && stats::sd(pred) > 0 && stats::sd(yte) > 0) stats::cor(pred, yte) else 0
+    out$error <- 1 - r^2
+    out$balanced_error <- NA_real_
+    out$rmse <- sqrt(mean((pred - yte)^2))
+  }
+  out
+}
+
+# A Gaussian-kernel SVM on the training fold's standardised features.
+svm_fit_predict <- function(xtr, ytr, xte, C, sigma) {
+  centre <- colMeans(xtr)
+  s <- sqrt(colSums(sweep(xtr, 2L, centre)^2) / max(1L, nrow(xtr) - 1L))
+  s[!is.finite(s) | s == 0] <- 1
+  xtr <- sweep(sweep(xtr, 2L, centre), 2L, s, "/")
+  xte <- sweep(sweep(xte, 2L, centre), 2L, s, "/")
+  width <- if (identical(sigma, "median")) {
+    dd <- as.vector(stats::dist(xtr))
+    w <- if (length(dd)) stats::median(dd) else 1
+    if (w > 0) w else 1
+  } else {
+    as.numeric(sigma)
+  }
+  kpar <- list(sigma = 1 / (2 * width^2))
+  fit1 <- function(yy, type) {
+    kernlab::ksvm(xtr, yy, type = type, kernel = "rbfdot", kpar = kpar, C = C,
+                  scaled = FALSE)
+  }
+  if (!is.factor(ytr)) {
+    # the outcome standardised too, so that the tube (epsilon = 0.1) is on
+    # its scale
+    my <- mean(ytr)
+    sy <- stats::sd(ytr)
+    if (!is.finite(sy) || sy == 0) sy <- 1
+    return(my + sy * as.vector(kernlab::predict(fit1((ytr - my) / sy, "eps-svr"), xte)))
+  }
+  lev <- levels(ytr)
+  present <- lev[tabulate(ytr, length(lev)) > 0]
+  if (length(present) == 1L) return(factor(rep(present, nrow(xte)), levels = lev))
+  if (length(present) == 2L) {
+    f <- fit1(droplevels(ytr), "C-svc")
+    return(factor(as.character(kernlab::predict(f, xte)), levels = lev))
+  }
+  # one versus the rest: the class whose SVM gives the largest decision value
+  dec <- vapply(present, function(cl) {
+    yy <- factor(ifelse(ytr == cl, "in", "out"), levels = c("in", "out"))
+    f <- fit1(yy, "C-svc")
+    # kernlab's sign convention depends on the data: orient by the training fit
+    dtr <- as.vector(kernlab::predict(f, xtr, type = "decision"))
+    ptr <- kernlab::predict(f, xtr)
+    dir <- if (any(ptr == "in")) sign(mean(dtr[ptr == "in"])) else -sign(mean(dtr))
+    if (dir == 0) dir <- 1
+    dir * as.vector(kernlab::predict(f, xte, type = "decision"))
+  }, numeric(nrow(xte)))
+  dec <- matrix(dec, nrow(xte))
+  factor(present[max.col(dec, ties.method = "first")], levels = lev)
+}
+
+# Overlap and Kuncheva's index of the top-n lists of the folds of each repeat.
+selection_stability <- function(rankings, rep_of, n_features, p) {
+  rows <- list()
+  for (s in names(rankings)) {
+    for (n in n_features) {
+      for (r in sort(unique(rep_of))) {
+        tops <- lapply(rankings[[s]][rep_of == r], `[`, seq_len(n))
+        ki <- if (length(tops) >= 2L && n < p) kuncheva_index(tops, k = n, n_features = p) else NA_real_
+        rows[[length(rows) + 1L]] <- data.frame(
+          selector = s, n_features = n, rep = r,
+          overlap = length(Reduce(intersect, tops)), kuncheva = as.numeric(ki),
+          stringsAsFactors = FALSE)
+      }
+    }
+  }
+  do.call(rbind, rows)
+}
+
+#' @rdname evaluate_selection
+#' @param object a `bahsic_evaluation` (for `summary()`; `print()` and
+#'   `plot()` take it as `x`).
+#' @param ... unused by `summary()` and `print()`; passed to
+#'   [graphics::matplot()] by `plot()`.
+#' @export
+summary.bahsic_evaluation <- function(object, ...) {
+  res <- object$results
+  keys <- unique(res[c("selector", "n_features")])
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    s <- keys$selector[i]
+    n <- keys$n_features[i]
+    e <- res[res$selector == s & res$n_features == n, ]
+    st <- object$stability[object$stability$selector == s & object$stability$n_features == n, ]
+    sdv <- function(v) if (sum(!is.na(v)) > 1L) stats::sd(v, na.rm = TRUE) else NA_real_
+    data.frame(selector = s, n_features = n,
+               error = mean(e$error), error_sd = sdv(e$error),
+               balanced_error = mean(e$balanced_error), balanced_error_sd = sdv(e$balanced_error),
+               overlap = mean(st$overlap), kuncheva = mean(st$kuncheva),
+               stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  structure(out, class = c("summary.bahsic_evaluation", "data.frame"),
+            settings = object$settings)
+}
+
+#' @rdname evaluate_selection
+#' @param digits significant digits printed.
+#' @export
+print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
+  st <- attr(x, "settings")
+  cat(sprintf("Selection evaluated by %d-fold cross-validation%s, %s (%d samples, %d features)\n",
+              st$folds, if (st$repeats > 1L) sprintf(" x %d repeats", st$repeats) else "",
+              st$outcome, st$n_samples, st$n_total))
+  cat(if (st$classifier == "none") "no classifier: stability only\n" else
+        if (st$outcome == "regression") "error: 1 - r^2 of a Gaussian SVR\n" else
+        "error: misclassification rate of a Gaussian SVM; balanced: 1 - BCR\n")
+  y <- x
+  class(y) <- "data.frame"
+  attr(y, "settings") <- NULL
+  if (st$outcome == "regression" || st$classifier == "none") {
+    y$balanced_error <- NULL
+    y$balanced_error_sd <- NULL
+  }
+  if (st$classifier == "none") {
+    y$error <- NULL
+    y$error_sd <- NULL
+  }
+  print(y, digits = digits, row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname evaluate_selection
+#' @export
+print.bahsic_evaluation <- function(x, ...) {
+  print(summary(x), ...)
+  invisible(x)
+}
+
+#' @rdname evaluate_selection
+#' @param type for `plot()`: `"error"` or `"balanced_error"`.
+#' @export
+plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) {
+  type <- match.arg(type)
+  if (x$settings$classifier == "none") {
+    stop("This evaluation has no classifier (classifier = \"none\"): there is no error to plot.",
+         call. = FALSE)
+  }
+  if (type == "balanced_error" && x$settings$outcome == "regression") {
+    stop("A regression has no balanced error: use type = \"error\".", call. = FALSE)
+  }
+  s <- summary(x)
+  sels <- unique(s$selector)
+  ns <- sort(unique(s$n_features))
+  mat <- vapply(sels, function(k) {
+    sk <- s[s$selector == k, ]
+    sk[[type]][match(ns, sk$n_features)]
+  }, numeric(length(ns)))
+  mat <- matrix(mat, length(ns))
+  ylab <- if (x$settings$outcome == "regression") "1 - r^2" else
+    if (type == "error") "error rate" else "balanced error"
+  graphics::matplot(ns, mat, type = "b", pch = seq_along(sels), lty = seq_along(sels),
+                    col = seq_along(sels), xlab = "number of features", ylab = ylab,
+                    main = "Cross-validated error of the top features", ...)
+  graphics::legend("topright", legend = sels, pch = seq_along(sels), lty = seq_along(sels),
+                   col = seq_along(sels), bty = "n")
+  invisible(s)
+}
