@@ -403,7 +403,7 @@ svm_evaluate <- function(xtr, ytr, xte, yte, grid, inner_folds) {
   out <- list(C = grid$C[best], sigma = grid$sigma[best])
   if (is.factor(yte)) {
     out$error <- mean(as.character(pred) != as.character(yte))
-    out$balanced_error <- 1 - bcr(as.character(yte), as.character(pred))
+    out$balanced_error <- 1 - as.numeric(bcr(as.character(yte), as.character(pred)))
   } else {
     r <- if (length(yte) > 1L && stats::sd(pred) > 0 && stats::sd(yte) > 0) stats::cor(pred, yte) else 0
     out$error <- 1 - r^2
@@ -508,7 +508,7 @@ summary.bahsic_evaluation <- function(object, ...) {
 }
 
 #' @rdname evaluate_selection
-#' @param digits significant digits printed.
+#' @param digits decimal places printed.
 #' @export
 print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
   st <- attr(x, "settings")
@@ -518,17 +518,16 @@ print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
   cat(if (st$classifier == "none") "no classifier: stability only\n" else
         if (st$outcome == "regression") "error: 1 - r^2 of a Gaussian SVR\n" else
         "error: misclassification rate of a Gaussian SVM; balanced: 1 - BCR\n")
-  y <- x
-  class(y) <- "data.frame"
-  attr(y, "settings") <- NULL
-  if (st$outcome == "regression" || st$classifier == "none") {
-    y$balanced_error <- NULL
-    y$balanced_error_sd <- NULL
+  # mean (sd) in one column each, so that the table stays narrow
+  f <- function(v) formatC(v, digits = digits, format = "f")
+  ms <- function(mu, sdv) ifelse(is.na(sdv), f(mu), paste0(f(mu), " (", f(sdv), ")"))
+  y <- data.frame(selector = x$selector, n = x$n_features, stringsAsFactors = FALSE)
+  if (st$classifier != "none") {
+    y[["error (sd)"]] <- ms(x$error, x$error_sd)
+    if (st$outcome != "regression") y[["balanced (sd)"]] <- ms(x$balanced_error, x$balanced_error_sd)
   }
-  if (st$classifier == "none") {
-    y$error <- NULL
-    y$error_sd <- NULL
-  }
+  y$overlap <- x$overlap
+  y$kuncheva <- round(x$kuncheva, digits)
   print(y, digits = digits, row.names = FALSE)
   invisible(x)
 }

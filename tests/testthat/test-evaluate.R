@@ -118,6 +118,7 @@ test_that("built-in names, functions and every kind of answer are accepted", {
                   c("bahsic", "fohsic", "lin", "dis", "mt", "sel", "df", "idx"))
   expect_identical(nrow(ev$results), 8L * 2L * 3L)
   expect_true(all(ev$results$error >= 0 & ev$results$error <= 1))
+  expect_null(attributes(ev$results$balanced_error))
   # fohsic ranks max(n_features) features, the others all of them
   expect_true(all(lengths(ev$rankings$fohsic) == 4L))
   expect_true(all(lengths(ev$rankings$bahsic) == 20L))
