@@ -81,11 +81,12 @@
 # A missing package skips its data set with a message.
 #
 # Runtime, measured on this project's 2-core machine (R 4.2.2, kernlab
-# 0.9-32, shared with other jobs): `all` 3.8-7.8 min (Table 1 about 1-2 min,
-# of which satimage 1 min; Table 3 about 4-6 min, ALL B/T the longest at
-# 2.5 min: its inner 5-fold search fits 10 selectors x 20 grid points x 5
-# SVMs per outer fold); `--quick` 16-22 s. The time of each data set is the
-# last column of each table.
+# 0.9-32, shared with other jobs, so the time varies with their load): `all`
+# 3.8-7.8 min over four runs (Table 1 0.9-1.7 min, of which satimage 32-57 s;
+# Table 3 2.9-6.0 min, ALL B/T the longest at 65-161 s: its inner 5-fold
+# search fits 10 selectors x 20 grid points x 5 SVMs per outer fold);
+# `--quick` 16-22 s. The time of each data set is the last column of each
+# table.
 #
 # The paper's figures below were transcribed from the seed's text extraction,
 # where every table column comes out as one list of numbers; see the
