@@ -24,7 +24,7 @@ apt_packages=(
   r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
   r-bioc-all r-bioc-multtest
   r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
-  r-cran-future.apply r-bioc-biocparallel
+  r-cran-future r-cran-future.apply r-bioc-biocparallel
   pandoc qpdf tidy
   valgrind clang-14 libclang-rt-14-dev
 )
