@@ -135,9 +135,9 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
     stop("The features of 'x' need distinct names: the rankings are compared by name.",
          call. = FALSE)
   }
-  repeats <- check_count(repeats, "repeats", 1L)
-  inner_folds <- check_count(inner_folds, "inner_folds", 2L)
-  threads <- check_count(threads, "threads", 1L)
+  repeats <- check_whole(repeats, "repeats", 1L)
+  inner_folds <- check_whole(inner_folds, "inner_folds", 2L)
+  threads <- check_threads(threads)
   given <- NULL
   if (length(folds) > 1L) {
     # the caller's folds, e.g. one per patient or batch
@@ -153,7 +153,7 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
            call. = FALSE)
     }
   } else {
-    folds <- check_count(folds, "folds", 2L)
+    folds <- check_whole(folds, "folds", 2L)
     if (folds > m) {
       stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
            call. = FALSE)
@@ -220,13 +220,6 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                  n_samples = m, n_total = p),
                  call = call),
             class = "bahsic_evaluation")
-}
-
-check_count <- function(v, name, lower) {
-  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v != round(v) || v < lower) {
-    stop(sprintf("'%s' must be a single whole number >= %d.", name, lower), call. = FALSE)
-  }
-  as.integer(v)
 }
 
 # Stratified folds: the samples ordered by outcome (ties and classes in random

@@ -301,3 +301,12 @@ formula_inputs <- function(call, env, frame = FALSE) {
   attr(x, "contrasts") <- NULL
   list(x = x, y = y)
 }
+
+# A single whole number of at least `lo`, as an integer.
+check_whole <- function(v, arg, lo) {
+  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v) ||
+      v > .Machine$integer.max) {
+    stop(sprintf("'%s' must be a whole number of at least %d.", arg, lo), call. = FALSE)
+  }
+  as.integer(v)
+}

@@ -190,19 +190,12 @@ l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
 # optimisation: their weight is 0.
 l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
                        max_bisect, standardize, verbose, na_action, assay, what) {
-  whole <- function(v, arg, lo) {
-    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v) ||
-        v > .Machine$integer.max) {
-      stop(sprintf("'%s' must be a whole number of at least %d.", arg, lo), call. = FALSE)
-    }
-    as.integer(v)
-  }
   if (missing(n_features)) {
     stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
   }
-  restarts <- whole(restarts, "restarts", 1L)
-  max_iter <- whole(max_iter, "max_iter", 1L)
-  max_bisect <- whole(max_bisect, "max_bisect", 0L)
+  restarts <- check_whole(restarts, "restarts", 1L)
+  max_iter <- check_whole(max_iter, "max_iter", 1L)
+  max_bisect <- check_whole(max_bisect, "max_bisect", 0L)
   for (arg in c("tol_grad", "tol_progress")) {
     v <- get(arg)
     if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0) {

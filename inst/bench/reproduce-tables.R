@@ -204,25 +204,26 @@ numeric_matrix <- function(df) {
 
 mlbench_install <- "apt-get install -y r-cran-mlbench"
 
-load_ionosphere <- function() {
+# An mlbench data set: the outcome column, the others (but `drop`) as numbers.
+mlbench_set <- function(name, outcome, drop = character(0), source = paste0("mlbench::", name),
+                        prepare = identity) {
   if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("Ionosphere", "mlbench")
-  x <- numeric_matrix(d[, setdiff(names(d), c("V2", "Class"))])
-  list(x = x, y = d$Class, source = "mlbench::Ionosphere; V2 (constant) dropped")
+  d <- prepare(get_data(name, "mlbench"))
+  list(x = numeric_matrix(d[, setdiff(names(d), c(outcome, drop)), drop = FALSE]),
+       y = d[[outcome]], source = source)
 }
 
-load_sonar <- function() {
-  if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("Sonar", "mlbench")
-  list(x = numeric_matrix(d[, names(d) != "Class"]), y = d$Class, source = "mlbench::Sonar")
+load_ionosphere <- function() {
+  mlbench_set("Ionosphere", "Class", drop = "V2",
+              source = "mlbench::Ionosphere; V2 (constant) dropped")
 }
+
+load_sonar <- function() mlbench_set("Sonar", "Class")
 
 load_breastcancer <- function() {
-  if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("BreastCancer", "mlbench")
-  d <- d[stats::complete.cases(d), names(d) != "Id"]
-  list(x = numeric_matrix(d[, names(d) != "Class"]), y = d$Class,
-       source = "mlbench::BreastCancer; Id and the 16 incomplete rows dropped")
+  mlbench_set("BreastCancer", "Class", drop = "Id",
+              prepare = function(d) d[stats::complete.cases(d), ],
+              source = "mlbench::BreastCancer; Id and the 16 incomplete rows dropped")
 }
 
 load_satimage <- function() {
@@ -241,17 +242,11 @@ load_satimage <- function() {
                         per_class))
 }
 
-load_vehicle <- function() {
-  if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("Vehicle", "mlbench")
-  list(x = numeric_matrix(d[, names(d) != "Class"]), y = d$Class, source = "mlbench::Vehicle")
-}
+load_vehicle <- function() mlbench_set("Vehicle", "Class")
 
 load_vowel <- function() {
-  if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("Vowel", "mlbench")
-  list(x = numeric_matrix(d[, setdiff(names(d), c("V1", "Class"))]), y = d$Class,
-       source = "mlbench::Vowel; V1 (speaker) dropped, 9 LPC features")
+  mlbench_set("Vowel", "Class", drop = "V1",
+              source = "mlbench::Vowel; V1 (speaker) dropped, 9 LPC features")
 }
 
 # the same data with one fold per speaker (leave one speaker out, 15 folds):
@@ -266,10 +261,8 @@ load_vowel_speaker <- function() {
 }
 
 load_housing <- function() {
-  if (!have("mlbench", mlbench_install)) return(NULL)
-  d <- get_data("BostonHousing", "mlbench")
-  list(x = numeric_matrix(d[, names(d) != "medv"]), y = d$medv,
-       source = "mlbench::BostonHousing, outcome medv; chas as 0/1")
+  mlbench_set("BostonHousing", "medv",
+              source = "mlbench::BostonHousing, outcome medv; chas as 0/1")
 }
 
 load_golub <- function() {

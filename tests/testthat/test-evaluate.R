@@ -281,7 +281,7 @@ test_that("bad arguments are refused with a message that says what to do", {
   expect_error(evaluate_selection(t$x, t$y, selectors = "t", folds = 21, classifier = "none",
                                   n_features = 2), "'folds' = 21 is more than the 20 samples")
   expect_error(evaluate_selection(t$x, t$y, selectors = "t", folds = 1, classifier = "none",
-                                  n_features = 2), "'folds' must be a single whole number >= 2")
+                                  n_features = 2), "'folds' must be a whole number of at least 2")
   expect_error(evaluate_selection(t$x, t$y, selectors = "t", n_features = 11,
                                   classifier = "none"),
                "'n_features' must be whole numbers between 1 and the 10 features")
