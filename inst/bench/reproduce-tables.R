@@ -21,8 +21,9 @@
 # set.seed(1) for each data set, so a data set's numbers do not depend on
 # which others run.
 #
-# `all` (the default) writes the same markdown to inst/bench/reproduction.md
-# and vignettes/reproduction.md (the appendix of the vignette) and prints it.
+# `all` (the default) writes the markdown to vignettes/reproduction.md (the
+# appendix of the framework vignette, one copy: inst/bench is not in the
+# built package) and prints it.
 # `table1` or `table3` alone, and any `--quick` run, print the markdown and
 # write it to a temporary file only, so the committed files always hold a full
 # run. `--quick` is a smoke test: 3 folds (2 inner folds) on ionosphere,
@@ -632,7 +633,7 @@ cat(md, sep = "\n")
 if (what == "all" && !quick) {
   root <- normalizePath(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(),
                                                                     value = TRUE)[1L])), "..", ".."))
-  for (f in file.path(root, c("inst/bench/reproduction.md", "vignettes/reproduction.md"))) {
+  for (f in file.path(root, "vignettes/reproduction.md")) {
     dir.create(dirname(f), showWarnings = FALSE, recursive = TRUE)
     writeLines(md, f)
     message("wrote ", f)
