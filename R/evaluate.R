@@ -233,24 +233,6 @@ cv_folds <- function(y, k) {
   f
 }
 
-# Run code from a seed, with the generator `kinds` (RNGkind() of the caller:
-# parallel workers may run another one), and put the random number state back.
-with_seed <- function(seed, kinds, code) {
-  env <- globalenv()
-  old_kinds <- RNGkind()
-  old <- if (exists(".Random.seed", envir = env, inherits = FALSE)) get(".Random.seed", envir = env)
-  on.exit({
-    RNGkind(old_kinds[1L], old_kinds[2L], old_kinds[3L])
-    if (is.null(old)) {
-      if (exists(".Random.seed", envir = env, inherits = FALSE)) rm(".Random.seed", envir = env)
-    } else {
-      assign(".Random.seed", old, envir = env)
-    }
-  })
-  set.seed(seed, kind = kinds[1L], normal.kind = kinds[2L], sample.kind = kinds[3L])
-  code
-}
-
 # (a function: R/scores.R, where score_methods lives, is collated after this file)
 builtin_selectors <- function() {
   c("bahsic", "fohsic", "randsel", "bahsic_linear", "bahsic_dis", score_methods)
@@ -342,25 +324,6 @@ tune_grid <- function(tune) {
   if (!ok) stop("'tune$sigma' must be positive numbers or \"median\".", call. = FALSE)
   g <- expand.grid(sigma = as.character(sigma), C = C, stringsAsFactors = FALSE)[, c("C", "sigma")]
   g
-}
-
-check_parallel <- function(parallel) {
-  if (is.null(parallel)) return(function(i, f) lapply(i, f))
-  if (identical(parallel, "future")) {
-    if (!requireNamespace("future.apply", quietly = TRUE)) {
-      stop("parallel = \"future\" needs the future.apply package: install.packages(\"future.apply\").",
-           call. = FALSE)
-    }
-    # every fold sets its own seed: future's streams are not used
-    return(function(i, f) future.apply::future_lapply(i, f, future.seed = TRUE))
-  }
-  if (methods::is(parallel, "BiocParallelParam")) {
-    if (!requireNamespace("BiocParallel", quietly = TRUE)) {
-      stop("A BiocParallelParam needs the BiocParallel package.", call. = FALSE)
-    }
-    return(function(i, f) BiocParallel::bplapply(i, f, BPPARAM = parallel))
-  }
-  stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
 }
 
 # One outer fold: every selector ranks the training samples, an SVM per top
