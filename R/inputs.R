@@ -242,15 +242,22 @@ check_min_samples <- function(m, need, why, hint = NULL) {
 # request that cannot fit the budget instead of letting the allocation fail
 # half-way (or the machine swap). n_matrices: the m x m double matrices the
 # caller holds at its peak (the median heuristic's packed triangle counts 0.5);
-# documented in ?bahsic-package (option bahsic.max_memory).
-check_memory <- function(m, n_matrices = 2) {
+# documented in ?bahsic-package (option bahsic.max_memory). approximable: the
+# caller takes `approx`, so the message names the approximations.
+check_memory <- function(m, n_matrices = 2, approximable = FALSE) {
   budget <- getOption("bahsic.max_memory", 8 * 1024^3)
   need <- n_matrices * 8 * as.double(m)^2
   if (need > budget) {
+    fix <- if (approximable) {
+      paste0("Use an approximation that needs no m x m matrix: approx = \"ichol\", \"rff\" ",
+             "or \"block\" (see ?approximations); or fewer samples, or raise the option ",
+             "if the machine has the memory.")
+    } else {
+      "Use fewer samples, or raise the option if the machine has the memory."
+    }
     stop(sprintf(paste0("%d samples need %.1f GiB for %g m x m kernel matrices, above the ",
-                        "memory budget of %.1f GiB (option bahsic.max_memory). Use fewer ",
-                        "samples, or raise the option if the machine has the memory."),
-                 m, need / 1024^3, n_matrices, budget / 1024^3), call. = FALSE)
+                        "memory budget of %.1f GiB (option bahsic.max_memory). %s"),
+                 m, need / 1024^3, n_matrices, budget / 1024^3, fix), call. = FALSE)
   }
   invisible()
 }
