@@ -110,3 +110,15 @@ check_positive_number <- function(v, arg) {
   }
   invisible(v)
 }
+
+# The median-heuristic width 1 / median(distance) (squared distances for the
+# Gaussian kernel), from at most n_max evenly spaced samples, so that it
+# needs no O(m^2) memory on the approximate paths; on all samples when
+# m <= n_max. 1 when the distances are all 0 (the kernel is then constant
+# whatever the width).
+median_sigma <- function(x, squared, n_max = 1000L) {
+  m <- nrow(x)
+  if (m > n_max) x <- x[unique(round(seq(1, m, length.out = n_max))), , drop = FALSE]
+  med <- .Call(C_median_pairwise, x, squared)
+  if (is.finite(med) && med > 0) 1 / med else 1
+}

@@ -172,9 +172,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   width <- kernel$name %in% c("gaussian", "laplace")
   policy <- if (width) sigma else "fixed"
   if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
-    squared <- kernel$name == "gaussian"
-    med <- .Call(C_median_pairwise, xs, squared)
-    kernel$params$sigma <- if (is.finite(med) && med > 0) 1 / med else 1
+    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian", n_max = m)
   }
 
   if (kernel$name == "linear") {
