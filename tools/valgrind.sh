@@ -16,7 +16,7 @@
 # Fails (exit 1) if a test or example fails, R dies, or valgrind reports any error whose stack
 # passes through bahsic.so (a frame in one of src/*.c); other errors (in R itself or system libraries) are printed but do
 # not fail the run. Set BAHSIC_VALGRIND_ALL=1 to fail on those too; BAHSIC_TEST_FILTER=regexp
-# runs only the matching test files (as testthat's filter). About 16 minutes on 2 cores.
+# runs only the matching test files (as testthat's filter). The tests and examples run in two lanes, one per core (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 command -v valgrind >/dev/null || { bk_log "valgrind not found (apt-get install valgrind)" >&2; exit 1; }
@@ -42,8 +42,46 @@ run() { # name, then the R script and its arguments
     fail=1
   fi
 }
-run tests "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
-run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+# Two lanes, one per core: the test files are dealt to the lane with less work so far, by
+# their measured time under valgrind (seconds below; a new file counts 20 s), the examples
+# (about 300 s) starting lane 2. Each lane is one R process, so the tests of a file still run
+# together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
+vg_seconds() {
+  case $1 in
+    bad-input) echo 225 ;; guards) echo 143 ;; lsmi) echo 109 ;; properties|select-hsic) echo 95 ;;
+    kernel-clinical) echo 62 ;; kernels) echo 56 ;; select-rfe) echo 54 ;; select-l1) echo 41 ;;
+    select-randsel) echo 30 ;; hsic) echo 28 ;; selection) echo 19 ;; scores) echo 18 ;;
+    scores-linear) echo 14 ;; inputs) echo 12 ;; simulate|evaluate) echo 11 ;; *) echo 20 ;;
+  esac
+}
+if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
+  run tests "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+  run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+else
+  lane1=() lane2=()
+  load1=0 load2=300
+  while read -r secs name; do
+    if ((load1 <= load2)); then lane1+=("$name"); load1=$((load1 + secs))
+    else lane2+=("$name"); load2=$((load2 + secs)); fi
+  done < <(for f in "$BAHSIC_ROOT"/tests/testthat/test-*.R; do
+             n=$(basename "$f" .R); n=${n#test-}; echo "$(vg_seconds "$n") $n"
+           done | sort -k1,1nr -k2)
+  re1="^($(IFS='|'; echo "${lane1[*]}"))\$"
+  re2="^($(IFS='|'; echo "${lane2[*]}"))\$"
+  bk_log "lane 1 (~${load1} s): ${lane1[*]}"
+  bk_log "lane 2 (~${load2} s): examples ${lane2[*]}"
+  (export BAHSIC_TEST_FILTER=$re1; run tests-1 "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+   exit $fail) >"$BK_WORK/lane1.out" 2>&1 &
+  pid1=$!
+  (run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+   export BAHSIC_TEST_FILTER=$re2; run tests-2 "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+   exit $fail) >"$BK_WORK/lane2.out" 2>&1 &
+  pid2=$!
+  wait $pid1 || fail=1
+  wait $pid2 || fail=1
+  # the lanes' output one after the other, each with its own summary line
+  cat "$BK_WORK/lane1.out" "$BK_WORK/lane2.out"
+fi
 
 # One valgrind error is a block of "==PID== " lines between blank "==PID== " lines; keep the
 # blocks that report an error (not the banner or the summaries).
