@@ -27,6 +27,18 @@ check_parallel <- function(parallel) {
   stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
 }
 
+# A BiocParallelParam that is not up is started for a run that calls the
+# back end many times (randsel(): once per iteration), or bplapply() would
+# start and stop its workers at every call. Returns what undoes it, for
+# on.exit().
+hold_parallel <- function(parallel) {
+  if (methods::is(parallel, "BiocParallelParam") && !BiocParallel::bpisup(parallel)) {
+    BiocParallel::bpstart(parallel)
+    return(function() BiocParallel::bpstop(parallel))
+  }
+  function() invisible(NULL)
+}
+
 # The random number state of the session (generator and .Random.seed), and
 # putting it back.
 rng_state <- function() {
@@ -65,11 +77,13 @@ keep_rng <- function(code) {
 # only fun and the (evaluated) further arguments to the workers: fun's
 # enclosure becomes the package namespace, so a function written inline does
 # not take the caller's frame, which may hold the data several times over,
-# along. Arguments that are the same for every unit travel once per task.
+# along (nor, from a script, its source). Arguments that are the same for
+# every unit travel once per task.
 ship <- function(fun, ...) ship_closure(fun, list(...))
 
 ship_closure <- function(fun, args) {
   force(args) # a promise would carry ship()'s frame, with the arguments again
+  fun <- utils::removeSource(fun) # a srcref carries the lines of its whole file
   environment(fun) <- environment(ship_closure)
   function(unit) do.call(fun, c(list(unit), args), quote = TRUE)
 }

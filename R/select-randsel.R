@@ -180,6 +180,8 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   lab <- label_gram(kernel_y, d$y, threads)
   s <- min(m, max(2L, as.integer(round(subsample * m))))
 
+  release <- hold_parallel(parallel)
+  on.exit(release(), add = TRUE)
   res <- randsel_loop(xs, lab, kernel, as.integer(n_boot), s, cull,
                       if (fixing) fix_top else NULL, if (fixing) as.integer(fix_times),
                       as.integer(stop_at), threads, run, verbose)
