@@ -89,6 +89,8 @@ test_that("chunk_units() splits by size alone and ship() carries only its argume
 })
 
 test_that("randsel(): future and BiocParallel in this session give the serial result", {
+  # the C routines are checked above; here the time would go into the back ends' code
+  skip_if(under_valgrind(), "under valgrind: future's and BiocParallel's code, not ours")
   d <- par_data()
   run <- function(parallel, threads = 1L, ...) {
     seeded(3, randsel(d$x, d$y, n_boot = 300, threads = threads, parallel = parallel, ...))
@@ -110,6 +112,7 @@ test_that("randsel(): future and BiocParallel in this session give the serial re
 })
 
 test_that("hsic_test(): permutations through a back end give the serial p-value", {
+  skip_if(under_valgrind(), "under valgrind: future's and BiocParallel's code, not ours")
   d <- par_data()
   y <- d$x[, 1] + rnorm(40, sd = 2)
   for (estimator in c("biased", "unbiased")) {
