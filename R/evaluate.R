@@ -76,8 +76,7 @@
 #'   Gaussian width (`"median"` allowed for the width).
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
-#' @param parallel `NULL` (the folds one after another), `"future"`, or a
-#'   BiocParallel `BiocParallelParam`.
+#' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
 #' @param threads threads of the built-in selectors (`"bahsic"`,
 #'   `"fohsic"`, `"randsel"`, `"bahsic_linear"`, `"bahsic_dis"`).
 #' @return An object of class `bahsic_evaluation`, a list with

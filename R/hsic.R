@@ -130,7 +130,16 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
 #' "gamma")` has the same statistic but estimates the two moments
 #' differently (Pfister et al. 2018), so its p-values differ somewhat.
 #'
+#' **Parallel runs**: the Gram matrices are computed in this session (on
+#' `threads` C threads) and so are the permutations, from R's random number
+#' generator. With `method = "permutation"` and `parallel`, the permutations
+#' go to the workers of the back end in chunks of 100, with the two kernel
+#' matrices (once per task); their statistics come back in order, so the
+#' p-value is the serial one whatever the back end. The gamma test ignores
+#' `parallel`.
+#'
 #' @inheritParams hsic
+#' @eval roxygen_parallel("the permutations")
 #' @param method `"gamma"` or `"permutation"`.
 #' @param n_perm number of permutations.
 #' @param estimator statistic of the permutation test (the gamma test always
@@ -154,9 +163,11 @@ hsic_test <- function(x, ...) UseMethod("hsic_test")
 hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                               method = c("gamma", "permutation"), n_perm = 1000L,
                               estimator = c("biased", "unbiased"),
-                              na_action = c("fail", "omit"), assay = 1L, threads = 1L, ...) {
+                              na_action = c("fail", "omit"), assay = 1L, threads = 1L,
+                              parallel = NULL, ...) {
   method <- match.arg(method)
   estimator <- match.arg(estimator)
+  run <- check_parallel(parallel)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) || n_perm < 1) {
     stop("'n_perm' must be a positive whole number.", call. = FALSE)
   }
@@ -192,7 +203,16 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
     if (m == 1L) perms <- matrix(perms, nrow = 1L)
     obs <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
     k <- if (estimator == "unbiased") 2L else 1L
-    null <- .Call(C_hsic_perm, prep$K, lab$L, lab$Y, perms)[k, ]
+    null <- if (is.null(parallel)) {
+      .Call(C_hsic_perm, prep$K, lab$L, lab$Y, perms)
+    } else {
+      # each permutation's statistics depend on it alone: chunks of them, in
+      # order, are the serial run's
+      units <- lapply(chunk_units(n_perm, 100L), function(i) perms[, i, drop = FALSE])
+      perm_stats <- function(perms, K, L, Y) .Call(C_hsic_perm, K, L, Y, perms)
+      do.call(cbind, run(units, ship(perm_stats, prep$K, lab$L, lab$Y)))
+    }
+    null <- null[k, ]
     stat <- obs[k]
     # a relative tolerance so that ties with the observed value count
     tol <- sqrt(.Machine$double.eps) * max(1, abs(stat))

@@ -13,8 +13,10 @@ check_parallel <- function(parallel) {
       stop("parallel = \"future\" needs the future.apply package: install.packages(\"future.apply\").",
            call. = FALSE)
     }
-    # every fold sets its own seed: future's streams are not used
-    return(function(i, f) future.apply::future_lapply(i, f, future.seed = TRUE))
+    # every unit sets its own seed or draws none: future's streams are not
+    # used, and the caller's stream, which future.seed = TRUE advances, is
+    # put back where the serial run leaves it
+    return(function(i, f) keep_rng(future.apply::future_lapply(i, f, future.seed = TRUE)))
   }
   if (methods::is(parallel, "BiocParallelParam")) {
     if (!requireNamespace("BiocParallel", quietly = TRUE)) {
@@ -25,21 +27,85 @@ check_parallel <- function(parallel) {
   stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
 }
 
+# A BiocParallelParam that is not up is started for a run that calls the
+# back end many times (randsel(): once per iteration), or bplapply() would
+# start and stop its workers at every call. Returns what undoes it, for
+# on.exit().
+hold_parallel <- function(parallel) {
+  if (methods::is(parallel, "BiocParallelParam") && !BiocParallel::bpisup(parallel)) {
+    BiocParallel::bpstart(parallel)
+    return(function() BiocParallel::bpstop(parallel))
+  }
+  function() invisible(NULL)
+}
+
+# The random number state of the session (generator and .Random.seed), and
+# putting it back.
+rng_state <- function() {
+  env <- globalenv()
+  list(kinds = RNGkind(),
+       seed = if (exists(".Random.seed", envir = env, inherits = FALSE)) get(".Random.seed", envir = env))
+}
+
+rng_restore <- function(state) {
+  env <- globalenv()
+  RNGkind(state$kinds[1L], state$kinds[2L], state$kinds[3L])
+  if (is.null(state$seed)) {
+    if (exists(".Random.seed", envir = env, inherits = FALSE)) rm(".Random.seed", envir = env)
+  } else {
+    assign(".Random.seed", state$seed, envir = env)
+  }
+}
+
 # Run code from a seed, with the generator `kinds` (RNGkind() of the caller:
 # parallel workers may run another one), and put the random number state back.
 with_seed <- function(seed, kinds, code) {
-  env <- globalenv()
-  old_kinds <- RNGkind()
-  old <- if (exists(".Random.seed", envir = env, inherits = FALSE)) get(".Random.seed", envir = env)
-  on.exit({
-    RNGkind(old_kinds[1L], old_kinds[2L], old_kinds[3L])
-    if (is.null(old)) {
-      if (exists(".Random.seed", envir = env, inherits = FALSE)) rm(".Random.seed", envir = env)
-    } else {
-      assign(".Random.seed", old, envir = env)
-    }
-  })
+  state <- rng_state()
+  on.exit(rng_restore(state))
   set.seed(seed, kind = kinds[1L], normal.kind = kinds[2L], sample.kind = kinds[3L])
   code
 }
 
+# Run code and put the random number state back.
+keep_rng <- function(code) {
+  state <- rng_state()
+  on.exit(rng_restore(state))
+  code
+}
+
+# function(unit) fun(unit, ...) for check_parallel()'s function, carrying
+# only fun and the (evaluated) further arguments to the workers: fun's
+# enclosure becomes the package namespace, so a function written inline does
+# not take the caller's frame, which may hold the data several times over,
+# along (nor, from a script, its source). Arguments that are the same for
+# every unit travel once per task.
+ship <- function(fun, ...) ship_closure(fun, list(...))
+
+ship_closure <- function(fun, args) {
+  force(args) # a promise would carry ship()'s frame, with the arguments again
+  fun <- utils::removeSource(fun) # a srcref carries the lines of its whole file
+  environment(fun) <- environment(ship_closure)
+  function(unit) do.call(fun, c(list(unit), args), quote = TRUE)
+}
+
+# The units 1..n in consecutive chunks of `size` (the last one shorter): a
+# split fixed by n and size alone, never by the back end or its workers.
+chunk_units <- function(n, size) {
+  unname(split(seq_len(n), (seq_len(n) - 1L) %/% size))
+}
+
+# The roxygen text of the `parallel` argument, shared by every entry point
+# that takes it (@eval roxygen_parallel("the folds")).
+roxygen_parallel <- function(units) {
+  paste(
+    "@param parallel where", units, "run:",
+    "`NULL` (default) one after another in this R session;",
+    "`\"future\"` through future.apply, on the back end set by `future::plan()`",
+    "(e.g. `plan(multisession)`, `plan(cluster, workers = )`, future.batchtools);",
+    "or a BiocParallel `BiocParallelParam` (e.g. `BiocParallel::SnowParam(2)`,",
+    "`MulticoreParam()`, `BatchtoolsParam()` for a SLURM cluster).",
+    "The workers must be able to load bahsic (installed in a library on their",
+    "`.libPaths()`). The result is the same for every back end and any number",
+    "of workers under the same `set.seed()`."
+  )
+}

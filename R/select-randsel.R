@@ -53,7 +53,22 @@
 #' is 1.3e10 and takes about as long as [bahsic()]'s full ranking with one
 #' thread; bootstraps run in parallel with `threads`.
 #'
+#' **Parallel runs**: in one R process an iteration's bootstraps run on
+#' `threads` C threads. With `parallel`, they are split into chunks of 256
+#' that go to the workers of the back end (each running its chunks on
+#' `threads` threads, 1 by default), together with the columns of `x` still
+#' in play, once per task of the back end (on the ALL data, 128 x 12625, 13
+#' MB per task in the first iteration, a quarter less each iteration after).
+#' The seeds of the bootstraps are drawn in this session before, and the
+#' contributions summed here after, in bootstrap order, so the result is the
+#' serial one to the last bit for every back end and number of workers. (On a
+#' cluster of mixed processors, `options(bahsic.simd = FALSE)` makes every
+#' worker use the same portable loop, where the AVX2 one would round
+#' differently.) Worth it when an iteration's share per worker takes much
+#' longer than shipping the data: many bootstraps, several machines.
+#'
 #' @inheritParams bahsic
+#' @eval roxygen_parallel("the bootstraps of each iteration")
 #' @param kernel kernel on the features, see [kernels] (not precomputed).
 #' @param n_boot number of random subsamples per iteration (the paper used
 #'   3000 on its artificial data, 5000-10000 on real data).
@@ -102,7 +117,8 @@ randsel <- function(x, ...) UseMethod("randsel")
 randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             fix_top = NULL, fix_times = NULL, kernel = kernel_gaussian(),
                             kernel_y = NULL, stop_at = 2, standardize = TRUE, threads = 1L,
-                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+                            parallel = NULL, verbose = FALSE, na_action = c("fail", "omit"),
+                            assay = 1L, ...) {
   call <- match.call()
   check_kernel(kernel, "kernel")
   if (is_clinical(kernel)) {
@@ -151,6 +167,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   check_flag(standardize, "standardize")
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
+  run <- if (!is.null(parallel)) check_parallel(parallel)
 
   d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay)
   xs <- d$x
@@ -163,9 +180,11 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   lab <- label_gram(kernel_y, d$y, threads)
   s <- min(m, max(2L, as.integer(round(subsample * m))))
 
+  release <- hold_parallel(parallel)
+  on.exit(release(), add = TRUE)
   res <- randsel_loop(xs, lab, kernel, as.integer(n_boot), s, cull,
                       if (fixing) fix_top else NULL, if (fixing) as.integer(fix_times),
-                      as.integer(stop_at), threads, verbose)
+                      as.integer(stop_at), threads, run, verbose)
   features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
                          iteration = res$iteration, fixed = res$fixed,
                          stringsAsFactors = FALSE)
@@ -188,6 +207,30 @@ randsel.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("randsel", match.call(), parent.frame(), NULL, ...)
 }
 
+# C_randsel_iter through a parallel back end: the seeds of the bootstraps
+# drawn here, their alignments computed by the workers in chunks of
+# randsel_chunk bootstraps (C_randsel_align), the contributions added here in
+# bootstrap order (C_randsel_contrib). Each bootstrap's alignments depend on
+# its seed alone, so the result is C_randsel_iter's to the last bit. x: the
+# columns in play (fixed first), shipped once per task of the back end.
+randsel_chunk <- 256L
+
+randsel_iter_parallel <- function(run, x, n_fixed, lab, kern, ctl) {
+  dimnames(x) <- NULL
+  seeds <- .Call(C_randsel_seeds, ctl[1L])
+  units <- lapply(chunk_units(ncol(seeds), randsel_chunk), function(i) seeds[, i, drop = FALSE])
+  align <- function(seeds, x, n_fixed, L, Y, kern, ctl) {
+    ctl[1L] <- ncol(seeds)
+    .Call(C_randsel_align, x, seq_len(ncol(x)) - 1L, n_fixed, L, Y, kern, ctl, seeds)
+  }
+  parts <- run(units, ship(align, x, n_fixed, lab$L, lab$Y, kern, ctl))
+  a_half <- unlist(lapply(parts, `[[`, "a_half"))
+  a_plus <- unlist(lapply(parts, `[[`, "a_plus"))
+  contribution <- .Call(C_randsel_contrib, seeds, a_half, a_plus,
+                        as.double(c(nrow(x), ctl[2L], ncol(x) - n_fixed)))
+  list(contribution = contribution, a_half = a_half, a_plus = a_plus)
+}
+
 # The width of one iteration: every set uses it (Proposition 3.4).
 randsel_width <- function(kernel, size) {
   par <- kernel_param(kernel)
@@ -203,9 +246,10 @@ randsel_width <- function(kernel, size) {
 by_contribution <- function(idx, contrib) idx[order(-contrib, idx, na.last = TRUE)]
 
 # Algorithm 1: iterations in R (culling and fixing are cheap bookkeeping),
-# each iteration's bootstraps in C (C_randsel_iter).
+# each iteration's bootstraps in C (C_randsel_iter), or through the back end
+# run (check_parallel(); randsel_iter_parallel()).
 randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, stop_at,
-                         threads, verbose) {
+                         threads, run, verbose) {
   p <- ncol(xs)
   surv <- seq_len(p)
   fixed <- integer(0)
@@ -224,9 +268,15 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     it <- it + 1L
     h <- length(free) %/% 2L
     par <- randsel_width(kernel, h + length(fixed))
-    res <- .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), length(fixed),
-                 lab$L, lab$Y, c(code, par[1L], par[2L]),
-                 as.double(c(n_boot, s, threads, use_simd())))
+    kern <- c(code, par[1L], par[2L])
+    ctl <- as.double(c(n_boot, s, threads, use_simd()))
+    res <- if (is.null(run)) {
+      .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), length(fixed),
+            lab$L, lab$Y, kern, ctl)
+    } else {
+      randsel_iter_parallel(run, xs[, c(fixed, free), drop = FALSE], length(fixed), lab,
+                            kern, ctl)
+    }
     contrib <- res$contribution
     history <- cbind(history, NA_real_)
     history[free, it] <- contrib

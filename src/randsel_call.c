@@ -29,16 +29,24 @@ static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
   return (ptrdiff_t) d;
 }
 
-/* One iteration of randSel. x: m x d double matrix (samples x features);
- * cols: the 0-based columns in play, the n_fixed fixed features first, then
- * the n free ones; L: m x m label kernel or NULL; Y: m x c factor or NULL;
- * kernel: c(type, p1, p2); control: c(n_boot, s, threads, simd).
- * Per bootstrap: s samples of m, then h + 1 free features of n,
- * h = floor(n / 2) (bk_randsel_draw). Returns list(contribution (n),
- * a_half (n_boot), a_plus (n_boot)). */
-SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                    SEXP kernel, SEXP control)
+/* The arguments of one iteration, checked and unpacked. x: m x d double
+ * matrix (samples x features); cols: the 0-based columns in play, the n_fixed
+ * fixed features first, then the n free ones; L: m x m label kernel or NULL;
+ * Y: m x c factor or NULL; kernel: c(type, p1, p2); control: c(n_boot, s,
+ * threads, simd). Per bootstrap: s samples of m, then h + 1 free features
+ * of n, h = floor(n / 2) (bk_randsel_draw). The columns in play are copied
+ * into xb, in blocks of 64 (bk_randsel_block_columns). */
+typedef struct {
+  ptrdiff_t m, nf, n, nb;
+  bk_label lab;
+  bk_randsel_opts o;
+  double *xb;
+} rs_iter;
+
+static rs_iter rs_setup(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
+                        SEXP kernel, SEXP control)
 {
+  rs_iter it;
   bk_need_double_matrix(x, "x");
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
@@ -50,67 +58,194 @@ SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
   const int *cl = INTEGER(cols);
   for (ptrdiff_t j = 0; j < p; j++)
     if (cl[j] < 0 || cl[j] >= d) Rf_error("'cols' must be in 0..%td", d - 1);
-  const ptrdiff_t nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
-  const ptrdiff_t n = p - nf;
-  bk_label lab = bk_make_label(L, Y, m);
+  it.m = m;
+  it.nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
+  it.n = p - it.nf;
+  it.lab = bk_make_label(L, Y, m);
   const double *ctl = REAL(control);
   const double nb_d = ctl[0], s_d = ctl[1];
   if (!(nb_d >= 1 && nb_d <= 1e9)) Rf_error("'n_boot' must be in 1..1e9");
   if (!(s_d >= 2 && s_d <= (double) m)) Rf_error("the subsample size must be in 2..%td", m);
-  if (n < 1) Rf_error("no free feature");
-  const ptrdiff_t nb = (ptrdiff_t) nb_d;
-  bk_randsel_opts o;
-  o.kern.type = (int) REAL(kernel)[0];
-  o.kern.p1 = REAL(kernel)[1];
-  o.kern.p2 = REAL(kernel)[2];
-  o.s = (ptrdiff_t) s_d;
-  o.h = n / 2;
-  o.nthreads = ctl[2] >= 1 ? (int) ctl[2] : 1;
-  o.simd = (int) ctl[3];
-  if (o.kern.type < BK_LINEAR || o.kern.type > BK_INVDIST)
-    Rf_error("unsupported kernel code %d", o.kern.type);
-  const ptrdiff_t h = o.h, s = o.s;
+  if (it.n < 1) Rf_error("no free feature");
+  it.nb = (ptrdiff_t) nb_d;
+  it.o.kern.type = (int) REAL(kernel)[0];
+  it.o.kern.p1 = REAL(kernel)[1];
+  it.o.kern.p2 = REAL(kernel)[2];
+  it.o.s = (ptrdiff_t) s_d;
+  it.o.h = it.n / 2;
+  it.o.nthreads = ctl[2] >= 1 ? (int) ctl[2] : 1;
+  it.o.simd = (int) ctl[3];
+  if (it.o.kern.type < BK_LINEAR || it.o.kern.type > BK_INVDIST)
+    Rf_error("unsupported kernel code %d", it.o.kern.type);
+  it.xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
+                             sizeof(double));
+  bk_randsel_block_columns(REAL(x), m, cl, p, it.xb);
+  return it;
+}
 
-  /* the columns in play, in blocks of 64 (bk_randsel_block_columns) */
-  double *xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
-                                  sizeof(double));
-  bk_randsel_block_columns(REAL(x), m, cl, p, xb);
-  uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
-  draw_seeds(nb, seeds);
+/* The per-feature sums of the contributions (bk_randsel_accumulate). */
+typedef struct {
+  double *sum_plus, *sum_half, total_half;
+  int *n_plus, *n_half;
+} rs_sums;
+
+static rs_sums rs_sums_new(ptrdiff_t n)
+{
+  rs_sums z;
+  z.sum_plus = (double *) R_alloc((size_t) n, sizeof(double));
+  z.sum_half = (double *) R_alloc((size_t) n, sizeof(double));
+  z.n_plus = (int *) R_alloc((size_t) n, sizeof(int));
+  z.n_half = (int *) R_alloc((size_t) n, sizeof(int));
+  memset(z.sum_plus, 0, (size_t) n * sizeof(double));
+  memset(z.sum_half, 0, (size_t) n * sizeof(double));
+  memset(z.n_plus, 0, (size_t) n * sizeof(int));
+  memset(z.n_half, 0, (size_t) n * sizeof(int));
+  z.total_half = 0.0;
+  return z;
+}
+
+/* The alignments of the it.nb bootstraps of seeds into a_half, a_plus, in
+ * chunks of RS_CHUNK; with sums, their contributions are added too, in
+ * bootstrap order. */
+static void rs_align(const rs_iter *it, const uint64_t *seeds, double *a_half,
+                     double *a_plus, rs_sums *sums)
+{
+  const ptrdiff_t nb = it->nb, s = it->o.s, h = it->o.h,
+                  p = it->nf + it->n;
   const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
   int *samp = (int *) R_alloc((size_t) (s * chunk), sizeof(int));
   int *feat = (int *) R_alloc((size_t) ((h + 1) * chunk), sizeof(int));
   double *work = (double *) R_alloc(
-      (size_t) (o.nthreads * bk_randsel_work_doubles(s, p)), sizeof(double));
+      (size_t) (it->o.nthreads * bk_randsel_work_doubles(s, p)),
+      sizeof(double));
   int *iwork = (int *) R_alloc(
-      (size_t) (o.nthreads * bk_randsel_work_ints(s, m, p)), sizeof(int));
-  double *sum_plus = (double *) R_alloc((size_t) n, sizeof(double));
-  double *sum_half = (double *) R_alloc((size_t) n, sizeof(double));
-  int *n_plus = (int *) R_alloc((size_t) n, sizeof(int));
-  int *n_half = (int *) R_alloc((size_t) n, sizeof(int));
-  memset(sum_plus, 0, (size_t) n * sizeof(double));
-  memset(sum_half, 0, (size_t) n * sizeof(double));
-  memset(n_plus, 0, (size_t) n * sizeof(int));
-  memset(n_half, 0, (size_t) n * sizeof(int));
-  double total_half = 0.0;
-
-  SEXP contrib = PROTECT(Rf_allocVector(REALSXP, n));
-  SEXP a_half = PROTECT(Rf_allocVector(REALSXP, nb));
-  SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, nb));
+      (size_t) (it->o.nthreads * bk_randsel_work_ints(s, it->m, p)),
+      sizeof(int));
   for (ptrdiff_t b0 = 0; b0 < nb; b0 += chunk) {
     const ptrdiff_t k = nb - b0 < chunk ? nb - b0 : chunk;
-    bk_randsel_align(xb, m, nf, n, lab, &o, k, seeds + b0, samp,
-                     feat, REAL(a_half) + b0, REAL(a_plus) + b0, work, iwork);
-    bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
-                          sum_plus, n_plus, sum_half, n_half, &total_half);
+    bk_randsel_align(it->xb, it->m, it->nf, it->n, it->lab, &it->o, k,
+                     seeds + b0, samp, feat, a_half + b0, a_plus + b0, work,
+                     iwork);
+    if (sums)
+      bk_randsel_accumulate(h, k, feat, a_half + b0, a_plus + b0,
+                            sums->sum_plus, sums->n_plus, sums->sum_half,
+                            sums->n_half, &sums->total_half);
     R_CheckUserInterrupt();
   }
-  bk_randsel_contrib(n, nb, sum_plus, n_plus, sum_half, n_half, total_half,
-                     REAL(contrib));
+}
 
+/* One iteration of randSel (arguments: rs_setup). Returns
+ * list(contribution (n), a_half (n_boot), a_plus (n_boot)). */
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
+                    SEXP kernel, SEXP control)
+{
+  rs_iter it = rs_setup(x, cols, n_fixed, L, Y, kernel, control);
+  uint64_t *seeds = (uint64_t *) R_alloc((size_t) it.nb, sizeof(uint64_t));
+  draw_seeds(it.nb, seeds);
+  rs_sums sums = rs_sums_new(it.n);
+  SEXP contrib = PROTECT(Rf_allocVector(REALSXP, it.n));
+  SEXP a_half = PROTECT(Rf_allocVector(REALSXP, it.nb));
+  SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, it.nb));
+  rs_align(&it, seeds, REAL(a_half), REAL(a_plus), &sums);
+  bk_randsel_contrib(it.n, it.nb, sums.sum_plus, sums.n_plus, sums.sum_half,
+                     sums.n_half, sums.total_half, REAL(contrib));
   const char *names[] = {"contribution", "a_half", "a_plus", ""};
   SEXP out = bk_named_list(names, (SEXP[]){contrib, a_half, a_plus});
   UNPROTECT(3);
+  return out;
+}
+
+/* C_randsel_iter in three steps, for the parallel back ends: the seeds on
+ * the main process (C_randsel_seeds), the alignments of chunks of them
+ * anywhere (C_randsel_align), their contributions on the main process
+ * again (C_randsel_contrib), which re-draws each bootstrap's features from
+ * its seed and adds in bootstrap order: the same numbers as C_randsel_iter
+ * to the last bit, however the bootstraps were split. Seeds travel as a
+ * 2 x n_boot double matrix of their high and low 32 bits (exact in a
+ * double). */
+SEXP C_randsel_seeds(SEXP n_boot)
+{
+  const ptrdiff_t nb = whole_arg(n_boot, "n_boot", 1, 1e9);
+  uint64_t *seeds = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
+  draw_seeds(nb, seeds);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) nb));
+  double *o = REAL(out);
+  for (ptrdiff_t b = 0; b < nb; b++) {
+    o[2 * b] = (double) (seeds[b] >> 32);
+    o[2 * b + 1] = (double) (seeds[b] & 0xffffffffULL);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+static uint64_t *unpack_seeds(SEXP seeds, ptrdiff_t nb)
+{
+  if (!Rf_isReal(seeds) || !Rf_isMatrix(seeds) || Rf_nrows(seeds) != 2 ||
+      Rf_ncols(seeds) != nb)
+    Rf_error("'seeds' must be a 2 x %td double matrix", nb);
+  const double *v = REAL(seeds);
+  uint64_t *out = (uint64_t *) R_alloc((size_t) nb, sizeof(uint64_t));
+  for (ptrdiff_t b = 0; b < nb; b++) {
+    const double hi = v[2 * b], lo = v[2 * b + 1];
+    if (!(hi >= 0 && hi < 4294967296.0 && lo >= 0 && lo < 4294967296.0) ||
+        hi != floor(hi) || lo != floor(lo))
+      Rf_error("'seeds' must hold whole numbers in 0..2^32 - 1");
+    out[b] = ((uint64_t) hi << 32) ^ (uint64_t) lo;
+  }
+  return out;
+}
+
+/* The alignments of the bootstraps of seeds (n_boot of control must be
+ * ncol(seeds); other arguments: rs_setup). Returns list(a_half, a_plus). */
+SEXP C_randsel_align(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
+                     SEXP kernel, SEXP control, SEXP seeds)
+{
+  rs_iter it = rs_setup(x, cols, n_fixed, L, Y, kernel, control);
+  const uint64_t *sd = unpack_seeds(seeds, it.nb);
+  SEXP a_half = PROTECT(Rf_allocVector(REALSXP, it.nb));
+  SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, it.nb));
+  rs_align(&it, sd, REAL(a_half), REAL(a_plus), NULL);
+  const char *names[] = {"a_half", "a_plus", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){a_half, a_plus});
+  UNPROTECT(2);
+  return out;
+}
+
+/* The contributions (n) of the free features from the seeds of an
+ * iteration and the alignments of its bootstraps; dims: c(m, s, n). */
+SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP dims)
+{
+  if (!Rf_isReal(a_half) || !Rf_isReal(a_plus) ||
+      XLENGTH(a_half) != XLENGTH(a_plus) || XLENGTH(a_half) < 1)
+    Rf_error("'a_half' and 'a_plus' must be double vectors of one length");
+  if (!Rf_isReal(dims) || XLENGTH(dims) != 3)
+    Rf_error("'dims' must be c(m, s, n)");
+  const ptrdiff_t nb = XLENGTH(a_half);
+  const uint64_t *sd = unpack_seeds(seeds, nb);
+  const double *dm = REAL(dims);
+  if (!(dm[0] >= 2 && dm[0] <= INT_MAX && dm[2] >= 1 && dm[2] <= INT_MAX &&
+        dm[1] >= 2 && dm[1] <= dm[0]))
+    Rf_error("'dims' must be c(m, s, n) with 2 <= s <= m and n >= 1");
+  const ptrdiff_t m = (ptrdiff_t) dm[0], s = (ptrdiff_t) dm[1],
+                  n = (ptrdiff_t) dm[2], h = n / 2;
+  const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
+  int *samp = (int *) R_alloc((size_t) s, sizeof(int));
+  int *feat = (int *) R_alloc((size_t) ((h + 1) * chunk), sizeof(int));
+  int *pool = (int *) R_alloc((size_t) (m > n ? m : n), sizeof(int));
+  rs_sums sums = rs_sums_new(n);
+  for (ptrdiff_t b0 = 0; b0 < nb; b0 += chunk) {
+    const ptrdiff_t k = nb - b0 < chunk ? nb - b0 : chunk;
+    for (ptrdiff_t q = 0; q < k; q++)
+      bk_randsel_draw(sd[b0 + q], m, s, n, h, samp, feat + (h + 1) * q, pool);
+    bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
+                          sums.sum_plus, sums.n_plus, sums.sum_half,
+                          sums.n_half, &sums.total_half);
+    R_CheckUserInterrupt();
+  }
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  bk_randsel_contrib(n, nb, sums.sum_plus, sums.n_plus, sums.sum_half,
+                     sums.n_half, sums.total_half, REAL(out));
+  UNPROTECT(1);
   return out;
 }
 
