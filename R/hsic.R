@@ -55,13 +55,20 @@ hsic <- function(x, ...) UseMethod("hsic")
 #' @export
 hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("unbiased", "biased"),
-                         na_action = c("fail", "omit"), assay = 1L, threads = 1L, ...) {
+                         na_action = c("fail", "omit"), assay = 1L, threads = 1L,
+                         approx = "exact", ...) {
   estimator <- match.arg(estimator)
+  approx <- resolve_approx(approx)
+  if (approx$name != "exact") {
+    return(hsic_approx(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
+                       match.call()))
+  }
   unbiased <- estimator == "unbiased"
   prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads,
                        min_m = if (unbiased) 4L else 2L,
                        why = sprintf("The %s HSIC estimator", estimator),
-                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.")
+                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
+                       approximable = TRUE)
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
@@ -70,7 +77,7 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                  estimator = estimator, se = sqrt(variance), hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
                  kernel_x = attr(prep$K, "kernel"), kernel_y = lab$kernel,
-                 call = match.call()),
+                 call = match.call(), approx = approx),
             class = "bahsic_hsic")
 }
 
@@ -87,6 +94,15 @@ print.bahsic_hsic <- function(x, digits = max(3L, getOption("digits") - 3L), ...
               format(x$se, digits = digits), x$m))
   cat("  data kernel:  ", x$kernel_x$label, format_sigma(x$kernel_x), "\n", sep = "")
   cat("  label kernel: ", x$kernel_y$label, "\n", sep = "")
+  if (!is.null(x$approx) && x$approx$name != "exact") {
+    cat("  approximation: ", x$approx$label, sep = "")
+    if (!is.null(x$rank)) {
+      cat(sprintf("; %s %d and %d", if (x$approx$name == "rff") "features" else "ranks",
+                  x$rank[["x"]], x$rank[["y"]]))
+    }
+    if (!is.null(x$n_blocks)) cat(sprintf("; %d blocks", x$n_blocks))
+    cat("\n")
+  }
   invisible(x)
 }
 
@@ -97,7 +113,7 @@ format_sigma <- function(kernel) {
 
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
 hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
-                         hint = NULL) {
+                         hint = NULL, approximable = FALSE) {
   check_kernel(kernel_x, "kernel_x")
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
@@ -107,7 +123,7 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
-  check_memory(m, 1.5 * (1 + full_label))
+  check_memory(m, 1.5 * (1 + full_label), approximable = approximable)
   K <- gram(kernel_x, d$x, threads)
   list(K = K, label = label_gram(kernel_y, d$y, threads), m = m, data = d)
 }
