@@ -14,6 +14,27 @@
 #' Note the scaling: dHSIC's `dhsic()` reports \eqn{\mathrm{tr}(KHLH) / m^2},
 #' which is HSIC0 times \eqn{(m - 1)^2 / m^2}.
 #'
+#' For many samples, `approx` avoids the \eqn{m \times m} matrices (see
+#' [approximations]): `"ichol"` factors both kernels by pivoted incomplete
+#' Cholesky, \eqn{K \approx GG^\top} (\eqn{m \times r}), and computes HSIC0,
+#' HSIC1 and the variance of HSIC1 from the factors (section 2.6) in
+#' \eqn{O(m r (d + r) + m r s)} time and \eqn{O(m (r + s))} memory, where
+#' \eqn{s} is the rank of the label factor (the number of classes, 1 for the
+#' binary kernel); `"rff"` does the same with random Fourier features of the
+#' Gaussian or Laplace kernel, \eqn{O(m D d)}; `"block"` averages the exact
+#' estimates within random blocks of \eqn{B} samples, \eqn{O(m B)}, with
+#' the standard error from the spread of the block estimates. Classification
+#' label kernels and the linear regression kernel are exactly low rank and are
+#' used as they are; other regression label kernels are factored like the data
+#' kernel. A width left to the median heuristic (`sigma = NULL`) is then taken
+#' from at most 1000 evenly spaced samples (all of them when \eqn{m \le
+#' 1000}, so then the exact width). With `"rff"` and `"block"` the result
+#' depends on R's random number generator: use [set.seed()]. A precomputed
+#' kernel cannot be approximated by `"ichol"` or `"rff"`. The default
+#' `"exact"` is the computation above; when its matrices would exceed the
+#' memory budget (option `bahsic.max_memory`) the error names the
+#' approximations.
+#'
 #' @param x samples x features: a numeric matrix or data.frame, an
 #'   `ExpressionSet` or a `SummarizedExperiment` (genes x samples, turned
 #'   around), or a formula `outcome ~ features` with `data`.
@@ -30,11 +51,16 @@
 #'   the samples that have them.
 #' @param assay for a `SummarizedExperiment`, the assay to use.
 #' @param threads number of threads for the Gram matrices.
+#' @param approx `"exact"` (the default), `"ichol"`, `"rff"`, `"block"`, or
+#'   an approximation from [approx_ichol()], [approx_rff()] or
+#'   [approx_block()] with its settings; see Details.
 #' @param formula,data,subset,na.action formula interface, as in [stats::lm()].
 #' @param ... passed to the default method.
 #' @return An object of class `bahsic_hsic`: a list with `estimate`,
 #'   `estimator`, `se`, both estimates `hsic0` and `hsic1`, `m`, the kernels
-#'   used (with widths filled in) and the call.
+#'   used (with widths filled in), the call and the approximation `approx`;
+#'   with `"ichol"` and `"rff"` also `rank`, the columns of the data and label
+#'   factors, and with `"block"` `n_blocks`, the blocks per partition.
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
@@ -48,6 +74,9 @@
 #' hsic(x[, 2:4], y)
 #' cls <- factor(ifelse(x[, 1] > 0, "up", "down"))
 #' hsic(x, cls, kernel_x = kernel_linear(), estimator = "biased")
+#' # no m x m matrices: incomplete Cholesky, and blocks of 25 samples
+#' hsic(x, y, approx = "ichol")
+#' hsic(x, y, approx = approx_block(size = 25))
 #' @export
 hsic <- function(x, ...) UseMethod("hsic")
 

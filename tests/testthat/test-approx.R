@@ -182,6 +182,28 @@ test_that("hsic(approx = 'block') with one block equals exact, and averages part
   expect_identical(hsic(d2$x, d2$y, approx = approx_block(size = 20))$n_blocks, 3L)
 })
 
+test_that("block works with precomputed and clinical kernels, small blocks and threads", {
+  dat <- toy_dependent(40, seed = 12)
+  K <- oracle_gauss(dat$x, 0.3)
+  ex <- hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K))
+  expect_equal(hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K),
+                    approx = approx_block(size = 40))$hsic1, ex$hsic1, tolerance = 1e-12)
+  df <- data.frame(a = dat$x[, 1], b = factor(dat$x[, 2] > 0))
+  ex <- hsic(df, dat$y, kernel_x = kernel_clinical())
+  expect_equal(hsic(df, dat$y, kernel_x = kernel_clinical(), approx = approx_block(size = 50))$hsic1,
+               ex$hsic1, tolerance = 1e-12)
+  # a class absent from a block is no problem: the label factor is that of all samples
+  multi <- factor(c(rep("rare", 2), rep(c("a", "b"), 19)))
+  set.seed(13)
+  bl <- hsic(dat$x, multi, approx = approx_block(size = 8))
+  expect_true(is.finite(bl$estimate) && is.finite(bl$se))
+  set.seed(14)
+  one <- hsic(dat$x, dat$y, approx = approx_block(size = 10), threads = 1)
+  set.seed(14)
+  two <- hsic(dat$x, dat$y, approx = approx_block(size = 10), threads = 2)
+  expect_identical(one$estimate, two$estimate)
+})
+
 test_that("the approximate median heuristic uses at most 1000 samples", {
   dat <- toy_dependent(30, seed = 9)
   ex <- hsic(dat$x, dat$y)
