@@ -250,12 +250,30 @@ kernel_factor <- function(kernel, x, approx, arg) {
                           "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
                    arg, kernel$name), call. = FALSE)
     }
+    check_factor_memory(nrow(x), approx$params$n_features, approx)
     return(list(Z = rff_features(kernel, x, approx$params$n_features), kernel = kernel))
   }
+  check_factor_memory(nrow(x), 2 * min(approx$params$max_rank, nrow(x)), approx)
   p <- kernel_param(kernel)
   f <- .Call(C_ichol, x, kernel_code(kernel), p[1L], p[2L], approx$params$tol,
              approx$params$max_rank)
   list(Z = f$G, kernel = kernel)
+}
+
+# The factors are m x r: refuse one above the memory budget (option
+# bahsic.max_memory, as check_memory() for the exact path) before allocating.
+# cols: the factor's columns at its peak (ichol: its buffer and the result).
+check_factor_memory <- function(m, cols, approx) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  need <- 8 * as.double(m) * cols
+  if (need > budget) {
+    what <- if (approx$name == "rff") "n_features" else "max_rank"
+    stop(sprintf(paste0("approx = \"%s\" needs %.2f GiB for %d samples x %g factor columns, ",
+                        "above the memory budget of %.2f GiB (option bahsic.max_memory). ",
+                        "Use a smaller '%s', approx = \"block\", or raise the option."),
+                 approx$name, need / 1024^3, m, cols, budget / 1024^3, what), call. = FALSE)
+  }
+  invisible()
 }
 
 # Random Fourier features (Rahimi and Recht 2007) of the Gaussian

@@ -233,6 +233,11 @@ test_that("approx has clear errors for bad input", {
   old <- options(bahsic.max_memory = 1000)
   on.exit(options(old))
   expect_error(hsic(dat$x, dat$y), "approx = \"ichol\"")
+  options(bahsic.max_memory = 8 * 30 * 10)
+  expect_error(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = 20)),
+               "smaller 'max_rank'")
+  expect_error(hsic(dat$x, dat$y, approx = approx_rff(20)), "smaller 'n_features'")
+  expect_s3_class(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = 5)), "bahsic_hsic")
 })
 
 test_that("at m = 2000 the approximations are within their stated tolerances", {
