@@ -38,6 +38,26 @@
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.
 #'
+#' **Many samples** (`approx`): the exact loop keeps \eqn{m(m-1)/2} squared
+#' distances and weights, so its memory grows as \eqn{m^2} (20,000 samples:
+#' 8 GB). With `approx = "block"` (or [approx_block()]) HSIC of every
+#' candidate set is the block estimate: the samples are split at random
+#' (`sample.int()`, so `set.seed()` fixes it) into blocks of `size`, the last
+#' one taking the remainder, and the HSIC estimates within the blocks are
+#' averaged. The same loop then runs over the pairs within blocks only: a
+#' candidate costs \eqn{O(mB)} instead of \eqn{O(m^2)} and the memory is
+#' \eqn{O(mB)} besides the data. With `n_partitions > 1` the blocks of all
+#' partitions are averaged; the data are then copied once per partition
+#' (`n_partitions` times \eqn{m \times d} doubles). The label kernel is
+#' computed from each block's labels (a regression label kernel's width set
+#' once by the median heuristic on at most 1000 samples), and a
+#' `"fixed"` width without `sigma` uses the median heuristic on at most 1000
+#' samples. The blocks used are returned in `settings$blocks` (sample indices
+#' per block). With `size >= m` the block estimate is the exact one, and the
+#' result is that of `approx = "exact"`. `"ichol"` and `"rff"` are not
+#' available in the selectors yet, nor is any approximation with
+#' [kernel_clinical()].
+#'
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
 #'   kernel (features are removed and added, so the kernel must be a function
@@ -61,6 +81,8 @@
 #' @param threads number of threads for the candidate loop; the result does
 #'   not depend on it.
 #' @param verbose report every iteration (size of the set, HSIC, width) as a message.
+#' @param approx `"exact"` or `"block"`, or an approximation from
+#'   [approx_block()]; see Details and [approximations].
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -75,6 +97,11 @@
 #' sim <- simulate_xor(100)
 #' bahsic(sim$x, sim$y, n_features = 2)
 #' fohsic(sim$x, sim$y, n_features = 5, kernel = kernel_gaussian())
+#' # the block estimator: O(m B) per candidate instead of O(m^2)
+#' set.seed(2)
+#' sim <- simulate_xor(400)
+#' fit <- bahsic(sim$x, sim$y, approx = approx_block(size = 50))
+#' selected(fit, 2)
 #' @export
 bahsic <- function(x, ...) UseMethod("bahsic")
 
@@ -84,8 +111,9 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            drop = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
-                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
-  hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y,
+                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                           approx = "exact", ...) {
+  hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
               estimator = match.arg(estimator), sigma = match.arg(sigma),
               sigma_grid = sigma_grid, step = drop, step_arg = "drop",
               n_features = n_features, standardize = standardize, threads = threads,
@@ -108,8 +136,9 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            add = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
-                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
-  hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y,
+                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                           approx = "exact", ...) {
+  hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
               estimator = match.arg(estimator), sigma = match.arg(sigma),
               sigma_grid = sigma_grid, step = add, step_arg = "add",
               n_features = n_features, standardize = standardize, threads = threads,
@@ -126,8 +155,14 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
 # (or the one-pass linear case), then the shared result class.
 hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_grid, step,
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
-                        call) {
+                        call, approx = "exact") {
   check_kernel(kernel, "kernel")
+  approx <- resolve_approx(approx)
+  if (approx$name %in% c("ichol", "rff")) {
+    stop(sprintf(paste0("approx = \"%s\" is not available in %s() yet: use approx = \"block\" ",
+                        "(see ?approximations) or \"exact\"."), approx$name, method), call. = FALSE)
+  }
+  block <- approx$name == "block"
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
                 "features, so the kernel must be computed from them."), call. = FALSE)
@@ -146,6 +181,11 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   threads <- check_threads(threads)
 
   clinical <- is_clinical(kernel)
+  if (clinical && block) {
+    stop(paste0("approx = \"block\" is not available with kernel_clinical(), which scores ",
+                "every feature from per-feature kernel matrices: use approx = \"exact\"."),
+         call. = FALSE)
+  }
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical)
   xs <- d$x
@@ -165,18 +205,35 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   if (clinical) standardize <- FALSE
   if (standardize) xs <- standardize_columns(xs, d$features)
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
-  check_memory(m, 5)
-  lab <- label_gram(kernel_y, d$y, threads)
-  W <- hsic_weights(lab, m, estimator)
+  blocks <- NULL
+  if (block) {
+    blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
+    # the partitions stacked: row i of xs is sample blocks$rows[i]
+    if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
+    bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
+    lab_kernel <- bw$kernel
+  } else {
+    check_memory(m, 5, approximable = TRUE)
+    lab <- label_gram(kernel_y, d$y, threads)
+    lab_kernel <- lab$kernel
+    W <- hsic_weights(lab, m, estimator)
+  }
 
   width <- kernel$name %in% c("gaussian", "laplace")
   policy <- if (width) sigma else "fixed"
   if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian", n_max = m)
+    # all samples on the exact path, as before; at most 1000 on the block path
+    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian",
+                                        n_max = if (block) 1000L else m)
   }
 
   if (kernel$name == "linear") {
-    res <- linear_select(method, xs, W, step, n_features, threads)
+    s <- if (block) {
+      block_feature_dot(xs, bw, threads)
+    } else {
+      .Call(C_feature_dot, xs, 0L, 0, 0, W, threads, use_simd())
+    }
+    res <- linear_select(method, s, step, n_features)
   } else {
     grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
     par <- kernel_param(kernel)
@@ -185,8 +242,13 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  as.double(is.null(sigma_grid)), step,
                  if (is.null(n_features)) 0 else n_features, threads, verbose,
                  use_simd())
-    res <- .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-                 if (clinical) clinical_flags(xs))
+    res <- if (block) {
+      .Call(C_select, xs, bw$W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, blocks$row0)
+    } else {
+      .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            if (clinical) clinical_flags(xs), NULL)
+    }
   }
 
   features <- data.frame(feature = d$features,
@@ -199,10 +261,12 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   path$sigma[is.nan(path$sigma)] <- NA_real_
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
-  settings <- list(kernel = kernel, kernel_y = lab$kernel, estimator = estimator,
+  settings <- list(kernel = kernel, kernel_y = lab_kernel, estimator = estimator,
                    sigma = if (width) sigma else NA_character_, sigma_grid = sigma_grid,
                    step = step, n_features = n_features, standardize = standardize,
-                   n_samples = m, threads = threads)
+                   n_samples = m, threads = threads, approx = approx$label)
+  # the blocks of samples (indices into the rows of x), to reproduce the estimate
+  if (block) settings$blocks <- blocks$list
   names(settings)[names(settings) == "step"] <- step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
@@ -229,9 +293,8 @@ standardize_columns <- function(x, features) {
 # HSIC(S+) + s_j: the elimination (or addition) order is the order of s_j,
 # whatever the schedule. Walk the schedule to report the same scores and
 # path as Algorithm 1 or 2 would.
-linear_select <- function(method, x, W, step, n_features, threads) {
-  p <- ncol(x)
-  s <- .Call(C_feature_dot, x, 0L, 0, 0, W, threads, use_simd())
+linear_select <- function(method, s, step, n_features) {
+  p <- length(s)
   rank <- integer(p)
   score <- rep(NA_real_, p)
   iteration <- integer(p)
@@ -285,4 +348,91 @@ linear_select <- function(method, x, W, step, n_features, threads) {
     }
   }
   list(rank = rank, score = score, iteration = iteration, path = path)
+}
+
+# The block estimator's partitions (Zaremba et al. 2013): each a random
+# permutation of the m samples (sample.int, R's RNG) cut into floor(m / size)
+# blocks of `size`, the last one taking the remainder; with size >= m one
+# block of all samples in their order (the exact estimate, no draw). rows:
+# the samples of the stacked partitions (n_partitions * m); row0: the row
+# offsets of the blocks in that stack (0-based, for C); list: the samples of
+# every block.
+block_partition <- function(m, size, n_partitions) {
+  if (size >= m) {
+    rows <- seq_len(m)
+    sizes <- m
+  } else {
+    nb <- m %/% size
+    one <- c(rep(size, nb - 1L), size + m %% size)
+    rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
+    sizes <- rep(one, n_partitions)
+  }
+  row0 <- as.integer(c(0L, cumsum(sizes)))
+  list(rows = rows, row0 = row0,
+       list = unname(split(rows, rep(seq_along(sizes), sizes))))
+}
+
+# The block estimator's weights: HSIC of the stacked data is
+# sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the labels of
+# block b: the label kernel of the block's own labels (class weights from the
+# block's counts, as hsic() on the block would), a regression kernel's width
+# set once from all outcomes (median heuristic on at most 1000), a
+# precomputed label kernel restricted to the block; never an m x m matrix.
+# Returns list(W = c(packed within-block W_b / n_blocks, their diagonals),
+# Wb = the list of W_b / n_blocks, kernel = the resolved label kernel).
+block_weights <- function(kernel_y, y, blocks, estimator, threads) {
+  lab_block <- if (kernel_y$type %in% c("binary", "multiclass", "pam")) {
+    label_gram(kernel_y, y, threads) # its checks, on all samples
+    function(i) {
+      # class weights from the block's own counts; a class absent from the
+      # block gives a column 0 / 0, whose limit is 0
+      Y <- label_gram(kernel_y, y[i])$Y
+      Y[is.nan(Y)] <- 0
+      list(Y = Y)
+    }
+  } else if (kernel_y$params$kernel$name == "linear") {
+    lab <- label_gram(kernel_y, y, threads)
+    function(i) list(Y = lab$Y[i, , drop = FALSE])
+  } else if (kernel_y$params$kernel$name == "precomputed") {
+    L <- kernel_y$params$kernel$params$K
+    if (nrow(L) != NROW(y)) {
+      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
+                   nrow(L), nrow(L), NROW(y)), call. = FALSE)
+    }
+    function(i) list(L = L[i, i, drop = FALSE])
+  } else {
+    if (is.factor(y)) {
+      stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                  "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+    }
+    check_varying_outcome(y)
+    ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
+    kern <- kernel_y$params$kernel
+    if (kern$name %in% c("gaussian", "laplace") && is.null(kern$params$sigma)) {
+      kern$params$sigma <- median_sigma(ymat, kern$name == "gaussian")
+    }
+    kernel_y$params$kernel <- kern
+    function(i) {
+      L <- gram(kern, ymat[i, , drop = FALSE], threads)
+      attr(L, "kernel") <- NULL
+      list(L = L)
+    }
+  }
+  nb <- length(blocks$list)
+  Wb <- lapply(blocks$list, function(i) hsic_weights(lab_block(i), length(i), estimator) / nb)
+  W <- c(unlist(lapply(Wb, function(w) w[upper.tri(w)]), use.names = FALSE),
+         unlist(lapply(Wb, diag), use.names = FALSE))
+  list(W = W, Wb = Wb, kernel = kernel_y)
+}
+
+# Linear kernel on the block path: s_j = sum_b x_jb' W_b x_jb (x stacked).
+block_feature_dot <- function(x, bw, threads) {
+  s <- numeric(ncol(x))
+  start <- 0L
+  for (w in bw$Wb) {
+    rows <- start + seq_len(nrow(w))
+    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], 0L, 0, 0, w, threads, use_simd())
+    start <- start + nrow(w)
+  }
+  s
 }

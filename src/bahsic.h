@@ -254,6 +254,34 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              double *path, double *work, int *iwork,
                              bk_tick_fn tick, void *ctx);
 
+/* The block estimator (Zaremba et al. 2013) in the same loop: the rows of x
+ * split into nblk blocks, block k rows row0[k] .. row0[k + 1] - 1, whose
+ * packed pairs a < b (within the block) sit at pair0[k] .. pair0[k + 1] - 1
+ * of the packed weights; row0[0] = pair0[0] = 0. HSIC of a set is
+ * sum over the blocks of sum(K_b o W_b): W_b divided by the number of
+ * blocks gives their average. The exact estimator is the one block
+ * {0, m}, {0, m (m - 1) / 2}. */
+typedef struct {
+  ptrdiff_t nblk;
+  const ptrdiff_t *row0, *pair0; /* nblk + 1 each */
+} bk_blocks;
+
+/* Workspace of bk_select_blocks(): m rows, npairs = pair0[nblk]. Ints:
+ * bk_select_work_ints(d). */
+ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
+                                        ptrdiff_t nblk, ptrdiff_t d);
+
+/* bk_select_features() over blocks: Wp the packed within-block weights
+ * (pair0[nblk] doubles), Wd their diagonal (m); W the full m x m weights,
+ * needed only by BK_CLINICAL (one block), else may be NULL. Other arguments
+ * and outputs as bk_select_features(), which is this with one block. */
+ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const bk_blocks *blk, const double *Wp,
+                           const double *Wd, const double *W,
+                           const bk_select_opts *o, int *rank, double *score,
+                           int *iter, double *path, double *work, int *iwork,
+                           bk_tick_fn tick, void *ctx);
+
 /* ---- randSel (randsel.c) ---------------------------------------------------
  * Algorithm 1 of 001_7b6bb2d08f0858c5.txt: centred kernel-target alignment
  * of random subsamples on random halves of the features. */

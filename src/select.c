@@ -36,7 +36,12 @@
 
 typedef struct {
   const double *x;
-  ptrdiff_t m, d;
+  ptrdiff_t m, d;    /* m: rows of x (all blocks) */
+  /* the blocks of samples: block k is rows row0[k] .. row0[k + 1] - 1 of x,
+   * its pairs at pair0[k] .. pair0[k + 1] - 1 of Q and Wp (the exact
+   * estimator: one block of all m samples) */
+  ptrdiff_t nblk;
+  const ptrdiff_t *row0, *pair0;
   int dist;          /* Q holds squared distances (1) or inner products (0) */
   bk_kernel kern;
   double *Q, *Qd;    /* packed pairs a < b; diagonal (inner products only) */
@@ -84,34 +89,43 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
   const ptrdiff_t m = st->m;
   if (st->kern.type == BK_CLINICAL) /* the set itself; candidates: below */
     return st->s > 0 ? st->T / (double) st->s : 0.0;
-  const double *q = st->Q, *w = st->Wp;
   double off = 0.0, diag = 0.0;
 
-  if (st->kern.type == BK_GAUSSIAN && xj) {
-    off = st->pass(q, w, xj, m, -sigma, sgn);
-  } else if (st->kern.type == BK_GAUSSIAN) {
-    const double ns = -sigma;
-    for (ptrdiff_t b = 1; b < m; b++) {
-      double t = 0.0;
-      BK_SIMD_SUM(t)
-      for (ptrdiff_t a = 0; a < b; a++) t += w[a] * bk_exp(ns * q[a]);
-      off += t;
-      q += b;
-      w += b;
-    }
-  } else {
-    for (ptrdiff_t b = 1; b < m; b++) {
-      const double xb = xj ? xj[b] : 0.0;
-      double t = 0.0;
-      for (ptrdiff_t a = 0; a < b; a++) {
-        double v = q[a];
-        if (xj) v += sgn * (st->dist ? (xj[a] - xb) * (xj[a] - xb) : xj[a] * xb);
-        t += w[a] * kvalue(&st->kern, sigma, v);
+  /* the block estimator is linear in the kernel too: the sum over the
+   * blocks of sum(K_b o W_b), W_b already divided by the number of blocks */
+  for (ptrdiff_t k = 0; k < st->nblk; k++) {
+    const ptrdiff_t mb = st->row0[k + 1] - st->row0[k];
+    const double *q = st->Q + st->pair0[k], *w = st->Wp + st->pair0[k];
+    const double *xk = xj ? xj + st->row0[k] : NULL;
+    double ob = 0.0;
+    if (st->kern.type == BK_GAUSSIAN && xk) {
+      ob = st->pass(q, w, xk, mb, -sigma, sgn);
+    } else if (st->kern.type == BK_GAUSSIAN) {
+      const double ns = -sigma;
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        double t = 0.0;
+        BK_SIMD_SUM(t)
+        for (ptrdiff_t a = 0; a < b; a++) t += w[a] * bk_exp(ns * q[a]);
+        ob += t;
+        q += b;
+        w += b;
       }
-      off += t;
-      q += b;
-      w += b;
+    } else {
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        const double xb = xk ? xk[b] : 0.0;
+        double t = 0.0;
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double v = q[a];
+          if (xk)
+            v += sgn * (st->dist ? (xk[a] - xb) * (xk[a] - xb) : xk[a] * xb);
+          t += w[a] * kvalue(&st->kern, sigma, v);
+        }
+        ob += t;
+        q += b;
+        w += b;
+      }
     }
+    off += ob;
   }
   if (st->dist) {
     /* k(x, x) is the same for every sample: k(0) tr W */
@@ -139,9 +153,21 @@ static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
   return set_hsic(st, sigma, st->x + st->m * j, sgn);
 }
 
+/* The block of row r: the k with row0[k] <= r < row0[k + 1]. */
+static ptrdiff_t block_of(const sel_state *st, ptrdiff_t r)
+{
+  ptrdiff_t lo = 0, hi = st->nblk - 1;
+  while (lo < hi) {
+    ptrdiff_t mid = lo + (hi - lo + 1) / 2;
+    if (st->row0[mid] <= r) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
 /* Q += sgn * sum over the columns cols of q_j: the update when features
- * leave (sgn = -1) or join (sgn = +1) the set. Columns of the packed
- * triangle are independent, so they are shared between threads. */
+ * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
+ * triangles (one per row of x, within its block) are independent, so they
+ * are shared between threads, whatever the number of blocks. */
 static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
                      double sgn, int nthreads)
 {
@@ -154,15 +180,17 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
     st->s += sgn > 0 ? ncols : -ncols;
     return;
   }
-  const int par =
-      nthreads > 1 && (double) ncols * (double) PAIRS(m) >= BK_PAR_MIN_PAIRS;
+  const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
+                                      BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t b = 1; b < m; b++) {
-    double *q = Q + PAIRS(b);
+  for (ptrdiff_t r = 0; r < m; r++) {
+    const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+    if (b == 0) continue;
+    double *q = Q + st->pair0[k] + PAIRS(b);
     for (ptrdiff_t c = 0; c < ncols; c++) {
-      const double *xj = x + m * cols[c];
+      const double *xj = x + m * cols[c] + r0;
       const double xb = xj[b];
       if (dist) {
         BK_SIMD
@@ -192,6 +220,33 @@ static int has_width(int type)
   return type == BK_GAUSSIAN || type == BK_LAPLACE;
 }
 
+/* The median of the n within-block squared distances q (their square roots
+ * when squared = 0), with the conventions of bk_median_triangle(): the mean
+ * of the two middle values, and over the nonzero values when more than half
+ * are 0. work: n doubles. */
+static double pairs_median(const double *q, ptrdiff_t n, int squared,
+                           double *work)
+{
+  if (n < 1) return NAN;
+  memcpy(work, q, (size_t) n * sizeof(double));
+  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
+  double lo = bk_select(work, n, k), hi = lo;
+  if (n % 2 == 0) hi = bk_select(work, n, k + 1);
+  if (lo + hi == 0.0) {
+    for (ptrdiff_t i = 0; i < n; i++) zeros += q[i] == 0.0;
+    nz = n - zeros;
+    if (nz == 0) return 0.0;
+    k = zeros + (nz - 1) / 2;
+    lo = hi = bk_select(work, n, k);
+    if (nz % 2 == 0) hi = bk_select(work, n, k + 1);
+  }
+  if (!squared) {
+    lo = sqrt(lo);
+    hi = sqrt(hi);
+  }
+  return 0.5 * (lo + hi);
+}
+
 /* Section 4.1, step 3: the width for the sets of this iteration.
  * s: the size the "dimension" policy uses; ref: the reference set's Q for
  * "optimize" (its HSIC is returned in *h_ref). */
@@ -209,8 +264,10 @@ static double choose_sigma(const bk_select_opts *o, sel_state *st,
   if (o->policy == BK_SIGMA_FIXED) return o->kern.p1;
   double base = 1.0;
   if (o->grid_relative) {
-    double med = bk_median_triangle(ref, st->m, 1,
-                                    o->kern.type == BK_GAUSSIAN, mwork);
+    const int sq = o->kern.type == BK_GAUSSIAN;
+    double med = st->nblk == 1
+                     ? bk_median_triangle(ref, st->m, 1, sq, mwork)
+                     : pairs_median(ref, st->pair0[st->nblk], sq, mwork);
     base = med > 0.0 ? 1.0 / med : 1.0;
   }
   double *saveQ = st->Q, best = NAN, best_h = -INFINITY;
@@ -264,7 +321,7 @@ static void score_candidates(const sel_state *st, double sigma,
                              int nthreads)
 {
   /* chunks of about 2^16 pairs keep the scheduling cost small */
-  const ptrdiff_t P = PAIRS(st->m);
+  const ptrdiff_t P = st->pair0[st->nblk];
   const int chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
   /* a clinical candidate is O(1): no threads */
   const int par = nthreads > 1 && st->kern.type != BK_CLINICAL &&
@@ -290,6 +347,13 @@ static void score_candidates(const sel_state *st, double sigma,
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d)
 {
   return 3 * PAIRS(m) + BK_MEDIAN_WORK(m) + 4 * m + 4 * d + 8;
+}
+
+ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
+                                        ptrdiff_t nblk, ptrdiff_t d)
+{
+  return 2 * npairs + (nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1) + m +
+         4 * d + 8;
 }
 
 static double max_of(const double *v, ptrdiff_t n)
@@ -334,7 +398,7 @@ static void backward_round(const bk_select_opts *o, sel_state *st,
   add_path(path, np, it, ns, h, sigma);
   /* candidates' squared distances are <= Q: the exp needs no clamp when
    * sigma max(Q) <= 708 */
-  st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, PAIRS(st->m)) <= 708.0,
+  st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, st->pair0[st->nblk]) <= 708.0,
                              o->simd);
   score_candidates(st, sigma, active, ns, -1.0, sortbuf, cmp, o->nthreads);
   *sigma_out = sigma;
@@ -347,17 +411,33 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              double *path, double *work, int *iwork,
                              bk_tick_fn tick, void *ctx)
 {
-  const ptrdiff_t P = PAIRS(m);
-  double *Q = work, *Wp = Q + P, *Qfull = Wp + P, *mwork = Qfull + P,
-         *Qd = mwork + BK_MEDIAN_WORK(m), *Wd = Qd + m, *sortbuf = Wd + m,
-         *tf = sortbuf + 3 * d;
+  /* the exact estimator: one block of all m samples */
+  const ptrdiff_t row0[2] = {0, m}, pair0[2] = {0, PAIRS(m)};
+  const bk_blocks blk = {1, row0, pair0};
+  double *Wp = work, *Wd = Wp + PAIRS(m);
+  bk_pack_upper(W, m, Wp);
+  for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
+  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, o, rank, score, iter, path,
+                          Wd + m, iwork, tick, ctx);
+}
+
+ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const bk_blocks *blk, const double *Wp,
+                           const double *Wd, const double *W,
+                           const bk_select_opts *o, int *rank, double *score,
+                           int *iter, double *path, double *work, int *iwork,
+                           bk_tick_fn tick, void *ctx)
+{
+  const ptrdiff_t P = blk->pair0[blk->nblk];
+  double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
+         *Qd = mwork + (blk->nblk == 1 ? BK_MEDIAN_WORK(m) : P + 1),
+         *sortbuf = Qd + m, *tf = sortbuf + 3 * d;
   int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
-  sel_state st = {x, m, d, bk_kernel_uses_distance(o->kern.type), o->kern,
+  sel_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
+                  bk_kernel_uses_distance(o->kern.type), o->kern,
                   Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0};
   ptrdiff_t np = 0, it = 0;
 
-  bk_pack_upper(W, m, Wp);
-  for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
   for (ptrdiff_t j = 0; j < d; j++) {
     rank[j] = 0;
     score[j] = NAN;

@@ -34,15 +34,40 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
 /* x: standardised m x d double matrix; W: m x m weights; kernel: c(type,
  * p1, p2); control: c(direction, policy, grid_relative, step, n_target,
  * threads, verbose, simd); categorical: for the clinical kernel (code 5,
- * x encoded by clinical_encode()) an integer flag per column, else NULL.
+ * x encoded by clinical_encode()) an integer flag per column, else NULL;
+ * blocks: NULL for the exact estimator, or the block estimator's row
+ * offsets c(0, ..., m) (integer, nblk + 1, increasing by at least 2), and
+ * then W is the double vector c(packed within-block weights, diagonal).
  * Returns list(rank, score, iteration, path). */
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical)
+              SEXP categorical, SEXP blocks)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m || Rf_ncols(W) != m)
+  ptrdiff_t nblk = 0, *row0 = NULL, *pair0 = NULL;
+  if (!Rf_isNull(blocks)) {
+    if (!Rf_isInteger(blocks) || XLENGTH(blocks) < 2)
+      Rf_error("'blocks' must be an integer vector of row offsets");
+    nblk = XLENGTH(blocks) - 1;
+    row0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
+    pair0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
+    const int *bl = INTEGER(blocks);
+    row0[0] = pair0[0] = 0;
+    if (bl[0] != 0 || bl[nblk] != m)
+      Rf_error("'blocks' must run from 0 to nrow(x)");
+    for (ptrdiff_t k = 0; k < nblk; k++) {
+      ptrdiff_t mb = (ptrdiff_t) bl[k + 1] - bl[k];
+      if (mb < 2) Rf_error("every block needs at least 2 samples");
+      row0[k + 1] = bl[k + 1];
+      pair0[k + 1] = pair0[k] + mb * (mb - 1) / 2;
+    }
+    if (!Rf_isReal(W) || XLENGTH(W) != pair0[nblk] + m)
+      Rf_error("'W' must be a double vector of length %td",
+               (ptrdiff_t) (pair0[nblk] + m));
+  } else if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m ||
+             Rf_ncols(W) != m) {
     Rf_error("'W' must be a %td x %td double matrix", m, m);
+  }
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
   if (!Rf_isReal(grid)) Rf_error("'grid' must be a double vector");
@@ -68,6 +93,7 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     Rf_error("unsupported kernel code %d", o.kern.type);
   o.cat = NULL;
   if (o.kern.type == BK_CLINICAL) {
+    if (nblk > 0) Rf_error("the clinical kernel needs the exact estimator");
     if (!Rf_isInteger(categorical) || XLENGTH(categorical) != d)
       Rf_error("'categorical' must be an integer vector of length ncol(x)");
     o.cat = INTEGER(categorical);
@@ -76,17 +102,27 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     Rf_error("the 'optimize' policy needs a grid of widths");
   tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
 
-  double *work = (double *) R_alloc((size_t) bk_select_work_doubles(m, d),
-                                    sizeof(double));
+  ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
+                                                             nblk, d)
+                             : bk_select_work_doubles(m, d);
+  double *work = (double *) R_alloc((size_t) nwork, sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_select_work_ints(d), sizeof(int));
   double *path = (double *) R_alloc((size_t) (4 * (d + 1)), sizeof(double));
 
   SEXP rank = PROTECT(Rf_allocVector(INTSXP, d));
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP iter = PROTECT(Rf_allocVector(INTSXP, d));
-  ptrdiff_t np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
-                                    REAL(score), INTEGER(iter), path, work,
-                                    iwork, tick, &tc);
+  ptrdiff_t np;
+  if (nblk > 0) {
+    const bk_blocks blk = {nblk, row0, pair0};
+    np = bk_select_blocks(REAL(x), m, d, &blk, REAL(W), REAL(W) + pair0[nblk],
+                          NULL, &o, INTEGER(rank), REAL(score), INTEGER(iter),
+                          path, work, iwork, tick, &tc);
+  } else {
+    np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
+                            REAL(score), INTEGER(iter), path, work, iwork,
+                            tick, &tc);
+  }
   SEXP pm = PROTECT(Rf_allocMatrix(REALSXP, (int) np, 4));
   for (ptrdiff_t r = 0; r < np; r++)
     for (int c = 0; c < 4; c++) REAL(pm)[r + np * c] = path[4 * r + c];
