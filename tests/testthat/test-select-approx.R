@@ -1,0 +1,200 @@
+# bahsic() and fohsic() with approx = "block": the block estimator in the
+# selection loop (src/select.c over a list of blocks), against plain-R
+# oracles on small data.
+
+# Plain-R HSIC0 (eq. 4) and HSIC1 (eq. 5) of K and L
+oracle_hsic0 <- function(K, L) {
+  m <- nrow(K)
+  H <- diag(m) - 1 / m
+  sum(diag(K %*% H %*% L %*% H)) / (m - 1)^2
+}
+oracle_hsic1 <- function(K, L) {
+  m <- nrow(K)
+  diag(K) <- 0
+  diag(L) <- 0
+  one <- rep(1, m)
+  (sum(diag(K %*% L)) + sum(K) * sum(L) / ((m - 1) * (m - 2)) -
+     2 / (m - 2) * sum(K %*% L)) / (m * (m - 3))
+}
+
+# The label kernel of a block's own labels: balanced binary (eq. 17, the
+# second level +1) or balanced multiclass (eq. 18), from the block's counts
+oracle_label <- function(y) {
+  if (nlevels(y) == 2L) {
+    v <- ifelse(as.integer(y) == 2L, 1, -1) / as.vector(table(y))[as.integer(y)]
+    return(tcrossprod(v))
+  }
+  n <- as.vector(table(y))[as.integer(y)]
+  outer(as.integer(y), as.integer(y), "==") / sqrt(outer(n, n))
+}
+
+oracle_kernel <- function(z, kernel, sigma) {
+  D2 <- as.matrix(stats::dist(z))^2
+  switch(kernel, gaussian = exp(-sigma * D2), laplace = exp(-sigma * sqrt(D2)),
+         polynomial = (tcrossprod(z) + 1)^2)
+}
+
+# Block estimate of a feature set: the average over the blocks of the HSIC
+# within each block
+oracle_block_hsic <- function(x, y, blocks, kernel = "gaussian", sigma = 0.1,
+                              estimator = oracle_hsic0) {
+  mean(vapply(blocks, function(i) {
+    estimator(oracle_kernel(x[i, , drop = FALSE], kernel, sigma), oracle_label(y[i]))
+  }, numeric(1)))
+}
+
+small_problem <- function(m = 40, d = 6, seed = 1) {
+  set.seed(seed)
+  x <- scale(matrix(stats::rnorm(m * d), m, d))
+  colnames(x) <- paste0("f", seq_len(d))
+  y <- factor(ifelse(x[, 1] + x[, 2]^2 + stats::rnorm(m, sd = 0.5) > 1, "b", "a"))
+  list(x = x, y = y)
+}
+
+test_that("block with size >= m is the exact selection, bit for bit", {
+  set.seed(2)
+  sim <- simulate_xor(60)
+  for (kernel in list(kernel_gaussian(), kernel_laplace(), kernel_polynomial(2))) {
+    exact <- bahsic(sim$x, sim$y, kernel = kernel)
+    blk <- bahsic(sim$x, sim$y, kernel = kernel, approx = approx_block(size = 60))
+    expect_identical(blk$features, exact$features)
+    expect_identical(blk$path, exact$path)
+  }
+  exact <- fohsic(sim$x, sim$y, sigma = "optimize")
+  blk <- fohsic(sim$x, sim$y, sigma = "optimize", approx = approx_block(size = 100))
+  expect_identical(blk$features, exact$features)
+  expect_identical(blk$path, exact$path)
+  exact <- bahsic(sim$x, sim$y, kernel = kernel_linear())
+  blk <- bahsic(sim$x, sim$y, kernel = kernel_linear(), approx = approx_block(size = 60))
+  expect_identical(blk$features, exact$features)
+})
+
+test_that("the blocks are a random partition, the last taking the remainder", {
+  sim <- small_problem(m = 43)
+  set.seed(5)
+  fit <- bahsic(sim$x, sim$y, approx = approx_block(size = 10))
+  b <- fit$settings$blocks
+  expect_identical(lengths(b), c(10L, 10L, 10L, 13L))
+  expect_setequal(unlist(b), 1:43)
+  set.seed(5)
+  expect_identical(unlist(b), sample.int(43))
+  expect_match(fit$settings$approx, "block estimator (size = 10", fixed = TRUE)
+  fit2 <- bahsic(sim$x, sim$y, approx = approx_block(size = 10, n_partitions = 3))
+  b2 <- fit2$settings$blocks
+  expect_length(b2, 12L)
+  for (p in 0:2) expect_setequal(unlist(b2[4 * p + 1:4]), 1:43)
+})
+
+test_that("BAHSIC candidate scores are the average per-block HSIC (plain-R oracle)", {
+  sim <- small_problem(m = 43)
+  cases <- list(
+    list(kernel = kernel_gaussian(sigma = 0.1), name = "gaussian", sigma = 0.1,
+         estimator = "biased", fn = oracle_hsic0, partitions = 1L),
+    list(kernel = kernel_laplace(sigma = 0.3), name = "laplace", sigma = 0.3,
+         estimator = "unbiased", fn = oracle_hsic1, partitions = 1L),
+    list(kernel = kernel_polynomial(2), name = "polynomial", sigma = NA,
+         estimator = "biased", fn = oracle_hsic0, partitions = 2L))
+  for (cs in test_cases(cases)) {
+    set.seed(11)
+    # n_features = d: the one pass over the survivors scores every candidate
+    fit <- bahsic(sim$x, sim$y, kernel = cs$kernel, estimator = cs$estimator,
+                  sigma = "fixed", standardize = FALSE, n_features = 6,
+                  approx = approx_block(size = 10, n_partitions = cs$partitions))
+    blocks <- fit$settings$blocks
+    expect_length(blocks, 4L * cs$partitions)
+    want <- vapply(1:6, function(j) {
+      oracle_block_hsic(sim$x[, -j, drop = FALSE], sim$y, blocks, cs$name, cs$sigma, cs$fn)
+    }, numeric(1))
+    expect_equal(fit$features$score, want, tolerance = 1e-10)
+    expect_equal(fit$path$hsic, oracle_block_hsic(sim$x, sim$y, blocks, cs$name, cs$sigma,
+                                                  cs$fn), tolerance = 1e-10)
+  }
+})
+
+test_that("FOHSIC scores and the 'optimize' width on the block path match the oracle", {
+  sim <- small_problem(m = 40)
+  set.seed(3)
+  fit <- fohsic(sim$x, sim$y, sigma = "optimize", standardize = FALSE, add = 0.999,
+                approx = approx_block(size = 10))
+  blocks <- fit$settings$blocks
+  # the width: the grid around the median within-block squared distance of
+  # all features (the reference set of the first iteration) that maximises
+  # the block HSIC of that set
+  d2 <- unlist(lapply(blocks, function(i) {
+    D <- as.matrix(stats::dist(sim$x[i, ]))^2
+    D[upper.tri(D)]
+  }))
+  grid <- 2^(-3:3) / stats::median(d2)
+  h <- vapply(grid, function(s) oracle_block_hsic(sim$x, sim$y, blocks, "gaussian", s),
+              numeric(1))
+  sigma <- grid[which.max(h)]
+  expect_equal(fit$path$sigma[1], sigma, tolerance = 1e-12)
+  first <- which(fit$features$iteration == 1L)
+  expect_length(first, 5L)
+  want <- vapply(first, function(j) {
+    oracle_block_hsic(sim$x[, j, drop = FALSE], sim$y, blocks, "gaussian", sigma)
+  }, numeric(1))
+  expect_equal(fit$features$score[first], want, tolerance = 1e-10)
+})
+
+test_that("a class missing from a block contributes nothing (multiclass)", {
+  set.seed(4)
+  x <- scale(matrix(stats::rnorm(40 * 4), 40, 4))
+  y <- factor(c(rep("a", 19), rep("b", 19), "c", "c"))
+  set.seed(8)
+  fit <- bahsic(x, y, kernel = kernel_gaussian(sigma = 0.2), sigma = "fixed",
+                standardize = FALSE, n_features = 4, approx = approx_block(size = 10))
+  blocks <- fit$settings$blocks
+  expect_true(any(vapply(blocks, function(i) !any(y[i] == "c"), logical(1))))
+  want <- vapply(1:4, function(j) {
+    oracle_block_hsic(x[, -j, drop = FALSE], y, blocks, "gaussian", 0.2)
+  }, numeric(1))
+  expect_equal(fit$features$score, want, tolerance = 1e-10)
+  expect_true(all(is.finite(fit$features$score)))
+})
+
+test_that("block selection is reproducible under set.seed and the same for 1 and 2 threads", {
+  set.seed(6)
+  sim <- simulate_xor(1200)
+  set.seed(1)
+  a <- bahsic(sim$x, sim$y, approx = approx_block(size = 100))
+  set.seed(1)
+  b <- bahsic(sim$x, sim$y, approx = approx_block(size = 100), threads = 2L)
+  expect_identical(a$features, b$features)
+  expect_identical(a$path, b$path)
+  set.seed(2)
+  c <- bahsic(sim$x, sim$y, approx = approx_block(size = 100))
+  expect_false(identical(a$settings$blocks, c$settings$blocks))
+  set.seed(1)
+  f1 <- fohsic(sim$x, sim$y, approx = approx_block(size = 100, n_partitions = 2),
+               n_features = 5)
+  set.seed(1)
+  f2 <- fohsic(sim$x, sim$y, approx = approx_block(size = 100, n_partitions = 2),
+               n_features = 5, threads = 2L)
+  expect_identical(f1$features, f2$features)
+})
+
+test_that("block BAHSIC ranks the planted features on top (m = 1000)", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "slow under valgrind")
+  set.seed(7)
+  sim <- simulate_xor(1000)
+  fit <- bahsic(sim$x, sim$y, approx = approx_block(size = 100))
+  expect_setequal(selected(fit, 2), c("X1", "X2"))
+  # a numeric outcome: the regression label kernel, its width from all outcomes
+  set.seed(7)
+  x <- matrix(stats::rnorm(1000 * 10), 1000, 10)
+  y <- sin(2 * x[, 3]) + x[, 7]^2 + stats::rnorm(1000, sd = 0.2)
+  fit <- bahsic(x, y, approx = "block")
+  expect_setequal(selected(fit, 2), c("V3", "V7"))
+})
+
+test_that("approximations the selectors do not take give clear errors", {
+  sim <- small_problem()
+  expect_error(bahsic(sim$x, sim$y, approx = "rff"), "approx = \"rff\" is not available")
+  expect_error(fohsic(sim$x, sim$y, approx = approx_ichol()), "approx = \"ichol\"")
+  expect_error(bahsic(sim$x, sim$y, approx = "fast"), "'approx' must be one of")
+  df <- data.frame(a = stats::rnorm(40), b = factor(rep(1:2, 20)))
+  expect_error(bahsic(df, sim$y, kernel = kernel_clinical(), approx = "block"),
+               "kernel_clinical\\(\\)")
+})
