@@ -23,6 +23,40 @@
 #'   samples, HSIC is estimated within each block and averaged, optionally
 #'   over `n_partitions` independent partitions; \eqn{O(m B)} time.
 #'
+#' In [hsic()]:
+#'
+#' * Costs, for \eqn{m} samples, \eqn{d} features, a data factor of rank
+#'   \eqn{r} (`max_rank` at most, or `n_features` = \eqn{D}) and a label
+#'   factor of rank \eqn{s}: `"ichol"` \eqn{O(m r (d + r) + m r s)} time,
+#'   \eqn{O(m (r + s))} memory (at \eqn{m = 100{,}000}, \eqn{r = 200}:
+#'   about 5 s and 0.5 GB on one core, `inst/bench/bench-hsic-large.R`);
+#'   `"rff"` \eqn{O(m D d + m D s)} time, \eqn{O(m D)} memory; `"block"`
+#'   \eqn{O(m B d)} time per partition, \eqn{O(B^2)} memory.
+#' * HSIC0, HSIC1 and the variance of HSIC1 come from the factors exactly as
+#'   from the matrices they stand for (Lemmas 6-7, section 2.6.3); the
+#'   standard error is that variance's square root. For `"block"` the
+#'   estimate is the mean of the block estimates (HSIC1 is unbiased within a
+#'   block, HSIC0 has a bias of order \eqn{1/B}) and the standard error the
+#'   standard deviation of the block estimates over the square root of the
+#'   number of blocks per partition (with a single block, the exact standard
+#'   error of that block).
+#' * The kernels are fixed before any approximation: a width left to the
+#'   median heuristic is the median over at most 1000 evenly spaced samples
+#'   (rows `round(seq(1, m, length.out = 1000))`), deterministic and without
+#'   \eqn{O(m^2)} memory; for `"block"` the class weights of the label kernel
+#'   are those of all samples.
+#' * The label side: classification label kernels and the linear regression
+#'   kernel are exactly low rank (rank = number of classes, or the outcome's
+#'   columns) and used as they are; other regression label kernels are
+#'   factored like the data kernel (with `"rff"`, those that are not Gaussian
+#'   or Laplace by `approx_ichol()`'s defaults).
+#' * `"rff"` draws `n_features` x `d` normal numbers for the frequencies, then
+#'   for the Laplace kernel `n_features` more (the Cauchy scale), then the
+#'   phases \eqn{U(0, 2\pi)}; `"block"` draws each partition with
+#'   [sample.int()]. Both are reproducible under [set.seed()].
+#' * Precomputed kernels can only be used with `"exact"` or `"block"`, the
+#'   clinical kernel likewise (neither is computed from data rows on demand).
+#'
 #' @param tol for `approx_ichol()`: stop when the largest residual diagonal
 #'   is at most `tol` times the largest diagonal of the kernel matrix.
 #' @param max_rank for `approx_ichol()`: the largest number of columns.
@@ -47,6 +81,13 @@
 #' @examples
 #' approx_ichol(tol = 1e-4)
 #' approx_block(size = 50)
+#' set.seed(1)
+#' x <- matrix(rnorm(600), 300, 2)
+#' y <- x[, 1]^2 + rnorm(300, sd = 0.2)
+#' hsic(x, y)$estimate
+#' hsic(x, y, approx = approx_ichol(max_rank = 50))$estimate
+#' hsic(x, y, approx = approx_rff(n_features = 200))$estimate
+#' hsic(x, y, approx = approx_block(size = 100, n_partitions = 3))$estimate
 #' @export
 approx_exact <- function() {
   new_approx("exact", list(), "exact (m x m kernel matrices)")
@@ -121,4 +162,224 @@ median_sigma <- function(x, squared, n_max = 1000L) {
   if (m > n_max) x <- x[unique(round(seq(1, m, length.out = n_max))), , drop = FALSE]
   med <- .Call(C_median_pairwise, x, squared)
   if (is.finite(med) && med > 0) 1 / med else 1
+}
+
+# ---- the approximate paths of hsic() ------------------------------------------
+
+# hsic() with approx "ichol", "rff" or "block": the inputs as hsic_prepare()
+# takes them, then no m x m matrix.
+hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
+                        call) {
+  check_kernel(kernel_x, "kernel_x")
+  threads <- check_threads(threads)
+  unbiased <- estimator == "unbiased"
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
+                        clinical = is_clinical(kernel_x))
+  m <- nrow(d$x)
+  check_min_samples(m, if (unbiased) 4L else 2L,
+                    sprintf("The %s HSIC estimator", estimator),
+                    if (unbiased) "Use estimator = \"biased\", which needs 2.")
+  kernel_y <- resolve_label_kernel(kernel_y, d$y)
+  extra <- list()
+  if (approx$name == "block") {
+    b <- hsic_block(d$x, d$y, kernel_x, kernel_y, approx, threads)
+    ok1 <- b$min_block >= 4L
+    hsic0 <- mean(b$est[1L, ])
+    hsic1 <- if (ok1) mean(b$est[2L, ]) else NA_real_
+    k <- if (unbiased) 2L else 1L
+    # the spread of the block estimates; with one block per partition the
+    # variance of HSIC1 within it (eq. 15), as the exact estimate has
+    se <- if (b$n_blocks > 1L) {
+      stats::sd(b$est[k, ]) / sqrt(b$n_blocks)
+    } else if (ok1) {
+      sqrt(max(mean(b$est[3L, ]), 0))
+    } else {
+      NA_real_
+    }
+    kx <- b$kernel_x
+    ky <- b$kernel_y
+    extra$n_blocks <- b$n_blocks
+  } else {
+    lr <- hsic_lowrank(d$x, d$y, kernel_x, kernel_y, approx)
+    st <- lr$stats
+    hsic0 <- st[1L]
+    hsic1 <- if (m >= 4L) st[2L] else NA_real_
+    se <- if (m >= 4L) sqrt(max(st[3L], 0)) else NA_real_
+    kx <- lr$kernel_x
+    ky <- lr$kernel_y
+    extra$rank <- lr$rank
+  }
+  structure(c(list(estimate = if (unbiased) hsic1 else hsic0, estimator = estimator, se = se,
+                   hsic0 = hsic0, hsic1 = hsic1, m = m, kernel_x = kx, kernel_y = ky,
+                   call = call, approx = approx), extra),
+            class = "bahsic_hsic")
+}
+
+
+# A kernel with its width resolved without any m x m matrix: the
+# median heuristic on at most 1000 evenly spaced samples (median_sigma()).
+resolve_width_approx <- function(kernel, x) {
+  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+    kernel$params$sigma <- median_sigma(x, squared = kernel$name == "gaussian")
+    kernel$label <- paste0(kernel$label, " (sigma by the median heuristic",
+                           if (nrow(x) > 1000L) " on 1000 samples" else "", ")")
+  }
+  kernel
+}
+
+# Approximations build their own kernel values from the data.
+check_kernel_approximable <- function(kernel, arg, approx) {
+  if (kernel$name %in% c("precomputed", "clinical")) {
+    stop(sprintf(paste0("approx = \"%s\" needs a kernel computed from the data; '%s' is a %s ",
+                        "kernel. Use approx = \"exact\"%s, or a kernel such as kernel_gaussian()."),
+                 approx$name, arg, kernel$name,
+                 if (kernel$name == "precomputed") "" else " or approx = \"block\""),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+# The factor Z (m x r) with K ~ Z Z' of `kernel` (width resolved) on x (m x d)
+# for approx "ichol" or "rff"; list(Z, kernel).
+kernel_factor <- function(kernel, x, approx, arg) {
+  check_kernel_approximable(kernel, arg, approx)
+  kernel <- resolve_width_approx(kernel, x)
+  if (approx$name == "rff") {
+    if (!kernel$name %in% c("gaussian", "laplace")) {
+      stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
+                          "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
+                   arg, kernel$name), call. = FALSE)
+    }
+    return(list(Z = rff_features(kernel, x, approx$params$n_features), kernel = kernel))
+  }
+  p <- kernel_param(kernel)
+  f <- .Call(C_ichol, x, kernel_code(kernel), p[1L], p[2L], approx$params$tol,
+             approx$params$max_rank)
+  list(Z = f$G, kernel = kernel)
+}
+
+# Random Fourier features (Rahimi and Recht 2007) of the Gaussian
+# exp(-sigma ||d||^2) and Laplace exp(-sigma ||d||) kernels: Z = sqrt(2 / D)
+# cos(x W' + b) with E[Z Z'] = K. The frequencies follow the kernels'
+# spectral densities: N(0, 2 sigma I) for the Gaussian; for the Laplace
+# kernel the multivariate Cauchy sigma z / |u|, z ~ N(0, I), u ~ N(0, 1).
+# Drawn from R's RNG in this order: W (column-major), u (Laplace), b.
+rff_features <- function(kernel, x, n_features) {
+  d <- ncol(x)
+  sigma <- kernel$params$sigma
+  W <- matrix(stats::rnorm(n_features * d), n_features, d)
+  W <- if (kernel$name == "gaussian") sqrt(2 * sigma) * W else sigma * W / abs(stats::rnorm(n_features))
+  b <- stats::runif(n_features, 0, 2 * pi)
+  .Call(C_rff, x, W, b)
+}
+
+# The label factor F (m x s) with L ~ F F': classification label kernels and
+# the linear regression kernel are exactly low rank (label_gram()); other
+# regression kernels are factored like the data kernel (rff falls back to
+# ichol's defaults for kernels other than Gaussian and Laplace).
+label_factor <- function(kernel_y, y, approx) {
+  kern <- kernel_y$params$kernel
+  if (kernel_y$type != "regression" || kern$name == "linear") {
+    lab <- label_gram(kernel_y, y)
+    return(list(F = lab$Y, kernel = lab$kernel))
+  }
+  check_kernel_approximable(kern, "kernel_y", approx)
+  if (is.factor(y)) {
+    stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+  }
+  check_varying_outcome(y)
+  ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
+  if (approx$name == "rff" && !kern$name %in% c("gaussian", "laplace")) approx <- approx_ichol()
+  f <- kernel_factor(kern, ymat, approx, "kernel_y")
+  kernel_y$params$kernel <- f$kernel
+  kernel_y$label <- paste("regression label kernel:", f$kernel$label)
+  list(F = f$Z, kernel = kernel_y)
+}
+
+# hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1
+# from the two factors in O(m r s) (bk_lowrank_hsic()).
+hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx) {
+  fx <- kernel_factor(kernel_x, x, approx, "kernel_x")
+  fy <- label_factor(kernel_y, y, approx)
+  st <- .Call(C_lowrank_hsic, fx$Z, fy$F)
+  list(stats = st, kernel_x = fx$kernel, kernel_y = fy$kernel,
+       rank = c(x = ncol(fx$Z), y = ncol(fy$F)))
+}
+
+# hsic() with approx "block" (Zaremba et al. 2013): for each of n_partitions
+# random partitions (sample.int) into blocks of `size` samples (the last one
+# takes the remainder), the exact estimates within every block, with the
+# kernels fixed beforehand (widths by median_sigma() on all the data, the
+# label kernel's class weights from all the data). Returns the block
+# estimates (3 x blocks: HSIC0, HSIC1, variance) and the resolved kernels.
+hsic_block <- function(x, y, kernel_x, kernel_y, approx, threads) {
+  m <- nrow(x)
+  kernel_x <- resolve_width_approx(kernel_x, x)
+  if (kernel_x$name == "clinical") kernel_x$params <- attr(x, "clinical")
+  if (kernel_x$name == "precomputed" && nrow(kernel_x$params$K) != m) {
+    stop(sprintf("The precomputed kernel is %d x %d but the data have %d samples.",
+                 nrow(kernel_x$params$K), nrow(kernel_x$params$K), m), call. = FALSE)
+  }
+  kern_y <- kernel_y$params$kernel
+  full_label <- kernel_y$type == "regression" && kern_y$name != "linear"
+  if (full_label && kern_y$name != "precomputed") {
+    if (is.factor(y)) {
+      stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                  "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+    }
+    check_varying_outcome(y)
+    ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
+    kern_y <- resolve_width_approx(kern_y, ymat)
+    kernel_y$params$kernel <- kern_y
+    kernel_y$label <- paste("regression label kernel:", kern_y$label)
+    Yfull <- NULL
+  } else if (full_label) {
+    Lfull <- kern_y$params$K
+    if (nrow(Lfull) != m) {
+      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
+                   nrow(Lfull), nrow(Lfull), m), call. = FALSE)
+    }
+  } else {
+    lab <- label_gram(kernel_y, y)
+    Yfull <- lab$Y
+    kernel_y <- lab$kernel
+  }
+  size <- min(approx$params$size, m)
+  nb <- max(1L, m %/% size)
+  block <- pmin(ceiling(seq_len(m) / size), nb)
+  est <- NULL
+  for (p in seq_len(approx$params$n_partitions)) {
+    idx_all <- split(sample.int(m), block)
+    for (idx in idx_all) {
+      K <- block_gram(kernel_x, x, idx, threads)
+      st <- if (!full_label) {
+        .Call(C_hsic_stats, K, NULL, Yfull[idx, , drop = FALSE])
+      } else if (kern_y$name == "precomputed") {
+        .Call(C_hsic_stats, K, Lfull[idx, idx, drop = FALSE], NULL)
+      } else {
+        L <- gram(kern_y, ymat[idx, , drop = FALSE], threads)
+        attr(L, "kernel") <- NULL
+        .Call(C_hsic_stats, K, L, NULL)
+      }
+      est <- cbind(est, st)
+    }
+  }
+  list(est = unname(est), n_blocks = nb, kernel_x = kernel_x, kernel_y = kernel_y,
+       min_block = min(tabulate(block, nb)))
+}
+
+block_gram <- function(kernel, x, idx, threads) {
+  if (kernel$name == "precomputed") return(kernel$params$K[idx, idx, drop = FALSE])
+  if (kernel$name == "clinical") {
+    # the encoding (ranges from all samples) stays that of the whole data
+    z <- x[idx, , drop = FALSE]
+    attr(z, "clinical") <- attr(x, "clinical")
+    K <- clinical_gram(kernel, z, threads)
+    attr(K, "kernel") <- NULL
+    return(unname(K))
+  }
+  K <- gram(kernel, x[idx, , drop = FALSE], threads)
+  attr(K, "kernel") <- NULL
+  unname(K)
 }

@@ -14,6 +14,27 @@
 #' Note the scaling: dHSIC's `dhsic()` reports \eqn{\mathrm{tr}(KHLH) / m^2},
 #' which is HSIC0 times \eqn{(m - 1)^2 / m^2}.
 #'
+#' For many samples, `approx` avoids the \eqn{m \times m} matrices (see
+#' [approximations]): `"ichol"` factors both kernels by pivoted incomplete
+#' Cholesky, \eqn{K \approx GG^\top} (\eqn{m \times r}), and computes HSIC0,
+#' HSIC1 and the variance of HSIC1 from the factors (section 2.6) in
+#' \eqn{O(m r (d + r) + m r s)} time and \eqn{O(m (r + s))} memory, where
+#' \eqn{s} is the rank of the label factor (the number of classes, 1 for the
+#' binary kernel); `"rff"` does the same with random Fourier features of the
+#' Gaussian or Laplace kernel, \eqn{O(m D d)}; `"block"` averages the exact
+#' estimates within random blocks of \eqn{B} samples, \eqn{O(m B)}, with
+#' the standard error from the spread of the block estimates. Classification
+#' label kernels and the linear regression kernel are exactly low rank and are
+#' used as they are; other regression label kernels are factored like the data
+#' kernel. A width left to the median heuristic (`sigma = NULL`) is then taken
+#' from at most 1000 evenly spaced samples (all of them when \eqn{m \le
+#' 1000}, so then the exact width). With `"rff"` and `"block"` the result
+#' depends on R's random number generator: use [set.seed()]. A precomputed
+#' kernel cannot be approximated by `"ichol"` or `"rff"`. The default
+#' `"exact"` is the computation above; when its matrices would exceed the
+#' memory budget (option `bahsic.max_memory`) the error names the
+#' approximations.
+#'
 #' @param x samples x features: a numeric matrix or data.frame, an
 #'   `ExpressionSet` or a `SummarizedExperiment` (genes x samples, turned
 #'   around), or a formula `outcome ~ features` with `data`.
@@ -30,11 +51,16 @@
 #'   the samples that have them.
 #' @param assay for a `SummarizedExperiment`, the assay to use.
 #' @param threads number of threads for the Gram matrices.
+#' @param approx `"exact"` (the default), `"ichol"`, `"rff"`, `"block"`, or
+#'   an approximation from [approx_ichol()], [approx_rff()] or
+#'   [approx_block()] with its settings; see Details.
 #' @param formula,data,subset,na.action formula interface, as in [stats::lm()].
 #' @param ... passed to the default method.
 #' @return An object of class `bahsic_hsic`: a list with `estimate`,
 #'   `estimator`, `se`, both estimates `hsic0` and `hsic1`, `m`, the kernels
-#'   used (with widths filled in) and the call.
+#'   used (with widths filled in), the call and the approximation `approx`;
+#'   with `"ichol"` and `"rff"` also `rank`, the columns of the data and label
+#'   factors, and with `"block"` `n_blocks`, the blocks per partition.
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
@@ -48,6 +74,9 @@
 #' hsic(x[, 2:4], y)
 #' cls <- factor(ifelse(x[, 1] > 0, "up", "down"))
 #' hsic(x, cls, kernel_x = kernel_linear(), estimator = "biased")
+#' # no m x m matrices: incomplete Cholesky, and blocks of 25 samples
+#' hsic(x, y, approx = "ichol")
+#' hsic(x, y, approx = approx_block(size = 25))
 #' @export
 hsic <- function(x, ...) UseMethod("hsic")
 
@@ -55,13 +84,20 @@ hsic <- function(x, ...) UseMethod("hsic")
 #' @export
 hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("unbiased", "biased"),
-                         na_action = c("fail", "omit"), assay = 1L, threads = 1L, ...) {
+                         na_action = c("fail", "omit"), assay = 1L, threads = 1L,
+                         approx = "exact", ...) {
   estimator <- match.arg(estimator)
+  approx <- resolve_approx(approx)
+  if (approx$name != "exact") {
+    return(hsic_approx(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
+                       match.call()))
+  }
   unbiased <- estimator == "unbiased"
   prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads,
                        min_m = if (unbiased) 4L else 2L,
                        why = sprintf("The %s HSIC estimator", estimator),
-                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.")
+                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
+                       approximable = TRUE)
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
@@ -70,7 +106,7 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
                  estimator = estimator, se = sqrt(variance), hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
                  kernel_x = attr(prep$K, "kernel"), kernel_y = lab$kernel,
-                 call = match.call()),
+                 call = match.call(), approx = approx),
             class = "bahsic_hsic")
 }
 
@@ -87,6 +123,15 @@ print.bahsic_hsic <- function(x, digits = max(3L, getOption("digits") - 3L), ...
               format(x$se, digits = digits), x$m))
   cat("  data kernel:  ", x$kernel_x$label, format_sigma(x$kernel_x), "\n", sep = "")
   cat("  label kernel: ", x$kernel_y$label, "\n", sep = "")
+  if (!is.null(x$approx) && x$approx$name != "exact") {
+    cat("  approximation: ", x$approx$label, sep = "")
+    if (!is.null(x$rank)) {
+      cat(sprintf("; %s %d and %d", if (x$approx$name == "rff") "features" else "ranks",
+                  x$rank[["x"]], x$rank[["y"]]))
+    }
+    if (!is.null(x$n_blocks)) cat(sprintf("; %d blocks", x$n_blocks))
+    cat("\n")
+  }
   invisible(x)
 }
 
@@ -97,7 +142,7 @@ format_sigma <- function(kernel) {
 
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
 hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
-                         hint = NULL) {
+                         hint = NULL, approximable = FALSE) {
   check_kernel(kernel_x, "kernel_x")
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
@@ -107,7 +152,7 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
-  check_memory(m, 1.5 * (1 + full_label))
+  check_memory(m, 1.5 * (1 + full_label), approximable = approximable)
   K <- gram(kernel_x, d$x, threads)
   list(K = K, label = label_gram(kernel_y, d$y, threads), m = m, data = d)
 }

@@ -341,6 +341,37 @@ void bk_randsel_contrib(ptrdiff_t n, ptrdiff_t nb_total, const double *sum_plus,
                         const int *n_plus, const double *sum_half,
                         const int *n_half, double total_half, double *out);
 
+/* ---- low-rank HSIC (lowrank.c) ---------------------------------------------
+ * Section 2.6 of 004_cafd97bfb60132b1.txt: HSIC from factors K ~ G G' and
+ * L ~ F F' without any m x m matrix. */
+
+/* Pivoted incomplete Cholesky of the kernel kern (any type but BK_CLINICAL,
+ * width resolved) on x (m x d, column-major): K ~ G G', G m x max_rank
+ * (the caller's buffer; columns r.. are left untouched), piv[0..r-1] the
+ * pivots (0-based, distinct). Stops when the largest residual diagonal is
+ * <= tol * max diag(K) (or is 0), or at min(max_rank, m) columns. Returns
+ * the rank r. work: m doubles; on return the residual diagonal (-1 on the
+ * pivoted rows). O(m r (d + r)). */
+ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+                   const bk_kernel *kern, double tol, ptrdiff_t max_rank,
+                   double *G, int *piv, double *work);
+
+/* out[0] = HSIC0 = tr(K H L H) / (m - 1)^2, out[1] = HSIC1 (eq. 5, needs
+ * m >= 4), out[2] = the variance of HSIC1 (eq. 15 through h of section 2.5,
+ * section 2.6.3) for K = G G' (G m x r) and L = F F' (F m x s); the same
+ * numbers as bk_hsic_stats() on the dense matrices. O(m r s) time.
+ * work: BK_LOWRANK_HSIC_WORK(m, r, s) doubles. */
+void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
+                     const double *F, ptrdiff_t s, double *out, double *work);
+#define BK_LOWRANK_HSIC_WORK(m, r, s)                                          \
+  ((8 + ((r) < (s) ? (r) : (s))) * (m) + 2 * (r) * (s) + 2 * ((r) + (s)))
+
+/* Random Fourier features (Rahimi and Recht 2007): Z (m x D) =
+ * sqrt(2 / D) cos(x W' + 1 b'), W (D x d) and b (D) drawn by the caller
+ * (from R's RNG). O(m D d). */
+void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+            const double *b, ptrdiff_t D, double *Z);
+
 /* ---- data checks (checks.c) ------------------------------------------------ */
 
 /* Index of the first non-finite value of x[0..n-1], or -1 and then

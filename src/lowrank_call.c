@@ -1,0 +1,68 @@
+/* lowrank_call.c: SEXP glue for lowrank.c. */
+#include "glue.h"
+
+/* list(G = m x r factor, pivots = 1-based integer r, residual = the largest
+ * residual diagonal left, diag_max = max diag(K)) for the kernel (type, p1,
+ * p2) with its width resolved. */
+SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
+{
+  bk_need_double_matrix(x, "x");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  bk_kernel k;
+  k.type = Rf_asInteger(type);
+  k.p1 = Rf_asReal(p1);
+  k.p2 = Rf_asReal(p2);
+  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
+    Rf_error("unknown kernel code %d", k.type);
+  double t = Rf_asReal(tol);
+  ptrdiff_t mr = (ptrdiff_t) Rf_asInteger(max_rank);
+  if (!(t >= 0) || mr < 1) Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
+  if (mr > m) mr = m;
+  double *G = (double *) R_alloc((size_t) (m * mr > 0 ? m * mr : 1),
+                                 sizeof(double));
+  int *piv = (int *) R_alloc((size_t) (mr > 0 ? mr : 1), sizeof(int));
+  double *work = (double *) R_alloc((size_t) (m > 0 ? m : 1), sizeof(double));
+  /* the diagonal, for diag_max: bk_ichol() computes it into work first */
+  ptrdiff_t r = bk_ichol(REAL(x), m, d, &k, t, mr, G, piv, work);
+  double resid = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++)
+    if (work[i] > resid) resid = work[i];
+  SEXP Gout = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) r));
+  if (r > 0) memcpy(REAL(Gout), G, (size_t) (m * r) * sizeof(double));
+  SEXP pout = PROTECT(Rf_allocVector(INTSXP, r));
+  for (ptrdiff_t j = 0; j < r; j++) INTEGER(pout)[j] = piv[j] + 1;
+  SEXP rout = PROTECT(Rf_ScalarReal(resid));
+  const char *names[] = {"G", "pivots", "residual", ""};
+  SEXP vals[] = {Gout, pout, rout};
+  SEXP out = bk_named_list(names, vals);
+  UNPROTECT(3);
+  return out;
+}
+
+SEXP C_lowrank_hsic(SEXP G, SEXP F)
+{
+  bk_need_double_matrix(G, "G");
+  bk_need_double_matrix(F, "F");
+  ptrdiff_t m = Rf_nrows(G), r = Rf_ncols(G), s = Rf_ncols(F);
+  if (Rf_nrows(F) != m) Rf_error("'F' must have %td rows, as 'G'", m);
+  double *work = (double *) R_alloc((size_t) BK_LOWRANK_HSIC_WORK(m, r, s) + 1,
+                                    sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  bk_lowrank_hsic(REAL(G), m, r, REAL(F), s, REAL(out), work);
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP C_rff(SEXP x, SEXP W, SEXP b)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(W, "W");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), D = Rf_nrows(W);
+  if (Rf_ncols(W) != d) Rf_error("'W' must have %td columns, as 'x'", d);
+  if (!Rf_isReal(b) || XLENGTH(b) != D)
+    Rf_error("'b' must be a double vector of length %td", D);
+  SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) D));
+  bk_rff(REAL(x), m, d, REAL(W), REAL(b), D, REAL(Z));
+  UNPROTECT(1);
+  return Z;
+}
