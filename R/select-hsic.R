@@ -48,10 +48,11 @@
 #' candidate costs \eqn{O(mB)} instead of \eqn{O(m^2)} and the memory is
 #' \eqn{O(mB)} besides the data. With `n_partitions > 1` the blocks of all
 #' partitions are averaged; the data are then copied once per partition
-#' (`n_partitions` times \eqn{m \times d} doubles). The label kernel is
-#' computed from each block's labels (a regression label kernel's width set
-#' once by the median heuristic on at most 1000 samples), and a
-#' `"fixed"` width without `sigma` uses the median heuristic on at most 1000
+#' (`n_partitions` times \eqn{m \times d} doubles). As in [hsic()] with
+#' `approx = "block"` (the same blocks under the same seed), the kernels are
+#' fixed on all samples before the blocks are formed: the label kernel's
+#' class weights from all samples, a regression label kernel's width and a
+#' `"fixed"` width without `sigma` by the median heuristic on at most 1000
 #' samples. The blocks used are returned in `settings$blocks` (sample indices
 #' per block). With `size >= m` the block estimate is the exact one, and the
 #' result is that of `approx = "exact"`. `"ichol"` and `"rff"` are not
@@ -373,28 +374,22 @@ block_partition <- function(m, size, n_partitions) {
 }
 
 # The block estimator's weights: HSIC of the stacked data is
-# sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the labels of
-# block b: the label kernel of the block's own labels (class weights from the
-# block's counts, as hsic() on the block would), a regression kernel's width
-# set once from all outcomes (median heuristic on at most 1000), a
-# precomputed label kernel restricted to the block; never an m x m matrix.
-# Returns list(W = c(packed within-block W_b / n_blocks, their diagonals),
-# Wb = the list of W_b / n_blocks, kernel = the resolved label kernel).
+# sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the label kernel
+# on block b. The label kernel is fixed on all samples first, as hsic() does
+# with approx = "block" (hsic_block()): class weights from all samples, a
+# regression kernel's width by the median heuristic on at most 1000 outcomes
+# (resolve_width_approx()), a precomputed label kernel restricted to the
+# block; never an m x m matrix. Returns list(W = c(packed within-block
+# W_b / n_blocks, their diagonals), Wb = the list of W_b / n_blocks,
+# kernel = the resolved label kernel).
 block_weights <- function(kernel_y, y, blocks, estimator, threads) {
-  lab_block <- if (kernel_y$type %in% c("binary", "multiclass", "pam")) {
-    label_gram(kernel_y, y, threads) # its checks, on all samples
-    function(i) {
-      # class weights from the block's own counts; a class absent from the
-      # block gives a column 0 / 0, whose limit is 0
-      Y <- label_gram(kernel_y, y[i])$Y
-      Y[is.nan(Y)] <- 0
-      list(Y = Y)
-    }
-  } else if (kernel_y$params$kernel$name == "linear") {
+  kern <- kernel_y$params$kernel
+  lab_block <- if (kernel_y$type != "regression" || kern$name == "linear") {
     lab <- label_gram(kernel_y, y, threads)
+    kernel_y <- lab$kernel
     function(i) list(Y = lab$Y[i, , drop = FALSE])
-  } else if (kernel_y$params$kernel$name == "precomputed") {
-    L <- kernel_y$params$kernel$params$K
+  } else if (kern$name == "precomputed") {
+    L <- kern$params$K
     if (nrow(L) != NROW(y)) {
       stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
                    nrow(L), nrow(L), NROW(y)), call. = FALSE)
@@ -406,12 +401,10 @@ block_weights <- function(kernel_y, y, blocks, estimator, threads) {
                   "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
     }
     check_varying_outcome(y)
-    ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
-    kern <- kernel_y$params$kernel
-    if (kern$name %in% c("gaussian", "laplace") && is.null(kern$params$sigma)) {
-      kern$params$sigma <- median_sigma(ymat, kern$name == "gaussian")
-    }
+    ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
+    kern <- resolve_width_approx(kern, ymat)
     kernel_y$params$kernel <- kern
+    kernel_y$label <- paste("regression label kernel:", kern$label)
     function(i) {
       L <- gram(kern, ymat[i, , drop = FALSE], threads)
       attr(L, "kernel") <- NULL

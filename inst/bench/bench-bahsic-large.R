@@ -63,7 +63,8 @@ simulate_counts <- function(m, d, n_markers = 20L, n_xor = 4L, seed = 1L) {
   lib[lib == 0] <- 1
   x <- log1p(counts / lib * 1e4)
   colnames(x) <- paste0("g", seq_len(d))
-  list(x = x, y = cls, markers = colnames(x)[markers], xor = colnames(x)[xor])
+  list(x = x, y = cls, markers = colnames(x)[markers], xor = colnames(x)[xor],
+       fold = fold, base_mean = mu[markers])
 }
 
 run <- function(m, d, size, threads) {
@@ -76,6 +77,12 @@ run <- function(m, d, size, threads) {
   top <- selected(fit, 50)
   cat(sprintf("m = %6d  d = %5d  size = %4d  threads = %d  %8.1f s  planted in top 50: %2d / 20  (XOR-like extras: %d / 4)\n",
               m, d, size, threads, sec, sum(sim$markers %in% top), sum(sim$xor %in% top)))
+  missed <- which(!sim$markers %in% top)
+  for (k in missed) {
+    cat(sprintf("    missed %s: rank %d, fold change %.2f, mean count %.3f\n", sim$markers[k],
+                fit$features$rank[fit$features$feature == sim$markers[k]], sim$fold[k],
+                sim$base_mean[k]))
+  }
   rm(sim, fit)
   invisible(gc())
   sec
@@ -83,7 +90,7 @@ run <- function(m, d, size, threads) {
 
 if (mode == "target") {
   size <- if (length(args) >= 3L) as.integer(args[3L]) else 100L
-  run(20000L, 2000L, size, threads)
+  invisible(run(20000L, 2000L, size, threads))
 } else if (mode == "growth") {
   size <- if (length(args) >= 3L) as.integer(args[3L]) else 100L
   d <- if (length(args) >= 4L) as.integer(args[4L]) else 2000L
