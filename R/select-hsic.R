@@ -55,9 +55,22 @@
 #' `"fixed"` width without `sigma` by the median heuristic on at most 1000
 #' samples. The blocks used are returned in `settings$blocks` (sample indices
 #' per block). With `size >= m` the block estimate is the exact one, and the
-#' result is that of `approx = "exact"`. `"ichol"` and `"rff"` are not
-#' available in the selectors yet, nor is any approximation with
-#' [kernel_clinical()].
+#' result is that of `approx = "exact"`.
+#'
+#' With `approx = "rff"` (or [approx_rff()], Gaussian and Laplace kernels,
+#' `sigma = "dimension"` or `"fixed"`) the kernel of every set is replaced by
+#' \eqn{D} random Fourier features (Rahimi and Recht 2007): \eqn{D}
+#' standard frequencies per feature are drawn once (R's RNG, as [hsic()]
+#' draws them), the projections of the current set on them (\eqn{m \times
+#' D}) are updated as features leave or join, a candidate's features
+#' \eqn{\sqrt{2/D}\cos(\cdot + b)} are formed at the iteration's width and
+#' HSIC0 or HSIC1 is computed from them and the label factor as in
+#' [hsic()] (section 2.6): \eqn{O(m D s)} per candidate (s the rank of the
+#' label kernel), \eqn{O(m D)} memory per thread. Each candidate evaluates
+#' \eqn{mD} cosines, so for a full ranking `"block"` is much faster; `"rff"`
+#' suits fewer candidates (`n_features`, or FOHSIC with few features to add).
+#' `"ichol"` is not available in the selectors yet, nor is any
+#' approximation with [kernel_clinical()].
 #'
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
@@ -82,8 +95,8 @@
 #' @param threads number of threads for the candidate loop; the result does
 #'   not depend on it.
 #' @param verbose report every iteration (size of the set, HSIC, width) as a message.
-#' @param approx `"exact"` or `"block"`, or an approximation from
-#'   [approx_block()]; see Details and [approximations].
+#' @param approx `"exact"`, `"block"` or `"rff"`, or an approximation from
+#'   [approx_block()] or [approx_rff()]; see Details and [approximations].
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -159,11 +172,21 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                         call, approx = "exact") {
   check_kernel(kernel, "kernel")
   approx <- resolve_approx(approx)
-  if (approx$name %in% c("ichol", "rff")) {
-    stop(sprintf(paste0("approx = \"%s\" is not available in %s() yet: use approx = \"block\" ",
-                        "(see ?approximations) or \"exact\"."), approx$name, method), call. = FALSE)
+  if (approx$name == "ichol") {
+    stop(sprintf(paste0("approx = \"ichol\" is not available in %s() yet: use approx = \"block\" ",
+                        "or \"rff\" (see ?approximations), or \"exact\"."), method), call. = FALSE)
   }
   block <- approx$name == "block"
+  rff <- approx$name == "rff"
+  if (rff && !kernel$name %in% c("gaussian", "laplace")) {
+    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
+                        "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
+         call. = FALSE)
+  }
+  if (rff && sigma == "optimize") {
+    stop(paste0("sigma = \"optimize\" is not available with approx = \"rff\": use sigma = ",
+                "\"dimension\" or \"fixed\", or approx = \"block\"."), call. = FALSE)
+  }
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
                 "features, so the kernel must be computed from them."), call. = FALSE)
@@ -182,10 +205,10 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   threads <- check_threads(threads)
 
   clinical <- is_clinical(kernel)
-  if (clinical && block) {
-    stop(paste0("approx = \"block\" is not available with kernel_clinical(), which scores ",
-                "every feature from per-feature kernel matrices: use approx = \"exact\"."),
-         call. = FALSE)
+  if (clinical && approx$name != "exact") {
+    stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
+                        "every feature from per-feature kernel matrices: use approx = \"exact\"."),
+                 approx$name), call. = FALSE)
   }
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical)
@@ -213,6 +236,16 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
     bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
     lab_kernel <- bw$kernel
+  } else if (rff) {
+    # the standard frequencies and phases, drawn as rff_features() draws
+    # them (so hsic(approx = "rff") under the same seed uses the same ones):
+    # N(0, 1), then for the Laplace kernel divided by |N(0, 1)| per feature
+    n_rff <- approx$params$n_features
+    omega <- matrix(stats::rnorm(n_rff * p), n_rff, p)
+    if (kernel$name == "laplace") omega <- omega / abs(stats::rnorm(n_rff))
+    phase <- stats::runif(n_rff, 0, 2 * pi)
+    fy <- label_factor(kernel_y, d$y, approx)
+    lab_kernel <- fy$kernel
   } else {
     check_memory(m, 5, approximable = TRUE)
     lab <- label_gram(kernel_y, d$y, threads)
@@ -225,7 +258,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
     # all samples on the exact path, as before; at most 1000 on the block path
     kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian",
-                                        n_max = if (block) 1000L else m)
+                                        n_max = if (approx$name == "exact") m else 1000L)
   }
 
   if (kernel$name == "linear") {
@@ -245,10 +278,13 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  use_simd())
     res <- if (block) {
       .Call(C_select, xs, bw$W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, blocks$row0)
+            NULL, blocks$row0, NULL)
+    } else if (rff) {
+      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"))
     } else {
       .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            if (clinical) clinical_flags(xs), NULL)
+            if (clinical) clinical_flags(xs), NULL, NULL)
     }
   }
 

@@ -271,16 +271,34 @@ typedef struct {
 ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
                                         ptrdiff_t nblk, ptrdiff_t d);
 
+/* approx = "rff" in the selectors: D standard frequencies omega (D x d,
+ * column-major; the Gaussian's N(0, 1), the Laplace's Cauchy z / |u|),
+ * scaled by the iteration's width, phases b (D), the label factor F (m x s,
+ * L ~ F F'), the estimator (HSIC1 if unbiased, else HSIC0); P: m x D
+ * doubles for the projections of the current set; zwork: nthreads * stride
+ * doubles, stride >= bk_rff_select_work(m, D, s). */
+typedef struct {
+  ptrdiff_t D, s, stride;
+  const double *omega, *phase, *F;
+  int unbiased;
+  double *P, *zwork;
+} bk_rff_select;
+ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s);
+
 /* bk_select_features() over blocks: Wp the packed within-block weights
  * (pair0[nblk] doubles), Wd their diagonal (m); W the full m x m weights,
- * needed only by BK_CLINICAL (one block), else may be NULL. Other arguments
- * and outputs as bk_select_features(), which is this with one block. */
+ * needed only by BK_CLINICAL (one block), else may be NULL. rff: NULL, or
+ * approx = "rff" (Gaussian or Laplace kernel, "dimension" or "fixed" width):
+ * then the blocks are {0, m}, {0, 0} (no pairs) and Wp, Wd, W unused. Other
+ * arguments and outputs as bk_select_features(), which is this with one
+ * block. */
 ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            const bk_blocks *blk, const double *Wp,
                            const double *Wd, const double *W,
-                           const bk_select_opts *o, int *rank, double *score,
-                           int *iter, double *path, double *work, int *iwork,
-                           bk_tick_fn tick, void *ctx);
+                           const bk_rff_select *rff, const bk_select_opts *o,
+                           int *rank, double *score, int *iter, double *path,
+                           double *work, int *iwork, bk_tick_fn tick,
+                           void *ctx);
 
 /* ---- randSel (randsel.c) ---------------------------------------------------
  * Algorithm 1 of 001_7b6bb2d08f0858c5.txt: centred kernel-target alignment

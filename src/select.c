@@ -18,11 +18,30 @@
  * pass over the pairs per feature) and a candidate is then scored exactly in
  * O(1), (T - t_j) / (s - 1) on removal and (T + t_j) / (s + 1) on addition,
  * T the sum over the current set of size s. The loops below are the same.
+ *
+ * approx = "block" (Zaremba et al. 2013) is the same loop over a list of
+ * sample blocks: Q and W hold the pairs within each block only, so a
+ * candidate costs O(m B); the exact estimator is the one block of all m
+ * samples.
+ *
+ * approx = "rff" (Rahimi and Recht 2007) keeps instead the projections
+ * P = X_S Omega_S' (m x D) of the current set on D standard frequencies,
+ * updated as features leave or join (O(m D) per feature); a candidate is
+ * P -/+ x_j omega_j', scaled by the iteration's width, mapped to the random
+ * features Z = sqrt(2 / D) cos(. + b) and scored against the label factor F
+ * by bk_lowrank_hsic() (lowrank.c), O(m D s).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bahsic.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+static int thread_id(void) { return omp_get_thread_num(); }
+#else
+static int thread_id(void) { return 0; }
+#endif
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 
@@ -51,6 +70,9 @@ typedef struct {
   const double *t;
   double T;
   ptrdiff_t s;
+  /* approx = "rff": the projections P (m x D) of the current set instead of
+   * Q (NULL on the pairs paths) */
+  const bk_rff_select *rff;
 } sel_state;
 
 static inline double ipow(double v, int n)
@@ -80,6 +102,34 @@ static inline double kvalue(const bk_kernel *k, double sigma, double q)
   }
 }
 
+/* approx = "rff": HSIC of the set whose projections are st->rff->P changed
+ * by sgn x_j omega_j' (j < 0: the set itself). buf: bk_rff_select_work()
+ * doubles of this thread. The frequencies scale with the width: N(0, 2 sigma)
+ * for the Gaussian kernel exp(-sigma ||.||^2), sigma times a Cauchy draw for
+ * the Laplace kernel exp(-sigma ||.||). */
+static double rff_hsic(const sel_state *st, double sigma, ptrdiff_t j,
+                       double sgn, double *buf)
+{
+  const bk_rff_select *r = st->rff;
+  const ptrdiff_t m = st->m, D = r->D;
+  const double c = st->kern.type == BK_GAUSSIAN ? sqrt(2.0 * sigma) : sigma,
+               norm = sqrt(2.0 / (double) D);
+  const double *xj = j >= 0 ? st->x + m * j : NULL;
+  double *Z = buf, out[3];
+  for (ptrdiff_t k = 0; k < D; k++) {
+    const double *Pk = r->P + m * k;
+    double *Zk = Z + m * k;
+    const double w = xj ? sgn * r->omega[k + D * j] : 0.0, b = r->phase[k];
+    if (xj) {
+      for (ptrdiff_t a = 0; a < m; a++) Zk[a] = norm * cos(c * (Pk[a] + w * xj[a]) + b);
+    } else {
+      for (ptrdiff_t a = 0; a < m; a++) Zk[a] = norm * cos(c * Pk[a] + b);
+    }
+  }
+  bk_lowrank_hsic(Z, m, D, r->F, r->s, out, Z + m * D);
+  return out[r->unbiased ? 1 : 0];
+}
+
 /* HSIC of the set whose Q is st->Q changed by sgn times feature column xj
  * (xj = NULL: the set itself):
  *   sum_a W_aa k_aa + 2 sum_{a<b} W_ab k(Q_ab + sgn q_j(a, b)). */
@@ -89,6 +139,8 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
   const ptrdiff_t m = st->m;
   if (st->kern.type == BK_CLINICAL) /* the set itself; candidates: below */
     return st->s > 0 ? st->T / (double) st->s : 0.0;
+  if (st->rff) /* the set itself, on the main thread */
+    return rff_hsic(st, sigma, -1, 0.0, st->rff->zwork);
   double off = 0.0, diag = 0.0;
 
   /* the block estimator is linear in the kernel too: the sum over the
@@ -146,6 +198,9 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
 static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
                              double sgn)
 {
+  if (st->rff)
+    return rff_hsic(st, sigma, j, sgn,
+                    st->rff->zwork + (ptrdiff_t) thread_id() * st->rff->stride);
   if (st->kern.type == BK_CLINICAL) {
     const double s = (double) st->s + sgn;
     return s > 0.0 ? (st->T + sgn * st->t[j]) / s : 0.0;
@@ -178,6 +233,27 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
   if (st->kern.type == BK_CLINICAL) {
     for (ptrdiff_t c = 0; c < ncols; c++) st->T += sgn * st->t[cols[c]];
     st->s += sgn > 0 ? ncols : -ncols;
+    return;
+  }
+  if (st->rff) {
+    /* P += sgn x_j omega_j', a column of P per thread */
+    const bk_rff_select *r = st->rff;
+    const ptrdiff_t D = r->D;
+    const int rpar = nthreads > 1 && (double) ncols * (double) m * (double) D >=
+                                         BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (rpar)
+#endif
+    for (ptrdiff_t k = 0; k < D; k++) {
+      double *Pk = r->P + m * k;
+      for (ptrdiff_t c = 0; c < ncols; c++) {
+        const double w = sgn * r->omega[k + D * cols[c]];
+        const double *xj = x + m * cols[c];
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < m; a++) Pk[a] += w * xj[a];
+      }
+    }
+    (void) rpar;
     return;
   }
   const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
@@ -322,10 +398,12 @@ static void score_candidates(const sel_state *st, double sigma,
 {
   /* chunks of about 2^16 pairs keep the scheduling cost small */
   const ptrdiff_t P = st->pair0[st->nblk];
-  const int chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
+  const int chunk = st->rff ? 1 : (int) (1 + 65536 / (P > 0 ? P : 1));
   /* a clinical candidate is O(1): no threads */
+  const double cost = st->rff ? (double) st->m * (double) st->rff->D
+                              : (double) P;
   const int par = nthreads > 1 && st->kern.type != BK_CLINICAL &&
-                  (double) ncand * (double) P >= BK_PAR_MIN_PAIRS;
+                  (double) ncand * cost >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
 #endif
@@ -349,11 +427,22 @@ ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d)
   return 3 * PAIRS(m) + BK_MEDIAN_WORK(m) + 4 * m + 4 * d + 8;
 }
 
+/* the median's workspace ("optimize"): none without pairs (approx = "rff") */
+static ptrdiff_t median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk)
+{
+  if (npairs == 0) return 0;
+  return nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1;
+}
+
 ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
                                         ptrdiff_t nblk, ptrdiff_t d)
 {
-  return 2 * npairs + (nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1) + m +
-         4 * d + 8;
+  return 2 * npairs + median_work(m, npairs, nblk) + m + 4 * d + 8;
+}
+
+ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s)
+{
+  return m * D + BK_LOWRANK_HSIC_WORK(m, D, s);
 }
 
 static double max_of(const double *v, ptrdiff_t n)
@@ -417,25 +506,27 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
   double *Wp = work, *Wd = Wp + PAIRS(m);
   bk_pack_upper(W, m, Wp);
   for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
-  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, o, rank, score, iter, path,
-                          Wd + m, iwork, tick, ctx);
+  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, NULL, o, rank, score,
+                          iter, path, Wd + m, iwork, tick, ctx);
 }
 
 ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            const bk_blocks *blk, const double *Wp,
                            const double *Wd, const double *W,
-                           const bk_select_opts *o, int *rank, double *score,
-                           int *iter, double *path, double *work, int *iwork,
-                           bk_tick_fn tick, void *ctx)
+                           const bk_rff_select *rff, const bk_select_opts *o,
+                           int *rank, double *score, int *iter, double *path,
+                           double *work, int *iwork, bk_tick_fn tick,
+                           void *ctx)
 {
   const ptrdiff_t P = blk->pair0[blk->nblk];
   double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
-         *Qd = mwork + (blk->nblk == 1 ? BK_MEDIAN_WORK(m) : P + 1),
+         *Qd = mwork + median_work(m, P, blk->nblk),
          *sortbuf = Qd + m, *tf = sortbuf + 3 * d;
   int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
   sel_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
                   bk_kernel_uses_distance(o->kern.type), o->kern,
-                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0};
+                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0,
+                  rff};
   ptrdiff_t np = 0, it = 0;
 
   for (ptrdiff_t j = 0; j < d; j++) {
@@ -446,6 +537,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
+  if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
   if (o->kern.type == BK_CLINICAL)
     bk_clinical_dot(x, m, d, o->cat, W, tf, o->nthreads);
 
@@ -480,10 +572,11 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
        * up; and always for the kernels of sqrt(Q): two samples that agree on
        * every surviving feature must get a distance of exactly 0, which a
        * downdate leaves as a rounding residue that sqrt() blows up. */
-      if (since_refresh > ns || o->kern.type == BK_LAPLACE ||
-          o->kern.type == BK_INVDIST) {
+      if (since_refresh > ns ||
+          (!rff && (o->kern.type == BK_LAPLACE || o->kern.type == BK_INVDIST))) {
         memset(Q, 0, (size_t) P * sizeof(double));
         memset(Qd, 0, (size_t) m * sizeof(double));
+        if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
         st.T = 0.0;
         st.s = 0;
         update_Q(&st, active, ns, 1.0, o->nthreads);

@@ -37,15 +37,44 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
  * x encoded by clinical_encode()) an integer flag per column, else NULL;
  * blocks: NULL for the exact estimator, or the block estimator's row
  * offsets c(0, ..., m) (integer, nblk + 1, increasing by at least 2), and
- * then W is the double vector c(packed within-block weights, diagonal).
+ * then W is the double vector c(packed within-block weights, diagonal);
+ * rff: NULL, or for approx = "rff" list(omega (D x d), phase (D), F (m x s),
+ * unbiased (logical)), and then W and blocks are ignored.
  * Returns list(rank, score, iteration, path). */
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical, SEXP blocks)
+              SEXP categorical, SEXP blocks, SEXP rff)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   ptrdiff_t nblk = 0, *row0 = NULL, *pair0 = NULL;
-  if (!Rf_isNull(blocks)) {
+  bk_rff_select rs;
+  if (!Rf_isNull(rff)) {
+    if (!Rf_isNewList(rff) || XLENGTH(rff) != 4)
+      Rf_error("'rff' must be list(omega, phase, F, unbiased)");
+    SEXP om = VECTOR_ELT(rff, 0), ph = VECTOR_ELT(rff, 1),
+         F = VECTOR_ELT(rff, 2), ub = VECTOR_ELT(rff, 3);
+    bk_need_double_matrix(om, "omega");
+    bk_need_double_matrix(F, "F");
+    rs.D = Rf_nrows(om);
+    rs.s = Rf_ncols(F);
+    if (Rf_ncols(om) != d || rs.D < 1)
+      Rf_error("'omega' must have ncol(x) columns and at least one row");
+    if (!Rf_isReal(ph) || XLENGTH(ph) != rs.D)
+      Rf_error("'phase' must be a double vector of length nrow(omega)");
+    if (Rf_nrows(F) != m || rs.s < 1)
+      Rf_error("'F' must have nrow(x) rows and at least one column");
+    if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
+      Rf_error("'unbiased' must be TRUE or FALSE");
+    rs.omega = REAL(om);
+    rs.phase = REAL(ph);
+    rs.F = REAL(F);
+    rs.unbiased = LOGICAL(ub)[0] == 1;
+    nblk = 1;
+    row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    row0[0] = pair0[0] = pair0[1] = 0;
+    row0[1] = m;
+  } else if (!Rf_isNull(blocks)) {
     if (!Rf_isInteger(blocks) || XLENGTH(blocks) < 2)
       Rf_error("'blocks' must be an integer vector of row offsets");
     nblk = XLENGTH(blocks) - 1;
@@ -100,6 +129,16 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
   }
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
+  if (!Rf_isNull(rff)) {
+    if (o.kern.type != BK_GAUSSIAN && o.kern.type != BK_LAPLACE)
+      Rf_error("random Fourier features need a Gaussian or Laplace kernel");
+    if (o.policy == BK_SIGMA_OPTIMIZE)
+      Rf_error("random Fourier features take the 'dimension' or 'fixed' width");
+    int nth = o.nthreads > 1 ? o.nthreads : 1;
+    rs.stride = bk_rff_select_work(m, rs.D, rs.s);
+    rs.P = (double *) R_alloc((size_t) (m * rs.D), sizeof(double));
+    rs.zwork = (double *) R_alloc((size_t) (nth * rs.stride), sizeof(double));
+  }
   tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
 
   ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
@@ -113,11 +152,16 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP iter = PROTECT(Rf_allocVector(INTSXP, d));
   ptrdiff_t np;
-  if (nblk > 0) {
+  if (!Rf_isNull(rff)) {
+    const bk_blocks blk = {nblk, row0, pair0};
+    np = bk_select_blocks(REAL(x), m, d, &blk, NULL, NULL, NULL, &rs, &o,
+                          INTEGER(rank), REAL(score), INTEGER(iter), path,
+                          work, iwork, tick, &tc);
+  } else if (nblk > 0) {
     const bk_blocks blk = {nblk, row0, pair0};
     np = bk_select_blocks(REAL(x), m, d, &blk, REAL(W), REAL(W) + pair0[nblk],
-                          NULL, &o, INTEGER(rank), REAL(score), INTEGER(iter),
-                          path, work, iwork, tick, &tc);
+                          NULL, NULL, &o, INTEGER(rank), REAL(score),
+                          INTEGER(iter), path, work, iwork, tick, &tc);
   } else {
     np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
                             REAL(score), INTEGER(iter), path, work, iwork,

@@ -2,8 +2,9 @@
 # synthetic single-cell-like counts.
 #
 # Data: m cells, d genes, three cell classes. Counts are negative binomial
-# (rnbinom, dispersion size = 2) with gene-specific means (log-normal) times a
-# cell-specific size factor; 20 planted informative genes, with
+# (rnbinom, dispersion size = 2) with gene-specific means (log-normal,
+# median 1 count per cell) times a cell-specific size factor; 20 planted
+# informative genes, drawn among the genes with a mean of at least 0.5, with
 # class-dependent means: 10 up in one class, 10 down in one class (up in the
 # other two), the fold changes spread from 1.3 to 2.5. Besides these, 4
 # XOR-like genes in two pairs (reported apart, not among the 20): every cell
@@ -39,10 +40,12 @@ stopifnot(mode %in% c("target", "growth", "sizes"), !is.na(threads), threads >= 
 simulate_counts <- function(m, d, n_markers = 20L, n_xor = 4L, seed = 1L) {
   set.seed(seed)
   cls <- factor(sample(c("A", "B", "C"), m, replace = TRUE))
-  planted <- sample.int(d, n_markers + n_xor)
+  mu <- exp(stats::rnorm(d, mean = 0, sd = 1.2))          # gene means
+  # planted among the expressed genes (mean >= 0.5 counts per cell): a
+  # marker seen in 3% of cells is not one a method can be asked to find
+  planted <- sample(which(mu >= 0.5), n_markers + n_xor)
   markers <- planted[seq_len(n_markers)]
   xor <- planted[n_markers + seq_len(n_xor)]
-  mu <- exp(stats::rnorm(d, mean = 0, sd = 1.2))          # gene means
   size_factor <- exp(stats::rnorm(m, mean = 0, sd = 0.3)) # library sizes
   effect <- matrix(1, m, d)
   fold <- seq(1.3, 2.5, length.out = n_markers)
