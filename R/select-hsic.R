@@ -171,6 +171,10 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
                         call, approx = "exact") {
   check_kernel(kernel, "kernel")
+  if (kernel$name == "precomputed") {
+    stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
+                "features, so the kernel must be computed from them."), call. = FALSE)
+  }
   approx <- resolve_approx(approx)
   if (approx$name == "ichol") {
     stop(sprintf(paste0("approx = \"ichol\" is not available in %s() yet: use approx = \"block\" ",
@@ -178,6 +182,12 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   }
   block <- approx$name == "block"
   rff <- approx$name == "rff"
+  clinical <- is_clinical(kernel)
+  if (clinical && approx$name != "exact") {
+    stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
+                        "every feature from per-feature kernel matrices: use approx = \"exact\"."),
+                 approx$name), call. = FALSE)
+  }
   if (rff && !kernel$name %in% c("gaussian", "laplace")) {
     stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
                         "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
@@ -186,10 +196,6 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   if (rff && sigma == "optimize") {
     stop(paste0("sigma = \"optimize\" is not available with approx = \"rff\": use sigma = ",
                 "\"dimension\" or \"fixed\", or approx = \"block\"."), call. = FALSE)
-  }
-  if (kernel$name == "precomputed") {
-    stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
-                "features, so the kernel must be computed from them."), call. = FALSE)
   }
   if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
     stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
@@ -204,12 +210,6 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
 
-  clinical <- is_clinical(kernel)
-  if (clinical && approx$name != "exact") {
-    stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
-                        "every feature from per-feature kernel matrices: use approx = \"exact\"."),
-                 approx$name), call. = FALSE)
-  }
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical)
   xs <- d$x

@@ -1,6 +1,7 @@
-# bahsic() and fohsic() with approx = "block": the block estimator in the
-# selection loop (src/select.c over a list of blocks), against plain-R
-# oracles on small data.
+# bahsic() and fohsic() with approx = "block" (the block estimator: the
+# selection loop of src/select.c over a list of blocks) and approx = "rff"
+# (random Fourier features of every candidate set), against plain-R oracles
+# on small data.
 
 # Plain-R HSIC0 (eq. 4) and HSIC1 (eq. 5) of K and L
 oracle_hsic0 <- function(K, L) {
@@ -203,12 +204,96 @@ test_that("block BAHSIC ranks the planted features on top (m = 1000)", {
   expect_setequal(selected(fit, 2), c("V3", "V7"))
 })
 
+# ---- approx = "rff" -------------------------------------------------------------
+
+# Random Fourier features of x for the standard draws omega (D x d) and
+# phases b, at the width sigma
+oracle_rff <- function(x, omega, b, kernel, sigma) {
+  scale <- if (kernel == "gaussian") sqrt(2 * sigma) else sigma
+  proj <- x %*% t(scale * omega)
+  sqrt(2 / nrow(omega)) * cos(sweep(proj, 2L, b, "+"))
+}
+
+test_that("rff candidate scores are HSIC of the random features (plain-R oracle)", {
+  sim <- small_problem(m = 40)
+  L <- oracle_label(sim$y)
+  D <- 30L
+  cases <- list(list(kernel = kernel_gaussian(sigma = 0.1), name = "gaussian", sigma = 0.1,
+                     estimator = "biased", fn = oracle_hsic0),
+                list(kernel = kernel_laplace(sigma = 0.4), name = "laplace", sigma = 0.4,
+                     estimator = "unbiased", fn = oracle_hsic1))
+  for (cs in test_cases(cases)) {
+    set.seed(21)
+    fit <- bahsic(sim$x, sim$y, kernel = cs$kernel, estimator = cs$estimator, sigma = "fixed",
+                  standardize = FALSE, n_features = 6, approx = approx_rff(D))
+    set.seed(21)
+    omega <- matrix(stats::rnorm(D * 6), D, 6)
+    if (cs$name == "laplace") omega <- omega / abs(stats::rnorm(D))
+    b <- stats::runif(D, 0, 2 * pi)
+    want <- vapply(1:6, function(j) {
+      Z <- oracle_rff(sim$x[, -j, drop = FALSE], omega[, -j, drop = FALSE], b, cs$name, cs$sigma)
+      cs$fn(tcrossprod(Z), L)
+    }, numeric(1))
+    expect_equal(fit$features$score, want, tolerance = 1e-9)
+    Z <- oracle_rff(sim$x, omega, b, cs$name, cs$sigma)
+    expect_equal(fit$path$hsic, cs$fn(tcrossprod(Z), L), tolerance = 1e-9)
+    expect_match(fit$settings$approx, "random Fourier features (n_features = 30)", fixed = TRUE)
+  }
+})
+
+test_that("rff FOHSIC with the 'dimension' width matches the oracle, and hsic(approx = \"rff\")", {
+  sim <- small_problem(m = 40)
+  L <- oracle_label(sim$y)
+  set.seed(22)
+  fit <- fohsic(sim$x, sim$y, standardize = FALSE, add = 0.999, approx = approx_rff(25))
+  set.seed(22)
+  omega <- matrix(stats::rnorm(25 * 6), 25, 6)
+  b <- stats::runif(25, 0, 2 * pi)
+  first <- which(fit$features$iteration == 1L)
+  # FOHSIC's "dimension" width for a candidate added to the empty set: 1 / (2 * 1)
+  want <- vapply(first, function(j) {
+    oracle_hsic0(tcrossprod(oracle_rff(sim$x[, j, drop = FALSE], omega[, j, drop = FALSE], b,
+                                       "gaussian", 0.5)), L)
+  }, numeric(1))
+  expect_equal(fit$features$score[first], want, tolerance = 1e-9)
+  # the full set's HSIC: the same draws as hsic() makes under the same seed
+  set.seed(23)
+  h <- hsic(sim$x, sim$y, kernel_x = kernel_gaussian(sigma = 0.2), estimator = "biased",
+            approx = approx_rff(40))
+  set.seed(23)
+  fit <- bahsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.2), sigma = "fixed",
+                standardize = FALSE, approx = approx_rff(40))
+  expect_equal(fit$path$hsic[1], h$estimate, tolerance = 1e-10)
+})
+
+test_that("rff selection: the same for 1 and 2 threads; planted features on top", {
+  set.seed(24)
+  sim <- simulate_xor(300)
+  set.seed(1)
+  a <- bahsic(sim$x, sim$y, approx = approx_rff(200))
+  set.seed(1)
+  b <- bahsic(sim$x, sim$y, approx = approx_rff(200), threads = 2L)
+  expect_identical(a$features, b$features)
+  expect_identical(a$path, b$path)
+  skip_on_cran()
+  skip_if(under_valgrind(), "slow under valgrind")
+  expect_setequal(selected(a, 2), c("X1", "X2"))
+  set.seed(2)
+  fit <- bahsic(sim$x, sim$y, kernel = kernel_laplace(), approx = approx_rff(200))
+  expect_setequal(selected(fit, 2), c("X1", "X2"))
+})
+
 test_that("approximations the selectors do not take give clear errors", {
   sim <- small_problem()
-  expect_error(bahsic(sim$x, sim$y, approx = "rff"), "approx = \"rff\" is not available")
-  expect_error(fohsic(sim$x, sim$y, approx = approx_ichol()), "approx = \"ichol\"")
+  expect_error(fohsic(sim$x, sim$y, approx = approx_ichol()), "approx = \"ichol\" is not available")
   expect_error(bahsic(sim$x, sim$y, approx = "fast"), "'approx' must be one of")
+  expect_error(bahsic(sim$x, sim$y, kernel = kernel_polynomial(2), approx = "rff"),
+               "needs a Gaussian or Laplace kernel")
+  expect_error(bahsic(sim$x, sim$y, sigma = "optimize", approx = "rff"),
+               "sigma = \"optimize\" is not available with approx = \"rff\"")
   df <- data.frame(a = stats::rnorm(40), b = factor(rep(1:2, 20)))
-  expect_error(bahsic(df, sim$y, kernel = kernel_clinical(), approx = "block"),
-               "kernel_clinical\\(\\)")
+  for (a in c("block", "rff")) {
+    expect_error(bahsic(df, sim$y, kernel = kernel_clinical(), approx = a),
+                 "kernel_clinical\\(\\)")
+  }
 })
