@@ -69,8 +69,17 @@
 #' label kernel), \eqn{O(m D)} memory per thread. Each candidate evaluates
 #' \eqn{mD} cosines, so for a full ranking `"block"` is much faster; `"rff"`
 #' suits fewer candidates (`n_features`, or FOHSIC with few features to add).
-#' `"ichol"` is not available in the selectors yet, nor is any
-#' approximation with [kernel_clinical()].
+#'
+#' With `approx = "ichol"` (or [approx_ichol()], `bahsic()` only, any kernel
+#' but the linear and clinical ones; widths by `"dimension"` or `"fixed"`)
+#' every iteration factors the kernel of the surviving set by pivoted
+#' incomplete Cholesky (section 2.6; `tol`, `max_rank` r) and keeps its
+#' pivots: a candidate's kernel is the Nystrom approximation on those
+#' pivots, its columns at the pivots updated from the set's
+#' (\eqn{O(m r)}), factored in the same pivot order (\eqn{O(m r^2)}) and
+#' scored with the label factor as in [hsic()]; \eqn{O(m r)} memory per
+#' thread besides a copy of the data. No approximation is available with
+#' [kernel_clinical()].
 #'
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
@@ -95,8 +104,9 @@
 #' @param threads number of threads for the candidate loop; the result does
 #'   not depend on it.
 #' @param verbose report every iteration (size of the set, HSIC, width) as a message.
-#' @param approx `"exact"`, `"block"` or `"rff"`, or an approximation from
-#'   [approx_block()] or [approx_rff()]; see Details and [approximations].
+#' @param approx `"exact"`, `"block"`, `"rff"` or `"ichol"` (`bahsic()`
+#'   only), or an approximation from [approx_block()], [approx_rff()] or
+#'   [approx_ichol()]; see Details and [approximations].
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -176,12 +186,9 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                 "features, so the kernel must be computed from them."), call. = FALSE)
   }
   approx <- resolve_approx(approx)
-  if (approx$name == "ichol") {
-    stop(sprintf(paste0("approx = \"ichol\" is not available in %s() yet: use approx = \"block\" ",
-                        "or \"rff\" (see ?approximations), or \"exact\"."), method), call. = FALSE)
-  }
   block <- approx$name == "block"
   rff <- approx$name == "rff"
+  ichol <- approx$name == "ichol"
   clinical <- is_clinical(kernel)
   if (clinical && approx$name != "exact") {
     stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
@@ -193,9 +200,20 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                         "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
          call. = FALSE)
   }
-  if (rff && sigma == "optimize") {
-    stop(paste0("sigma = \"optimize\" is not available with approx = \"rff\": use sigma = ",
-                "\"dimension\" or \"fixed\", or approx = \"block\"."), call. = FALSE)
+  if (ichol && method == "fohsic") {
+    stop(paste0("approx = \"ichol\" is available in bahsic() only (its pivots come from the ",
+                "surviving set; fohsic() starts from the empty set): use approx = \"rff\" or ",
+                "\"block\"."), call. = FALSE)
+  }
+  if (ichol && kernel$name == "linear") {
+    stop(paste0("approx = \"ichol\" is not needed with the linear kernel, whose selection ",
+                "costs one pass over the samples per feature: use approx = \"exact\"."),
+         call. = FALSE)
+  }
+  if ((rff || ichol) && sigma == "optimize" && kernel$name %in% c("gaussian", "laplace")) {
+    stop(sprintf(paste0("sigma = \"optimize\" is not available with approx = \"%s\": use sigma = ",
+                        "\"dimension\" or \"fixed\", or approx = \"block\"."), approx$name),
+         call. = FALSE)
   }
   if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
     stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
@@ -236,6 +254,9 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
     bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
     lab_kernel <- bw$kernel
+  } else if (ichol) {
+    fy <- label_factor(kernel_y, d$y, approx)
+    lab_kernel <- fy$kernel
   } else if (rff) {
     # the standard frequencies and phases, drawn as rff_features() draws
     # them (so hsic(approx = "rff") under the same seed uses the same ones):
@@ -278,13 +299,17 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  use_simd())
     res <- if (block) {
       .Call(C_select, xs, bw$W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, blocks$row0, NULL)
+            NULL, blocks$row0, NULL, NULL)
     } else if (rff) {
       .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"))
+            NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"), NULL)
+    } else if (ichol) {
+      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, NULL, NULL, list(approx$params$tol, approx$params$max_rank, fy$F,
+                                   estimator == "unbiased"))
     } else {
       .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            if (clinical) clinical_flags(xs), NULL, NULL)
+            if (clinical) clinical_flags(xs), NULL, NULL, NULL)
     }
   }
 

@@ -285,17 +285,36 @@ typedef struct {
 } bk_rff_select;
 ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s);
 
+/* approx = "ichol" in BAHSIC: bk_ichol() (tol, max_rank) on the surviving
+ * set at every round, the label factor F (m x s), the estimator; buffers
+ * xbuf (m x d), G0 and Qmp (m x max_rank each), res (m), piv (max_rank),
+ * *r the current rank; zwork: nthreads * stride doubles, stride >=
+ * bk_ichol_select_work(m, max_rank, s). */
+typedef struct {
+  double tol;
+  ptrdiff_t max_rank, s, stride;
+  const double *F;
+  int unbiased;
+  double *xbuf, *G0, *Qmp, *res, *zwork;
+  int *piv;
+  ptrdiff_t *r;
+} bk_ichol_select;
+ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s);
+
 /* bk_select_features() over blocks: Wp the packed within-block weights
  * (pair0[nblk] doubles), Wd their diagonal (m); W the full m x m weights,
  * needed only by BK_CLINICAL (one block), else may be NULL. rff: NULL, or
  * approx = "rff" (Gaussian or Laplace kernel, "dimension" or "fixed" width):
- * then the blocks are {0, m}, {0, 0} (no pairs) and Wp, Wd, W unused. Other
+ * then the blocks are {0, m}, {0, 0} (no pairs) and Wp, Wd, W unused; ic
+ * likewise for approx = "ichol" (BAHSIC only; kernels with a width take the
+ * "dimension" or "fixed" policy). Other
  * arguments and outputs as bk_select_features(), which is this with one
  * block. */
 ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            const bk_blocks *blk, const double *Wp,
                            const double *Wd, const double *W,
-                           const bk_rff_select *rff, const bk_select_opts *o,
+                           const bk_rff_select *rff,
+                           const bk_ichol_select *ic, const bk_select_opts *o,
                            int *rank, double *score, int *iter, double *path,
                            double *work, int *iwork, bk_tick_fn tick,
                            void *ctx);

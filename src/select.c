@@ -30,6 +30,14 @@
  * P -/+ x_j omega_j', scaled by the iteration's width, mapped to the random
  * features Z = sqrt(2 / D) cos(. + b) and scored against the label factor F
  * by bk_lowrank_hsic() (lowrank.c), O(m D s).
+ *
+ * approx = "ichol" (BAHSIC) runs bk_ichol() on the surviving set at the
+ * start of each iteration (section 2.6: pivoted incomplete Cholesky, which
+ * with r pivots is the Nystrom approximation on them) and keeps the sums Q
+ * between every sample and the r pivots (m x r); a candidate updates them
+ * (O(m r)), evaluates its kernel columns at the pivots and factors them by
+ * the Cholesky steps in the same pivot order (O(m r^2)), and is scored by
+ * bk_lowrank_hsic().
  */
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +81,8 @@ typedef struct {
   /* approx = "rff": the projections P (m x D) of the current set instead of
    * Q (NULL on the pairs paths) */
   const bk_rff_select *rff;
+  /* approx = "ichol" (BAHSIC): the pivots of the current set, NULL else */
+  const bk_ichol_select *ic;
 } sel_state;
 
 static inline double ipow(double v, int n)
@@ -130,6 +140,99 @@ static double rff_hsic(const sel_state *st, double sigma, ptrdiff_t j,
   return out[r->unbiased ? 1 : 0];
 }
 
+/* q_j(a, p) of feature column xj: squared difference or product */
+static inline double qpair(int dist, double u, double v)
+{
+  return dist ? (u - v) * (u - v) : u * v;
+}
+
+/* approx = "ichol", at the start of a BAHSIC round over the ns features of
+ * active at the width sigma: the pivots of bk_ichol() on the set, its
+ * factor G0 (for the set's own HSIC) and the sums Qmp (m x r) of q_j
+ * between every sample and every pivot over the set. */
+static void ichol_prepare(const sel_state *st, double sigma, const int *active,
+                          ptrdiff_t ns, int nthreads)
+{
+  const bk_ichol_select *c = st->ic;
+  const ptrdiff_t m = st->m;
+  bk_kernel k = st->kern;
+  if (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) k.p1 = sigma;
+  for (ptrdiff_t i = 0; i < ns; i++)
+    memcpy(c->xbuf + m * i, st->x + m * active[i], (size_t) m * sizeof(double));
+  *c->r = bk_ichol(c->xbuf, m, ns, &k, c->tol, c->max_rank, c->G0, c->piv,
+                   c->res);
+  const ptrdiff_t r = *c->r;
+  const int dist = st->dist;
+  const int par = nthreads > 1 && (double) m * (double) r * (double) ns >=
+                                      BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
+#endif
+  for (ptrdiff_t l = 0; l < r; l++) {
+    double *Ql = c->Qmp + m * l;
+    const ptrdiff_t p = c->piv[l];
+    memset(Ql, 0, (size_t) m * sizeof(double));
+    for (ptrdiff_t i = 0; i < ns; i++) {
+      const double *xj = c->xbuf + m * i, xp = xj[p];
+      for (ptrdiff_t a = 0; a < m; a++) Ql[a] += qpair(dist, xj[a], xp);
+    }
+  }
+  (void) par;
+}
+
+/* approx = "ichol": HSIC of the current set with feature j removed (j < 0:
+ * the set itself, from G0). The kernel columns at the pivots, then the
+ * Cholesky steps of bk_ichol() in its pivot order (a pivot whose residual
+ * is <= tol times the largest pivot diagonal is left out), then
+ * bk_lowrank_hsic(). buf: bk_ichol_select_work() doubles of this thread. */
+static double ichol_hsic(const sel_state *st, double sigma, ptrdiff_t j,
+                         double sgn, double *buf)
+{
+  const bk_ichol_select *c = st->ic;
+  const ptrdiff_t m = st->m, r = *c->r;
+  double out[3];
+  if (j < 0) {
+    bk_lowrank_hsic(c->G0, m, r, c->F, c->s, out, buf);
+    return out[c->unbiased ? 1 : 0];
+  }
+  const double *xj = st->x + m * j;
+  double *K = buf, *G = K + m * r, *work = G + m * r;
+  double dmax = 0.0;
+  for (ptrdiff_t l = 0; l < r; l++) {
+    const ptrdiff_t p = c->piv[l];
+    const double *Ql = c->Qmp + m * l;
+    double *Kl = K + m * l;
+    const double xp = xj[p];
+    for (ptrdiff_t a = 0; a < m; a++)
+      Kl[a] = kvalue(&st->kern, sigma, Ql[a] + sgn * qpair(st->dist, xj[a], xp));
+    dmax = Kl[p] > dmax ? Kl[p] : dmax;
+  }
+  const double stop = c->tol * dmax;
+  ptrdiff_t q = 0; /* columns kept */
+  for (ptrdiff_t l = 0; l < r; l++) {
+    const ptrdiff_t p = c->piv[l];
+    double *col = G + m * q;
+    memcpy(col, K + m * l, (size_t) m * sizeof(double));
+    for (ptrdiff_t t = 0; t < q; t++) {
+      const double *Gt = G + m * t;
+      const double g = Gt[p];
+      BK_SIMD
+      for (ptrdiff_t a = 0; a < m; a++) col[a] -= Gt[a] * g;
+    }
+    const double res = col[p];
+    if (!(res > stop) || !(res > 0.0)) continue;
+    const double diag = sqrt(res), inv = 1.0 / diag;
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < m; a++) col[a] *= inv;
+    /* the rows of the earlier pivots are 0 in exact arithmetic */
+    for (ptrdiff_t t = 0; t < l; t++) col[c->piv[t]] = 0.0;
+    col[p] = diag;
+    q++;
+  }
+  bk_lowrank_hsic(G, m, q, c->F, c->s, out, work);
+  return out[c->unbiased ? 1 : 0];
+}
+
 /* HSIC of the set whose Q is st->Q changed by sgn times feature column xj
  * (xj = NULL: the set itself):
  *   sum_a W_aa k_aa + 2 sum_{a<b} W_ab k(Q_ab + sgn q_j(a, b)). */
@@ -141,6 +244,7 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
     return st->s > 0 ? st->T / (double) st->s : 0.0;
   if (st->rff) /* the set itself, on the main thread */
     return rff_hsic(st, sigma, -1, 0.0, st->rff->zwork);
+  if (st->ic) return ichol_hsic(st, sigma, -1, 0.0, st->ic->zwork);
   double off = 0.0, diag = 0.0;
 
   /* the block estimator is linear in the kernel too: the sum over the
@@ -201,6 +305,9 @@ static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
   if (st->rff)
     return rff_hsic(st, sigma, j, sgn,
                     st->rff->zwork + (ptrdiff_t) thread_id() * st->rff->stride);
+  if (st->ic)
+    return ichol_hsic(st, sigma, j, sgn,
+                      st->ic->zwork + (ptrdiff_t) thread_id() * st->ic->stride);
   if (st->kern.type == BK_CLINICAL) {
     const double s = (double) st->s + sgn;
     return s > 0.0 ? (st->T + sgn * st->t[j]) / s : 0.0;
@@ -235,6 +342,7 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
     st->s += sgn > 0 ? ncols : -ncols;
     return;
   }
+  if (st->ic) return; /* Qmp is recomputed at every round's pivots */
   if (st->rff) {
     /* P += sgn x_j omega_j', a column of P per thread */
     const bk_rff_select *r = st->rff;
@@ -398,9 +506,12 @@ static void score_candidates(const sel_state *st, double sigma,
 {
   /* chunks of about 2^16 pairs keep the scheduling cost small */
   const ptrdiff_t P = st->pair0[st->nblk];
-  const int chunk = st->rff ? 1 : (int) (1 + 65536 / (P > 0 ? P : 1));
+  const int chunk =
+      st->rff || st->ic ? 1 : (int) (1 + 65536 / (P > 0 ? P : 1));
   /* a clinical candidate is O(1): no threads */
-  const double cost = st->rff ? (double) st->m * (double) st->rff->D
+  const double cost = st->rff  ? (double) st->m * (double) st->rff->D
+                     : st->ic ? (double) st->m * (double) *st->ic->r *
+                                    (double) *st->ic->r
                               : (double) P;
   const int par = nthreads > 1 && st->kern.type != BK_CLINICAL &&
                   (double) ncand * cost >= BK_PAR_MIN_PAIRS;
@@ -445,6 +556,11 @@ ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s)
   return m * D + BK_LOWRANK_HSIC_WORK(m, D, s);
 }
 
+ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s)
+{
+  return 2 * m * r + BK_LOWRANK_HSIC_WORK(m, r, s);
+}
+
 static double max_of(const double *v, ptrdiff_t n)
 {
   double mx = 0.0;
@@ -483,6 +599,7 @@ static void backward_round(const bk_select_opts *o, sel_state *st,
                            double *sigma_out, double *h_out)
 {
   double h, sigma = choose_sigma(o, st, st->Q, ns, mwork, &h);
+  if (st->ic) ichol_prepare(st, sigma, active, ns, o->nthreads);
   if (isnan(h)) h = set_hsic(st, sigma, NULL, 0.0);
   add_path(path, np, it, ns, h, sigma);
   /* candidates' squared distances are <= Q: the exp needs no clamp when
@@ -506,14 +623,15 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
   double *Wp = work, *Wd = Wp + PAIRS(m);
   bk_pack_upper(W, m, Wp);
   for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
-  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, NULL, o, rank, score,
-                          iter, path, Wd + m, iwork, tick, ctx);
+  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, NULL, NULL, o, rank,
+                          score, iter, path, Wd + m, iwork, tick, ctx);
 }
 
 ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            const bk_blocks *blk, const double *Wp,
                            const double *Wd, const double *W,
-                           const bk_rff_select *rff, const bk_select_opts *o,
+                           const bk_rff_select *rff,
+                           const bk_ichol_select *ic, const bk_select_opts *o,
                            int *rank, double *score, int *iter, double *path,
                            double *work, int *iwork, bk_tick_fn tick,
                            void *ctx)
@@ -526,7 +644,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
   sel_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
                   bk_kernel_uses_distance(o->kern.type), o->kern,
                   Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0,
-                  rff};
+                  rff, ic};
   ptrdiff_t np = 0, it = 0;
 
   for (ptrdiff_t j = 0; j < d; j++) {
@@ -573,7 +691,8 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
        * every surviving feature must get a distance of exactly 0, which a
        * downdate leaves as a rounding residue that sqrt() blows up. */
       if (since_refresh > ns ||
-          (!rff && (o->kern.type == BK_LAPLACE || o->kern.type == BK_INVDIST))) {
+          (!rff && !ic &&
+           (o->kern.type == BK_LAPLACE || o->kern.type == BK_INVDIST))) {
         memset(Q, 0, (size_t) P * sizeof(double));
         memset(Qd, 0, (size_t) m * sizeof(double));
         if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));

@@ -1,6 +1,7 @@
 # bahsic() and fohsic() with approx = "block" (the block estimator: the
 # selection loop of src/select.c over a list of blocks) and approx = "rff"
-# (random Fourier features of every candidate set), against plain-R oracles
+# (random Fourier features of every candidate set) and approx = "ichol"
+# (Nystrom on the pivots of each iteration's set), against plain-R oracles
 # on small data.
 
 # Plain-R HSIC0 (eq. 4) and HSIC1 (eq. 5) of K and L
@@ -283,16 +284,73 @@ test_that("rff selection: the same for 1 and 2 threads; planted features on top"
   expect_setequal(selected(fit, 2), c("X1", "X2"))
 })
 
+# ---- approx = "ichol" (BAHSIC) -----------------------------------------------------
+
+test_that("ichol at full rank is the exact selection", {
+  set.seed(31)
+  sim <- simulate_xor(80)
+  for (cs in test_cases(list(list(kernel_gaussian(), "biased"), list(kernel_laplace(), "unbiased"),
+                             list(kernel_polynomial(2), "biased")))) {
+    exact <- bahsic(sim$x, sim$y, kernel = cs[[1]], estimator = cs[[2]])
+    fit <- bahsic(sim$x, sim$y, kernel = cs[[1]], estimator = cs[[2]],
+                  approx = approx_ichol(tol = 1e-14, max_rank = 80))
+    expect_equal(fit$features$score, exact$features$score, tolerance = 1e-6)
+    expect_equal(fit$path$hsic, exact$path$hsic, tolerance = 1e-6)
+    expect_identical(fit$features$rank[1:2], exact$features$rank[1:2])
+  }
+})
+
+test_that("ichol candidate scores are HSIC of the Nystrom kernel on the set's pivots (oracle)", {
+  sim <- small_problem(m = 40)
+  L <- oracle_label(sim$y)
+  for (cs in test_cases(list(list(kernel_gaussian(sigma = 0.1), "gaussian", 0.1, "biased",
+                                  oracle_hsic0),
+                             list(kernel_laplace(sigma = 0.3), "laplace", 0.3, "unbiased",
+                                  oracle_hsic1)))) {
+    fit <- bahsic(sim$x, sim$y, kernel = cs[[1]], sigma = "fixed", estimator = cs[[4]],
+                  standardize = FALSE, n_features = 6,
+                  approx = approx_ichol(tol = 1e-8, max_rank = 8))
+    # the pivots of the incomplete Cholesky of the whole set
+    p <- kernel_param(cs[[1]])
+    piv <- .Call(C_ichol, sim$x, kernel_code(cs[[1]]), p[1L], p[2L], 1e-8, 8L)$pivots
+    expect_length(piv, 8L)
+    nystrom <- function(K) K[, piv] %*% solve(K[piv, piv], K[piv, ])
+    want <- vapply(1:6, function(j) {
+      cs[[5]](nystrom(oracle_kernel(sim$x[, -j, drop = FALSE], cs[[2]], cs[[3]])), L)
+    }, numeric(1))
+    expect_equal(fit$features$score, want, tolerance = 1e-8)
+    expect_equal(fit$path$hsic, cs[[5]](nystrom(oracle_kernel(sim$x, cs[[2]], cs[[3]])), L),
+                 tolerance = 1e-8)
+  }
+})
+
+test_that("ichol selection: the same for 1 and 2 threads; planted features on top", {
+  set.seed(32)
+  sim <- simulate_xor(300)
+  a <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40))
+  b <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40), threads = 2L)
+  expect_identical(a$features, b$features)
+  expect_identical(a$path, b$path)
+  expect_match(a$settings$approx, "incomplete Cholesky", fixed = TRUE)
+  skip_on_cran()
+  skip_if(under_valgrind(), "slow under valgrind")
+  expect_setequal(selected(a, 2), c("X1", "X2"))
+})
+
 test_that("approximations the selectors do not take give clear errors", {
   sim <- small_problem()
-  expect_error(fohsic(sim$x, sim$y, approx = approx_ichol()), "approx = \"ichol\" is not available")
+  expect_error(fohsic(sim$x, sim$y, approx = approx_ichol()), "available in bahsic\\(\\) only")
+  expect_error(bahsic(sim$x, sim$y, sigma = "optimize", approx = "ichol"),
+               "sigma = \"optimize\" is not available with approx = \"ichol\"")
+  expect_error(bahsic(sim$x, sim$y, kernel = kernel_linear(), approx = "ichol"),
+               "not needed with the linear kernel")
   expect_error(bahsic(sim$x, sim$y, approx = "fast"), "'approx' must be one of")
   expect_error(bahsic(sim$x, sim$y, kernel = kernel_polynomial(2), approx = "rff"),
                "needs a Gaussian or Laplace kernel")
   expect_error(bahsic(sim$x, sim$y, sigma = "optimize", approx = "rff"),
                "sigma = \"optimize\" is not available with approx = \"rff\"")
   df <- data.frame(a = stats::rnorm(40), b = factor(rep(1:2, 20)))
-  for (a in c("block", "rff")) {
+  for (a in c("block", "rff", "ichol")) {
     expect_error(bahsic(df, sim$y, kernel = kernel_clinical(), approx = a),
                  "kernel_clinical\\(\\)")
   }
