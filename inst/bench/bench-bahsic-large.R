@@ -26,16 +26,20 @@
 #   Rscript inst/bench/bench-bahsic-large.R growth  [threads] [size] [d]
 #       m = 2,500, 5,000, 10,000, 20,000, 40,000 at fixed d (default 2,000):
 #       the time should grow linearly in m (the cost is O(m B) per candidate)
+#   Rscript inst/bench/bench-bahsic-large.R lowrank [threads] [m] [d]
+#       m = 5,000, d = 200: the block estimator (size 100) beside
+#       approx_rff(n_features = 200) and approx_ichol(max_rank = 50)
 #   Rscript inst/bench/bench-bahsic-large.R sizes   [threads] [m] [d]
-#       block sizes 25, 50, 100, 200, 400 at one m (default 5,000): recovery
-#       against time, for the choice of the default size
+#       block sizes 25, 50, 100, 200, 400 at one m (default 5,000), and the
+#       exact estimator when m <= 5,000: recovery against time, for the
+#       choice of the default size
 
 suppressPackageStartupMessages(library(bahsic))
 
 args <- commandArgs(trailingOnly = TRUE)
 mode <- if (length(args) >= 1L) args[1L] else "target"
 threads <- if (length(args) >= 2L) as.integer(args[2L]) else 2L
-stopifnot(mode %in% c("target", "growth", "sizes"), !is.na(threads), threads >= 1L)
+stopifnot(mode %in% c("target", "growth", "sizes", "lowrank"), !is.na(threads), threads >= 1L)
 
 simulate_counts <- function(m, d, n_markers = 20L, n_xor = 4L, seed = 1L) {
   set.seed(seed)
@@ -70,16 +74,22 @@ simulate_counts <- function(m, d, n_markers = 20L, n_xor = 4L, seed = 1L) {
        fold = fold, base_mean = mu[markers])
 }
 
-run <- function(m, d, size, threads) {
+# size = NA: the exact estimator; approx: another approximation than the block
+# estimator (size is then unused)
+run <- function(m, d, size, threads, approx = NULL) {
   sim <- simulate_counts(m, d)
   set.seed(42)
+  if (is.null(approx)) approx <- if (is.na(size)) "exact" else approx_block(size = size)
   sec <- system.time(
-    fit <- bahsic(sim$x, sim$y, approx = approx_block(size = size), drop = 0.1,
-                  threads = threads)
+    fit <- bahsic(sim$x, sim$y, approx = approx, drop = 0.1, threads = threads)
   )[["elapsed"]]
   top <- selected(fit, 50)
-  cat(sprintf("m = %6d  d = %5d  size = %4d  threads = %d  %8.1f s  planted in top 50: %2d / 20  (XOR-like extras: %d / 4)\n",
-              m, d, size, threads, sec, sum(sim$markers %in% top), sum(sim$xor %in% top)))
+  label <- if (is.character(approx)) approx else switch(approx$name,
+    block = sprintf("block(%d)", approx$params$size),
+    rff = sprintf("rff(%d)", approx$params$n_features),
+    ichol = sprintf("ichol(%d)", approx$params$max_rank))
+  cat(sprintf("m = %6d  d = %5d  %-11s  threads = %d  %8.1f s  planted in top 50: %2d / 20  (XOR-like extras: %d / 4)\n",
+              m, d, label, threads, sec, sum(sim$markers %in% top), sum(sim$xor %in% top)))
   missed <- which(!sim$markers %in% top)
   for (k in missed) {
     cat(sprintf("    missed %s: rank %d, fold change %.2f, mean count %.3f\n", sim$markers[k],
@@ -104,8 +114,16 @@ if (mode == "target") {
               paste(sprintf("%.2f", 1000 * sec / ms), collapse = ", ")))
   cat(sprintf("linear fit: %.2f s + %.3f s per 1,000 samples, R^2 = %.4f\n",
               stats::coef(fit)[1L], 1000 * stats::coef(fit)[2L], summary(fit)$r.squared))
+} else if (mode == "lowrank") {
+  m <- if (length(args) >= 3L) as.integer(args[3L]) else 5000L
+  d <- if (length(args) >= 4L) as.integer(args[4L]) else 200L
+  run(m, d, 100L, threads)
+  run(m, d, NA, threads, approx_rff(n_features = 200))
+  invisible(run(m, d, NA, threads, approx_ichol(max_rank = 50)))
 } else {
   m <- if (length(args) >= 3L) as.integer(args[3L]) else 5000L
   d <- if (length(args) >= 4L) as.integer(args[4L]) else 2000L
   for (size in c(25L, 50L, 100L, 200L, 400L)) run(m, d, size, threads)
+  # the exact estimator beside them (m x m matrices: small m only)
+  if (m <= 5000L) invisible(run(m, d, NA_integer_, threads))
 }
