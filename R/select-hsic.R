@@ -38,6 +38,49 @@
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.
 #'
+#' **Many samples** (`approx`): the exact loop keeps \eqn{m(m-1)/2} squared
+#' distances and weights, so its memory grows as \eqn{m^2} (20,000 samples:
+#' 8 GB). With `approx = "block"` (or [approx_block()]) HSIC of every
+#' candidate set is the block estimate: the samples are split at random
+#' (`sample.int()`, so `set.seed()` fixes it) into blocks of `size`, the last
+#' one taking the remainder, and the HSIC estimates within the blocks are
+#' averaged. The same loop then runs over the pairs within blocks only: a
+#' candidate costs \eqn{O(mB)} instead of \eqn{O(m^2)} and the memory is
+#' \eqn{O(mB)} besides the data. With `n_partitions > 1` the blocks of all
+#' partitions are averaged; the data are then copied once per partition
+#' (`n_partitions` times \eqn{m \times d} doubles). As in [hsic()] with
+#' `approx = "block"` (the same blocks under the same seed), the kernels are
+#' fixed on all samples before the blocks are formed: the label kernel's
+#' class weights from all samples, a regression label kernel's width and a
+#' `"fixed"` width without `sigma` by the median heuristic on at most 1000
+#' samples. The blocks used are returned in `settings$blocks` (sample indices
+#' per block). With `size >= m` the block estimate is the exact one, and the
+#' result is that of `approx = "exact"`.
+#'
+#' With `approx = "rff"` (or [approx_rff()], Gaussian and Laplace kernels,
+#' `sigma = "dimension"` or `"fixed"`) the kernel of every set is replaced by
+#' \eqn{D} random Fourier features (Rahimi and Recht 2007): \eqn{D}
+#' standard frequencies per feature are drawn once (R's RNG, as [hsic()]
+#' draws them), the projections of the current set on them (\eqn{m \times
+#' D}) are updated as features leave or join, a candidate's features
+#' \eqn{\sqrt{2/D}\cos(\cdot + b)} are formed at the iteration's width and
+#' HSIC0 or HSIC1 is computed from them and the label factor as in
+#' [hsic()] (section 2.6): \eqn{O(m D s)} per candidate (s the rank of the
+#' label kernel), \eqn{O(m D)} memory per thread. Each candidate evaluates
+#' \eqn{mD} cosines, so for a full ranking `"block"` is much faster; `"rff"`
+#' suits fewer candidates (`n_features`, or FOHSIC with few features to add).
+#'
+#' With `approx = "ichol"` (or [approx_ichol()], `bahsic()` only, any kernel
+#' but the linear and clinical ones; widths by `"dimension"` or `"fixed"`)
+#' every iteration factors the kernel of the surviving set by pivoted
+#' incomplete Cholesky (section 2.6; `tol`, `max_rank` r) and keeps its
+#' pivots: a candidate's kernel is the Nystrom approximation on those
+#' pivots, its columns at the pivots updated from the set's
+#' (\eqn{O(m r)}), factored in the same pivot order (\eqn{O(m r^2)}) and
+#' scored with the label factor as in [hsic()]; \eqn{O(m r)} memory per
+#' thread besides a copy of the data. No approximation is available with
+#' [kernel_clinical()].
+#'
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
 #'   kernel (features are removed and added, so the kernel must be a function
@@ -61,6 +104,9 @@
 #' @param threads number of threads for the candidate loop; the result does
 #'   not depend on it.
 #' @param verbose report every iteration (size of the set, HSIC, width) as a message.
+#' @param approx `"exact"`, `"block"`, `"rff"` or `"ichol"` (`bahsic()`
+#'   only), or an approximation from [approx_block()], [approx_rff()] or
+#'   [approx_ichol()]; see Details and [approximations].
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -75,6 +121,11 @@
 #' sim <- simulate_xor(100)
 #' bahsic(sim$x, sim$y, n_features = 2)
 #' fohsic(sim$x, sim$y, n_features = 5, kernel = kernel_gaussian())
+#' # the block estimator: O(m B) per candidate instead of O(m^2)
+#' set.seed(2)
+#' sim <- simulate_xor(400)
+#' fit <- bahsic(sim$x, sim$y, approx = approx_block(size = 50))
+#' selected(fit, 2)
 #' @export
 bahsic <- function(x, ...) UseMethod("bahsic")
 
@@ -84,8 +135,9 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            drop = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
-                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
-  hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y,
+                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                           approx = "exact", ...) {
+  hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
               estimator = match.arg(estimator), sigma = match.arg(sigma),
               sigma_grid = sigma_grid, step = drop, step_arg = "drop",
               n_features = n_features, standardize = standardize, threads = threads,
@@ -108,8 +160,9 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            add = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
-                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
-  hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y,
+                           verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                           approx = "exact", ...) {
+  hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
               estimator = match.arg(estimator), sigma = match.arg(sigma),
               sigma_grid = sigma_grid, step = add, step_arg = "add",
               n_features = n_features, standardize = standardize, threads = threads,
@@ -126,11 +179,41 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
 # (or the one-pass linear case), then the shared result class.
 hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_grid, step,
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
-                        call) {
+                        call, approx = "exact") {
   check_kernel(kernel, "kernel")
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
                 "features, so the kernel must be computed from them."), call. = FALSE)
+  }
+  approx <- resolve_approx(approx)
+  block <- approx$name == "block"
+  rff <- approx$name == "rff"
+  ichol <- approx$name == "ichol"
+  clinical <- is_clinical(kernel)
+  if (clinical && approx$name != "exact") {
+    stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
+                        "every feature from per-feature kernel matrices: use approx = \"exact\"."),
+                 approx$name), call. = FALSE)
+  }
+  if (rff && !kernel$name %in% c("gaussian", "laplace")) {
+    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
+                        "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
+         call. = FALSE)
+  }
+  if (ichol && method == "fohsic") {
+    stop(paste0("approx = \"ichol\" is available in bahsic() only (its pivots come from the ",
+                "surviving set; fohsic() starts from the empty set): use approx = \"rff\" or ",
+                "\"block\"."), call. = FALSE)
+  }
+  if (ichol && kernel$name == "linear") {
+    stop(paste0("approx = \"ichol\" is not needed with the linear kernel, whose selection ",
+                "costs one pass over the samples per feature: use approx = \"exact\"."),
+         call. = FALSE)
+  }
+  if ((rff || ichol) && sigma == "optimize" && kernel$name %in% c("gaussian", "laplace")) {
+    stop(sprintf(paste0("sigma = \"optimize\" is not available with approx = \"%s\": use sigma = ",
+                        "\"dimension\" or \"fixed\", or approx = \"block\"."), approx$name),
+         call. = FALSE)
   }
   if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
     stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
@@ -145,7 +228,6 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
 
-  clinical <- is_clinical(kernel)
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical)
   xs <- d$x
@@ -165,18 +247,48 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   if (clinical) standardize <- FALSE
   if (standardize) xs <- standardize_columns(xs, d$features)
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
-  check_memory(m, 5)
-  lab <- label_gram(kernel_y, d$y, threads)
-  W <- hsic_weights(lab, m, estimator)
+  blocks <- NULL
+  if (block) {
+    blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
+    # the partitions stacked: row i of xs is sample blocks$rows[i]
+    if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
+    bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
+    lab_kernel <- bw$kernel
+  } else if (ichol) {
+    fy <- label_factor(kernel_y, d$y, approx)
+    lab_kernel <- fy$kernel
+  } else if (rff) {
+    # the standard frequencies and phases, drawn as rff_features() draws
+    # them (so hsic(approx = "rff") under the same seed uses the same ones):
+    # N(0, 1), then for the Laplace kernel divided by |N(0, 1)| per feature
+    n_rff <- approx$params$n_features
+    omega <- matrix(stats::rnorm(n_rff * p), n_rff, p)
+    if (kernel$name == "laplace") omega <- omega / abs(stats::rnorm(n_rff))
+    phase <- stats::runif(n_rff, 0, 2 * pi)
+    fy <- label_factor(kernel_y, d$y, approx)
+    lab_kernel <- fy$kernel
+  } else {
+    check_memory(m, 5, approximable = TRUE)
+    lab <- label_gram(kernel_y, d$y, threads)
+    lab_kernel <- lab$kernel
+    W <- hsic_weights(lab, m, estimator)
+  }
 
   width <- kernel$name %in% c("gaussian", "laplace")
   policy <- if (width) sigma else "fixed"
   if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian", n_max = m)
+    # all samples on the exact path, as before; at most 1000 on the block path
+    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian",
+                                        n_max = if (approx$name == "exact") m else 1000L)
   }
 
   if (kernel$name == "linear") {
-    res <- linear_select(method, xs, W, step, n_features, threads)
+    s <- if (block) {
+      block_feature_dot(xs, bw, threads)
+    } else {
+      .Call(C_feature_dot, xs, 0L, 0, 0, W, threads, use_simd())
+    }
+    res <- linear_select(method, s, step, n_features)
   } else {
     grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
     par <- kernel_param(kernel)
@@ -185,8 +297,20 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                  as.double(is.null(sigma_grid)), step,
                  if (is.null(n_features)) 0 else n_features, threads, verbose,
                  use_simd())
-    res <- .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-                 if (clinical) clinical_flags(xs))
+    res <- if (block) {
+      .Call(C_select, xs, bw$W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, blocks$row0, NULL, NULL)
+    } else if (rff) {
+      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"), NULL)
+    } else if (ichol) {
+      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            NULL, NULL, NULL, list(approx$params$tol, approx$params$max_rank, fy$F,
+                                   estimator == "unbiased"))
+    } else {
+      .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
+            if (clinical) clinical_flags(xs), NULL, NULL, NULL)
+    }
   }
 
   features <- data.frame(feature = d$features,
@@ -199,10 +323,12 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   path$sigma[is.nan(path$sigma)] <- NA_real_
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
-  settings <- list(kernel = kernel, kernel_y = lab$kernel, estimator = estimator,
+  settings <- list(kernel = kernel, kernel_y = lab_kernel, estimator = estimator,
                    sigma = if (width) sigma else NA_character_, sigma_grid = sigma_grid,
                    step = step, n_features = n_features, standardize = standardize,
-                   n_samples = m, threads = threads)
+                   n_samples = m, threads = threads, approx = approx$label)
+  # the blocks of samples (indices into the rows of x), to reproduce the estimate
+  if (block) settings$blocks <- blocks$list
   names(settings)[names(settings) == "step"] <- step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
@@ -229,9 +355,8 @@ standardize_columns <- function(x, features) {
 # HSIC(S+) + s_j: the elimination (or addition) order is the order of s_j,
 # whatever the schedule. Walk the schedule to report the same scores and
 # path as Algorithm 1 or 2 would.
-linear_select <- function(method, x, W, step, n_features, threads) {
-  p <- ncol(x)
-  s <- .Call(C_feature_dot, x, 0L, 0, 0, W, threads, use_simd())
+linear_select <- function(method, s, step, n_features) {
+  p <- length(s)
   rank <- integer(p)
   score <- rep(NA_real_, p)
   iteration <- integer(p)
@@ -285,4 +410,83 @@ linear_select <- function(method, x, W, step, n_features, threads) {
     }
   }
   list(rank = rank, score = score, iteration = iteration, path = path)
+}
+
+# The block estimator's partitions (Zaremba et al. 2013): each a random
+# permutation of the m samples (sample.int, R's RNG) cut into floor(m / size)
+# blocks of `size`, the last one taking the remainder; with size >= m one
+# block of all samples in their order (the exact estimate, no draw). rows:
+# the samples of the stacked partitions (n_partitions * m); row0: the row
+# offsets of the blocks in that stack (0-based, for C); list: the samples of
+# every block.
+block_partition <- function(m, size, n_partitions) {
+  if (size >= m) {
+    rows <- seq_len(m)
+    sizes <- m
+  } else {
+    nb <- m %/% size
+    one <- c(rep(size, nb - 1L), size + m %% size)
+    rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
+    sizes <- rep(one, n_partitions)
+  }
+  row0 <- as.integer(c(0L, cumsum(sizes)))
+  list(rows = rows, row0 = row0,
+       list = unname(split(rows, rep(seq_along(sizes), sizes))))
+}
+
+# The block estimator's weights: HSIC of the stacked data is
+# sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the label kernel
+# on block b. The label kernel is fixed on all samples first, as hsic() does
+# with approx = "block" (hsic_block()): class weights from all samples, a
+# regression kernel's width by the median heuristic on at most 1000 outcomes
+# (resolve_width_approx()), a precomputed label kernel restricted to the
+# block; never an m x m matrix. Returns list(W = c(packed within-block
+# W_b / n_blocks, their diagonals), Wb = the list of W_b / n_blocks,
+# kernel = the resolved label kernel).
+block_weights <- function(kernel_y, y, blocks, estimator, threads) {
+  kern <- kernel_y$params$kernel
+  lab_block <- if (kernel_y$type != "regression" || kern$name == "linear") {
+    lab <- label_gram(kernel_y, y, threads)
+    kernel_y <- lab$kernel
+    function(i) list(Y = lab$Y[i, , drop = FALSE])
+  } else if (kern$name == "precomputed") {
+    L <- kern$params$K
+    if (nrow(L) != NROW(y)) {
+      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
+                   nrow(L), nrow(L), NROW(y)), call. = FALSE)
+    }
+    function(i) list(L = L[i, i, drop = FALSE])
+  } else {
+    if (is.factor(y)) {
+      stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                  "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+    }
+    check_varying_outcome(y)
+    ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
+    kern <- resolve_width_approx(kern, ymat)
+    kernel_y$params$kernel <- kern
+    kernel_y$label <- paste("regression label kernel:", kern$label)
+    function(i) {
+      L <- gram(kern, ymat[i, , drop = FALSE], threads)
+      attr(L, "kernel") <- NULL
+      list(L = L)
+    }
+  }
+  nb <- length(blocks$list)
+  Wb <- lapply(blocks$list, function(i) hsic_weights(lab_block(i), length(i), estimator) / nb)
+  W <- c(unlist(lapply(Wb, function(w) w[upper.tri(w)]), use.names = FALSE),
+         unlist(lapply(Wb, diag), use.names = FALSE))
+  list(W = W, Wb = Wb, kernel = kernel_y)
+}
+
+# Linear kernel on the block path: s_j = sum_b x_jb' W_b x_jb (x stacked).
+block_feature_dot <- function(x, bw, threads) {
+  s <- numeric(ncol(x))
+  start <- 0L
+  for (w in bw$Wb) {
+    rows <- start + seq_len(nrow(w))
+    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], 0L, 0, 0, w, threads, use_simd())
+    start <- start + nrow(w)
+  }
+  s
 }

@@ -254,6 +254,71 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              double *path, double *work, int *iwork,
                              bk_tick_fn tick, void *ctx);
 
+/* The block estimator (Zaremba et al. 2013) in the same loop: the rows of x
+ * split into nblk blocks, block k rows row0[k] .. row0[k + 1] - 1, whose
+ * packed pairs a < b (within the block) sit at pair0[k] .. pair0[k + 1] - 1
+ * of the packed weights; row0[0] = pair0[0] = 0. HSIC of a set is
+ * sum over the blocks of sum(K_b o W_b): W_b divided by the number of
+ * blocks gives their average. The exact estimator is the one block
+ * {0, m}, {0, m (m - 1) / 2}. */
+typedef struct {
+  ptrdiff_t nblk;
+  const ptrdiff_t *row0, *pair0; /* nblk + 1 each */
+} bk_blocks;
+
+/* Workspace of bk_select_blocks(): m rows, npairs = pair0[nblk]. Ints:
+ * bk_select_work_ints(d). */
+ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
+                                        ptrdiff_t nblk, ptrdiff_t d);
+
+/* approx = "rff" in the selectors: D standard frequencies omega (D x d,
+ * column-major; the Gaussian's N(0, 1), the Laplace's Cauchy z / |u|),
+ * scaled by the iteration's width, phases b (D), the label factor F (m x s,
+ * L ~ F F'), the estimator (HSIC1 if unbiased, else HSIC0); P: m x D
+ * doubles for the projections of the current set; zwork: nthreads * stride
+ * doubles, stride >= bk_rff_select_work(m, D, s). */
+typedef struct {
+  ptrdiff_t D, s, stride;
+  const double *omega, *phase, *F;
+  int unbiased;
+  double *P, *zwork;
+} bk_rff_select;
+ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s);
+
+/* approx = "ichol" in BAHSIC: bk_ichol() (tol, max_rank) on the surviving
+ * set at every round, the label factor F (m x s), the estimator; buffers
+ * xbuf (m x d), G0 and Qmp (m x max_rank each), res (m), piv (max_rank),
+ * *r the current rank; zwork: nthreads * stride doubles, stride >=
+ * bk_ichol_select_work(m, max_rank, s). */
+typedef struct {
+  double tol;
+  ptrdiff_t max_rank, s, stride;
+  const double *F;
+  int unbiased;
+  double *xbuf, *G0, *Qmp, *res, *zwork;
+  int *piv;
+  ptrdiff_t *r;
+} bk_ichol_select;
+ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s);
+
+/* bk_select_features() over blocks: Wp the packed within-block weights
+ * (pair0[nblk] doubles), Wd their diagonal (m); W the full m x m weights,
+ * needed only by BK_CLINICAL (one block), else may be NULL. rff: NULL, or
+ * approx = "rff" (Gaussian or Laplace kernel, "dimension" or "fixed" width):
+ * then the blocks are {0, m}, {0, 0} (no pairs) and Wp, Wd, W unused; ic
+ * likewise for approx = "ichol" (BAHSIC only; kernels with a width take the
+ * "dimension" or "fixed" policy). Other
+ * arguments and outputs as bk_select_features(), which is this with one
+ * block. */
+ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const bk_blocks *blk, const double *Wp,
+                           const double *Wd, const double *W,
+                           const bk_rff_select *rff,
+                           const bk_ichol_select *ic, const bk_select_opts *o,
+                           int *rank, double *score, int *iter, double *path,
+                           double *work, int *iwork, bk_tick_fn tick,
+                           void *ctx);
+
 /* ---- randSel (randsel.c) ---------------------------------------------------
  * Algorithm 1 of 001_7b6bb2d08f0858c5.txt: centred kernel-target alignment
  * of random subsamples on random halves of the features. */

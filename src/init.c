@@ -18,7 +18,7 @@ SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical);
+              SEXP categorical, SEXP blocks, SEXP rff, SEXP ichol);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
 SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
@@ -53,7 +53,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
-  {"C_select", (DL_FUNC) &C_select, 6},
+  {"C_select", (DL_FUNC) &C_select, 9},
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 7},

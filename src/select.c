@@ -18,11 +18,38 @@
  * pass over the pairs per feature) and a candidate is then scored exactly in
  * O(1), (T - t_j) / (s - 1) on removal and (T + t_j) / (s + 1) on addition,
  * T the sum over the current set of size s. The loops below are the same.
+ *
+ * approx = "block" (Zaremba et al. 2013) is the same loop over a list of
+ * sample blocks: Q and W hold the pairs within each block only, so a
+ * candidate costs O(m B); the exact estimator is the one block of all m
+ * samples.
+ *
+ * approx = "rff" (Rahimi and Recht 2007) keeps instead the projections
+ * P = X_S Omega_S' (m x D) of the current set on D standard frequencies,
+ * updated as features leave or join (O(m D) per feature); a candidate is
+ * P -/+ x_j omega_j', scaled by the iteration's width, mapped to the random
+ * features Z = sqrt(2 / D) cos(. + b) and scored against the label factor F
+ * by bk_lowrank_hsic() (lowrank.c), O(m D s).
+ *
+ * approx = "ichol" (BAHSIC) runs bk_ichol() on the surviving set at the
+ * start of each iteration (section 2.6: pivoted incomplete Cholesky, which
+ * with r pivots is the Nystrom approximation on them) and keeps the sums Q
+ * between every sample and the r pivots (m x r); a candidate updates them
+ * (O(m r)), evaluates its kernel columns at the pivots and factors them by
+ * the Cholesky steps in the same pivot order (O(m r^2)), and is scored by
+ * bk_lowrank_hsic().
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bahsic.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+static int thread_id(void) { return omp_get_thread_num(); }
+#else
+static int thread_id(void) { return 0; }
+#endif
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 
@@ -36,7 +63,12 @@
 
 typedef struct {
   const double *x;
-  ptrdiff_t m, d;
+  ptrdiff_t m, d;    /* m: rows of x (all blocks) */
+  /* the blocks of samples: block k is rows row0[k] .. row0[k + 1] - 1 of x,
+   * its pairs at pair0[k] .. pair0[k + 1] - 1 of Q and Wp (the exact
+   * estimator: one block of all m samples) */
+  ptrdiff_t nblk;
+  const ptrdiff_t *row0, *pair0;
   int dist;          /* Q holds squared distances (1) or inner products (0) */
   bk_kernel kern;
   double *Q, *Qd;    /* packed pairs a < b; diagonal (inner products only) */
@@ -46,6 +78,11 @@ typedef struct {
   const double *t;
   double T;
   ptrdiff_t s;
+  /* approx = "rff": the projections P (m x D) of the current set instead of
+   * Q (NULL on the pairs paths) */
+  const bk_rff_select *rff;
+  /* approx = "ichol" (BAHSIC): the pivots of the current set, NULL else */
+  const bk_ichol_select *ic;
 } sel_state;
 
 static inline double ipow(double v, int n)
@@ -75,6 +112,127 @@ static inline double kvalue(const bk_kernel *k, double sigma, double q)
   }
 }
 
+/* approx = "rff": HSIC of the set whose projections are st->rff->P changed
+ * by sgn x_j omega_j' (j < 0: the set itself). buf: bk_rff_select_work()
+ * doubles of this thread. The frequencies scale with the width: N(0, 2 sigma)
+ * for the Gaussian kernel exp(-sigma ||.||^2), sigma times a Cauchy draw for
+ * the Laplace kernel exp(-sigma ||.||). */
+static double rff_hsic(const sel_state *st, double sigma, ptrdiff_t j,
+                       double sgn, double *buf)
+{
+  const bk_rff_select *r = st->rff;
+  const ptrdiff_t m = st->m, D = r->D;
+  const double c = st->kern.type == BK_GAUSSIAN ? sqrt(2.0 * sigma) : sigma,
+               norm = sqrt(2.0 / (double) D);
+  const double *xj = j >= 0 ? st->x + m * j : NULL;
+  double *Z = buf, out[3];
+  for (ptrdiff_t k = 0; k < D; k++) {
+    const double *Pk = r->P + m * k;
+    double *Zk = Z + m * k;
+    const double w = xj ? sgn * r->omega[k + D * j] : 0.0, b = r->phase[k];
+    if (xj) {
+      for (ptrdiff_t a = 0; a < m; a++) Zk[a] = norm * cos(c * (Pk[a] + w * xj[a]) + b);
+    } else {
+      for (ptrdiff_t a = 0; a < m; a++) Zk[a] = norm * cos(c * Pk[a] + b);
+    }
+  }
+  bk_lowrank_hsic(Z, m, D, r->F, r->s, out, Z + m * D);
+  return out[r->unbiased ? 1 : 0];
+}
+
+/* q_j(a, p) of feature column xj: squared difference or product */
+static inline double qpair(int dist, double u, double v)
+{
+  return dist ? (u - v) * (u - v) : u * v;
+}
+
+/* approx = "ichol", at the start of a BAHSIC round over the ns features of
+ * active at the width sigma: the pivots of bk_ichol() on the set, its
+ * factor G0 (for the set's own HSIC) and the sums Qmp (m x r) of q_j
+ * between every sample and every pivot over the set. */
+static void ichol_prepare(const sel_state *st, double sigma, const int *active,
+                          ptrdiff_t ns, int nthreads)
+{
+  const bk_ichol_select *c = st->ic;
+  const ptrdiff_t m = st->m;
+  bk_kernel k = st->kern;
+  if (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) k.p1 = sigma;
+  for (ptrdiff_t i = 0; i < ns; i++)
+    memcpy(c->xbuf + m * i, st->x + m * active[i], (size_t) m * sizeof(double));
+  *c->r = bk_ichol(c->xbuf, m, ns, &k, c->tol, c->max_rank, c->G0, c->piv,
+                   c->res);
+  const ptrdiff_t r = *c->r;
+  const int dist = st->dist;
+  const int par = nthreads > 1 && (double) m * (double) r * (double) ns >=
+                                      BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
+#endif
+  for (ptrdiff_t l = 0; l < r; l++) {
+    double *Ql = c->Qmp + m * l;
+    const ptrdiff_t p = c->piv[l];
+    memset(Ql, 0, (size_t) m * sizeof(double));
+    for (ptrdiff_t i = 0; i < ns; i++) {
+      const double *xj = c->xbuf + m * i, xp = xj[p];
+      for (ptrdiff_t a = 0; a < m; a++) Ql[a] += qpair(dist, xj[a], xp);
+    }
+  }
+  (void) par;
+}
+
+/* approx = "ichol": HSIC of the current set with feature j removed (j < 0:
+ * the set itself, from G0). The kernel columns at the pivots, then the
+ * Cholesky steps of bk_ichol() in its pivot order (a pivot whose residual
+ * is <= tol times the largest pivot diagonal is left out), then
+ * bk_lowrank_hsic(). buf: bk_ichol_select_work() doubles of this thread. */
+static double ichol_hsic(const sel_state *st, double sigma, ptrdiff_t j,
+                         double sgn, double *buf)
+{
+  const bk_ichol_select *c = st->ic;
+  const ptrdiff_t m = st->m, r = *c->r;
+  double out[3];
+  if (j < 0) {
+    bk_lowrank_hsic(c->G0, m, r, c->F, c->s, out, buf);
+    return out[c->unbiased ? 1 : 0];
+  }
+  const double *xj = st->x + m * j;
+  double *K = buf, *G = K + m * r, *work = G + m * r;
+  double dmax = 0.0;
+  for (ptrdiff_t l = 0; l < r; l++) {
+    const ptrdiff_t p = c->piv[l];
+    const double *Ql = c->Qmp + m * l;
+    double *Kl = K + m * l;
+    const double xp = xj[p];
+    for (ptrdiff_t a = 0; a < m; a++)
+      Kl[a] = kvalue(&st->kern, sigma, Ql[a] + sgn * qpair(st->dist, xj[a], xp));
+    dmax = Kl[p] > dmax ? Kl[p] : dmax;
+  }
+  const double stop = c->tol * dmax;
+  ptrdiff_t q = 0; /* columns kept */
+  for (ptrdiff_t l = 0; l < r; l++) {
+    const ptrdiff_t p = c->piv[l];
+    double *col = G + m * q;
+    memcpy(col, K + m * l, (size_t) m * sizeof(double));
+    for (ptrdiff_t t = 0; t < q; t++) {
+      const double *Gt = G + m * t;
+      const double g = Gt[p];
+      BK_SIMD
+      for (ptrdiff_t a = 0; a < m; a++) col[a] -= Gt[a] * g;
+    }
+    const double res = col[p];
+    if (!(res > stop) || !(res > 0.0)) continue;
+    const double diag = sqrt(res), inv = 1.0 / diag;
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < m; a++) col[a] *= inv;
+    /* the rows of the earlier pivots are 0 in exact arithmetic */
+    for (ptrdiff_t t = 0; t < l; t++) col[c->piv[t]] = 0.0;
+    col[p] = diag;
+    q++;
+  }
+  bk_lowrank_hsic(G, m, q, c->F, c->s, out, work);
+  return out[c->unbiased ? 1 : 0];
+}
+
 /* HSIC of the set whose Q is st->Q changed by sgn times feature column xj
  * (xj = NULL: the set itself):
  *   sum_a W_aa k_aa + 2 sum_{a<b} W_ab k(Q_ab + sgn q_j(a, b)). */
@@ -84,34 +242,46 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
   const ptrdiff_t m = st->m;
   if (st->kern.type == BK_CLINICAL) /* the set itself; candidates: below */
     return st->s > 0 ? st->T / (double) st->s : 0.0;
-  const double *q = st->Q, *w = st->Wp;
+  if (st->rff) /* the set itself, on the main thread */
+    return rff_hsic(st, sigma, -1, 0.0, st->rff->zwork);
+  if (st->ic) return ichol_hsic(st, sigma, -1, 0.0, st->ic->zwork);
   double off = 0.0, diag = 0.0;
 
-  if (st->kern.type == BK_GAUSSIAN && xj) {
-    off = st->pass(q, w, xj, m, -sigma, sgn);
-  } else if (st->kern.type == BK_GAUSSIAN) {
-    const double ns = -sigma;
-    for (ptrdiff_t b = 1; b < m; b++) {
-      double t = 0.0;
-      BK_SIMD_SUM(t)
-      for (ptrdiff_t a = 0; a < b; a++) t += w[a] * bk_exp(ns * q[a]);
-      off += t;
-      q += b;
-      w += b;
-    }
-  } else {
-    for (ptrdiff_t b = 1; b < m; b++) {
-      const double xb = xj ? xj[b] : 0.0;
-      double t = 0.0;
-      for (ptrdiff_t a = 0; a < b; a++) {
-        double v = q[a];
-        if (xj) v += sgn * (st->dist ? (xj[a] - xb) * (xj[a] - xb) : xj[a] * xb);
-        t += w[a] * kvalue(&st->kern, sigma, v);
+  /* the block estimator is linear in the kernel too: the sum over the
+   * blocks of sum(K_b o W_b), W_b already divided by the number of blocks */
+  for (ptrdiff_t k = 0; k < st->nblk; k++) {
+    const ptrdiff_t mb = st->row0[k + 1] - st->row0[k];
+    const double *q = st->Q + st->pair0[k], *w = st->Wp + st->pair0[k];
+    const double *xk = xj ? xj + st->row0[k] : NULL;
+    double ob = 0.0;
+    if (st->kern.type == BK_GAUSSIAN && xk) {
+      ob = st->pass(q, w, xk, mb, -sigma, sgn);
+    } else if (st->kern.type == BK_GAUSSIAN) {
+      const double ns = -sigma;
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        double t = 0.0;
+        BK_SIMD_SUM(t)
+        for (ptrdiff_t a = 0; a < b; a++) t += w[a] * bk_exp(ns * q[a]);
+        ob += t;
+        q += b;
+        w += b;
       }
-      off += t;
-      q += b;
-      w += b;
+    } else {
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        const double xb = xk ? xk[b] : 0.0;
+        double t = 0.0;
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double v = q[a];
+          if (xk)
+            v += sgn * (st->dist ? (xk[a] - xb) * (xk[a] - xb) : xk[a] * xb);
+          t += w[a] * kvalue(&st->kern, sigma, v);
+        }
+        ob += t;
+        q += b;
+        w += b;
+      }
     }
+    off += ob;
   }
   if (st->dist) {
     /* k(x, x) is the same for every sample: k(0) tr W */
@@ -132,6 +302,12 @@ static double set_hsic(const sel_state *st, double sigma, const double *xj,
 static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
                              double sgn)
 {
+  if (st->rff)
+    return rff_hsic(st, sigma, j, sgn,
+                    st->rff->zwork + (ptrdiff_t) thread_id() * st->rff->stride);
+  if (st->ic)
+    return ichol_hsic(st, sigma, j, sgn,
+                      st->ic->zwork + (ptrdiff_t) thread_id() * st->ic->stride);
   if (st->kern.type == BK_CLINICAL) {
     const double s = (double) st->s + sgn;
     return s > 0.0 ? (st->T + sgn * st->t[j]) / s : 0.0;
@@ -139,9 +315,21 @@ static double candidate_hsic(const sel_state *st, double sigma, ptrdiff_t j,
   return set_hsic(st, sigma, st->x + st->m * j, sgn);
 }
 
+/* The block of row r: the k with row0[k] <= r < row0[k + 1]. */
+static ptrdiff_t block_of(const sel_state *st, ptrdiff_t r)
+{
+  ptrdiff_t lo = 0, hi = st->nblk - 1;
+  while (lo < hi) {
+    ptrdiff_t mid = lo + (hi - lo + 1) / 2;
+    if (st->row0[mid] <= r) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
 /* Q += sgn * sum over the columns cols of q_j: the update when features
- * leave (sgn = -1) or join (sgn = +1) the set. Columns of the packed
- * triangle are independent, so they are shared between threads. */
+ * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
+ * triangles (one per row of x, within its block) are independent, so they
+ * are shared between threads, whatever the number of blocks. */
 static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
                      double sgn, int nthreads)
 {
@@ -154,15 +342,39 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
     st->s += sgn > 0 ? ncols : -ncols;
     return;
   }
-  const int par =
-      nthreads > 1 && (double) ncols * (double) PAIRS(m) >= BK_PAR_MIN_PAIRS;
+  if (st->ic) return; /* Qmp is recomputed at every round's pivots */
+  if (st->rff) {
+    /* P += sgn x_j omega_j', a column of P per thread */
+    const bk_rff_select *r = st->rff;
+    const ptrdiff_t D = r->D;
+    const int rpar = nthreads > 1 && (double) ncols * (double) m * (double) D >=
+                                         BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (rpar)
+#endif
+    for (ptrdiff_t k = 0; k < D; k++) {
+      double *Pk = r->P + m * k;
+      for (ptrdiff_t c = 0; c < ncols; c++) {
+        const double w = sgn * r->omega[k + D * cols[c]];
+        const double *xj = x + m * cols[c];
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < m; a++) Pk[a] += w * xj[a];
+      }
+    }
+    (void) rpar;
+    return;
+  }
+  const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
+                                      BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t b = 1; b < m; b++) {
-    double *q = Q + PAIRS(b);
+  for (ptrdiff_t r = 0; r < m; r++) {
+    const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+    if (b == 0) continue;
+    double *q = Q + st->pair0[k] + PAIRS(b);
     for (ptrdiff_t c = 0; c < ncols; c++) {
-      const double *xj = x + m * cols[c];
+      const double *xj = x + m * cols[c] + r0;
       const double xb = xj[b];
       if (dist) {
         BK_SIMD
@@ -192,6 +404,33 @@ static int has_width(int type)
   return type == BK_GAUSSIAN || type == BK_LAPLACE;
 }
 
+/* The median of the n within-block squared distances q (their square roots
+ * when squared = 0), with the conventions of bk_median_triangle(): the mean
+ * of the two middle values, and over the nonzero values when more than half
+ * are 0. work: n doubles. */
+static double pairs_median(const double *q, ptrdiff_t n, int squared,
+                           double *work)
+{
+  if (n < 1) return NAN;
+  memcpy(work, q, (size_t) n * sizeof(double));
+  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
+  double lo = bk_select(work, n, k), hi = lo;
+  if (n % 2 == 0) hi = bk_select(work, n, k + 1);
+  if (lo + hi == 0.0) {
+    for (ptrdiff_t i = 0; i < n; i++) zeros += q[i] == 0.0;
+    nz = n - zeros;
+    if (nz == 0) return 0.0;
+    k = zeros + (nz - 1) / 2;
+    lo = hi = bk_select(work, n, k);
+    if (nz % 2 == 0) hi = bk_select(work, n, k + 1);
+  }
+  if (!squared) {
+    lo = sqrt(lo);
+    hi = sqrt(hi);
+  }
+  return 0.5 * (lo + hi);
+}
+
 /* Section 4.1, step 3: the width for the sets of this iteration.
  * s: the size the "dimension" policy uses; ref: the reference set's Q for
  * "optimize" (its HSIC is returned in *h_ref). */
@@ -209,8 +448,10 @@ static double choose_sigma(const bk_select_opts *o, sel_state *st,
   if (o->policy == BK_SIGMA_FIXED) return o->kern.p1;
   double base = 1.0;
   if (o->grid_relative) {
-    double med = bk_median_triangle(ref, st->m, 1,
-                                    o->kern.type == BK_GAUSSIAN, mwork);
+    const int sq = o->kern.type == BK_GAUSSIAN;
+    double med = st->nblk == 1
+                     ? bk_median_triangle(ref, st->m, 1, sq, mwork)
+                     : pairs_median(ref, st->pair0[st->nblk], sq, mwork);
     base = med > 0.0 ? 1.0 / med : 1.0;
   }
   double *saveQ = st->Q, best = NAN, best_h = -INFINITY;
@@ -264,11 +505,16 @@ static void score_candidates(const sel_state *st, double sigma,
                              int nthreads)
 {
   /* chunks of about 2^16 pairs keep the scheduling cost small */
-  const ptrdiff_t P = PAIRS(st->m);
-  const int chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
+  const ptrdiff_t P = st->pair0[st->nblk];
+  const int chunk =
+      st->rff || st->ic ? 1 : (int) (1 + 65536 / (P > 0 ? P : 1));
   /* a clinical candidate is O(1): no threads */
+  const double cost = st->rff  ? (double) st->m * (double) st->rff->D
+                     : st->ic ? (double) st->m * (double) *st->ic->r *
+                                    (double) *st->ic->r
+                              : (double) P;
   const int par = nthreads > 1 && st->kern.type != BK_CLINICAL &&
-                  (double) ncand * (double) P >= BK_PAR_MIN_PAIRS;
+                  (double) ncand * cost >= BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
 #endif
@@ -290,6 +536,29 @@ static void score_candidates(const sel_state *st, double sigma,
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d)
 {
   return 3 * PAIRS(m) + BK_MEDIAN_WORK(m) + 4 * m + 4 * d + 8;
+}
+
+/* the median's workspace ("optimize"): none without pairs (approx = "rff") */
+static ptrdiff_t median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk)
+{
+  if (npairs == 0) return 0;
+  return nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1;
+}
+
+ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
+                                        ptrdiff_t nblk, ptrdiff_t d)
+{
+  return 2 * npairs + median_work(m, npairs, nblk) + m + 4 * d + 8;
+}
+
+ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s)
+{
+  return m * D + BK_LOWRANK_HSIC_WORK(m, D, s);
+}
+
+ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s)
+{
+  return 2 * m * r + BK_LOWRANK_HSIC_WORK(m, r, s);
 }
 
 static double max_of(const double *v, ptrdiff_t n)
@@ -330,11 +599,12 @@ static void backward_round(const bk_select_opts *o, sel_state *st,
                            double *sigma_out, double *h_out)
 {
   double h, sigma = choose_sigma(o, st, st->Q, ns, mwork, &h);
+  if (st->ic) ichol_prepare(st, sigma, active, ns, o->nthreads);
   if (isnan(h)) h = set_hsic(st, sigma, NULL, 0.0);
   add_path(path, np, it, ns, h, sigma);
   /* candidates' squared distances are <= Q: the exp needs no clamp when
    * sigma max(Q) <= 708 */
-  st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, PAIRS(st->m)) <= 708.0,
+  st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, st->pair0[st->nblk]) <= 708.0,
                              o->simd);
   score_candidates(st, sigma, active, ns, -1.0, sortbuf, cmp, o->nthreads);
   *sigma_out = sigma;
@@ -347,17 +617,36 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              double *path, double *work, int *iwork,
                              bk_tick_fn tick, void *ctx)
 {
-  const ptrdiff_t P = PAIRS(m);
-  double *Q = work, *Wp = Q + P, *Qfull = Wp + P, *mwork = Qfull + P,
-         *Qd = mwork + BK_MEDIAN_WORK(m), *Wd = Qd + m, *sortbuf = Wd + m,
-         *tf = sortbuf + 3 * d;
-  int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
-  sel_state st = {x, m, d, bk_kernel_uses_distance(o->kern.type), o->kern,
-                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0};
-  ptrdiff_t np = 0, it = 0;
-
+  /* the exact estimator: one block of all m samples */
+  const ptrdiff_t row0[2] = {0, m}, pair0[2] = {0, PAIRS(m)};
+  const bk_blocks blk = {1, row0, pair0};
+  double *Wp = work, *Wd = Wp + PAIRS(m);
   bk_pack_upper(W, m, Wp);
   for (ptrdiff_t a = 0; a < m; a++) Wd[a] = W[a + m * a];
+  return bk_select_blocks(x, m, d, &blk, Wp, Wd, W, NULL, NULL, o, rank,
+                          score, iter, path, Wd + m, iwork, tick, ctx);
+}
+
+ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const bk_blocks *blk, const double *Wp,
+                           const double *Wd, const double *W,
+                           const bk_rff_select *rff,
+                           const bk_ichol_select *ic, const bk_select_opts *o,
+                           int *rank, double *score, int *iter, double *path,
+                           double *work, int *iwork, bk_tick_fn tick,
+                           void *ctx)
+{
+  const ptrdiff_t P = blk->pair0[blk->nblk];
+  double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
+         *Qd = mwork + median_work(m, P, blk->nblk),
+         *sortbuf = Qd + m, *tf = sortbuf + 3 * d;
+  int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
+  sel_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
+                  bk_kernel_uses_distance(o->kern.type), o->kern,
+                  Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0,
+                  rff, ic};
+  ptrdiff_t np = 0, it = 0;
+
   for (ptrdiff_t j = 0; j < d; j++) {
     rank[j] = 0;
     score[j] = NAN;
@@ -366,6 +655,7 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
+  if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
   if (o->kern.type == BK_CLINICAL)
     bk_clinical_dot(x, m, d, o->cat, W, tf, o->nthreads);
 
@@ -400,10 +690,12 @@ ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
        * up; and always for the kernels of sqrt(Q): two samples that agree on
        * every surviving feature must get a distance of exactly 0, which a
        * downdate leaves as a rounding residue that sqrt() blows up. */
-      if (since_refresh > ns || o->kern.type == BK_LAPLACE ||
-          o->kern.type == BK_INVDIST) {
+      if (since_refresh > ns ||
+          (!rff && !ic &&
+           (o->kern.type == BK_LAPLACE || o->kern.type == BK_INVDIST))) {
         memset(Q, 0, (size_t) P * sizeof(double));
         memset(Qd, 0, (size_t) m * sizeof(double));
+        if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
         st.T = 0.0;
         st.s = 0;
         update_Q(&st, active, ns, 1.0, o->nthreads);

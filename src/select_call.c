@@ -34,15 +34,94 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
 /* x: standardised m x d double matrix; W: m x m weights; kernel: c(type,
  * p1, p2); control: c(direction, policy, grid_relative, step, n_target,
  * threads, verbose, simd); categorical: for the clinical kernel (code 5,
- * x encoded by clinical_encode()) an integer flag per column, else NULL.
+ * x encoded by clinical_encode()) an integer flag per column, else NULL;
+ * blocks: NULL for the exact estimator, or the block estimator's row
+ * offsets c(0, ..., m) (integer, nblk + 1, increasing by at least 2), and
+ * then W is the double vector c(packed within-block weights, diagonal);
+ * rff: NULL, or for approx = "rff" list(omega (D x d), phase (D), F (m x s),
+ * unbiased (logical)), and then W and blocks are ignored; ichol: NULL, or
+ * for approx = "ichol" (BAHSIC) list(tol, max_rank, F (m x s), unbiased).
  * Returns list(rank, score, iteration, path). */
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical)
+              SEXP categorical, SEXP blocks, SEXP rff, SEXP ichol)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m || Rf_ncols(W) != m)
+  ptrdiff_t nblk = 0, *row0 = NULL, *pair0 = NULL, ic_rank = 0;
+  bk_rff_select rs;
+  bk_ichol_select is;
+  if (!Rf_isNull(ichol)) {
+    if (!Rf_isNewList(ichol) || XLENGTH(ichol) != 4)
+      Rf_error("'ichol' must be list(tol, max_rank, F, unbiased)");
+    SEXP F = VECTOR_ELT(ichol, 2), ub = VECTOR_ELT(ichol, 3);
+    bk_need_double_matrix(F, "F");
+    is.tol = Rf_asReal(VECTOR_ELT(ichol, 0));
+    is.max_rank = (ptrdiff_t) Rf_asInteger(VECTOR_ELT(ichol, 1));
+    if (!(is.tol >= 0.0) || is.max_rank < 1)
+      Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
+    if (is.max_rank > m) is.max_rank = m;
+    is.s = Rf_ncols(F);
+    if (Rf_nrows(F) != m || is.s < 1)
+      Rf_error("'F' must have nrow(x) rows and at least one column");
+    if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
+      Rf_error("'unbiased' must be TRUE or FALSE");
+    is.F = REAL(F);
+    is.unbiased = LOGICAL(ub)[0] == 1;
+    is.r = &ic_rank;
+    nblk = 1;
+    row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    row0[0] = pair0[0] = pair0[1] = 0;
+    row0[1] = m;
+  } else if (!Rf_isNull(rff)) {
+    if (!Rf_isNewList(rff) || XLENGTH(rff) != 4)
+      Rf_error("'rff' must be list(omega, phase, F, unbiased)");
+    SEXP om = VECTOR_ELT(rff, 0), ph = VECTOR_ELT(rff, 1),
+         F = VECTOR_ELT(rff, 2), ub = VECTOR_ELT(rff, 3);
+    bk_need_double_matrix(om, "omega");
+    bk_need_double_matrix(F, "F");
+    rs.D = Rf_nrows(om);
+    rs.s = Rf_ncols(F);
+    if (Rf_ncols(om) != d || rs.D < 1)
+      Rf_error("'omega' must have ncol(x) columns and at least one row");
+    if (!Rf_isReal(ph) || XLENGTH(ph) != rs.D)
+      Rf_error("'phase' must be a double vector of length nrow(omega)");
+    if (Rf_nrows(F) != m || rs.s < 1)
+      Rf_error("'F' must have nrow(x) rows and at least one column");
+    if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
+      Rf_error("'unbiased' must be TRUE or FALSE");
+    rs.omega = REAL(om);
+    rs.phase = REAL(ph);
+    rs.F = REAL(F);
+    rs.unbiased = LOGICAL(ub)[0] == 1;
+    nblk = 1;
+    row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+    row0[0] = pair0[0] = pair0[1] = 0;
+    row0[1] = m;
+  } else if (!Rf_isNull(blocks)) {
+    if (!Rf_isInteger(blocks) || XLENGTH(blocks) < 2)
+      Rf_error("'blocks' must be an integer vector of row offsets");
+    nblk = XLENGTH(blocks) - 1;
+    row0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
+    pair0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
+    const int *bl = INTEGER(blocks);
+    row0[0] = pair0[0] = 0;
+    if (bl[0] != 0 || bl[nblk] != m)
+      Rf_error("'blocks' must run from 0 to nrow(x)");
+    for (ptrdiff_t k = 0; k < nblk; k++) {
+      ptrdiff_t mb = (ptrdiff_t) bl[k + 1] - bl[k];
+      if (mb < 2) Rf_error("every block needs at least 2 samples");
+      row0[k + 1] = bl[k + 1];
+      pair0[k + 1] = pair0[k] + mb * (mb - 1) / 2;
+    }
+    if (!Rf_isReal(W) || XLENGTH(W) != pair0[nblk] + m)
+      Rf_error("'W' must be a double vector of length %td",
+               (ptrdiff_t) (pair0[nblk] + m));
+  } else if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m ||
+             Rf_ncols(W) != m) {
     Rf_error("'W' must be a %td x %td double matrix", m, m);
+  }
   if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
     Rf_error("'kernel' must be c(type, p1, p2)");
   if (!Rf_isReal(grid)) Rf_error("'grid' must be a double vector");
@@ -68,25 +147,70 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     Rf_error("unsupported kernel code %d", o.kern.type);
   o.cat = NULL;
   if (o.kern.type == BK_CLINICAL) {
+    if (nblk > 0) Rf_error("the clinical kernel needs the exact estimator");
     if (!Rf_isInteger(categorical) || XLENGTH(categorical) != d)
       Rf_error("'categorical' must be an integer vector of length ncol(x)");
     o.cat = INTEGER(categorical);
   }
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
+  if (Rf_isNull(ichol) && !Rf_isNull(rff)) {
+    if (o.kern.type != BK_GAUSSIAN && o.kern.type != BK_LAPLACE)
+      Rf_error("random Fourier features need a Gaussian or Laplace kernel");
+    if (o.policy == BK_SIGMA_OPTIMIZE)
+      Rf_error("random Fourier features take the 'dimension' or 'fixed' width");
+    int nth = o.nthreads > 1 ? o.nthreads : 1;
+    rs.stride = bk_rff_select_work(m, rs.D, rs.s);
+    rs.P = (double *) R_alloc((size_t) (m * rs.D), sizeof(double));
+    rs.zwork = (double *) R_alloc((size_t) (nth * rs.stride), sizeof(double));
+  }
+  if (!Rf_isNull(ichol)) {
+    if (o.kern.type == BK_CLINICAL)
+      Rf_error("the clinical kernel needs the exact estimator");
+    if (o.direction != BK_BACKWARD)
+      Rf_error("the incomplete Cholesky path is for BAHSIC only");
+    if (o.policy == BK_SIGMA_OPTIMIZE)
+      Rf_error("the incomplete Cholesky path takes the 'dimension' or 'fixed' width");
+    int nth = o.nthreads > 1 ? o.nthreads : 1;
+    ptrdiff_t r = is.max_rank;
+    is.stride = bk_ichol_select_work(m, r, is.s);
+    is.xbuf = (double *) R_alloc((size_t) (m * d > 0 ? m * d : 1), sizeof(double));
+    is.G0 = (double *) R_alloc((size_t) (m * r), sizeof(double));
+    is.Qmp = (double *) R_alloc((size_t) (m * r), sizeof(double));
+    is.res = (double *) R_alloc((size_t) m, sizeof(double));
+    is.piv = (int *) R_alloc((size_t) r, sizeof(int));
+    is.zwork = (double *) R_alloc((size_t) (nth * is.stride), sizeof(double));
+  }
   tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
 
-  double *work = (double *) R_alloc((size_t) bk_select_work_doubles(m, d),
-                                    sizeof(double));
+  ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
+                                                             nblk, d)
+                             : bk_select_work_doubles(m, d);
+  double *work = (double *) R_alloc((size_t) nwork, sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_select_work_ints(d), sizeof(int));
   double *path = (double *) R_alloc((size_t) (4 * (d + 1)), sizeof(double));
 
   SEXP rank = PROTECT(Rf_allocVector(INTSXP, d));
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP iter = PROTECT(Rf_allocVector(INTSXP, d));
-  ptrdiff_t np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
-                                    REAL(score), INTEGER(iter), path, work,
-                                    iwork, tick, &tc);
+  ptrdiff_t np;
+  if (!Rf_isNull(ichol) || !Rf_isNull(rff)) {
+    const bk_blocks blk = {nblk, row0, pair0};
+    np = bk_select_blocks(REAL(x), m, d, &blk, NULL, NULL, NULL,
+                          Rf_isNull(ichol) ? &rs : NULL,
+                          Rf_isNull(ichol) ? NULL : &is, &o, INTEGER(rank),
+                          REAL(score), INTEGER(iter), path, work, iwork, tick,
+                          &tc);
+  } else if (nblk > 0) {
+    const bk_blocks blk = {nblk, row0, pair0};
+    np = bk_select_blocks(REAL(x), m, d, &blk, REAL(W), REAL(W) + pair0[nblk],
+                          NULL, NULL, NULL, &o, INTEGER(rank), REAL(score),
+                          INTEGER(iter), path, work, iwork, tick, &tc);
+  } else {
+    np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
+                            REAL(score), INTEGER(iter), path, work, iwork,
+                            tick, &tc);
+  }
   SEXP pm = PROTECT(Rf_allocMatrix(REALSXP, (int) np, 4));
   for (ptrdiff_t r = 0; r < np; r++)
     for (int c = 0; c < 4; c++) REAL(pm)[r + np * c] = path[4 * r + c];
