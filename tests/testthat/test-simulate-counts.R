@@ -10,6 +10,8 @@ test_that("simulate_counts() has the documented shape, names and classes", {
   expect_identical(levels(sim$y), c("type1", "type2", "type3"))
   expect_identical(as.vector(table(sim$y)), c(20L, 20L, 20L))
   expect_length(sim$informative, 4L)
+  expect_identical(sim$fold_change, stats::setNames(rep(3, 4), sim$informative))
+  expect_identical(names(sim$mean), colnames(sim$x))
   expect_true(all(sim$informative %in% colnames(sim$x)))
   # x is log(1 + 1e4 * counts / library size)
   lib <- rowSums(sim$counts)
@@ -38,5 +40,20 @@ test_that("simulate_counts() rejects bad arguments", {
   expect_error(simulate_counts(10, 5, n_informative = 6), "'n_genes' must be a whole number of at least 6")
   expect_error(simulate_counts(10, 5, 2, n_types = 1), "'n_types'")
   expect_error(simulate_counts(10, 5, 2, fold_change = 1), "'fold_change' must be one number above 1")
+  expect_error(simulate_counts(10, 5, 2, fold_change = c(0.5, 2)), "or a range c\\(low, high\\)")
   expect_error(simulate_counts(10, 5, 2, size = 0), "'size' must be one positive number")
+})
+
+test_that("simulate_counts(): a fold-change range is spread over the informative genes", {
+  set.seed(5)
+  sim <- simulate_counts(2000, 12, n_informative = 3, n_types = 2, fold_change = c(1.5, 3.5),
+                         size = 50)
+  expect_equal(unname(sim$fold_change), c(1.5, 2.5, 3.5))
+  g <- sim$informative
+  # the size factors do not depend on the type: raw mean counts show the fold changes
+  ratio <- colMeans(sim$counts[sim$y == "type1", g]) / colMeans(sim$counts[sim$y == "type2", g])
+  # up in one type or the other: the ratio or its inverse
+  r <- pmax(ratio, 1 / ratio)
+  expect_identical(order(r), 1:3)
+  expect_true(all(abs(log(r) - log(sim$fold_change)) < 0.15))
 })
