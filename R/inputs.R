@@ -261,8 +261,14 @@ auto_block_size <- function(m) {
 # cells matrix would be).
 source_matrix <- function(src, check = TRUE, block_size = auto_block_size(src$m)) {
   x <- matrix(0, src$m, src$d, dimnames = list(src$samples, src$features))
-  for (j in feature_blocks(src$d, block_size)) {
+  blocks <- feature_blocks(src$d, block_size)
+  for (j in blocks) {
     x[, j] <- read_block(src, j, check)
+    # R frees a large vector only at a collection, and with the result in
+    # the heap its next one is far off: without this the spent blocks (and
+    # their transposes) pile up to another copy of the result before they
+    # are freed. A minor collection is cheap next to reading a block.
+    if (length(blocks) > 1L) invisible(gc(verbose = FALSE, full = FALSE))
   }
   x
 }
