@@ -116,7 +116,11 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
 #' in one preallocated matrix: their peak memory is that matrix plus one block.
 #' [feature_scores()] scores each block as it is read and never holds more
 #' than one block of the data (argument `block_size`; its blocks can run on
-#' workers through `parallel`). The default block holds
+#' workers through `parallel`). With `na_action = "omit"` the data are read
+#' twice, first for the samples with missing values. The dense matrix of
+#' [hsic()] and the selectors counts against the memory budget (option
+#' `bahsic.max_memory`, see [bahsic-package]): above it the error suggests
+#' filtering the features first with [feature_scores()]. The default block holds
 #' `DelayedArray::getAutoBlockSize()` bytes when DelayedArray is loaded, 100
 #' MB otherwise.
 #'
@@ -260,6 +264,16 @@ auto_block_size <- function(m) {
 # second copy of the data (as.matrix() of a DelayedArray, t() of a genes x
 # cells matrix would be).
 source_matrix <- function(src, check = TRUE, block_size = auto_block_size(src$m)) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  need <- 8 * as.double(src$m) * src$d
+  if (need > budget) {
+    stop(sprintf(paste0("The dense %d x %d (samples x features) matrix needs %.1f GiB, above the ",
+                        "memory budget of %.1f GiB (option bahsic.max_memory). Keep fewer ",
+                        "features first: feature_scores() reads them a block at a time ",
+                        "(e.g. keep the top genes by method = \"mt\" or \"hsic\"), or raise ",
+                        "the option if the machine has the memory."),
+                 src$m, src$d, need / 1024^3, budget / 1024^3), call. = FALSE)
+  }
   x <- matrix(0, src$m, src$d, dimnames = list(src$samples, src$features))
   blocks <- feature_blocks(src$d, block_size)
   for (j in blocks) {

@@ -197,6 +197,21 @@ test_that("NA in a DelayedArray or a dgCMatrix is reported as for a matrix", {
                "'x' has infinite values, first at feature 'g12', sample 's4'")
 })
 
+test_that("the dense matrix of a block source counts against the memory budget", {
+  skip_on_cran()
+  skip_peer("DelayedArray")
+  dat <- sparse_toy()
+  old <- options(bahsic.max_memory = 1000)
+  on.exit(options(old))
+  dx <- DelayedArray::DelayedArray(dat$x)
+  expect_error(hsic(dx, dat$y), "dense 24 x 11 .* above the memory budget.*feature_scores\\(\\)")
+  # feature_scores() never builds it
+  options(old)
+  want <- feature_scores(dat$x, dat$y, method = "lin")
+  options(bahsic.max_memory = 1000)
+  expect_identical(feature_scores(dx, dat$y, method = "lin", block_size = 3), want)
+})
+
 test_that("bad block inputs get clear errors", {
   skip_on_cran()
   skip_peer("DelayedArray")
@@ -227,6 +242,10 @@ test_that("feature blocks on workers give the serial result", {
   expect_error(feature_scores(DelayedArray::DelayedArray(dat$x), dat$y, block_size = 4,
                               parallel = BiocParallel::SerialParam()),
                "first at feature 'g9', sample 's2'")
+  if (requireNamespace("future.apply", quietly = TRUE)) {
+    expect_identical(feature_scores(dx, dat$y, method = "mt", block_size = 4,
+                                    parallel = "future"), want)
+  }
   skip_on_os("windows")
   expect_identical(feature_scores(dx, dat$y, method = "mt", block_size = 4,
                                   parallel = BiocParallel::MulticoreParam(2)), want)
