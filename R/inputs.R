@@ -113,7 +113,8 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
 #' values, feature names), so the whole matrix is never realised in another
 #' form. The selectors and [hsic()] need the dense samples x features matrix
 #' (their C core reads every feature of a sample) and build it block by block
-#' in one preallocated matrix: their peak memory is that matrix plus one block.
+#' in one preallocated matrix, in blocks of at most a tenth of the features:
+#' their peak memory is that matrix plus a few blocks.
 #' [feature_scores()] scores each block as it is read and never holds more
 #' than one block of the data (argument `block_size`; its blocks can run on
 #' workers through `parallel`). With `na_action = "omit"` the data are read
@@ -263,7 +264,7 @@ auto_block_size <- function(m) {
 # preallocated matrix: peak memory is the result and one block, never a
 # second copy of the data (as.matrix() of a DelayedArray, t() of a genes x
 # cells matrix would be).
-source_matrix <- function(src, check = TRUE, block_size = auto_block_size(src$m)) {
+source_matrix <- function(src, check = TRUE, block_size = matrix_block_size(src)) {
   budget <- getOption("bahsic.max_memory", 8 * 1024^3)
   need <- 8 * as.double(src$m) * src$d
   if (need > budget) {
@@ -282,9 +283,19 @@ source_matrix <- function(src, check = TRUE, block_size = auto_block_size(src$m)
     # the heap its next one is far off: without this the spent blocks (and
     # their transposes) pile up to another copy of the result before they
     # are freed. A minor collection is cheap next to reading a block.
-    if (length(blocks) > 1L) invisible(gc(verbose = FALSE, full = FALSE))
+    if (length(blocks) > 1L && 8 * src$m * block_size > 1e6) {
+      invisible(gc(verbose = FALSE, full = FALSE))
+    }
   }
   x
+}
+
+# Features per block of source_matrix(): the automatic block, but at most a
+# tenth of the features, as reading a block holds a few copies of it (the
+# container's subset, the dense block, its transpose): the peak stays near
+# the result, not the result plus a few 100 MB blocks.
+matrix_block_size <- function(src) {
+  min(auto_block_size(src$m), max(1L, ceiling(src$d / 10)))
 }
 
 # The samples with a missing value in any feature, block by block.
