@@ -5,7 +5,8 @@
 
 #' Normalise x and y to a samples x features matrix and an outcome
 #'
-#' @param x matrix, data.frame, ExpressionSet or SummarizedExperiment.
+#' @param x matrix, data.frame, Matrix (e.g. dgCMatrix), DelayedMatrix,
+#'   ExpressionSet or SummarizedExperiment (see ?`input-classes`).
 #' @param y outcome: factor, character, logical, numeric vector or numeric
 #'   matrix; for Bioconductor objects also the name of a column of the sample
 #'   data.
@@ -16,70 +17,325 @@
 #'   factor / character / logical columns become level codes, continuous ones
 #'   are divided by their range after the NA handling; x then carries the
 #'   attribute "clinical" (see R/kernel-clinical.R).
-#' @return list(x, y, features, samples)
+#' @param blocks FALSE: x is the dense samples x features matrix. TRUE: x is
+#'   NULL and `source` delivers it a block of features at a time (see
+#'   block_source()); the finiteness checks of a block are made when it is
+#'   read (read_block()), for callers that work feature by feature
+#'   (feature_scores()).
+#' @return list(x, y, features, samples, source)
 #' @noRd
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
-                             assay = 1L, require_y = TRUE, clinical = FALSE) {
+                             assay = 1L, require_y = TRUE, clinical = FALSE,
+                             blocks = FALSE) {
   na_action <- match.arg(na_action)
-  bio <- bioc_to_matrix(x, y, assay)
+  # Everything but an ordinary matrix or data frame -- Bioconductor containers,
+  # Matrix and DelayedArray matrices -- is a source of feature blocks.
+  src <- NULL
+  bio <- bioc_source(x, y, assay)
   if (!is.null(bio)) {
-    x <- bio$x
+    src <- bio$source
     y <- bio$y
+  } else if (is_block_matrix(x)) {
+    src <- block_source(x)
   }
-  x <- if (clinical) clinical_columns(x) else as_feature_matrix(x)
-  m <- nrow(x)
+  if (!is.null(src) && clinical) {
+    # clinical tables are small: the kernel's encoding works on the whole matrix
+    x <- source_matrix(src, check = FALSE)
+    src <- NULL
+  }
+  if (is.null(src)) {
+    x <- if (clinical) clinical_columns(x) else as_feature_matrix(x)
+    m <- nrow(x)
+    d <- ncol(x)
+  } else {
+    m <- src$m
+    d <- src$d
+  }
   if (is.null(y)) {
     if (require_y) stop("'y' is missing: give the outcome, one value per sample.", call. = FALSE)
   } else {
-    y <- as_outcome(y, x)
+    y <- as_outcome(y, x, m, d)
   }
 
   if (na_action == "omit") {
-    bad <- rowSums(is.na(x)) > 0
+    bad <- if (is.null(src)) rowSums(is.na(x)) > 0 else source_na_rows(src)
     if (!is.null(y)) bad <- bad | (if (is.matrix(y)) rowSums(is.na(y)) > 0 else is.na(y))
     if (any(bad)) {
       warning(sprintf("na_action = \"omit\": dropped %d of %d samples with missing values.",
                       sum(bad), m), call. = FALSE)
-      keep <- attributes(x)[c("categorical", "levels")]
-      x <- x[!bad, , drop = FALSE]
-      if (clinical) attributes(x)[c("categorical", "levels")] <- keep
+      if (is.null(src)) {
+        keep <- attributes(x)[c("categorical", "levels")]
+        x <- x[!bad, , drop = FALSE]
+        if (clinical) attributes(x)[c("categorical", "levels")] <- keep
+      } else {
+        src <- source_rows(src, which(!bad))
+      }
       if (!is.null(y)) y <- if (is.matrix(y)) y[!bad, , drop = FALSE] else y[!bad]
       if (is.factor(y)) y <- droplevels(y)
     }
   }
-  check_finite_x(x)
-  if (clinical) x <- clinical_scale(x)
+  if (is.null(src)) {
+    check_finite_x(x)
+    if (clinical) x <- clinical_scale(x)
+    # a matrix in memory is checked whole; its blocks need no second check
+    if (blocks) src <- block_source(x, checked = TRUE)
+  } else if (!blocks) {
+    x <- source_matrix(src)
+  }
   if (!is.null(y)) check_outcome(y)
-  list(x = x, y = y, features = colnames(x), samples = rownames(x))
+  if (blocks) {
+    return(list(x = NULL, y = y, features = src$features, samples = src$samples,
+                source = src))
+  }
+  list(x = x, y = y, features = colnames(x), samples = rownames(x), source = NULL)
 }
 
-# Bioconductor containers are genes x samples: turn them around here, with the
-# outcome looked up in the sample data when it is given by name.
-bioc_to_matrix <- function(x, y, assay) {
+#' Inputs: the classes of `x` every entry point accepts
+#'
+#' Every entry point ([hsic()], [hsic_test()], [feature_scores()],
+#' [bahsic()], [fohsic()], [randsel()], [rfe()], [lsmi()], [l1_lsmi()],
+#' [l1_hsic()], [evaluate_selection()]) takes `x` as one of
+#' \describe{
+#'   \item{samples x features}{a numeric (or logical) matrix or data frame; a
+#'     `Matrix` matrix, dense or sparse (e.g. a `dgCMatrix`); a
+#'     `DelayedMatrix` (DelayedArray package, e.g. an HDF5-backed
+#'     `HDF5Matrix`).}
+#'   \item{features x samples (genes x cells)}{an `ExpressionSet` (its
+#'     `exprs()`), a `SummarizedExperiment` or `SingleCellExperiment` (the
+#'     assay `assay`, by name or number, e.g. `assay = "logcounts"`), whose
+#'     assay may be an ordinary matrix, a sparse `dgCMatrix` or a
+#'     `DelayedMatrix`. `y` may then name a column of the sample data
+#'     (`colData()`).}
+#' }
+#' Sparse and out-of-memory matrices are read a block of features at a time:
+#' each block is made dense (and, for the Bioconductor containers, turned
+#' round to samples x features) and checked on its own (missing and infinite
+#' values, feature names), so the whole matrix is never realised in another
+#' form. The selectors and [hsic()] need the dense samples x features matrix
+#' (their C core reads every feature of a sample) and build it block by block
+#' in one preallocated matrix, in blocks of at most a tenth of the features:
+#' their peak memory is that matrix plus a few blocks.
+#' [feature_scores()] scores each block as it is read and never holds more
+#' than one block of the data (argument `block_size`; its blocks can run on
+#' workers through `parallel`). With `na_action = "omit"` the data are read
+#' twice, first for the samples with missing values. The dense matrix of
+#' [hsic()] and the selectors counts against the memory budget (option
+#' `bahsic.max_memory`, see [bahsic-package]): above it the error suggests
+#' filtering the features first with [feature_scores()]. The default block holds
+#' `DelayedArray::getAutoBlockSize()` bytes when DelayedArray is loaded, 100
+#' MB otherwise.
+#'
+#' @name input-classes
+#' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @examples
+#' x <- golub$x[, 1:50]
+#' if (requireNamespace("Matrix", quietly = TRUE)) {
+#'   xs <- Matrix::Matrix(x, sparse = TRUE)
+#'   all.equal(feature_scores(xs, golub$y), feature_scores(x, golub$y))
+#' }
+NULL
+
+# Bioconductor containers are genes x samples: a source that turns each block
+# around, with the outcome looked up in the sample data when it is given by
+# name.
+bioc_source <- function(x, y, assay) {
   if (methods::is(x, "ExpressionSet")) {
     if (!requireNamespace("Biobase", quietly = TRUE)) {
       stop("An ExpressionSet needs the Biobase package: install it from Bioconductor.",
            call. = FALSE)
     }
     pdata <- Biobase::pData(x)
-    mat <- t(Biobase::exprs(x))
+    a <- Biobase::exprs(x)
   } else if (methods::is(x, "SummarizedExperiment")) {
     if (!requireNamespace("SummarizedExperiment", quietly = TRUE)) {
       stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
     }
     pdata <- as.data.frame(SummarizedExperiment::colData(x))
-    mat <- t(as.matrix(SummarizedExperiment::assay(x, assay)))
+    a <- SummarizedExperiment::assay(x, assay, withDimnames = TRUE)
   } else {
     return(NULL)
   }
-  if (is.character(y) && length(y) == 1L && nrow(mat) != 1L) {
+  src <- block_source(a, transposed = TRUE)
+  if (is.character(y) && length(y) == 1L && src$m != 1L) {
     if (!y %in% names(pdata)) {
       stop(sprintf("'y' = \"%s\" is not a column of the sample data; columns are: %s.",
                    y, paste(utils::head(names(pdata), 20), collapse = ", ")), call. = FALSE)
     }
     y <- pdata[[y]]
   }
-  list(x = mat, y = y)
+  list(source = src, y = y)
+}
+
+# ---- sources of feature blocks ------------------------------------------------
+# A source delivers the samples x features matrix a block of features at a
+# time, whatever holds it: an ordinary matrix, a Matrix (sparse or dense), a
+# DelayedArray (in memory or on disk), samples x features or, from a
+# Bioconductor container, features x samples. It is a list of
+#   m, d        samples and features (after the rows selection)
+#   features    the feature names (unique, none empty)
+#   samples     the sample names or NULL
+#   rows        NULL or the samples kept (na_action = "omit")
+#   checked     TRUE when the whole matrix has been checked (no block check)
+#   read(j, rows)  the dense double block of features j, samples x features
+# read() subsets the container by features and realises only that block, so
+# peak memory is one block; a genes x cells block is transposed on its own.
+# Everything that reads uses read_block(), the one reader.
+
+is_block_matrix <- function(x) {
+  (methods::is(x, "Matrix") || methods::is(x, "DelayedArray")) && length(dim(x)) == 2L
+}
+
+block_source <- function(a, transposed = FALSE, checked = FALSE) {
+  if (length(dim(a)) != 2L) {
+    stop(sprintf("'x' must be a matrix (2 dimensions), not a %d-dimensional %s.",
+                 length(dim(a)), class(a)[1L]), call. = FALSE)
+  }
+  type <- block_type(a)
+  if (!type %in% c("double", "integer", "logical")) {
+    stop(sprintf(paste0("'x' is a %s matrix (%s): give numbers. Convert it with ",
+                        "storage.mode() or type() <- \"double\"."), type, class(a)[1L]),
+         call. = FALSE)
+  }
+  dn <- dimnames(a)
+  m <- if (transposed) ncol(a) else nrow(a)
+  d <- if (transposed) nrow(a) else ncol(a)
+  if (d == 0L) {
+    stop(sprintf("'x' has no features (zero %s).", if (transposed) "rows" else "columns"),
+         call. = FALSE)
+  }
+  if (m == 0L) {
+    stop(sprintf("'x' has no samples (zero %s).", if (transposed) "columns" else "rows"),
+         call. = FALSE)
+  }
+  features <- feature_names(dn[[if (transposed) 1L else 2L]], d)
+  samples <- dn[[if (transposed) 2L else 1L]]
+  # only `a` and `transposed` in this closure: it is what a worker receives
+  read <- function(j, rows = NULL) {
+    b <- if (transposed) {
+      if (is.null(rows)) a[j, , drop = FALSE] else a[j, rows, drop = FALSE]
+    } else {
+      if (is.null(rows)) a[, j, drop = FALSE] else a[rows, j, drop = FALSE]
+    }
+    b <- as.matrix(b)
+    if (transposed) b <- t(b)
+    if (!is.double(b)) storage.mode(b) <- "double"
+    b
+  }
+  list(m = m, d = d, features = features, samples = samples, rows = NULL,
+       checked = checked, read = read)
+}
+
+block_type <- function(a) {
+  if (methods::is(a, "DelayedArray")) return(DelayedArray::type(a))
+  if (methods::is(a, "Matrix")) {
+    return(if (methods::is(a, "dMatrix")) "double" else if (methods::is(a, "lMatrix") ||
+                                                             methods::is(a, "nMatrix")) {
+      "logical"
+    } else {
+      class(a)[1L]
+    })
+  }
+  typeof(a)
+}
+
+# The dense samples x features block of features j (indices into the
+# features of src), named and, unless the source was checked whole, checked
+# for missing, infinite and huge values as check_finite_x() checks a matrix.
+read_block <- function(src, j, check = TRUE) {
+  b <- src$read(j, src$rows)
+  dimnames(b) <- list(src$samples, src$features[j])
+  if (check && !src$checked) check_finite_x(b)
+  b
+}
+
+# Features 1..d in consecutive blocks of `size`.
+feature_blocks <- function(d, size) {
+  unname(split(seq_len(d), ceiling(seq_len(d) / size)))
+}
+
+# Features per block: DelayedArray's automatic block size (in bytes) when the
+# package is loaded (a user's setAutoBlockSize() is honoured), else 100 MB.
+auto_block_size <- function(m) {
+  bytes <- if (isNamespaceLoaded("DelayedArray")) DelayedArray::getAutoBlockSize() else 1e8
+  as.integer(max(1, min(.Machine$integer.max, floor(bytes / (8 * max(1, m))))))
+}
+
+# The whole samples x features matrix, written block by block into one
+# preallocated matrix: peak memory is the result and one block, never a
+# second copy of the data (as.matrix() of a DelayedArray, t() of a genes x
+# cells matrix would be).
+source_matrix <- function(src, check = TRUE, block_size = matrix_block_size(src)) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  need <- 8 * as.double(src$m) * src$d
+  if (need > budget) {
+    stop(sprintf(paste0("The dense %d x %d (samples x features) matrix needs %.1f GiB, above the ",
+                        "memory budget of %.1f GiB (option bahsic.max_memory). Keep fewer ",
+                        "features first: feature_scores() reads them a block at a time ",
+                        "(e.g. keep the top genes by method = \"mt\" or \"hsic\"), or raise ",
+                        "the option if the machine has the memory."),
+                 src$m, src$d, need / 1024^3, budget / 1024^3), call. = FALSE)
+  }
+  x <- matrix(0, src$m, src$d, dimnames = list(src$samples, src$features))
+  blocks <- feature_blocks(src$d, block_size)
+  for (j in blocks) {
+    x[, j] <- read_block(src, j, check)
+    # R frees a large vector only at a collection, and with the result in
+    # the heap its next one is far off: without this the spent blocks (and
+    # their transposes) pile up to another copy of the result before they
+    # are freed. A minor collection is cheap next to reading a block.
+    if (length(blocks) > 1L && 8 * src$m * block_size > 1e6) {
+      invisible(gc(verbose = FALSE, full = FALSE))
+    }
+  }
+  x
+}
+
+# Features per block of source_matrix(): the automatic block, but at most a
+# tenth of the features, as reading a block holds a few copies of it (the
+# container's subset, the dense block, its transpose): the peak stays near
+# the result, not the result plus a few 100 MB blocks.
+matrix_block_size <- function(src) {
+  min(auto_block_size(src$m), max(1L, ceiling(src$d / 10)))
+}
+
+# The samples with a missing value in any feature, block by block.
+source_na_rows <- function(src, block_size = auto_block_size(src$m)) {
+  bad <- logical(src$m)
+  for (j in feature_blocks(src$d, block_size)) {
+    bad <- bad | rowSums(is.na(read_block(src, j, check = FALSE))) > 0
+  }
+  bad
+}
+
+# Keep the samples `keep` (indices among the source's current samples).
+source_rows <- function(src, keep) {
+  src$rows <- if (is.null(src$rows)) keep else src$rows[keep]
+  src$samples <- src$samples[keep]
+  src$m <- length(keep)
+  src
+}
+
+# Feature names: V1, V2, ... when there are none; an empty or missing name
+# becomes V<j> and duplicates are made unique, each with a warning.
+feature_names <- function(cn, d) {
+  if (is.null(cn)) return(paste0("V", seq_len(d)))
+  # a feature without a name could not be reported in the results
+  unnamed <- which(is.na(cn) | cn == "")
+  if (length(unnamed)) {
+    warning(sprintf("'x' has features without a name (column%s %s): named %s.",
+                    if (length(unnamed) > 1L) "s" else "",
+                    paste(utils::head(unnamed, 5), collapse = ", "),
+                    paste(utils::head(paste0("V", unnamed), 5), collapse = ", ")),
+            call. = FALSE)
+    cn[unnamed] <- paste0("V", unnamed)
+  }
+  if (anyDuplicated(cn)) {
+    dup <- unique(cn[duplicated(cn)])
+    warning(sprintf("'x' has duplicated feature names (%s): made unique with make.unique().",
+                    paste(utils::head(dup, 5), collapse = ", ")), call. = FALSE)
+    cn <- make.unique(cn)
+  }
+  cn
 }
 
 as_feature_matrix <- function(x) {
@@ -110,36 +366,16 @@ as_feature_matrix <- function(x) {
   if (ncol(x) == 0L) stop("'x' has no features (zero columns).", call. = FALSE)
   if (nrow(x) == 0L) stop("'x' has no samples (zero rows).", call. = FALSE)
   if (!is.double(x)) storage.mode(x) <- "double"
-  cn <- colnames(x)
-  if (is.null(cn)) {
-    cn <- paste0("V", seq_len(ncol(x)))
-  }
-  # a feature without a name could not be reported in the results
-  unnamed <- which(is.na(cn) | cn == "")
-  if (length(unnamed)) {
-    warning(sprintf("'x' has features without a name (column%s %s): named %s.",
-                    if (length(unnamed) > 1L) "s" else "",
-                    paste(utils::head(unnamed, 5), collapse = ", "),
-                    paste(utils::head(paste0("V", unnamed), 5), collapse = ", ")),
-            call. = FALSE)
-    cn[unnamed] <- paste0("V", unnamed)
-  }
-  if (anyDuplicated(cn)) {
-    dup <- unique(cn[duplicated(cn)])
-    warning(sprintf("'x' has duplicated feature names (%s): made unique with make.unique().",
-                    paste(utils::head(dup, 5), collapse = ", ")), call. = FALSE)
-    cn <- make.unique(cn)
-  }
+  cn <- feature_names(colnames(x), ncol(x))
   colnames(x) <- cn
   x
 }
 
-as_outcome <- function(y, x) {
-  m <- nrow(x)
+as_outcome <- function(y, x, m = nrow(x), d = ncol(x)) {
   if (is.data.frame(y)) y <- if (ncol(y) == 1L) y[[1L]] else as.matrix(y)
   n_y <- if (is.matrix(y)) nrow(y) else length(y)
   if (n_y != m) {
-    hint <- if (n_y == ncol(x)) {
+    hint <- if (n_y == d) {
       paste0(" 'x' looks like features x samples (genes in rows): pass t(x) so that ",
              "samples are rows, as for lm().")
     } else {

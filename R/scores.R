@@ -50,12 +50,28 @@
 #' and the kernel methods one sample per class. See \link{input-checks} for every
 #' kind of bad input.
 #'
+#' The scores are computed a block of features at a time: the data are read,
+#' made dense and checked one block at a time (for a sparse `dgCMatrix`, a
+#' `DelayedMatrix` or an HDF5-backed `SingleCellExperiment`, see
+#' \link{input-classes}) and the whole dense matrix is never assembled. The
+#' moderated t, `lods` and `pam` borrow strength across features (limma's
+#' prior, pamr's \eqn{s_0}): the blocks give each feature's class counts,
+#' means and sums of squares, and the scores are made from all of them at the
+#' end, so they are exact. The result does not depend on `block_size` nor on
+#' `parallel`.
+#'
 #' @inheritParams hsic
 #' @param method which score, see Details.
 #' @param kernel data kernel for `"mmd"`, `"kta"` and `"hsic"`.
 #' @param kernel_y label kernel for `"kta"` and `"hsic"` (`NULL`: default).
 #' @param estimator HSIC estimator for `method = "hsic"`.
 #' @param var_equal for `method = "t"`: pooled variance instead of Welch.
+#' @param block_size features per block (`NULL`: as many as fill
+#'   `DelayedArray::getAutoBlockSize()` bytes, 100 MB without DelayedArray).
+#' @param parallel `NULL` (the blocks one after another), `"future"` (on the
+#'   back end of `future::plan()`), or a BiocParallel `BiocParallelParam`:
+#'   the feature blocks then run on its workers, which read their own blocks
+#'   (an HDF5 file must be readable by them).
 #' @return A data.frame in the input feature order with columns `feature`,
 #'   `score` (signed for `pc`, `lin`, `t`, `snr` and `mt`) and `rank` (1 =
 #'   most relevant: largest absolute value for the signed scores, largest
@@ -68,6 +84,9 @@
 #' head(s[order(s$rank), ])
 #' head(feature_scores(x, golub$y, method = "mt"))
 #' feature_scores(x[, 1:5], golub$y, method = "hsic")
+#' # the same scores, 100 features at a time
+#' s100 <- feature_scores(x, golub$y, method = "t", block_size = 100)
+#' identical(s, s100)
 #' @export
 feature_scores <- function(x, ...) UseMethod("feature_scores")
 
@@ -81,31 +100,42 @@ feature_scores.default <- function(x, y, method = c("pc", "lin", "t", "snr", "mt
                                    kernel = kernel_gaussian(), kernel_y = NULL,
                                    estimator = c("biased", "unbiased"), var_equal = FALSE,
                                    na_action = c("fail", "omit"), assay = 1L,
-                                   threads = 1L, ...) {
+                                   threads = 1L, block_size = NULL, parallel = NULL, ...) {
   method <- match.arg(method)
   estimator <- match.arg(estimator)
   check_flag(var_equal, "var_equal")
   threads <- check_threads(threads)
+  if (!is.null(block_size)) block_size <- check_whole(block_size, "block_size", 1L)
+  run <- check_parallel(parallel)
   if (method %in% c("mmd", "kta", "hsic") && is_clinical(kernel)) {
     stop(paste0("feature_scores() does not take the clinical kernel: on one feature it is ",
                 "that feature's own kernel. Use bahsic(x, y, kernel = kernel_clinical()), ",
                 "whose scores are computed from the same per-feature terms."), call. = FALSE)
   }
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
-  x <- d$x
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE)
+  src <- d$source
   y <- d$y
-  m <- nrow(x)
+  m <- src$m
   check_score_outcome(method, y, m, var_equal, estimator)
 
   if (method %in% c("mmd", "kta", "hsic")) {
-    res <- kernel_scores(x, y, method, kernel, kernel_y, estimator, threads)
+    score_block <- kernel_block_scorer(y, m, method, kernel, kernel_y, estimator, threads)
   } else {
     if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
-    res <- linear_scores(x, y, method, var_equal = var_equal)
+    score_block <- linear_block_scorer(y, method)
   }
-  score <- res$score
+  if (is.null(block_size)) block_size <- auto_block_size(m)
+  parts <- run_feature_blocks(src, block_size, score_block, run)
+  constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
+  res <- if (method %in% c("mmd", "kta", "hsic", "pc")) {
+    list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE), extra = NULL)
+  } else {
+    # limma's prior and pamr's s0 need every feature: the scores are made
+    # from the moments of all blocks together
+    linear_methods[[method]]$fun(combine_moments(parts), var_equal = var_equal)
+  }
+  score <- unname(res$score)
 
-  constant <- constant_features(x)
   if (any(constant)) {
     warning(sprintf(paste0("%d constant feature%s (%s%s): %s. Remove them before scoring ",
                            "to silence this warning."),
@@ -190,15 +220,55 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
 
 constant_features <- function(x) .Call(C_constant_columns, x)
 
+# ---- feature blocks -----------------------------------------------------------
+# Every score is per feature, so feature_scores() reads the features a block
+# at a time (read_block(), R/inputs.R) and never holds the whole dense matrix.
+# Each block gives its part -- the scores, or for the methods that borrow
+# across features the class moments -- and whether its features are constant;
+# the parts are joined in feature order. A block runs on the main thread or
+# on a worker (check_parallel()); its result does not depend on where, nor on
+# how the features are cut into blocks (the C routines work column by column).
+
+run_feature_blocks <- function(src, block_size, score_block, run) {
+  blocks <- feature_blocks(src$d, block_size)
+  one <- function(j) {
+    # an error (a missing value, say) comes back as a value: the first in
+    # feature order is raised on the main thread, whatever the back end
+    tryCatch({
+      b <- read_block(src, j)
+      part <- score_block(b)
+      part$constant <- constant_features(b)
+      part
+    }, error = function(e) e)
+  }
+  parts <- run(blocks, one)
+  for (p in parts) if (inherits(p, "error")) stop(conditionMessage(p), call. = FALSE)
+  parts
+}
+
+# pc: the correlation of each feature; the others: each feature's class
+# counts, means and within-class sums of squares, for linear_methods.
+linear_block_scorer <- function(y, method) {
+  if (method == "pc") return(function(b) list(score = score_pc(b, y)$score))
+  function(b) class_moments(b, y)
+}
+
+combine_moments <- function(parts) {
+  mom <- parts[[1L]]
+  mom$mean <- do.call(cbind, lapply(parts, `[[`, "mean"))
+  mom$ss <- do.call(cbind, lapply(parts, `[[`, "ss"))
+  mom$constant <- NULL
+  mom
+}
+
 # mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
-# once from the labels (see hsic_weights()).
-kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
+# once from the labels (see hsic_weights()); a block needs only W.
+kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads) {
   check_kernel(kernel, "kernel")
   if (kernel$name == "precomputed") {
     stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
          call. = FALSE)
   }
-  m <- nrow(x)
   if (method == "mmd") {
     kernel_y <- label_kernel_binary(balanced = TRUE)
   } else if (is.null(kernel_y)) {
@@ -217,13 +287,17 @@ kernel_scores <- function(x, y, method, kernel, kernel_y, estimator, threads) {
     # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)
     mmd = , kta = if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y),
     hsic = hsic_weights(lab, m, estimator))
-  par <- kernel_param(kernel)
-  p1 <- if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
-    feature_sigmas(kernel$name, x)
-  } else {
-    par[1L]
+  median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
+                     threads, use_simd())
+}
+
+# Made apart so that the closure a worker receives holds W and the kernel's
+# parameters, not the label kernel of the caller.
+feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd) {
+  function(b) {
+    # the median heuristic is per feature: a block's widths are its own
+    p1 <- if (median_width) feature_sigmas(name, b) else par[1L]
+    list(score = .Call(C_feature_dot, b, code, as.double(p1), par[2L], W, threads, simd))
   }
-  score <- .Call(C_feature_dot, x, kernel_code(kernel), as.double(p1), par[2L], W, threads,
-                 use_simd())
-  list(score = score, extra = NULL)
 }

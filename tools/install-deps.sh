@@ -25,6 +25,7 @@ apt_packages=(
   r-bioc-all r-bioc-multtest
   r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
   r-cran-future r-cran-future.apply r-bioc-biocparallel
+  r-bioc-hdf5array r-bioc-singlecellexperiment
   pandoc qpdf tidy
   valgrind clang-14 libclang-rt-14-dev
 )
