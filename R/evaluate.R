@@ -56,9 +56,10 @@
 #' `BiocParallel::MulticoreParam(2)`).
 #'
 #' @inheritParams bahsic
-#' @param x samples x features: a numeric matrix or data frame, an
-#'   `ExpressionSet` or a `SummarizedExperiment` (genes x samples, turned
-#'   around); for the methods, a `bahsic_evaluation`.
+#' @param x samples x features: a numeric matrix or data frame, a `Matrix` or
+#'   `DelayedMatrix`, an `ExpressionSet` or a `SummarizedExperiment` (genes x
+#'   samples, turned around; see \link{input-classes}); for the methods, a
+#'   `bahsic_evaluation`.
 #' @param y the outcome: a factor (two or more classes) or a numeric vector
 #'   (regression); for a Bioconductor object also the name of a column of its
 #'   sample data.

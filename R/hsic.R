@@ -35,9 +35,12 @@
 #' memory budget (option `bahsic.max_memory`) the error names the
 #' approximations.
 #'
-#' @param x samples x features: a numeric matrix or data.frame, an
-#'   `ExpressionSet` or a `SummarizedExperiment` (genes x samples, turned
-#'   around), or a formula `outcome ~ features` with `data`.
+#' @param x samples x features: a numeric matrix or data.frame, a `Matrix`
+#'   (e.g. sparse `dgCMatrix`) or `DelayedMatrix` (e.g. HDF5-backed), an
+#'   `ExpressionSet` or a `SummarizedExperiment` / `SingleCellExperiment`
+#'   (genes x samples, turned around; its assay may be sparse or a
+#'   `DelayedMatrix`, read in blocks of genes: see \link{input-classes}), or
+#'   a formula `outcome ~ features` with `data`.
 #' @param y the outcome, one value per sample: a factor (or character,
 #'   logical) for classes, a numeric vector or matrix for regression. For
 #'   Bioconductor objects also the name of a column of the sample data.

@@ -4,7 +4,8 @@
 #' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
 #' \code{\link{fohsic}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
 #' \code{\link{l1_lsmi}()} and \code{\link{l1_hsic}()}, for a matrix, data frame, formula,
-#' \code{ExpressionSet} or \code{SummarizedExperiment}, passes its input
+#' \code{ExpressionSet} or \code{SummarizedExperiment} (and the sparse and
+#' out-of-memory classes of \link{input-classes}), passes its input
 #' through one normaliser, so bad input meets the same checks everywhere. Each
 #' kind of bad input has one decided outcome: an error whose message says what
 #' to do, a warning and a defined result, or a defined result. The table gives
