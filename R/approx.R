@@ -53,7 +53,10 @@
 #' * `"rff"` draws `n_features` x `d` normal numbers for the frequencies, then
 #'   for the Laplace kernel `n_features` more (the Cauchy scale), then the
 #'   phases \eqn{U(0, 2\pi)}; `"block"` draws each partition with
-#'   [sample.int()]. Both are reproducible under [set.seed()].
+#'   [sample.int()] (nothing when `size` is at least m: one block of all
+#'   samples, the exact estimate). Both are reproducible under [set.seed()];
+#'   [bahsic()] and [fohsic()] draw the same way, so under the same seed they
+#'   use the same frequencies or blocks as [hsic()].
 #' * Precomputed kernels can only be used with `"exact"` or `"block"`, the
 #'   clinical kernel likewise (neither is computed from data rows on demand).
 #'
@@ -302,12 +305,7 @@ label_factor <- function(kernel_y, y, approx) {
     return(list(F = lab$Y, kernel = lab$kernel))
   }
   check_kernel_approximable(kern, "kernel_y", approx)
-  if (is.factor(y)) {
-    stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
-                "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
-  }
-  check_varying_outcome(y)
-  ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
+  ymat <- regression_outcome(y)
   if (approx$name == "rff" && !kern$name %in% c("gaussian", "laplace")) approx <- approx_ichol()
   f <- kernel_factor(kern, ymat, approx, "kernel_y")
   kernel_y$params$kernel <- f$kernel
@@ -325,11 +323,10 @@ hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx) {
        rank = c(x = ncol(fx$Z), y = ncol(fy$F)))
 }
 
-# hsic() with approx "block" (Zaremba et al. 2013): for each of n_partitions
-# random partitions (sample.int) into blocks of `size` samples (the last one
-# takes the remainder), the exact estimates within every block, with the
-# kernels fixed beforehand (widths by median_sigma() on all the data, the
-# label kernel's class weights from all the data). Returns the block
+# hsic() with approx "block" (Zaremba et al. 2013): the exact estimates within
+# every block of block_partition(), with the kernels fixed beforehand (widths
+# by median_sigma() on all the data, the label kernel by
+# block_label_source()); the same blocks and weights as the selectors'. Returns the block
 # estimates (3 x blocks: HSIC0, HSIC1, variance) and the resolved kernels.
 hsic_block <- function(x, y, kernel_x, kernel_y, approx, threads) {
   m <- nrow(x)
@@ -339,52 +336,69 @@ hsic_block <- function(x, y, kernel_x, kernel_y, approx, threads) {
     stop(sprintf("The precomputed kernel is %d x %d but the data have %d samples.",
                  nrow(kernel_x$params$K), nrow(kernel_x$params$K), m), call. = FALSE)
   }
-  kern_y <- kernel_y$params$kernel
-  full_label <- kernel_y$type == "regression" && kern_y$name != "linear"
-  if (full_label && kern_y$name != "precomputed") {
-    if (is.factor(y)) {
-      stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
-                  "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
-    }
-    check_varying_outcome(y)
-    ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
-    kern_y <- resolve_width_approx(kern_y, ymat)
-    kernel_y$params$kernel <- kern_y
-    kernel_y$label <- paste("regression label kernel:", kern_y$label)
-    Yfull <- NULL
-  } else if (full_label) {
-    Lfull <- kern_y$params$K
-    if (nrow(Lfull) != m) {
-      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
-                   nrow(Lfull), nrow(Lfull), m), call. = FALSE)
-    }
+  lab <- block_label_source(kernel_y, y, threads)
+  blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
+  est <- vapply(blocks$list, function(idx) {
+    l <- lab$block(idx)
+    .Call(C_hsic_stats, block_gram(kernel_x, x, idx, threads), l$L, l$Y)
+  }, numeric(3))
+  # blocks per partition (size >= m: one block, the exact estimate, whatever n_partitions)
+  nb <- max(1L, m %/% min(approx$params$size, m))
+  list(est = unname(est), n_blocks = nb, kernel_x = kernel_x, kernel_y = lab$kernel,
+       min_block = min(lengths(blocks$list)))
+}
+
+# The block estimator's partitions (Zaremba et al. 2013): each a random
+# permutation of the m samples (sample.int, R's RNG) cut into floor(m / size)
+# blocks of `size`, the last one taking the remainder; with size >= m one
+# block of all samples in their order (the exact estimate, no draw). rows:
+# the samples of the stacked partitions (n_partitions * m); row0: the row
+# offsets of the blocks in that stack (0-based, for C); list: the samples of
+# every block.
+block_partition <- function(m, size, n_partitions) {
+  if (size >= m) {
+    rows <- seq_len(m)
+    sizes <- m
   } else {
-    lab <- label_gram(kernel_y, y)
-    Yfull <- lab$Y
-    kernel_y <- lab$kernel
+    nb <- m %/% size
+    one <- c(rep(size, nb - 1L), size + m %% size)
+    rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
+    sizes <- rep(one, n_partitions)
   }
-  size <- min(approx$params$size, m)
-  nb <- max(1L, m %/% size)
-  block <- pmin(ceiling(seq_len(m) / size), nb)
-  est <- NULL
-  for (p in seq_len(approx$params$n_partitions)) {
-    idx_all <- split(sample.int(m), block)
-    for (idx in idx_all) {
-      K <- block_gram(kernel_x, x, idx, threads)
-      st <- if (!full_label) {
-        .Call(C_hsic_stats, K, NULL, Yfull[idx, , drop = FALSE])
-      } else if (kern_y$name == "precomputed") {
-        .Call(C_hsic_stats, K, Lfull[idx, idx, drop = FALSE], NULL)
-      } else {
-        L <- gram(kern_y, ymat[idx, , drop = FALSE], threads)
-        attr(L, "kernel") <- NULL
-        .Call(C_hsic_stats, K, L, NULL)
-      }
-      est <- cbind(est, st)
+  row0 <- as.integer(c(0L, cumsum(sizes)))
+  list(rows = rows, row0 = row0,
+       list = unname(split(rows, rep(seq_along(sizes), sizes))))
+}
+
+# The label kernel of the block estimator, fixed on all samples first (class
+# weights from all samples; a regression kernel's width by the median
+# heuristic on at most 1000 outcomes, resolve_width_approx()), and then
+# restricted to a block: list(kernel = the resolved label kernel, block =
+# function(i) list(L, Y) for the samples i, as label_gram() returns them).
+# Never an m x m matrix (but the caller's precomputed one).
+block_label_source <- function(kernel_y, y, threads) {
+  kern <- kernel_y$params$kernel
+  if (kernel_y$type != "regression" || kern$name == "linear") {
+    lab <- label_gram(kernel_y, y, threads)
+    return(list(kernel = lab$kernel, block = function(i) list(Y = lab$Y[i, , drop = FALSE])))
+  }
+  if (kern$name == "precomputed") {
+    L <- kern$params$K
+    if (nrow(L) != NROW(y)) {
+      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
+                   nrow(L), nrow(L), NROW(y)), call. = FALSE)
     }
+    return(list(kernel = kernel_y, block = function(i) list(L = L[i, i, drop = FALSE])))
   }
-  list(est = unname(est), n_blocks = nb, kernel_x = kernel_x, kernel_y = kernel_y,
-       min_block = min(tabulate(block, nb)))
+  ymat <- regression_outcome(y)
+  kern <- resolve_width_approx(kern, ymat)
+  kernel_y$params$kernel <- kern
+  kernel_y$label <- paste("regression label kernel:", kern$label)
+  list(kernel = kernel_y, block = function(i) {
+    L <- gram(kern, ymat[i, , drop = FALSE], threads)
+    attr(L, "kernel") <- NULL
+    list(L = L)
+  })
 }
 
 block_gram <- function(kernel, x, idx, threads) {

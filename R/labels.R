@@ -209,19 +209,25 @@ label_gram <- function(kernel_y, y, threads = 1L) {
     attr(L, "kernel") <- NULL
     return(list(L = L, Y = NULL, kernel = kernel_y))
   }
-  if (is.factor(y)) {
-    stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
-                "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
-  }
-  check_varying_outcome(y)
-  ymat <- if (is.matrix(y)) y else matrix(y, ncol = 1L)
+  ymat <- regression_outcome(y)
   if (kern$name == "linear") {
-    return(list(L = NULL, Y = unname(ymat), kernel = kernel_y))
+    return(list(L = NULL, Y = ymat, kernel = kernel_y))
   }
   L <- gram(kern, ymat, threads)
   kernel_y$params$kernel <- attr(L, "kernel")
   attr(L, "kernel") <- NULL
   list(L = L, Y = NULL, kernel = kernel_y)
+}
+
+# The outcome of a regression label kernel as an m x k matrix (no names),
+# checked: numeric and not constant.
+regression_outcome <- function(y) {
+  if (is.factor(y)) {
+    stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
+                "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
+  }
+  check_varying_outcome(y)
+  unname(if (is.matrix(y)) y else matrix(y, ncol = 1L))
 }
 
 class_indicator <- function(y) {

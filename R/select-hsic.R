@@ -412,28 +412,6 @@ linear_select <- function(method, s, step, n_features) {
   list(rank = rank, score = score, iteration = iteration, path = path)
 }
 
-# The block estimator's partitions (Zaremba et al. 2013): each a random
-# permutation of the m samples (sample.int, R's RNG) cut into floor(m / size)
-# blocks of `size`, the last one taking the remainder; with size >= m one
-# block of all samples in their order (the exact estimate, no draw). rows:
-# the samples of the stacked partitions (n_partitions * m); row0: the row
-# offsets of the blocks in that stack (0-based, for C); list: the samples of
-# every block.
-block_partition <- function(m, size, n_partitions) {
-  if (size >= m) {
-    rows <- seq_len(m)
-    sizes <- m
-  } else {
-    nb <- m %/% size
-    one <- c(rep(size, nb - 1L), size + m %% size)
-    rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
-    sizes <- rep(one, n_partitions)
-  }
-  row0 <- as.integer(c(0L, cumsum(sizes)))
-  list(rows = rows, row0 = row0,
-       list = unname(split(rows, rep(seq_along(sizes), sizes))))
-}
-
 # The block estimator's weights: HSIC of the stacked data is
 # sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the label kernel
 # on block b. The label kernel is fixed on all samples first, as hsic() does
@@ -444,39 +422,12 @@ block_partition <- function(m, size, n_partitions) {
 # W_b / n_blocks, their diagonals), Wb = the list of W_b / n_blocks,
 # kernel = the resolved label kernel).
 block_weights <- function(kernel_y, y, blocks, estimator, threads) {
-  kern <- kernel_y$params$kernel
-  lab_block <- if (kernel_y$type != "regression" || kern$name == "linear") {
-    lab <- label_gram(kernel_y, y, threads)
-    kernel_y <- lab$kernel
-    function(i) list(Y = lab$Y[i, , drop = FALSE])
-  } else if (kern$name == "precomputed") {
-    L <- kern$params$K
-    if (nrow(L) != NROW(y)) {
-      stop(sprintf("The precomputed label kernel is %d x %d but the data have %d samples.",
-                   nrow(L), nrow(L), NROW(y)), call. = FALSE)
-    }
-    function(i) list(L = L[i, i, drop = FALSE])
-  } else {
-    if (is.factor(y)) {
-      stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
-                  "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)
-    }
-    check_varying_outcome(y)
-    ymat <- if (is.matrix(y)) unname(y) else matrix(y, ncol = 1L)
-    kern <- resolve_width_approx(kern, ymat)
-    kernel_y$params$kernel <- kern
-    kernel_y$label <- paste("regression label kernel:", kern$label)
-    function(i) {
-      L <- gram(kern, ymat[i, , drop = FALSE], threads)
-      attr(L, "kernel") <- NULL
-      list(L = L)
-    }
-  }
+  lab <- block_label_source(kernel_y, y, threads)
   nb <- length(blocks$list)
-  Wb <- lapply(blocks$list, function(i) hsic_weights(lab_block(i), length(i), estimator) / nb)
+  Wb <- lapply(blocks$list, function(i) hsic_weights(lab$block(i), length(i), estimator) / nb)
   W <- c(unlist(lapply(Wb, function(w) w[upper.tri(w)]), use.names = FALSE),
          unlist(lapply(Wb, diag), use.names = FALSE))
-  list(W = W, Wb = Wb, kernel = kernel_y)
+  list(W = W, Wb = Wb, kernel = lab$kernel)
 }
 
 # Linear kernel on the block path: s_j = sum_b x_jb' W_b x_jb (x stacked).

@@ -3,8 +3,8 @@
 #
 # Data: simulate_counts(m, d, 20, 3 types, fold_change = c(1.3, 2.5)): negative
 # binomial counts (dispersion 2) with log-normal gene means and cell size
-# factors; 20 planted informative genes (expressed: base mean about 0.6 and
-# up), each up by its fold change in one or two of the three types.
+# factors; 20 planted informative genes (expressed: base means log-normal
+# around 2.7 counts per cell), each up by its fold change in one or two of the three types.
 # Normalised as in single-cell work: log1p(counts / library size * 1e4).
 # BAHSIC: Gaussian kernel, sigma = "dimension", drop = 0.1, biased
 # estimator, approx = approx_block(size), full ranking.

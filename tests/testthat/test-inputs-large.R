@@ -90,7 +90,7 @@ test_that("an HDF5-backed SummarizedExperiment gives the results of the dense ma
   expect_s4_class(h5, "DelayedMatrix")
   se <- SummarizedExperiment::SummarizedExperiment(
     assays = list(counts = h5),
-    colData = S4Vectors::DataFrame(group = dat$y, row.names = rownames(dat$x)))
+    colData = data.frame(group = dat$y, row.names = rownames(dat$x)))
   expect_same_results(se, dat$x, dat$y, y_input = "group", assay = "counts")
 })
 
@@ -102,7 +102,7 @@ test_that("a SingleCellExperiment's logcounts (sparse or delayed) give the dense
   sce <- SingleCellExperiment::SingleCellExperiment(
     assays = list(counts = Matrix::Matrix(round(exp(gx)), sparse = TRUE),
                   logcounts = Matrix::Matrix(gx, sparse = TRUE)),
-    colData = S4Vectors::DataFrame(label = dat$y))
+    colData = data.frame(label = dat$y))
   expect_same_results(sce, dat$x, dat$y, y_input = "label", assay = "logcounts")
   SummarizedExperiment::assay(sce, "logcounts") <- DelayedArray::DelayedArray(gx)
   expect_identical(feature_scores(sce, "label", method = "lods", assay = "logcounts"),
