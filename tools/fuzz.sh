@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer harnesses for the plain-C numeric core (src/{gram,hsic,pairs,select,clinical,scores,checks}.c,
+# libFuzzer harnesses for the plain-C numeric core (src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank}.c,
 # no R needed), built with AddressSanitizer and UndefinedBehaviorSanitizer and run for a bounded
 # time each.
 #
@@ -23,7 +23,7 @@
 # which runs that one input under the same sanitizers and prints the report; add
 # -runs=100 to repeat it. Rebuild by hand with:
 #   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-#     -fno-omit-frame-pointer -I src tools/fuzz/<target>.c src/{gram,hsic,pairs,select,clinical,scores,checks,randsel}.c -lm
+#     -fno-omit-frame-pointer -I src tools/fuzz/<target>.c src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank}.c -lm
 # Once fixed, keep the input as a regression seed: cp it to tools/fuzz/corpus/<target>/ under a
 # descriptive name (regress-<what>).
 #
@@ -39,7 +39,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fuzz_dir="$root/tools/fuzz"
 seconds=${FUZZ_SECONDS:-60}
-core_sources=(gram hsic pairs select clinical scores checks randsel)
+core_sources=(gram hsic pairs select clinical scores checks randsel lowrank)
 
 log() { echo "[fuzz.sh] $*"; }
 

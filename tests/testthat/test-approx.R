@@ -150,6 +150,27 @@ test_that("hsic(approx = 'rff') is reproducible and improves with more features"
   expect_identical(unname(g$rank), c(50L, 50L))
 })
 
+test_that("ichol and block approach the exact estimate as the rank or the blocks grow", {
+  dat <- toy_dependent(300, seed = 5, d = 6)
+  ex <- hsic(dat$x, dat$y)
+  # ichol is deterministic: the error at rank 4, 16, 64 and at the default
+  # tolerance (full accuracy on 300 samples)
+  rel <- vapply(c(4L, 16L, 64L), function(r) {
+    abs(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = r))$hsic1 - ex$hsic1) / ex$hsic1
+  }, 0)
+  expect_true(all(diff(rel) < 0))
+  full <- hsic(dat$x, dat$y, approx = approx_ichol(tol = 1e-12, max_rank = 300))
+  expect_equal(full$hsic1, ex$hsic1, tolerance = 1e-6)
+  # block: the mean error over partitions shrinks as the blocks grow
+  err <- vapply(c(20L, 75L, 150L), function(b) {
+    mean(vapply(test_cases(1:5, 2L), function(s) {
+      set.seed(s)
+      abs(hsic(dat$x, dat$y, approx = approx_block(size = b))$hsic1 - ex$hsic1) / ex$hsic1
+    }, 0))
+  }, 0)
+  expect_true(all(diff(err) < 0))
+})
+
 test_that("hsic(approx = 'block') with one block equals exact, and averages partitions", {
   dat <- toy_dependent(60, seed = 5)
   cls <- factor(ifelse(dat$y > 1, "hi", "lo"))
