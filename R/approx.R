@@ -271,10 +271,28 @@ check_factor_memory <- function(m, cols, approx) {
   need <- 8 * as.double(m) * cols
   if (need > budget) {
     what <- if (approx$name == "rff") "n_features" else "max_rank"
-    stop(sprintf(paste0("approx = \"%s\" needs %.2f GiB for %d samples x %g factor columns, ",
-                        "above the memory budget of %.2f GiB (option bahsic.max_memory). ",
+    stop(sprintf(paste0("approx = \"%s\" needs %.3g GiB for %d samples x %g factor columns, ",
+                        "above the memory budget of %.3g GiB (option bahsic.max_memory). ",
                         "Use a smaller '%s', approx = \"block\", or raise the option."),
                  approx$name, need / 1024^3, m, cols, budget / 1024^3, what), call. = FALSE)
+  }
+  invisible()
+}
+
+# The selectors' block path holds, per pair of samples within a block, the
+# set's distances, a candidate's and the weights (about 4 doubles), and the
+# blocks' B x B weight matrices: refuse a partition above the memory budget
+# (option bahsic.max_memory) before allocating. Also catches size >= m at
+# large m, where the block path is the exact one.
+check_block_memory <- function(blocks, size) {
+  b <- as.double(lengths(blocks$list))
+  need <- 8 * (4 * sum(b * (b - 1) / 2) + sum(b^2))
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  if (need > budget) {
+    stop(sprintf(paste0("approx_block(size = %d) needs %.3g GiB for the pairs of samples within ",
+                        "blocks, above the memory budget of %.3g GiB (option ",
+                        "bahsic.max_memory). Use a smaller block size, or raise the option."),
+                 size, need / 1024^3, budget / 1024^3), call. = FALSE)
   }
   invisible()
 }

@@ -20,8 +20,9 @@
 #'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
 #'   [fohsic()] 5. At m = 10,000 one matrix is 0.75 GiB. Raise the option on a
 #'   machine with more memory, or use an approximation (`approx =`, see
-#'   [approximations]), which needs no m x m matrix; its m x r factors count
-#'   against the same budget. The budget also limits the dense samples x
+#'   [approximations]), which needs no m x m matrix; its m x r factors, and
+#'   the pairs within blocks of the selectors' block path, count against the
+#'   same budget. The budget also limits the dense samples x
 #'   features matrix built from a sparse or out-of-memory input (see
 #'   \link{input-classes}).
 #' * `bahsic.simd` (default `TRUE`): let the selectors use their AVX2 loops on

@@ -250,6 +250,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   blocks <- NULL
   if (block) {
     blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
+    check_block_memory(blocks, approx$params$size)
     # the partitions stacked: row i of xs is sample blocks$rows[i]
     if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
     bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)

@@ -55,6 +55,23 @@ test_that("the budget is the option's, and the message names the size", {
   }
 })
 
+test_that("over the budget, the exact paths name the approximations, and blocks are checked too", {
+  old <- options(bahsic.max_memory = 1e6) # bytes: 1 MB
+  on.exit(options(old), add = TRUE)
+  set.seed(3)
+  x <- matrix(rnorm(400 * 3), 400, 3)
+  y <- factor(rep_len(c("a", "b"), 400))
+  for (f in list(function() hsic(x, y), function() bahsic(x, y), function() fohsic(x, y))) {
+    expect_error(f(), "Use an approximation that needs no m x m matrix: approx = \"ichol\"")
+  }
+  # the approximations stay within the same budget
+  expect_no_error(hsic(x, y, approx = approx_ichol(max_rank = 20)))
+  expect_no_error(bahsic(x, y, approx = approx_block(size = 50)))
+  # a block of all 400 samples holds the same pairs as the exact path
+  expect_error(bahsic(x, y, approx = approx_block(size = 400)),
+               "approx_block\\(size = 400\\) needs .* GiB for the pairs of samples within blocks")
+})
+
 # BAHSIC one feature at a time on 400 features: 400 iterations of up to 400
 # candidate passes over 45k pairs, several seconds of C. The time limit is set
 # by the handler of the first progress message, so it starts inside the C loop
