@@ -4,20 +4,7 @@
 # (Nystrom on the pivots of each iteration's set), against plain-R oracles
 # on small data.
 
-# Plain-R HSIC0 (eq. 4) and HSIC1 (eq. 5) of K and L
-oracle_hsic0 <- function(K, L) {
-  m <- nrow(K)
-  H <- diag(m) - 1 / m
-  sum(diag(K %*% H %*% L %*% H)) / (m - 1)^2
-}
-oracle_hsic1 <- function(K, L) {
-  m <- nrow(K)
-  diag(K) <- 0
-  diag(L) <- 0
-  one <- rep(1, m)
-  (sum(diag(K %*% L)) + sum(K) * sum(L) / ((m - 1) * (m - 2)) -
-     2 / (m - 2) * sum(K %*% L)) / (m * (m - 3))
-}
+# oracle_hsic0() and oracle_hsic1(): helper-oracles.R
 
 # The balanced binary (eq. 17, the second level +1) or multiclass (eq. 18)
 # label kernel, class weights from all samples
