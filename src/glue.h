@@ -17,6 +17,19 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
     Rf_error("'%s' must be a double matrix", what);
 }
 
+/* A data kernel of the C core from R's code and parameters (kernel_code(),
+ * kernel_param()); any type but the clinical kernel, which has its own glue. */
+static inline bk_kernel bk_make_kernel(int type, double p1, double p2)
+{
+  bk_kernel k;
+  k.type = type;
+  k.p1 = p1;
+  k.p2 = p2;
+  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
+    Rf_error("unknown kernel code %d", k.type);
+  return k;
+}
+
 /* The label kernel of the C core from R: a full m x m matrix L, or the
  * factor Y (m x c) of a low-rank one when Y is not NULL. */
 static inline bk_label bk_make_label(SEXP L, SEXP Y, ptrdiff_t m)

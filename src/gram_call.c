@@ -1,23 +1,12 @@
 /* gram_call.c: SEXP glue for gram.c and the per-feature kernel sums. */
 #include "glue.h"
 
-static bk_kernel make_kernel(SEXP type, SEXP p1, SEXP p2)
-{
-  bk_kernel k;
-  k.type = Rf_asInteger(type);
-  k.p1 = Rf_asReal(p1);
-  k.p2 = Rf_asReal(p2);
-  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
-    Rf_error("unknown kernel code %d", k.type);
-  return k;
-}
-
 /* p1 = NA asks for the median heuristic; the width used is returned as the
  * attribute "p1" (NaN when the median is 0). */
 SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
-  bk_kernel k = make_kernel(type, p1, p2);
+  bk_kernel k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   double *work = NULL;
   if (ISNAN(k.p1) && (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) && m > 1)
@@ -52,12 +41,7 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
     Rf_error("'W' must be %td x %td", m, m);
   if (!Rf_isReal(par) || (XLENGTH(par) != 1 && XLENGTH(par) != d))
     Rf_error("'par' must be a double vector of length 1 or ncol(x)");
-  bk_kernel k;
-  k.type = Rf_asInteger(type);
-  k.p1 = REAL(par)[0];
-  k.p2 = Rf_asReal(p2);
-  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
-    Rf_error("unknown kernel code %d", k.type);
+  bk_kernel k = bk_make_kernel(Rf_asInteger(type), REAL(par)[0], Rf_asReal(p2));
   double *work = (double *) R_alloc((size_t) (m * (m - 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,

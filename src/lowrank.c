@@ -139,6 +139,19 @@ static void factor_sums(const double *G, ptrdiff_t m, ptrdiff_t r,
   }
 }
 
+/* out += A c: out (m) plus the n columns of A (m x n) weighted by
+ * c[0], c[stride], ..., column after column (the order the sums take). */
+static void add_cols(const double *A, ptrdiff_t m, ptrdiff_t n, const double *c,
+                     ptrdiff_t stride, double *out)
+{
+  for (ptrdiff_t j = 0; j < n; j++) {
+    const double *Aj = A + (ptrdiff_t) m * j;
+    const double t = c[stride * j];
+    BK_SIMD
+    for (ptrdiff_t i = 0; i < m; i++) out[i] += Aj[i] * t;
+  }
+}
+
 /* out (m) = G (G' v) - diag o v: K~ v for K = G G' without its diagonal.
  * tmp: r doubles. */
 static void offdiag_times(const double *G, ptrdiff_t m, ptrdiff_t r,
@@ -153,12 +166,7 @@ static void offdiag_times(const double *G, ptrdiff_t m, ptrdiff_t r,
     tmp[k] = s;
   }
   for (ptrdiff_t i = 0; i < m; i++) out[i] = -diag[i] * v[i];
-  for (ptrdiff_t k = 0; k < r; k++) {
-    const double *Gk = G + (ptrdiff_t) m * k;
-    const double t = tmp[k];
-    BK_SIMD
-    for (ptrdiff_t i = 0; i < m; i++) out[i] += Gk[i] * t;
-  }
+  add_cols(G, m, r, tmp, 1, out);
 }
 
 /* The same sums as the exact code (hsic.c), each written through the
@@ -207,44 +215,19 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
 
   /* k1 = K~ 1 = G (G'1) - kd, l1 likewise */
   for (ptrdiff_t i = 0; i < m; i++) k1[i] = -kd[i];
-  for (ptrdiff_t k = 0; k < r; k++) {
-    const double *Gk = G + (ptrdiff_t) m * k;
-    const double t = g1[k];
-    BK_SIMD
-    for (ptrdiff_t i = 0; i < m; i++) k1[i] += Gk[i] * t;
-  }
+  add_cols(G, m, r, g1, 1, k1);
   for (ptrdiff_t i = 0; i < m; i++) l1[i] = -ld[i];
-  for (ptrdiff_t l = 0; l < s; l++) {
-    const double *Fl = F + (ptrdiff_t) m * l;
-    const double t = f1[l];
-    BK_SIMD
-    for (ptrdiff_t i = 0; i < m; i++) l1[i] += Fl[i] * t;
-  }
+  add_cols(F, m, s, f1, 1, l1);
 
   /* klrow_a = sum_{b != a} K_ab L_ab = g_a' M f_a - kd_a ld_a */
   memset(P, 0, (size_t) (m * q) * sizeof(double));
   if (r <= s) {
     /* P = F M' (m x r), klrow_a = sum_k G_ak P_ak */
-    for (ptrdiff_t k = 0; k < r; k++) {
-      double *Pk = P + (ptrdiff_t) m * k;
-      for (ptrdiff_t l = 0; l < s; l++) {
-        const double *Fl = F + (ptrdiff_t) m * l;
-        const double t = M[k + r * l];
-        BK_SIMD
-        for (ptrdiff_t i = 0; i < m; i++) Pk[i] += Fl[i] * t;
-      }
-    }
+    for (ptrdiff_t k = 0; k < r; k++) add_cols(F, m, s, M + k, r, P + (ptrdiff_t) m * k);
   } else {
     /* P = G M (m x s), klrow_a = sum_l F_al P_al */
-    for (ptrdiff_t l = 0; l < s; l++) {
-      double *Pl = P + (ptrdiff_t) m * l;
-      for (ptrdiff_t k = 0; k < r; k++) {
-        const double *Gk = G + (ptrdiff_t) m * k;
-        const double t = M[k + r * l];
-        BK_SIMD
-        for (ptrdiff_t i = 0; i < m; i++) Pl[i] += Gk[i] * t;
-      }
-    }
+    for (ptrdiff_t l = 0; l < s; l++)
+      add_cols(G, m, r, M + r * l, 1, P + (ptrdiff_t) m * l);
   }
   const double *A = r <= s ? G : F;
   for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];

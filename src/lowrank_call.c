@@ -8,12 +8,7 @@ SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  bk_kernel k;
-  k.type = Rf_asInteger(type);
-  k.p1 = Rf_asReal(p1);
-  k.p2 = Rf_asReal(p2);
-  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
-    Rf_error("unknown kernel code %d", k.type);
+  bk_kernel k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
   double t = Rf_asReal(tol);
   ptrdiff_t mr = (ptrdiff_t) Rf_asInteger(max_rank);
   if (!(t >= 0) || mr < 1) Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");

@@ -31,6 +31,32 @@ static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
   R_CheckUserInterrupt();
 }
 
+/* The label factor F (m x s) and the estimator flag of the low-rank paths
+ * (approx = "rff" and "ichol"). */
+static const double *label_factor(SEXP F, SEXP ub, ptrdiff_t m, ptrdiff_t *s,
+                                  int *unbiased)
+{
+  bk_need_double_matrix(F, "F");
+  *s = Rf_ncols(F);
+  if (Rf_nrows(F) != m || *s < 1)
+    Rf_error("'F' must have nrow(x) rows and at least one column");
+  if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
+    Rf_error("'unbiased' must be TRUE or FALSE");
+  *unbiased = LOGICAL(ub)[0] == 1;
+  return REAL(F);
+}
+
+/* The low-rank paths keep no pairs of samples: one block of all m rows with
+ * none. Returns the number of blocks, 1. */
+static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
+{
+  *row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+  *pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
+  (*row0)[0] = (*pair0)[0] = (*pair0)[1] = 0;
+  (*row0)[1] = m;
+  return 1;
+}
+
 /* x: standardised m x d double matrix; W: m x m weights; kernel: c(type,
  * p1, p2); control: c(direction, policy, grid_relative, step, n_target,
  * threads, verbose, simd); categorical: for the clinical kernel (code 5,
@@ -53,52 +79,29 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
   if (!Rf_isNull(ichol)) {
     if (!Rf_isNewList(ichol) || XLENGTH(ichol) != 4)
       Rf_error("'ichol' must be list(tol, max_rank, F, unbiased)");
-    SEXP F = VECTOR_ELT(ichol, 2), ub = VECTOR_ELT(ichol, 3);
-    bk_need_double_matrix(F, "F");
     is.tol = Rf_asReal(VECTOR_ELT(ichol, 0));
     is.max_rank = (ptrdiff_t) Rf_asInteger(VECTOR_ELT(ichol, 1));
     if (!(is.tol >= 0.0) || is.max_rank < 1)
       Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
     if (is.max_rank > m) is.max_rank = m;
-    is.s = Rf_ncols(F);
-    if (Rf_nrows(F) != m || is.s < 1)
-      Rf_error("'F' must have nrow(x) rows and at least one column");
-    if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
-      Rf_error("'unbiased' must be TRUE or FALSE");
-    is.F = REAL(F);
-    is.unbiased = LOGICAL(ub)[0] == 1;
+    is.F = label_factor(VECTOR_ELT(ichol, 2), VECTOR_ELT(ichol, 3), m, &is.s,
+                        &is.unbiased);
     is.r = &ic_rank;
-    nblk = 1;
-    row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
-    pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
-    row0[0] = pair0[0] = pair0[1] = 0;
-    row0[1] = m;
+    nblk = no_pairs(m, &row0, &pair0);
   } else if (!Rf_isNull(rff)) {
     if (!Rf_isNewList(rff) || XLENGTH(rff) != 4)
       Rf_error("'rff' must be list(omega, phase, F, unbiased)");
-    SEXP om = VECTOR_ELT(rff, 0), ph = VECTOR_ELT(rff, 1),
-         F = VECTOR_ELT(rff, 2), ub = VECTOR_ELT(rff, 3);
+    SEXP om = VECTOR_ELT(rff, 0), ph = VECTOR_ELT(rff, 1);
     bk_need_double_matrix(om, "omega");
-    bk_need_double_matrix(F, "F");
     rs.D = Rf_nrows(om);
-    rs.s = Rf_ncols(F);
     if (Rf_ncols(om) != d || rs.D < 1)
       Rf_error("'omega' must have ncol(x) columns and at least one row");
     if (!Rf_isReal(ph) || XLENGTH(ph) != rs.D)
       Rf_error("'phase' must be a double vector of length nrow(omega)");
-    if (Rf_nrows(F) != m || rs.s < 1)
-      Rf_error("'F' must have nrow(x) rows and at least one column");
-    if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
-      Rf_error("'unbiased' must be TRUE or FALSE");
     rs.omega = REAL(om);
     rs.phase = REAL(ph);
-    rs.F = REAL(F);
-    rs.unbiased = LOGICAL(ub)[0] == 1;
-    nblk = 1;
-    row0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
-    pair0 = (ptrdiff_t *) R_alloc(2, sizeof(ptrdiff_t));
-    row0[0] = pair0[0] = pair0[1] = 0;
-    row0[1] = m;
+    rs.F = label_factor(VECTOR_ELT(rff, 2), VECTOR_ELT(rff, 3), m, &rs.s, &rs.unbiased);
+    nblk = no_pairs(m, &row0, &pair0);
   } else if (!Rf_isNull(blocks)) {
     if (!Rf_isInteger(blocks) || XLENGTH(blocks) < 2)
       Rf_error("'blocks' must be an integer vector of row offsets");
