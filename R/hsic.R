@@ -285,7 +285,7 @@ hsic_test.formula <- function(formula, data, subset, na.action, ...) {
 # The weight matrix W with estimate(K) = sum(K * W): both estimators are
 # linear in K, so one W made from the labels scores every candidate kernel
 # in a single pass over its pairs (feature_scores(), and the selectors).
-hsic_weights <- function(lab, m, estimator = c("biased", "unbiased")) {
+weight_matrix <- function(lab, m, estimator = c("biased", "unbiased")) {
   estimator <- match.arg(estimator)
   L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
   if (estimator == "biased") {

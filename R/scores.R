@@ -262,7 +262,7 @@ combine_moments <- function(parts) {
 }
 
 # mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
-# once from the labels (see hsic_weights()); a block needs only W.
+# once from the labels (see weight_matrix()); a block needs only W.
 kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads) {
   check_kernel(kernel, "kernel")
   if (kernel$name == "precomputed") {
@@ -286,7 +286,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   W <- switch(method,
     # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)
     mmd = , kta = if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y),
-    hsic = hsic_weights(lab, m, estimator))
+    hsic = weight_matrix(lab, m, estimator))
   median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
                      threads, use_simd())

@@ -272,7 +272,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     check_memory(m, 5, approximable = TRUE)
     lab <- label_gram(kernel_y, d$y, threads)
     lab_kernel <- lab$kernel
-    W <- hsic_weights(lab, m, estimator)
+    W <- weight_matrix(lab, m, estimator)
   }
 
   width <- kernel$name %in% c("gaussian", "laplace")
@@ -414,7 +414,7 @@ linear_select <- function(method, s, step, n_features) {
 }
 
 # The block estimator's weights: HSIC of the stacked data is
-# sum_b sum(K_b o W_b) / n_blocks, W_b = hsic_weights() of the label kernel
+# sum_b sum(K_b o W_b) / n_blocks, W_b = weight_matrix() of the label kernel
 # on block b. The label kernel is fixed on all samples first, as hsic() does
 # with approx = "block" (hsic_block()): class weights from all samples, a
 # regression kernel's width by the median heuristic on at most 1000 outcomes
@@ -425,7 +425,7 @@ linear_select <- function(method, s, step, n_features) {
 block_weights <- function(kernel_y, y, blocks, estimator, threads) {
   lab <- block_label_source(kernel_y, y, threads)
   nb <- length(blocks$list)
-  Wb <- lapply(blocks$list, function(i) hsic_weights(lab$block(i), length(i), estimator) / nb)
+  Wb <- lapply(blocks$list, function(i) weight_matrix(lab$block(i), length(i), estimator) / nb)
   W <- c(unlist(lapply(Wb, function(w) w[upper.tri(w)]), use.names = FALSE),
          unlist(lapply(Wb, diag), use.names = FALSE))
   list(W = W, Wb = Wb, kernel = lab$kernel)

@@ -163,7 +163,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   check_memory(m, 4)
   lab <- label_gram(kernel_y, prep$y)
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
-  W <- hsic_weights(lab, m, "biased")
+  W <- weight_matrix(lab, m, "biased")
   criterion <- function(w_start) {
     xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
     med <- .Call(C_median_pairwise, xw, TRUE)

@@ -301,7 +301,7 @@ ptrdiff_t bk_l1hsic_grad_work(ptrdiff_t m, ptrdiff_t d)
 }
 
 /* Biased HSIC of diag(w) x, HSIC0 = sum_ab W_ab K_ab with W = HLH/(m-1)^2
- * (slide "HSIC"; hsic_weights() in R), K_ab = exp(-gamma sum_j w_j^2
+ * (slide "HSIC"; weight_matrix() in R), K_ab = exp(-gamma sum_j w_j^2
  * (x_aj - x_bj)^2), and its gradient
  *   dHSIC/dw_j = -2 gamma w_j sum_ab Q_ab (x_aj - x_bj)^2,  Q = W o K,
  *              = -4 gamma w_j (sum_a x_aj^2 r_a - sum_a x_aj (Q x)_aj),

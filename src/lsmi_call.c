@@ -157,7 +157,7 @@ SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy)
 }
 
 /* Biased HSIC of diag(w) x and its gradient: list(value, gradient). W: the
- * m x m weight matrix of hsic_weights(). */
+ * m x m weight matrix of weight_matrix(). */
 SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W)
 {
   bk_need_double_matrix(x, "x");

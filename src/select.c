@@ -3,7 +3,7 @@
  * 004_cafd97bfb60132b1.txt, section 4. Numeric core: no R API.
  *
  * Both estimators are linear in the data kernel, HSIC(K) = sum(K o W) with W
- * made once from the labels (hsic_weights() in R), so a candidate set costs
+ * made once from the labels (weight_matrix() in R), so a candidate set costs
  * one pass over the m (m - 1) / 2 pairs. The kernels depend on the features
  * through a sum over them: squared distances for the Gaussian, Laplace and
  * inverse-distance kernels, inner products for the polynomial kernel. The

@@ -128,7 +128,7 @@ stopifnot(identical(n1$result$features, nt$result$features))
 naive_bahsic <- function(x, y, drop = 0.1, downdate = FALSE) {
   xs <- scale(x)
   m <- nrow(xs)
-  W <- bahsic:::hsic_weights(bahsic:::label_gram(default_label_kernel(y), y), m, "biased")
+  W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(y), y), m, "biased")
   S <- seq_len(ncol(xs))
   ranking <- integer()
   while (length(S) > 0L) {

@@ -52,7 +52,7 @@ Gy <- crossprod(phiy)
 reps <- 200L
 g <- timed(for (i in seq_len(reps)) .Call(bahsic:::C_lsmi_grad, xs, cen, w, c(1, 0.01), phiy, Gy))
 cat(sprintf("%-40s %7.3f ms\n", "LSMI value + gradient (b = 100)", 1000 * g$sec / reps))
-W <- bahsic:::hsic_weights(bahsic:::label_gram(default_label_kernel(y), y), 400, "biased")
+W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(y), y), 400, "biased")
 g <- timed(for (i in seq_len(reps)) .Call(bahsic:::C_l1hsic_grad, xs, w, 0.5, W))
 cat(sprintf("%-40s %7.3f ms\n", "HSIC value + gradient", 1000 * g$sec / reps))
 l <- timed(lsmi(x, y, n_basis = 200))

@@ -186,16 +186,16 @@ test_that("the permutation test is reproducible and uses the permuted labels", {
   expect_named(u$statistic, "HSIC1")
 })
 
-test_that("hsic_weights() turns both estimators into one weighted sum of K", {
+test_that("weight_matrix() turns both estimators into one weighted sum of K", {
   d <- toy_binary(m = 15)
   for (lk in list(label_kernel_binary(), label_kernel_regression(kernel_gaussian(1)))) {
     y <- if (lk$type == "binary") d$y else d$x[, 2]
     lab <- bahsic:::label_gram(lk, y)
     K <- kernel_matrix(kernel_gaussian(0.2), d$x)
     L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
-    expect_equal(sum(K * bahsic:::hsic_weights(lab, 15, "biased")), oracle_hsic0(K, L),
+    expect_equal(sum(K * bahsic:::weight_matrix(lab, 15, "biased")), oracle_hsic0(K, L),
                  tolerance = 1e-12)
-    expect_equal(sum(K * bahsic:::hsic_weights(lab, 15, "unbiased")), oracle_hsic1(K, L),
+    expect_equal(sum(K * bahsic:::weight_matrix(lab, 15, "unbiased")), oracle_hsic1(K, L),
                  tolerance = 1e-12)
   }
 })

@@ -56,7 +56,7 @@ oracle_select <- function(x, y, direction = c("backward", "forward"),
   d <- ncol(x)
   xs <- if (standardize) oracle_standardize(x) else x
   if (is.null(kernel_y)) kernel_y <- default_label_kernel(y)
-  W <- bahsic:::hsic_weights(bahsic:::label_gram(kernel_y, y), m, estimator)
+  W <- bahsic:::weight_matrix(bahsic:::label_gram(kernel_y, y), m, estimator)
   H <- function(set, sigma) oracle_hsic_set(xs, set, kernel, sigma, W)
 
   # spec 4: the width policy on the reference set R; s = number of features
@@ -423,7 +423,7 @@ test_that("with a linear kernel both rank by x_j' W x_j (section 5.1.1)", {
     y <- dat$y
     xs <- oracle_standardize(x)
     for (estimator in c("biased", "unbiased")) {
-      W <- bahsic:::hsic_weights(bahsic:::label_gram(default_label_kernel(y), y),
+      W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(y), y),
                                  nrow(x), estimator)
       s <- vapply(seq_len(ncol(x)), function(j) sum(xs[, j] * (W %*% xs[, j])), numeric(1))
       expected <- integer(ncol(x))

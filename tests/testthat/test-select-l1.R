@@ -65,7 +65,7 @@ test_that("the HSIC gradient in the weights equals the oracle's derivative", {
     x <- matrix(rnorm(case$m * case$d), case$m, case$d)
     y <- if (case$multi) factor(rep_len(1:3, case$m)) else factor(x[, 1] > 0)
     lab <- bahsic:::label_gram(default_label_kernel(y), y)
-    W <- bahsic:::hsic_weights(lab, case$m, "biased")
+    W <- bahsic:::weight_matrix(lab, case$m, "biased")
     w <- runif(case$d, 0.2, 1.5)
     got <- .Call(bahsic:::C_l1hsic_grad, x, w, 0.3, W)
     f <- function(w) oracle_hsic_w(x, lab$Y, w, 0.3)
