@@ -28,7 +28,9 @@ new_label_kernel <- function(type, ..., label) {
 #'   the block structure of the kernel matrix. Note that `"block"` and
 #'   `"balanced"` give the same kernel matrix: the two papers reach one
 #'   kernel from two directions, and both names are kept so either paper can
-#'   be followed.
+#'   be followed. `"indicator"` is the unweighted delta kernel \eqn{l(y, y') =
+#'   \delta_{y y'}} (\eqn{Y} the class indicator), the Parzen window of class
+#'   labels in the quadratic mutual information (see [qmi()]).
 #' * `label_kernel_regression()`: any data kernel applied to a numeric
 #'   outcome (eq. 20 for the Gaussian); a linear kernel is kept as the factor
 #'   \eqn{Y = y}. A numeric matrix outcome (several responses) works too.
@@ -74,7 +76,7 @@ label_kernel_binary <- function(balanced = TRUE) {
 
 #' @rdname label_kernels
 #' @export
-label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block")) {
+label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block", "indicator")) {
   type <- match.arg(type)
   new_label_kernel("multiclass", map = type,
                    label = sprintf("multiclass label kernel (%s)", type))
@@ -186,6 +188,7 @@ label_gram <- function(kernel_y, y, threads = 1L) {
         switch(kernel_y$params$map,
           # eq. 18 with c_y = 1 / m_y, and eq. 14 (right) of seed 000
           balanced = , block = sweep(ind, 2L, sqrt(counts), "/"),
+          indicator = ind,
           # eq. 19: 1 / m_k in class k, -1 / (m - m_k) elsewhere
           one_vs_rest = {
             out <- sweep(ind, 2L, counts, "/")
@@ -239,6 +242,8 @@ class_indicator <- function(y) {
 # The label kernel an entry point uses: the caller's, or default_label_kernel(y)
 # for NULL.
 resolve_label_kernel <- function(kernel_y, y) {
+  # label_kernel_parzen(): the counting-measure window for classes (R/qmi.R)
+  if (inherits(kernel_y, "bahsic_parzen_label") && is.factor(y)) return(parzen_class_kernel())
   if (is.null(kernel_y)) return(default_label_kernel(y))
   if (!inherits(kernel_y, "bahsic_label_kernel")) {
     stop("'kernel_y' must be a label kernel such as label_kernel_binary(), or NULL.",

@@ -180,6 +180,7 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
 hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_grid, step,
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
                         call, approx = "exact") {
+  if (inherits(kernel, "bahsic_parzen")) sigma <- "fixed"  # keep a Parzen window's bandwidth (R/qmi.R)
   check_kernel(kernel, "kernel")
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
