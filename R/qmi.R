@@ -91,13 +91,15 @@ NULL
 #' @export
 kernel_parzen <- function(bandwidth = NULL) {
   check_bandwidth(bandwidth, "bandwidth")
-  k <- new_kernel("gaussian",
-                  sigma = if (!is.null(bandwidth)) 1 / (4 * bandwidth^2),
-                  label = sprintf(paste0("Parzen window product kernel exp(-||x - x'||^2 / (4 h^2)), ",
-                                         "h = %s"),
-                                  if (is.null(bandwidth)) "sqrt(median squared distance) / 2" else format(bandwidth)))
+  k <- new_kernel("gaussian", sigma = if (!is.null(bandwidth)) 1 / (4 * bandwidth^2),
+                  label = paste0("Parzen window product kernel exp(-||x - x'||^2 / (4 h^2)), h = ",
+                                 format_bandwidth(bandwidth)))
   class(k) <- c("bahsic_parzen", class(k))
   k
+}
+
+format_bandwidth <- function(bandwidth) {
+  if (is.null(bandwidth)) "sqrt(median squared distance) / 2" else format(bandwidth)
 }
 
 #' @rdname parzen
@@ -105,10 +107,9 @@ kernel_parzen <- function(bandwidth = NULL) {
 label_kernel_parzen <- function(bandwidth = NULL) {
   check_bandwidth(bandwidth, "bandwidth")
   k <- new_label_kernel("regression", kernel = kernel_parzen(bandwidth),
-                        label = sprintf(paste0("Parzen label kernel: delta(y = y') for classes, ",
-                                               "exp(-||y - y'||^2 / (4 h^2)) with h = %s for numbers"),
-                                        if (is.null(bandwidth)) "sqrt(median squared distance) / 2" else
-                                          format(bandwidth)))
+                        label = paste0("Parzen label kernel: delta(y = y') for classes, ",
+                                       "exp(-||y - y'||^2 / (4 h^2)) for numbers, h = ",
+                                       format_bandwidth(bandwidth)))
   class(k) <- c("bahsic_parzen_label", class(k))
   k
 }
@@ -164,7 +165,8 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
 print.bahsic_qmi <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("Quadratic mutual information (Parzen windows) = %s, m = %d samples\n",
               format(x$estimate, digits = digits), x$m))
-  cat(sprintf("  x: %d dimension(s), bandwidth %s\n", x$d_x, format(x$bandwidth_x, digits = digits)))
+  cat(sprintf("  x: %d dimension(s), bandwidth %s\n", x$d_x,
+              format(x$bandwidth_x, digits = digits)))
   if (is.na(x$d_y)) {
     cat("  y: classes (delta window)\n")
   } else {

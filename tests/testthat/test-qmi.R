@@ -95,7 +95,7 @@ test_that("a NULL bandwidth is the median rule, the same in qmi() and hsic()", {
   expect_output(print(qmi(x, factor(x > 0))), "classes")
 })
 
-test_that("the indicator map is the unweighted delta kernel, and the Parzen label kernel of classes", {
+test_that("the indicator map is the delta kernel, the Parzen label kernel of classes", {
   y <- factor(c("a", "b", "a", "c", "c", "c"))
   L <- label_kernel_matrix(label_kernel_multiclass("indicator"), y)
   expect_equal(unname(L), 1 * outer(y, y, "=="))
@@ -116,7 +116,8 @@ test_that("bahsic() and fohsic() keep a Parzen window's bandwidth fixed", {
   x <- matrix(rnorm(m * 6), m, 6, dimnames = list(NULL, paste0("g", 1:6)))
   y <- factor(ifelse(x[, 1] + x[, 2]^2 > 1, "up", "down"))
   h <- 0.9
-  ref <- bahsic(x, y, kernel = kernel_gaussian(sigma = 1 / (4 * h^2)), sigma = "fixed")
+  ref <- bahsic(x, y, kernel = kernel_gaussian(sigma = 1 / (4 * h^2)),
+                sigma = "fixed")
   for (policy in c("dimension", "optimize")) {
     fit <- bahsic(x, y, kernel = kernel_parzen(h), sigma = policy)
     expect_identical(fit$features, ref$features)
