@@ -112,6 +112,8 @@ check_ridge_use <- function(call) {
   } else if (grepl("^label_kernel", name)) {
     "as a label kernel"
   } else if (nzchar(name)) {
+    # internal helpers by the function the user called
+    name <- switch(name, kernel_block_scorer = , feature_dot_scorer = "feature_scores", name)
     sprintf("in %s()", sub("\\.(default|formula)$", "", name))
   } else {
     "here"
