@@ -243,7 +243,7 @@ ridge_select_r <- function(method, x, W, lambda, base, policy, sigma_grid, step,
   set_hsic <- function(cols, sg) ridge_set_hsic(x, cols, base, sg, lambda, W)
   say <- function(it, size, h, sg) {
     if (verbose) {
-      message(sprintf("%s iteration %d: %d features, HSIC %.6g%s", method, it, size, h,
+      message(sprintf("%s iteration %d: %d features, HSIC %.6g%s", toupper(method), it, size, h,
                       if (is.na(sg)) "" else sprintf(", sigma %.4g", sg)))
     }
   }

@@ -56,7 +56,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP control)
   double *work =
       (double *) R_alloc((size_t) bk_ridge_work_doubles(m, d), sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_ridge_work_ints(d), sizeof(int));
-  ridge_tick_ctx ctx = {ctl[4] != 0.0, backward ? "bahsic" : "fohsic"};
+  ridge_tick_ctx ctx = {ctl[4] != 0.0, backward ? "BAHSIC" : "FOHSIC"};
   int info = 0;
   ptrdiff_t np = bk_ridge_select(REAL(x), m, d, REAL(W), lambda, backward,
                                  step, n_target, INTEGER(rank), REAL(score),
