@@ -232,3 +232,28 @@ test_that("kernel_ridge() rejects bad input and unsupported uses with clear erro
                "feature_scores\\(\\)")
   expect_error(label_kernel_regression(k), "label kernel")
 })
+
+test_that("the C loop (linear base) agrees with the R loop on every schedule", {
+  dat <- ridge_data(25, 7, seed = 8)
+  x <- dat$x
+  W <- biased_W(dat$y)
+  cases <- list(list("bahsic", 0, 0), list("bahsic", 0.3, 3), list("bahsic", 0.5, 7),
+                list("fohsic", 0.2, 0), list("fohsic", 0, 4))
+  for (cs in test_cases(cases, 3L)) {
+    n_target <- cs[[3]]
+    c_res <- .Call(bahsic:::C_ridge_select, x, W, c(0.3, cs[[1]] == "bahsic", cs[[2]], n_target, 0))
+    r_res <- bahsic:::ridge_select_r(cs[[1]], x, W, 0.3, kernel_linear(), "fixed", NULL,
+                                     cs[[2]], n_target, FALSE)
+    expect_identical(c_res$rank, r_res$rank)
+    expect_identical(c_res$iteration, r_res$iteration)
+    expect_equal(c_res$score, r_res$score, tolerance = 1e-9)
+    expect_equal(c_res$path[, 1:3], r_res$path[, 1:3], tolerance = 1e-9)
+  }
+  # one feature, and the smallest sample
+  one <- bahsic(x[, 1, drop = FALSE], dat$y, kernel = kernel_ridge(1), kernel_y = lin_y,
+                standardize = FALSE)
+  expect_identical(one$features$rank, 1L)
+  expect_identical(one$features$score, 0)
+  small <- fohsic(x[1:3, 1:2], dat$y[1:3], kernel = kernel_ridge(1), kernel_y = lin_y)
+  expect_setequal(small$features$rank, 1:2)
+})
