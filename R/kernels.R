@@ -160,6 +160,8 @@ check_kernel <- function(kernel, arg) {
     stop(sprintf("'%s' must be a kernel such as kernel_gaussian() or kernel_linear().", arg),
          call. = FALSE)
   }
+  # kernel_ridge() only where it is supported: the caller decides
+  if (identical(kernel$name, "ridge")) check_ridge_use(sys.call(-1L))
   invisible()
 }
 
@@ -206,6 +208,7 @@ gram <- function(kernel, x, threads = 1L) {
     }
     return(structure(K, kernel = kernel))
   }
+  if (kernel$name == "ridge") return(ridge_gram(kernel, x, threads))
   if (kernel$name == "clinical") {
     check_memory(m, 1)
     return(clinical_gram(kernel, x, threads))

@@ -187,6 +187,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                 "features, so the kernel must be computed from them."), call. = FALSE)
   }
   approx <- resolve_approx(approx)
+  if (is_ridge(kernel)) ridge_check_approx(approx)
   block <- approx$name == "block"
   rff <- approx$name == "rff"
   ichol <- approx$name == "ichol"
@@ -284,7 +285,11 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                                         n_max = if (approx$name == "exact") m else 1000L)
   }
 
-  if (kernel$name == "linear") {
+  if (is_ridge(kernel)) {
+    # section 6.6: RFE / forward selection with ridge regression (kernel-ridge.R)
+    res <- ridge_select(method, xs, W, kernel, sigma, sigma_grid, step, n_features, verbose)
+    kernel <- res$kernel
+  } else if (kernel$name == "linear") {
     s <- if (block) {
       block_feature_dot(xs, bw, threads)
     } else {

@@ -409,6 +409,24 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
 void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
             const double *b, ptrdiff_t D, double *Z);
 
+/* ---- ridge-regression kernel (ridge.c) ---------------------------------------
+ * BAHSIC (backward = 1) and FOHSIC (0) with Kbar_S = V_S (V_S'V_S + lambda
+ * I)^-1 V_S' (section 6.6 of 004_cafd97bfb60132b1.txt), candidates by
+ * rank-one updates of (V_S V_S' + lambda I)^-1. x: m x d, W: m x m
+ * symmetric (HSIC(K) = sum(K o W)), lambda > 0; step, n_target, rank,
+ * score, iter, path (sigma column NaN) as bk_select_features(). work:
+ * bk_ridge_work_doubles(m, d), iwork: bk_ridge_work_ints(d); m, d <=
+ * INT_MAX (BLAS). *info: 0, or LAPACK's info when a Cholesky failed (then
+ * the outputs are incomplete). Returns the number of path rows. */
+ptrdiff_t bk_ridge_work_doubles(ptrdiff_t m, ptrdiff_t d);
+ptrdiff_t bk_ridge_work_ints(ptrdiff_t d);
+ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const double *W, double lambda, int backward,
+                          double step, ptrdiff_t n_target, int *rank,
+                          double *score, int *iter, double *path,
+                          double *work, int *iwork, int *info,
+                          bk_tick_fn tick, void *ctx);
+
 /* ---- data checks (checks.c) ------------------------------------------------ */
 
 /* Index of the first non-finite value of x[0..n-1], or -1 and then

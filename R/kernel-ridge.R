@@ -1,0 +1,313 @@
+# The ridge-regression kernel of section 6.6 of Song et al. (2012):
+# Kbar = K (K + lambda I)^-1, with which BAHSIC is recursive feature
+# elimination with ridge regression. Its Gram matrix (gram()) and the
+# selection loop of bahsic()/fohsic() (ridge_select(); the linear base in C,
+# src/ridge.c) live here.
+
+#' Ridge-regression kernel
+#'
+#' The data kernel \eqn{\bar K = K (K + \lambda I)^{-1}} of section 6.6 of
+#' Song et al. (2012), with \eqn{K} the Gram matrix of a `base` kernel. For
+#' the linear base, \eqn{K = VV^\top} with \eqn{V} the samples x features
+#' data, it is \eqn{\bar K = V (V^\top V + \lambda I)^{-1} V^\top}, the hat
+#' matrix of ridge regression (eq. 29 and after): the fitted values of a
+#' ridge regression of \eqn{y} on \eqn{V} are \eqn{\bar K y}. With the
+#' biased estimator and the linear regression label kernel,
+#' \eqn{\mathrm{HSIC} = y^\top H \bar K H y / (m - 1)^2}, and for centred
+#' \eqn{y} and \eqn{V} this is \eqn{(y^\top y - J^*) / (m - 1)^2} with
+#' \eqn{J^* = \min_w \|y - Vw\|^2 + \lambda \|w\|^2} the ridge objective at
+#' its optimum. So BAHSIC with this kernel (remove the feature whose removal
+#' leaves the largest HSIC) is recursive feature elimination with ridge
+#' regression (remove the feature whose removal increases \eqn{J^*} least),
+#' and FOHSIC is forward selection with ridge regression.
+#'
+#' The Gram matrix is computed as \eqn{I - \lambda (K + \lambda I)^{-1}}
+#' through the Cholesky factor of \eqn{K + \lambda I}, so it is exactly
+#' symmetric; the cost is \eqn{O(m^3)} on top of the base kernel.
+#'
+#' **Where it works**: [kernel_matrix()], [hsic()] and [hsic_test()], and
+#' [bahsic()] and [fohsic()], all with `approx = "exact"` (the kernel
+#' couples all samples through the inverse, so neither blocks nor low-rank
+#' factors of the base kernel approximate it). [randsel()], [rfe()],
+#' [feature_scores()], the `l1_*()` selectors and label kernels do not take
+#' it, and say so.
+#'
+#' **Selection cost**: in `bahsic()` and `fohsic()`, \eqn{\mathrm{HSIC}(S)
+#' = \mathrm{tr}(W) - \lambda \mathrm{tr}(A_S W)} with \eqn{A_S = (K_S +
+#' \lambda I)^{-1}} and \eqn{W} the weights of the estimator. For the linear
+#' base a feature leaves or joins by a rank-one update of \eqn{A_S}
+#' (Sherman-Morrison), so every candidate costs \eqn{O(m^2)}, the order of
+#' the other kernels' candidates, and each iteration adds one Cholesky
+#' factorisation (\eqn{O(m^3)}) that makes \eqn{A_S} afresh. For any other
+#' base every candidate needs its own inverse: \eqn{O(m^2 s + m^3)} per
+#' candidate (s features in the set), done in R; fine for tens of samples
+#' and features, slow beyond. The base kernel's width follows the `sigma`
+#' policy of the selectors. The `threads` argument is not used (the products
+#' go through R's BLAS).
+#'
+#' @param lambda ridge penalty, a single positive finite number.
+#' @param base the kernel \eqn{K} on the data, see [kernels]: not a
+#'   precomputed, clinical or ridge kernel.
+#' @return An object of class `bahsic_kernel`.
+#' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
+#'   (2012). Feature selection via dependence maximization. JMLR 13,
+#'   1393-1434, section 6.6.
+#' @family kernels
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(60), 20, 3)
+#' y <- x[, 1] + rnorm(20, sd = 0.5)
+#' k <- kernel_ridge(lambda = 1)
+#' K <- kernel_matrix(k, x)
+#' # the ridge hat matrix
+#' all.equal(K, x %*% solve(crossprod(x) + diag(3)) %*% t(x), check.attributes = FALSE)
+#' hsic(x, y, kernel_x = k, kernel_y = label_kernel_regression(kernel_linear()))
+#' # BAHSIC with it is recursive feature elimination with ridge regression
+#' bahsic(x, y, kernel = k, kernel_y = label_kernel_regression(kernel_linear()), drop = 0)
+#' @export
+kernel_ridge <- function(lambda, base = kernel_linear()) {
+  if (missing(lambda)) {
+    stop("'lambda' (the ridge penalty) is missing: give a positive number, e.g. kernel_ridge(1).",
+         call. = FALSE)
+  }
+  check_positive(lambda, "lambda")
+  if (!inherits(base, "bahsic_kernel")) {
+    stop("'base' must be a kernel such as kernel_linear() or kernel_gaussian().", call. = FALSE)
+  }
+  if (base$name %in% c("precomputed", "clinical", "ridge")) {
+    stop(sprintf(paste0("'base' cannot be a %s kernel: kernel_ridge() needs a kernel computed ",
+                        "from the features, such as kernel_linear() or kernel_gaussian()%s."),
+                 base$name,
+                 if (base$name == "precomputed") {
+                   "; for a precomputed K use kernel_precomputed(K %*% solve(K + lambda * diag(nrow(K))))"
+                 } else ""),
+         call. = FALSE)
+  }
+  new_kernel("ridge", lambda = as.double(lambda), base = base,
+             label = sprintf("ridge kernel K (K + %g I)^-1, K the %s", lambda, base$label))
+}
+
+is_ridge <- function(kernel) {
+  inherits(kernel, "bahsic_kernel") && identical(kernel$name, "ridge")
+}
+
+# The functions that take a ridge kernel: check_kernel() lets it through only
+# when called from one of them, so every other path (approximations,
+# randsel(), rfe(), feature_scores(), label kernels, ...) stops with a
+# message naming what works.
+ridge_callers <- c("kernel_matrix", "hsic_prepare", "hsic_select")
+
+check_ridge_use <- function(call) {
+  fun <- if (is.call(call)) call[[1L]] else NULL
+  name <- if (is.name(fun)) {
+    as.character(fun)
+  } else if (is.call(fun) && length(fun) == 3L) {
+    as.character(fun[[3L]]) # bahsic:::f
+  } else {
+    ""
+  }
+  if (name %in% ridge_callers) return(invisible())
+  where <- if (name %in% c("hsic_approx", "kernel_factor", "label_factor")) {
+    "with an approximation (approx other than \"exact\")"
+  } else if (grepl("^label_kernel", name)) {
+    "as a label kernel"
+  } else if (nzchar(name)) {
+    # internal helpers by the function the user called
+    name <- switch(name, kernel_block_scorer = , feature_dot_scorer = "feature_scores", name)
+    sprintf("in %s()", sub("\\.(default|formula)$", "", name))
+  } else {
+    "here"
+  }
+  stop(sprintf(paste0("kernel_ridge() cannot be used %s. It works in kernel_matrix(), hsic(), ",
+                      "hsic_test(), bahsic() and fohsic(), all with approx = \"exact\"."), where),
+       call. = FALSE)
+}
+
+ridge_check_approx <- function(approx) {
+  if (approx$name != "exact") {
+    stop(sprintf(paste0("approx = \"%s\" is not available with kernel_ridge(), whose kernel ",
+                        "couples all samples through (K + lambda I)^-1: use approx = \"exact\"."),
+                 approx$name), call. = FALSE)
+  }
+  invisible()
+}
+
+# Kbar = K (K + lambda I)^-1 = I - lambda (K + lambda I)^-1 from A = (K +
+# lambda I)^-1 by Cholesky (chol2inv() fills both triangles from one: the
+# result is exactly symmetric).
+ridge_inverse <- function(K, lambda) {
+  m <- nrow(K)
+  R <- tryCatch(chol(K + diag(lambda, m)), error = function(e) {
+    stop(sprintf(paste0("kernel_ridge(): K + lambda I is not positive definite with lambda = %g ",
+                        "(the base kernel is not positive semi-definite, or lambda is too ",
+                        "small for the rounding of K): increase 'lambda'."), lambda),
+         call. = FALSE)
+  })
+  chol2inv(R)
+}
+
+ridge_gram <- function(kernel, x, threads = 1L) {
+  m <- nrow(x)
+  # K, the Cholesky factor and the inverse
+  check_memory(m, 3)
+  lambda <- kernel$params$lambda
+  K <- gram(kernel$params$base, x, threads)
+  kernel$params$base <- attr(K, "kernel")
+  kernel$label <- sprintf("ridge kernel K (K + %g I)^-1, K the %s", lambda,
+                          kernel$params$base$label)
+  Kbar <- -lambda * ridge_inverse(unname(K), lambda)
+  diag(Kbar) <- diag(Kbar) + 1
+  if (!is.null(rownames(x))) dimnames(Kbar) <- list(rownames(x), rownames(x))
+  attr(Kbar, "kernel") <- kernel
+  Kbar
+}
+
+# bahsic()/fohsic() with a ridge kernel on the standardised data x and the
+# weights W: the linear base in C (rank-one updates), any other base in R
+# (one inverse per candidate). Returns what the C selector returns
+# (rank, score, iteration, path) and the kernel with its width resolved.
+ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_features, verbose) {
+  lambda <- kernel$params$lambda
+  base <- kernel$params$base
+  n_target <- if (is.null(n_features)) 0 else n_features
+  if (base$name == "linear") {
+    res <- .Call(C_ridge_select, x, W, c(lambda, method == "bahsic", step, n_target, verbose))
+    return(c(res, list(kernel = kernel)))
+  }
+  width <- base$name %in% c("gaussian", "laplace")
+  policy <- if (width) sigma else "fixed"
+  if (width && policy == "fixed" && is.null(base$params$sigma)) {
+    base$params$sigma <- median_sigma(x, base$name == "gaussian", n_max = nrow(x))
+    kernel$params$base <- base
+  }
+  res <- ridge_select_r(method, x, W, lambda, base, policy, sigma_grid, step, n_target, verbose)
+  c(res, list(kernel = kernel))
+}
+
+# HSIC of the ridge kernel of the columns cols of x (width sigma when the
+# base has one): tr(W) - lambda sum(A o W), A = (K + lambda I)^-1; 0 for the
+# empty set (Kbar = 0). O(m^2 s + m^3).
+ridge_set_hsic <- function(x, cols, base, sigma, lambda, W) {
+  if (length(cols) == 0L) return(0)
+  if (!is.na(sigma)) base$params$sigma <- sigma
+  K <- gram(base, x[, cols, drop = FALSE])
+  A <- ridge_inverse(unname(K), lambda)
+  sum(diag(W)) - lambda * sum(A * W)
+}
+
+# The order of candidates as score_candidates() in src/select.c sorts them:
+# by the score rounded to 1e-10 of the largest, then by index.
+ridge_order <- function(h, idx, decreasing, high_first) {
+  scale <- max(abs(h), 0)
+  q <- if (scale > 0) 1e-10 * scale else 1
+  r <- round(h / q)
+  if (decreasing) r <- -r
+  order(r, if (high_first) -idx else idx)
+}
+
+# Section 4.1, step 3 for a base kernel with a width: the width of this
+# iteration (NA without one); ref the reference set for "optimize".
+ridge_sigma <- function(policy, base, s, x, ref, sigma_grid, lambda, W) {
+  has_width <- base$name %in% c("gaussian", "laplace")
+  if (!has_width) return(NA_real_)
+  gaussian <- base$name == "gaussian"
+  switch(policy,
+    dimension = if (gaussian) 1 / (2 * s) else 1 / sqrt(2 * s),
+    fixed = base$params$sigma,
+    optimize = {
+      grid <- if (is.null(sigma_grid)) {
+        median_sigma(x[, ref, drop = FALSE], gaussian, n_max = nrow(x)) * 2^(-3:3)
+      } else {
+        sort(as.double(sigma_grid))
+      }
+      h <- vapply(grid, function(sg) ridge_set_hsic(x, ref, base, sg, lambda, W), 0)
+      best <- 1L
+      for (g in seq_along(grid)[-1L]) {
+        # larger beyond rounding: ties keep the smaller width
+        if (h[g] - h[best] > 1e-10 * max(abs(h[g]), abs(h[best]))) best <- g
+      }
+      grid[best]
+    })
+}
+
+# The schedule of bk_select_blocks() (src/select.c) in R, for a ridge kernel
+# on a base other than the linear one.
+ridge_select_r <- function(method, x, W, lambda, base, policy, sigma_grid, step, n_target,
+                           verbose) {
+  p <- ncol(x)
+  rank <- integer(p)
+  score <- rep(NaN, p)
+  iteration <- integer(p)
+  path <- matrix(numeric(0), 0L, 4L)
+  batch_size <- function(n) max(1L, floor(step * n))
+  set_hsic <- function(cols, sg) ridge_set_hsic(x, cols, base, sg, lambda, W)
+  say <- function(it, size, h, sg) {
+    if (verbose) {
+      message(sprintf("%s iteration %d: %d features, HSIC %.6g%s", toupper(method), it, size, h,
+                      if (is.na(sg)) "" else sprintf(", sigma %.4g", sg)))
+    }
+  }
+  it <- 0L
+  if (method == "bahsic") {
+    active <- seq_len(p)
+    elim <- integer(0)
+    round_scores <- function(sg) {
+      vapply(active, function(j) set_hsic(setdiff(active, j), sg), 0)
+    }
+    while (length(active) > n_target) {
+      it <- it + 1L
+      ns <- length(active)
+      sg <- ridge_sigma(policy, base, ns, x, active, sigma_grid, lambda, W)
+      h <- set_hsic(active, sg)
+      path <- rbind(path, c(it, ns, h, sg))
+      hs <- round_scores(sg)
+      if (ns == 1L) hs <- 0
+      o <- ridge_order(hs, active, decreasing = TRUE, high_first = TRUE)
+      k <- min(batch_size(ns), ns - n_target)
+      out <- o[seq_len(k)]
+      score[active[out]] <- hs[out]
+      iteration[active[out]] <- it
+      elim <- c(elim, active[out])
+      active <- active[-out]
+      say(it, ns, h, sg)
+    }
+    top <- 0L
+    if (length(active) > 0L) {
+      it <- it + 1L
+      ns <- length(active)
+      sg <- ridge_sigma(policy, base, ns, x, active, sigma_grid, lambda, W)
+      h <- set_hsic(active, sg)
+      path <- rbind(path, c(it, ns, h, sg))
+      hs <- round_scores(sg)
+      o <- ridge_order(hs, active, decreasing = FALSE, high_first = FALSE)
+      score[active[o]] <- hs[o]
+      iteration[active] <- it
+      rank[active[o]] <- seq_len(ns)
+      top <- ns
+      say(it, ns, h, sg)
+    }
+    rank[elim] <- top + rev(seq_along(elim))
+  } else {
+    target <- if (n_target > 0) n_target else p
+    sel <- integer(0)
+    rem <- seq_len(p)
+    while (length(sel) < target) {
+      it <- it + 1L
+      ref <- if (length(sel) > 0L) sel else seq_len(p)
+      sg <- ridge_sigma(policy, base, length(sel) + 1L, x, ref, sigma_grid, lambda, W)
+      hs <- vapply(rem, function(j) set_hsic(c(sel, j), sg), 0)
+      o <- ridge_order(hs, rem, decreasing = TRUE, high_first = FALSE)
+      k <- min(batch_size(length(rem)), target - length(sel))
+      new <- o[seq_len(k)]
+      score[rem[new]] <- hs[new]
+      iteration[rem[new]] <- it
+      rank[rem[new]] <- length(sel) + seq_len(k)
+      sel <- c(sel, rem[new])
+      rem <- rem[-new]
+      h <- set_hsic(sel, sg)
+      path <- rbind(path, c(it, length(sel), h, sg))
+      say(it, length(sel), h, sg)
+    }
+  }
+  list(rank = rank, score = score, iteration = iteration, path = path)
+}
