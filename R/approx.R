@@ -173,7 +173,8 @@ median_sigma <- function(x, squared, n_max = 1000L) {
 # takes them, then no m x m matrix.
 hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
                         call) {
-  check_kernel(kernel_x, "kernel_x")
+  check_kernel(kernel_x, "kernel_x",
+               where = "with an approximation (approx other than \"exact\")")
   threads <- check_threads(threads)
   unbiased <- estimator == "unbiased"
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,

@@ -146,7 +146,7 @@ format_sigma <- function(kernel) {
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
 hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
                          hint = NULL, approximable = FALSE) {
-  check_kernel(kernel_x, "kernel_x")
+  check_kernel(kernel_x, "kernel_x", ridge = TRUE)
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
                         clinical = is_clinical(kernel_x))

@@ -91,33 +91,9 @@ is_ridge <- function(kernel) {
   inherits(kernel, "bahsic_kernel") && identical(kernel$name, "ridge")
 }
 
-# The functions that take a ridge kernel: check_kernel() lets it through only
-# when called from one of them, so every other path (approximations,
-# randsel(), rfe(), feature_scores(), label kernels, ...) stops with a
-# message naming what works.
-ridge_callers <- c("kernel_matrix", "hsic_prepare", "hsic_select")
-
-check_ridge_use <- function(call) {
-  fun <- if (is.call(call)) call[[1L]] else NULL
-  name <- if (is.name(fun)) {
-    as.character(fun)
-  } else if (is.call(fun) && length(fun) == 3L) {
-    as.character(fun[[3L]]) # bahsic:::f
-  } else {
-    ""
-  }
-  if (name %in% ridge_callers) return(invisible())
-  where <- if (name %in% c("hsic_approx", "kernel_factor", "label_factor")) {
-    "with an approximation (approx other than \"exact\")"
-  } else if (grepl("^label_kernel", name)) {
-    "as a label kernel"
-  } else if (nzchar(name)) {
-    # internal helpers by the function the user called
-    name <- switch(name, kernel_block_scorer = , feature_dot_scorer = "feature_scores", name)
-    sprintf("in %s()", sub("\\.(default|formula)$", "", name))
-  } else {
-    "here"
-  }
+# Every path but kernel_matrix(), hsic(), hsic_test(), bahsic() and fohsic()
+# (check_kernel(ridge = TRUE)) stops here, naming what works.
+ridge_unsupported <- function(where) {
   stop(sprintf(paste0("kernel_ridge() cannot be used %s. It works in kernel_matrix(), hsic(), ",
                       "hsic_test(), bahsic() and fohsic(), all with approx = \"exact\"."), where),
        call. = FALSE)

@@ -145,7 +145,7 @@ print.bahsic_kernel <- function(x, ...) {
 #' all.equal(K[1, 2], exp(-0.1 * sum((x[1, ] - x[2, ])^2)))
 #' @export
 kernel_matrix <- function(kernel, x, threads = 1L) {
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", ridge = TRUE)
   if (is_clinical(kernel)) {
     x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = TRUE)$x
   } else {
@@ -155,13 +155,14 @@ kernel_matrix <- function(kernel, x, threads = 1L) {
   gram(kernel, x, threads = check_threads(threads))
 }
 
-check_kernel <- function(kernel, arg) {
+# ridge: whether the caller takes kernel_ridge() (R/kernel-ridge.R); where: how
+# the error for a caller that does not names it ("in randsel()").
+check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
   if (!inherits(kernel, "bahsic_kernel")) {
     stop(sprintf("'%s' must be a kernel such as kernel_gaussian() or kernel_linear().", arg),
          call. = FALSE)
   }
-  # kernel_ridge() only where it is supported: the caller decides
-  if (identical(kernel$name, "ridge")) check_ridge_use(sys.call(-1L))
+  if (!ridge && identical(kernel$name, "ridge")) ridge_unsupported(where)
   invisible()
 }
 

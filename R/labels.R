@@ -85,7 +85,7 @@ label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block",
 #' @rdname label_kernels
 #' @export
 label_kernel_regression <- function(kernel = kernel_gaussian()) {
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", where = "as a label kernel")
   new_label_kernel("regression", kernel = kernel,
                    label = paste("regression label kernel:", kernel$label))
 }

@@ -264,7 +264,7 @@ combine_moments <- function(parts) {
 # mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
 # once from the labels (see weight_matrix()); a block needs only W.
 kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads) {
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", where = "in feature_scores()")
   if (kernel$name == "precomputed") {
     stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
          call. = FALSE)

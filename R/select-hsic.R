@@ -181,7 +181,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
                         call, approx = "exact") {
   if (inherits(kernel, "bahsic_parzen")) sigma <- "fixed"  # keep a Parzen window's bandwidth (R/qmi.R)
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", ridge = TRUE)
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
                 "features, so the kernel must be computed from them."), call. = FALSE)

@@ -120,7 +120,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             parallel = NULL, verbose = FALSE, na_action = c("fail", "omit"),
                             assay = 1L, ...) {
   call <- match.call()
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", where = "in randsel()")
   if (is_clinical(kernel)) {
     stop("randsel() does not take the clinical kernel yet; use bahsic(), fohsic() or rfe().",
          call. = FALSE)

@@ -121,7 +121,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   call <- match.call()
   importance <- match.arg(importance)
   j_svm <- match.arg(j_svm)
-  check_kernel(kernel, "kernel")
+  check_kernel(kernel, "kernel", where = "in rfe()")
   if (!is_clinical(kernel)) {
     stop(paste0("rfe() supports only kernel = kernel_clinical(): both importances use its ",
                 "decomposition into one kernel per feature."), call. = FALSE)

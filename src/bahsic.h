@@ -233,6 +233,22 @@ typedef struct {
 typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
                            double hsic, double sigma);
 
+/* Shared by the selection loops (select.c, ridge.c): candidates as (rounded
+ * score, index, score) triples ordered by score, ties by the lower
+ * (bk_cmp_desc_low, bk_cmp_asc_low) or higher (bk_cmp_desc_high) index;
+ * bk_sort_candidates() rounds the scores to a relative 1e-10 of the largest
+ * and sorts; the batch of an iteration removes or adds floor(step n) >= 1
+ * features; bk_add_path() appends a row (iteration, size, HSIC, width) of
+ * the path (4 x iterations). */
+int bk_cmp_desc_low(const void *p, const void *q);
+int bk_cmp_desc_high(const void *p, const void *q);
+int bk_cmp_asc_low(const void *p, const void *q);
+void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
+                        int (*cmp)(const void *, const void *));
+ptrdiff_t bk_batch_size(double step, ptrdiff_t n);
+void bk_add_path(double *path, ptrdiff_t *np, ptrdiff_t iter, ptrdiff_t size,
+                 double h, double sigma);
+
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_select_work_ints(ptrdiff_t d);

@@ -19,7 +19,7 @@
  * lambda) loses relative precision of about ||x_j||^2 / lambda ulps.
  *
  * The schedule is that of bk_select_blocks() (select.c): the same batches,
- * ties (by the score rounded to BK_RIDGE_TIE_TOL of the largest score, then
+ * ties (bk_sort_candidates(): the score rounded to 1e-10 of the largest, then
  * the lower column index ranks better), path rows and scores (HSIC of the
  * set after the move).
  */
@@ -33,45 +33,6 @@
 #define FCONE
 #endif
 #include "bahsic.h"
-
-#define BK_RIDGE_TIE_TOL 1e-10
-
-static int cmp_desc_low(const void *p, const void *q)
-{
-  const double *u = p, *v = q;
-  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
-  return u[1] < v[1] ? -1 : (u[1] > v[1]);
-}
-
-static int cmp_desc_high(const void *p, const void *q)
-{
-  const double *u = p, *v = q;
-  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
-  return u[1] > v[1] ? -1 : (u[1] < v[1]);
-}
-
-static int cmp_asc_low(const void *p, const void *q)
-{
-  const double *u = p, *v = q;
-  if (u[0] != v[0]) return u[0] < v[0] ? -1 : 1;
-  return u[1] < v[1] ? -1 : (u[1] > v[1]);
-}
-
-static ptrdiff_t batch_size(double step, ptrdiff_t n)
-{
-  ptrdiff_t k = (ptrdiff_t) floor(step * (double) n);
-  return k < 1 ? 1 : k;
-}
-
-static void add_path(double *path, ptrdiff_t *np, ptrdiff_t iter,
-                     ptrdiff_t size, double h)
-{
-  double *row = path + 4 * (*np)++;
-  row[0] = (double) iter;
-  row[1] = (double) size;
-  row[2] = h;
-  row[3] = NAN;
-}
 
 /* Copy the columns cols (n) of x into X (m x n). */
 static void gather(const double *x, ptrdiff_t m, const int *cols, ptrdiff_t n,
@@ -141,13 +102,7 @@ static void score_candidates(const double *X, ptrdiff_t m, ptrdiff_t n,
     sortbuf[3 * i + 2] = trW - lambda * awj;
     sortbuf[3 * i + 1] = (double) cand[i];
   }
-  double scale = 0.0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
-  double qt = scale > 0.0 ? BK_RIDGE_TIE_TOL * scale : 1.0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / qt);
-  qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp);
+  bk_sort_candidates(sortbuf, n, cmp);
 }
 
 ptrdiff_t bk_ridge_work_doubles(ptrdiff_t m, ptrdiff_t d)
@@ -188,13 +143,13 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
       gather(x, m, active, ns, X);
       if ((*info = ridge_inverse(X, m, ns, lambda, W, A, &aw)) != 0) return np;
       double h = trW - lambda * aw;
-      add_path(path, &np, it, ns, h);
+      bk_add_path(path, &np, it, ns, h, NAN);
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
       score_candidates(X, m, ns, active, A, W, trW, aw, lambda, -1.0, U, V,
-                       sortbuf, cmp_desc_high);
+                       sortbuf, bk_cmp_desc_high);
       /* the empty set's kernel is 0: HSIC 0 exactly */
       if (ns == 1) sortbuf[2] = 0.0;
-      ptrdiff_t k = batch_size(step, ns);
+      ptrdiff_t k = bk_batch_size(step, ns);
       if (n_target > 0 && k > ns - n_target) k = ns - n_target;
       for (ptrdiff_t i = 0; i < k; i++) {
         int j = (int) sortbuf[3 * i + 1];
@@ -216,9 +171,9 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
       gather(x, m, active, ns, X);
       if ((*info = ridge_inverse(X, m, ns, lambda, W, A, &aw)) != 0) return np;
       double h = trW - lambda * aw;
-      add_path(path, &np, it, ns, h);
+      bk_add_path(path, &np, it, ns, h, NAN);
       score_candidates(X, m, ns, active, A, W, trW, aw, lambda, -1.0, U, V,
-                       sortbuf, cmp_asc_low);
+                       sortbuf, bk_cmp_asc_low);
       for (ptrdiff_t i = 0; i < ns; i++) {
         int j = (int) sortbuf[3 * i + 1];
         score[j] = sortbuf[3 * i + 2];
@@ -243,8 +198,8 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
     gather(x, m, active, nrem, X);
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
     score_candidates(X, m, nrem, active, A, W, trW, aw, lambda, 1.0, U, V,
-                     sortbuf, cmp_desc_low);
-    ptrdiff_t k = batch_size(step, nrem);
+                     sortbuf, bk_cmp_desc_low);
+    ptrdiff_t k = bk_batch_size(step, nrem);
     if (k > target - nsel) k = target - nsel;
     for (ptrdiff_t i = 0; i < k; i++) {
       int j = (int) sortbuf[3 * i + 1];
@@ -262,7 +217,7 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
     gather(x, m, order, nsel, X);
     if ((*info = ridge_inverse(X, m, nsel, lambda, W, A, &aw)) != 0) return np;
     double h = trW - lambda * aw;
-    add_path(path, &np, it, nsel, h);
+    bk_add_path(path, &np, it, nsel, h, NAN);
     if (tick) tick(ctx, it, nsel, h, NAN);
   }
   return np;

@@ -475,25 +475,40 @@ static double choose_sigma(const bk_select_opts *o, sel_state *st,
  * last bits depending on the order of the sums, and must still tie. Entries
  * are (rounded score, index, score) triples of doubles. */
 
-static int cmp_desc_low(const void *p, const void *q)
+int bk_cmp_desc_low(const void *p, const void *q)
 {
   const double *u = p, *v = q;
   if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
   return u[1] < v[1] ? -1 : (u[1] > v[1]);
 }
 
-static int cmp_desc_high(const void *p, const void *q)
+int bk_cmp_desc_high(const void *p, const void *q)
 {
   const double *u = p, *v = q;
   if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
   return u[1] > v[1] ? -1 : (u[1] < v[1]);
 }
 
-static int cmp_asc_low(const void *p, const void *q)
+int bk_cmp_asc_low(const void *p, const void *q)
 {
   const double *u = p, *v = q;
   if (u[0] != v[0]) return u[0] < v[0] ? -1 : 1;
   return u[1] < v[1] ? -1 : (u[1] > v[1]);
+}
+
+/* Round the scores of the n (., index, score) triples of sortbuf to
+ * BK_TIE_TOL times the largest one into their first entries, then sort the
+ * triples by cmp. Shared with the ridge loop (ridge.c). */
+void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
+                        int (*cmp)(const void *, const void *))
+{
+  double scale = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
+  double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
+  qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp);
 }
 
 /* Score every feature of cand (ncand) against the current set into
@@ -522,13 +537,7 @@ static void score_candidates(const sel_state *st, double sigma,
     sortbuf[3 * i + 2] = candidate_hsic(st, sigma, cand[i], sgn);
     sortbuf[3 * i + 1] = (double) cand[i];
   }
-  double scale = 0.0;
-  for (ptrdiff_t i = 0; i < ncand; i++)
-    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
-  double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
-  for (ptrdiff_t i = 0; i < ncand; i++)
-    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
-  qsort(sortbuf, (size_t) ncand, 3 * sizeof(double), cmp);
+  bk_sort_candidates(sortbuf, ncand, cmp);
   (void) par;
   (void) chunk;
 }
@@ -573,14 +582,14 @@ ptrdiff_t bk_select_work_ints(ptrdiff_t d)
   return 3 * d + 8;
 }
 
-static ptrdiff_t batch_size(double step, ptrdiff_t n)
+ptrdiff_t bk_batch_size(double step, ptrdiff_t n)
 {
   ptrdiff_t k = (ptrdiff_t) floor(step * (double) n);
   return k < 1 ? 1 : k;
 }
 
-static void add_path(double *path, ptrdiff_t *np, ptrdiff_t iter,
-                     ptrdiff_t size, double h, double sigma)
+void bk_add_path(double *path, ptrdiff_t *np, ptrdiff_t iter, ptrdiff_t size,
+                 double h, double sigma)
 {
   double *row = path + 4 * (*np)++;
   row[0] = (double) iter;
@@ -601,7 +610,7 @@ static void backward_round(const bk_select_opts *o, sel_state *st,
   double h, sigma = choose_sigma(o, st, st->Q, ns, mwork, &h);
   if (st->ic) ichol_prepare(st, sigma, active, ns, o->nthreads);
   if (isnan(h)) h = set_hsic(st, sigma, NULL, 0.0);
-  add_path(path, np, it, ns, h, sigma);
+  bk_add_path(path, np, it, ns, h, sigma);
   /* candidates' squared distances are <= Q: the exp needs no clamp when
    * sigma max(Q) <= 708 */
   st->pass = bk_pick_gauss_pass(sigma * max_of(st->Q, st->pair0[st->nblk]) <= 708.0,
@@ -665,12 +674,12 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
     while (ns > o->n_target) {
       double h, sigma;
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      backward_round(o, &st, active, ns, mwork, sortbuf, cmp_desc_high, ++it,
+      backward_round(o, &st, active, ns, mwork, sortbuf, bk_cmp_desc_high, ++it,
                      path, &np, &sigma, &h);
       /* the last feature leaves the empty set, whose kernel is constant and
        * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
       if (ns == 1) sortbuf[2] = 0.0;
-      ptrdiff_t k = batch_size(o->step, ns);
+      ptrdiff_t k = bk_batch_size(o->step, ns);
       if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
       for (ptrdiff_t i = 0; i < k; i++) {
         int j = (int) sortbuf[3 * i + 1];
@@ -710,7 +719,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
       double h, sigma;
-      backward_round(o, &st, active, ns, mwork, sortbuf, cmp_asc_low, ++it,
+      backward_round(o, &st, active, ns, mwork, sortbuf, bk_cmp_asc_low, ++it,
                      path, &np, &sigma, &h);
       for (ptrdiff_t i = 0; i < ns; i++) {
         int j = (int) sortbuf[3 * i + 1];
@@ -756,9 +765,9 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
     st.pass = bk_pick_gauss_pass(sigma * (max_of(Q, P) + maxrange2) <= 708.0,
                               o->simd);
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
-    score_candidates(&st, sigma, active, nrem, 1.0, sortbuf, cmp_desc_low,
+    score_candidates(&st, sigma, active, nrem, 1.0, sortbuf, bk_cmp_desc_low,
                      o->nthreads);
-    ptrdiff_t k = batch_size(o->step, nrem);
+    ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
     for (ptrdiff_t i = 0; i < k; i++) {
       int j = (int) sortbuf[3 * i + 1];
@@ -773,7 +782,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
     nrem = w;
     update_Q(&st, batch, k, 1.0, o->nthreads);
     double h = set_hsic(&st, sigma, NULL, 0.0);
-    add_path(path, &np, it, nsel, h, sigma);
+    bk_add_path(path, &np, it, nsel, h, sigma);
     if (tick) tick(ctx, it, nsel, h, sigma);
   }
   return np;
