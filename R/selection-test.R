@@ -216,7 +216,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   })
   args[names(extra)] <- extra
   fmls <- names(formals(fun))
-  if (is.function(fun) && !is.null(fmls)) {
+  if (!is.null(fmls)) {
     # the S3 default method's arguments, for the options a generic passes on
     def <- get0(paste0(fname, ".default"), envir = asNamespace("bahsic"), mode = "function")
     if (!is.null(def)) fmls <- union(fmls, names(formals(def)))
@@ -238,7 +238,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   # no second pass over a Bioconductor or out-of-memory source); the clinical
   # kernel encodes its data frame itself, so it gets x as it is
   if (clinical) {
-    if (nrow(d$x) != NROW(as_outcome_length(y, x))) {
+    if (nrow(d$x) != NROW(x)) {
       stop(paste0("selection_test() with the clinical kernel needs data without missing ",
                   "values: drop those samples before selecting."), call. = FALSE)
     }
@@ -255,8 +255,6 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     identical(ky$params$kernel$name, "precomputed")
   list(fun = fun, args = args, x = xr, y = d$y, d = d, pre_y = pre_y, data_name = data_name)
 }
-
-as_outcome_length <- function(y, x) if (is.null(dim(y))) y else y[, 1L]
 
 rerun_error <- function(e) {
   stop(sprintf(paste0("The data of the fit's call cannot be evaluated here (%s): give x and y ",
