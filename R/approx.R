@@ -178,12 +178,14 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
   threads <- check_threads(threads)
   unbiased <- estimator == "unbiased"
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel_x))
+                        clinical = is_clinical(kernel_x), require_y = FALSE)
   m <- nrow(d$x)
   check_min_samples(m, if (unbiased) 4L else 2L,
                     sprintf("The %s HSIC estimator", estimator),
                     if (unbiased) "Use estimator = \"biased\", which needs 2.")
-  kernel_y <- resolve_label_kernel(kernel_y, d$y)
+  out <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = "hsic()")
+  d$y <- out$y
+  kernel_y <- resolve_label_kernel(out$kernel_y, d$y)
   extra <- list()
   if (approx$name == "block") {
     b <- hsic_block(d$x, d$y, kernel_x, kernel_y, approx, threads)
@@ -323,6 +325,14 @@ label_factor <- function(kernel_y, y, approx) {
     lab <- label_gram(kernel_y, y)
     return(list(F = lab$Y, kernel = lab$kernel))
   }
+  if (kern$name == "precomputed") {
+    # the caller's L is in memory already: factor it as it is
+    if (approx$name != "ichol") approx <- approx_ichol()
+    check_factor_memory(nrow(kern$params$K), min(approx$params$max_rank, nrow(kern$params$K)),
+                        approx)
+    return(list(F = pivoted_cholesky(kern$params$K, approx$params$tol, approx$params$max_rank),
+                kernel = kernel_y))
+  }
   check_kernel_approximable(kern, "kernel_y", approx)
   ymat <- regression_outcome(y)
   if (approx$name == "rff" && !kern$name %in% c("gaussian", "laplace")) approx <- approx_ichol()
@@ -330,6 +340,29 @@ label_factor <- function(kernel_y, y, approx) {
   kernel_y$params$kernel <- f$kernel
   kernel_y$label <- paste("regression label kernel:", f$kernel$label)
   list(F = f$Z, kernel = kernel_y)
+}
+
+# Pivoted incomplete Cholesky of a given symmetric matrix L (a precomputed
+# label kernel): F (m x r) with L ~ F F', stopping when the trace of the
+# residual is at most tol or r = max_rank, as C_ichol does for a kernel on
+# data. O(m r^2); the residual diagonal is clipped at 0 (L need not be PSD).
+pivoted_cholesky <- function(L, tol, max_rank) {
+  m <- nrow(L)
+  r_max <- min(max_rank, m)
+  F <- matrix(0, m, r_max)
+  resid <- diag(L)
+  r <- 0L
+  while (r < r_max) {
+    resid <- pmax(resid, 0)
+    if (sum(resid) <= tol) break
+    j <- which.max(resid)
+    r <- r + 1L
+    col <- L[, j] - F[, seq_len(r - 1L), drop = FALSE] %*% F[j, seq_len(r - 1L)]
+    F[, r] <- col / sqrt(resid[j])
+    resid <- resid - F[, r]^2
+    resid[j] <- 0
+  }
+  F[, seq_len(max(r, 1L)), drop = FALSE]
 }
 
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1

@@ -42,8 +42,13 @@
 #'   `DelayedMatrix`, read in blocks of genes: see \link{input-classes}), or
 #'   a formula `outcome ~ features` with `data`.
 #' @param y the outcome, one value per sample: a factor (or character,
-#'   logical) for classes, a numeric vector or matrix for regression. For
-#'   Bioconductor objects also the name of a column of the sample data.
+#'   logical) for classes, a numeric vector or matrix (one row per sample,
+#'   several responses) for regression. For Bioconductor objects also the
+#'   name of a column of the sample data. `NULL` with a precomputed label
+#'   kernel (`kernel_y = `[label_kernel_precomputed()]`(L)`, which is then the
+#'   labels); in the selectors [bahsic()], [fohsic()], [randsel()],
+#'   [l1_hsic()] and [l1_lsmi()] `NULL` without one selects unsupervised
+#'   (see [bahsic()]). `y` has no default: leaving it out is an error.
 #' @param kernel_x kernel on the samples' features, see [kernels]; with
 #'   [kernel_clinical()] `x` may be a data frame with factor columns.
 #' @param kernel_y label kernel, see [label_kernels]; `NULL` picks one from
@@ -145,14 +150,16 @@ format_sigma <- function(kernel) {
 
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
 hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
-                         hint = NULL, approximable = FALSE) {
+                         hint = NULL, approximable = FALSE, what = "hsic()") {
   check_kernel(kernel_x, "kernel_x", ridge = TRUE)
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel_x))
+                        clinical = is_clinical(kernel_x), require_y = FALSE)
   m <- nrow(d$x)
   check_min_samples(m, min_m, why, hint)
-  kernel_y <- resolve_label_kernel(kernel_y, d$y)
+  out <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = what)
+  d$y <- out$y
+  kernel_y <- resolve_label_kernel(out$kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
   check_memory(m, 1.5 * (1 + full_label), approximable = approximable)
@@ -227,7 +234,7 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
     "Use estimator = \"biased\", which needs 2."
   }
   prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m,
-                       why = sprintf("The %s test", method), hint = hint)
+                       why = sprintf("The %s test", method), hint = hint, what = "hsic_test()")
   lab <- prep$label
   m <- prep$m
   if (method == "gamma") {

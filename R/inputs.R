@@ -28,6 +28,7 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
                              assay = 1L, require_y = TRUE, clinical = FALSE,
                              blocks = FALSE) {
   na_action <- match.arg(na_action)
+  if (missing(y) || (is.null(y) && require_y)) stop(missing_y_message(), call. = FALSE)
   # Everything but an ordinary matrix or data frame -- Bioconductor containers,
   # Matrix and DelayedArray matrices -- is a source of feature blocks.
   src <- NULL
@@ -51,11 +52,10 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     m <- src$m
     d <- src$d
   }
-  if (is.null(y)) {
-    if (require_y) stop("'y' is missing: give the outcome, one value per sample.", call. = FALSE)
-  } else {
-    y <- as_outcome(y, x, m, d)
-  }
+  if (!is.null(y)) y <- as_outcome(y, x, m, d)
+  # the samples kept (NULL: all), for a precomputed label kernel (resolve_outcome())
+  m0 <- m
+  rows <- NULL
 
   if (na_action == "omit") {
     bad <- if (is.null(src)) rowSums(is.na(x)) > 0 else source_na_rows(src)
@@ -72,6 +72,7 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
       }
       if (!is.null(y)) y <- if (is.matrix(y)) y[!bad, , drop = FALSE] else y[!bad]
       if (is.factor(y)) y <- droplevels(y)
+      rows <- which(!bad)
     }
   }
   if (is.null(src)) {
@@ -85,9 +86,72 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
   if (!is.null(y)) check_outcome(y)
   if (blocks) {
     return(list(x = NULL, y = y, features = src$features, samples = src$samples,
-                source = src))
+                source = src, rows = rows, m0 = m0))
   }
-  list(x = x, y = y, features = colnames(x), samples = rownames(x), source = NULL)
+  list(x = x, y = y, features = colnames(x), samples = rownames(x), source = NULL,
+       rows = rows, m0 = m0)
+}
+
+missing_y_message <- function() {
+  paste0("'y' is missing: give the outcome, one value per sample. Without an outcome, ",
+         "y = NULL selects features unsupervised (the data are their own labels) in bahsic(), ",
+         "fohsic(), randsel() and l1_hsic(); y = NULL also goes with a precomputed label ",
+         "kernel (kernel_y = label_kernel_precomputed(L)), whose L is the labels.")
+}
+
+# The outcome the label kernel sees, after normalise_inputs() (`d`), for the
+# entry points that take y = NULL; one path for all of them. Returns
+# list(y, kernel_y, unsupervised).
+# * A precomputed label kernel (label_kernel_precomputed()) is the labels: it
+#   must have one row per sample of x (before na_action = "omit", which then
+#   keeps the rows and columns of the samples kept); y may be NULL, and
+#   otherwise only its length counts.
+# * y = NULL otherwise (unsupervised = TRUE, section 10 of
+#   004_cafd97bfb60132b1.txt: "using the full data set X as the labels"): the
+#   outcome is the m x d matrix of the standardised features (a constant one
+#   kept at 0), with a Gaussian label kernel by the median heuristic unless
+#   kernel_y says otherwise. `what` names the caller when it has no
+#   unsupervised use.
+resolve_outcome <- function(d, kernel_y, unsupervised = TRUE, what = NULL) {
+  if (is_precomputed_label(kernel_y)) {
+    L <- kernel_y$params$kernel$params$K
+    if (nrow(L) != d$m0) {
+      stop(sprintf(paste0("'kernel_y' is a precomputed %d x %d label kernel but 'x' has %d ",
+                          "samples: give one row and column of L per sample, in the order of ",
+                          "the rows of 'x'."), nrow(L), nrow(L), d$m0), call. = FALSE)
+    }
+    if (!is.null(d$rows)) {
+      kernel_y$params$kernel$params$K <- L[d$rows, d$rows, drop = FALSE]
+    }
+    # the kernel uses y for its length only
+    m <- if (is.null(d$rows)) d$m0 else length(d$rows)
+    y <- if (is.null(d$y)) as.double(seq_len(m)) else d$y
+    return(list(y = y, kernel_y = kernel_y, unsupervised = FALSE))
+  }
+  if (!is.null(d$y)) return(list(y = d$y, kernel_y = kernel_y, unsupervised = FALSE))
+  if (!unsupervised) {
+    stop(sprintf(paste0("'y' is NULL: %s needs the outcome, one value per sample, or a ",
+                        "precomputed label kernel kernel_y = label_kernel_precomputed(L) ",
+                        "(then y may be NULL)."), what), call. = FALSE)
+  }
+  list(y = unsupervised_outcome(d$x),
+       kernel_y = if (is.null(kernel_y)) label_kernel_regression(kernel_gaussian()) else kernel_y,
+       unsupervised = TRUE)
+}
+
+# The labels of unsupervised selection: the standardised data (m x d, a
+# second copy of them), constant features at 0.
+unsupervised_outcome <- function(x) {
+  if (!is.null(attr(x, "clinical"))) {
+    stop(paste0("y = NULL (unsupervised selection) is not available with kernel_clinical(): ",
+                "give the outcome."), call. = FALSE)
+  }
+  y <- .Call(C_standardize_columns, x)[[1L]]
+  if (all(y == 0)) {
+    stop(paste0("y = NULL (unsupervised selection): every feature of 'x' is constant, so the ",
+                "data carry no dependence to keep."), call. = FALSE)
+  }
+  unname(y)
 }
 
 #' Inputs: the classes of `x` every entry point accepts
@@ -523,8 +587,9 @@ formula_inputs <- function(call, env, frame = FALSE) {
   mf[[1L]] <- quote(stats::model.frame)
   mf$drop.unused.levels <- TRUE
   mf <- eval(mf, env)
+  # a one-sided formula (~ features) has no response: y = NULL, which the
+  # entry points that take it read as unsupervised selection
   y <- stats::model.response(mf)
-  if (is.null(y)) stop("The formula has no response: write it as outcome ~ features.", call. = FALSE)
   mt <- attr(mf, "terms")
   if (frame) {
     labels <- attr(mt, "term.labels")

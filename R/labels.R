@@ -99,6 +99,88 @@ label_kernel_pam <- function(standardize = FALSE) {
                                    if (standardize) ", pamr-standardised" else ""))
 }
 
+#' Precomputed label kernel
+#'
+#' A label kernel given as its m x m matrix \eqn{L}, for labels no built-in
+#' kernel describes: structured outputs (strings, graphs, trees), a kernel on
+#' a graph of the samples, a kernel computed by another program. HSIC and the
+#' selectors then measure the dependence of the features on whatever
+#' similarity of the samples \eqn{L} encodes (section 5 of Song et al. 2012:
+#' any positive definite kernel on the labels may be used). `L` is the labels:
+#' with it, `y` may be `NULL` (otherwise `y` only needs one value per
+#' sample). Row and column i of `L` belong to sample (row) i of `x`; with
+#' `na_action = "omit"` the rows and columns of the samples kept are used.
+#'
+#' This is [label_kernel_regression()] of [kernel_precomputed()]`(L)` under
+#' its own label. It works in [hsic()], [hsic_test()], [bahsic()],
+#' [fohsic()], [randsel()], [l1_hsic()] and [l1_lsmi()] (whose label basis
+#' functions are then columns of \eqn{L}). The exact paths and `approx =
+#' "block"` use \eqn{L} as it is; `approx = "ichol"` and `"rff"` factor it by
+#' pivoted incomplete Cholesky (\eqn{O(m r^2)}, `tol` and `max_rank` of
+#' [approx_ichol()]; `"rff"` uses the defaults of [approx_ichol()]). \eqn{L}
+#' is held in memory: \eqn{8 m^2} bytes.
+#'
+#' @param L the m x m label kernel matrix: square, finite and symmetric
+#'   (within a relative tolerance of 1e-10). Positive semi-definiteness is not
+#'   checked (HSIC is defined for any symmetric L, but its interpretation as
+#'   a dependence measure needs a kernel).
+#' @return An object of class `bahsic_label_kernel`.
+#' @family kernels
+#' @examples
+#' set.seed(1)
+#' # labels that are strings: a 2-mer spectrum kernel, computed in base R
+#' m <- 40
+#' motif <- sample(c("AC", "GT"), m, replace = TRUE)
+#' s <- vapply(seq_len(m), function(i) paste0(paste(sample(c("A", "C", "G", "T"), 6,
+#'                                                   replace = TRUE), collapse = ""),
+#'                                             motif[i]), "")
+#' kmers <- function(z) table(factor(substring(z, 1:(nchar(z) - 1), 2:nchar(z)),
+#'                                   levels = outer(c("A", "C", "G", "T"),
+#'                                                  c("A", "C", "G", "T"), paste0)))
+#' counts <- t(vapply(s, function(z) as.vector(kmers(z)), numeric(16)))
+#' L <- tcrossprod(counts)
+#' x <- matrix(rnorm(m * 5), m, 5)
+#' x[, 2] <- x[, 2] + 2 * (motif == "GT")
+#' hsic(x[, 2], NULL, kernel_y = label_kernel_precomputed(L))
+#' fit <- bahsic(x, NULL, kernel_y = label_kernel_precomputed(L))
+#' selected(fit, 1)
+#' # samples on a graph: a diffusion kernel on a path of m samples
+#' A <- matrix(0, m, m)
+#' A[cbind(1:(m - 1), 2:m)] <- A[cbind(2:m, 1:(m - 1))] <- 1
+#' e <- eigen(diag(rowSums(A)) - A, symmetric = TRUE)
+#' Ld <- e$vectors %*% (exp(-2 * e$values) * t(e$vectors))
+#' x[, 4] <- sin(seq_len(m) / 6) + rnorm(m, sd = 0.1)
+#' hsic(x[, 4], NULL, kernel_y = label_kernel_precomputed(Ld))
+#' @export
+label_kernel_precomputed <- function(L) {
+  if (!is.matrix(L) || !(is.numeric(L) || is.logical(L))) {
+    stop("'L' must be a numeric matrix: the m x m label kernel matrix (samples x samples).",
+         call. = FALSE)
+  }
+  if (nrow(L) != ncol(L)) {
+    stop(sprintf("'L' must be square (samples x samples); it is %d x %d.", nrow(L), ncol(L)),
+         call. = FALSE)
+  }
+  if (nrow(L) < 2L) stop("'L' must be at least 2 x 2 (one row per sample).", call. = FALSE)
+  if (!all(is.finite(L))) {
+    stop("'L' has missing or infinite values: a label kernel matrix must be finite.",
+         call. = FALSE)
+  }
+  storage.mode(L) <- "double"
+  if (!isSymmetric(unname(L), tol = 1e-10 * max(1, max(abs(L))))) {
+    stop(paste0("'L' must be symmetric (L[i, j] == L[j, i]); for a nearly symmetric ",
+                "matrix use (L + t(L)) / 2."), call. = FALSE)
+  }
+  kernel_y <- label_kernel_regression(kernel_precomputed(unname(L)))
+  kernel_y$label <- sprintf("precomputed label kernel (%d x %d)", nrow(L), nrow(L))
+  kernel_y
+}
+
+is_precomputed_label <- function(kernel_y) {
+  inherits(kernel_y, "bahsic_label_kernel") && kernel_y$type == "regression" &&
+    kernel_y$params$kernel$name == "precomputed"
+}
+
 #' Default label kernel for an outcome
 #'
 #' A two-level factor gets [label_kernel_binary()] (balanced), a factor with

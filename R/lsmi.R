@@ -146,12 +146,18 @@ check_lsmi_sizes <- function(n_basis, folds, m) {
 # Centres (sample indices), folds and the outcome's design matrix, which do
 # not depend on the features or their weights: drawn and computed once.
 # phiy: the delta kernel for classes, a Gaussian on the standardised
-# outcome (width: the median distance) for numbers. Gy = Phi_y' Phi_y.
-lsmi_basis <- function(y, m, n_basis, folds) {
+# outcome (width: the median distance) for numbers (a matrix outcome: on the
+# standardised response vectors), the columns of L for a precomputed label
+# kernel L. Gy = Phi_y' Phi_y.
+lsmi_basis <- function(y, m, n_basis, folds, L = NULL) {
   b <- as.integer(min(n_basis, m))
   centres <- sort(sample.int(m, b))
   fold <- sample(rep_len(seq_len(folds), m))
-  if (is.factor(y)) {
+  if (!is.null(L)) {
+    # a precomputed label kernel: its columns at the centres are the basis
+    # functions, as the delta and Gaussian kernels' are
+    phiy <- L[, centres, drop = FALSE]
+  } else if (is.factor(y)) {
     phiy <- .Call(C_lsmi_delta, as.integer(y), centres)
   } else {
     check_varying_outcome(y)

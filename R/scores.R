@@ -168,7 +168,7 @@ feature_scores.formula <- function(formula, data, subset, na.action, ...) {
 }
 
 check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased") {
-  if (is.matrix(y)) {
+  if (is.matrix(y) && method != "hsic") {
     stop(sprintf("method = \"%s\" needs a single outcome; 'y' is a matrix.", method),
          call. = FALSE)
   }

@@ -38,6 +38,23 @@
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.
 #'
+#' **Unsupervised selection** (section 10 of Song et al. 2012: "using the
+#' full data set X as the labels"): with `y = NULL` (or a one-sided formula
+#' `~ .`) the labels are the data themselves, standardised (every feature
+#' centred and scaled to unit variance, a constant one kept at 0), with a
+#' Gaussian label kernel whose width is the median heuristic
+#' (`label_kernel_regression(kernel_gaussian())`; `kernel_y` overrides it,
+#' e.g. `label_kernel_regression(kernel_linear())`). The selected features
+#' are those whose kernel keeps the most dependence with the whole data: on
+#' data driven by a few latent factors, features that cover the factors.
+#' Everything else (width policies, `approx`) is as with an outcome, and
+#' `settings$unsupervised` is `TRUE`. Memory: the labels are a second \eqn{m
+#' \times d} copy of the data, and on the exact path their Gaussian kernel
+#' is an \eqn{m \times m} matrix (with `approx = "block"` only its blocks,
+#' with `"ichol"` and `"rff"` a factor of it). With
+#' `kernel_y = `[label_kernel_precomputed()]`(L)` and `y = NULL`, \eqn{L}
+#' is the labels instead of the data.
+#'
 #' **Many samples** (`approx`): the exact loop keeps \eqn{m(m-1)/2} squared
 #' distances and weights, so its memory grows as \eqn{m^2} (20,000 samples:
 #' 8 GB). With `approx = "block"` (or [approx_block()]) HSIC of every
@@ -126,6 +143,12 @@
 #' sim <- simulate_xor(400)
 #' fit <- bahsic(sim$x, sim$y, approx = approx_block(size = 50))
 #' selected(fit, 2)
+#' # unsupervised: two latent factors, each behind 3 of the 8 features
+#' set.seed(3)
+#' f <- matrix(rnorm(120), 60, 2)
+#' x <- cbind(f[, 1] + matrix(rnorm(180, sd = 0.3), 60, 3),
+#'            f[, 2] + matrix(rnorm(180, sd = 0.3), 60, 3), matrix(rnorm(120), 60, 2))
+#' bahsic(x, NULL)
 #' @export
 bahsic <- function(x, ...) UseMethod("bahsic")
 
@@ -231,7 +254,12 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   threads <- check_threads(threads)
 
   d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
-                        assay = assay, clinical = clinical)
+                        assay = assay, clinical = clinical, require_y = FALSE)
+  # y = NULL: unsupervised (the standardised data are the labels), or the
+  # labels are a precomputed label kernel
+  outcome <- resolve_outcome(d, kernel_y)
+  d$y <- outcome$y
+  kernel_y <- outcome$kernel_y
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -336,6 +364,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                    n_samples = m, threads = threads, approx = approx$label)
   # the blocks of samples (indices into the rows of x), to reproduce the estimate
   if (block) settings$blocks <- blocks$list
+  if (outcome$unsupervised) settings$unsupervised <- TRUE
   names(settings)[names(settings) == "step"] <- step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)

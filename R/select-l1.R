@@ -48,6 +48,12 @@
 #' initial weights are drawn once per call with R's random number
 #' generator: [set.seed()] reproduces a selection.
 #'
+#' **Outcomes**: `y` may be a numeric matrix (several responses): LSMI then
+#' uses a Gaussian on the standardised response vectors, `l1_hsic()` the
+#' label kernel on them. With `y = NULL` both select unsupervised, with the
+#' standardised data as the labels (see [bahsic()]), or use a precomputed
+#' label kernel given as `kernel_y`.
+#'
 #' Because the gradient of either criterion with respect to \eqn{w_j} is
 #' proportional to \eqn{w_j}, a weight that reaches 0 stays 0; constant
 #' features (which carry no information) get weight 0 from the start.
@@ -70,7 +76,10 @@
 #' @param sigma_factors LSMI width grid, as multiples of the median distance
 #'   of the weighted data at the start point of each \eqn{z}.
 #' @param kernel_y label kernel for `l1_hsic()`, see [label_kernels]; `NULL`
-#'   for [default_label_kernel()].
+#'   for [default_label_kernel()]. `l1_lsmi()` takes only `NULL` (its own
+#'   delta or Gaussian basis functions on `y`) or
+#'   [label_kernel_precomputed()]`(L)`, whose columns at the centres are then
+#'   the label basis functions \eqn{\phi_y}.
 #' @param max_iter,tol_grad,tol_progress stopping rules of the gradient
 #'   projection.
 #' @param z_start first radius \eqn{z} of the search.
@@ -109,15 +118,24 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                             lambda = 10^(-3:0), sigma_factors = 2^seq(-2, 1, by = 0.5),
                             max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
                             z_start = 1, max_bisect = 12L, standardize = TRUE,
-                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                            kernel_y = NULL, ...) {
   check_grid(lambda, "lambda")
   check_grid(sigma_factors, "sigma_factors")
+  if (!is.null(kernel_y) && !is_precomputed_label(kernel_y)) {
+    stop(paste0("l1_lsmi() takes kernel_y = NULL (its delta or Gaussian basis functions on y) ",
+                "or label_kernel_precomputed(L); for another label kernel use l1_hsic()."),
+         call. = FALSE)
+  }
   prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
                      max_bisect, standardize, verbose, match.arg(na_action), assay,
-                     "l1_lsmi()")
+                     "l1_lsmi()", kernel_y)
   check_lsmi_sizes(n_basis, folds, prep$m)
   xs <- prep$x
-  basis <- lsmi_basis(prep$y, prep$m, n_basis, folds)
+  basis <- lsmi_basis(prep$y, prep$m, n_basis, folds,
+                      L = if (is_precomputed_label(prep$kernel_y)) {
+                        prep$kernel_y$params$kernel$params$K
+                      })
   cen <- xs[basis$centres, , drop = FALSE]
   lambdas <- as.double(lambda)
   # (sigma, lambda) by CV at the start point of each z, then fixed
@@ -135,6 +153,7 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                    lambda_grid = lambdas, sigma_factors = as.double(sigma_factors),
                    max_iter = prep$max_iter, tol_grad = tol_grad, tol_progress = tol_progress,
                    z_start = z_start, standardize = standardize, n_samples = prep$m)
+  if (is_precomputed_label(prep$kernel_y)) settings$kernel_y <- prep$kernel_y
   l1_result("l1_lsmi", prep, res, settings, match.call())
 }
 
@@ -156,10 +175,10 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                             verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
   prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
                      max_bisect, standardize, verbose, match.arg(na_action), assay,
-                     "l1_hsic()")
+                     "l1_hsic()", kernel_y)
   xs <- prep$x
   m <- prep$m
-  kernel_y <- resolve_label_kernel(kernel_y, prep$y)
+  kernel_y <- resolve_label_kernel(prep$kernel_y, prep$y)
   check_memory(m, 4)
   lab <- label_gram(kernel_y, prep$y)
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
@@ -189,7 +208,8 @@ l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
 # standardize_columns(), which warns about them) are left out of the
 # optimisation: their weight is 0.
 l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                       max_bisect, standardize, verbose, na_action, assay, what) {
+                       max_bisect, standardize, verbose, na_action, assay, what,
+                       kernel_y = NULL) {
   if (missing(n_features)) {
     stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
   }
@@ -205,7 +225,10 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
   check_positive(z_start, "z_start")
   check_flag(standardize, "standardize")
   check_flag(verbose, "verbose")
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay)
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, require_y = FALSE)
+  # y = NULL: unsupervised, or the labels are a precomputed label kernel
+  outcome <- resolve_outcome(d, kernel_y)
+  d$y <- outcome$y
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -216,7 +239,7 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
                  p), call. = FALSE)
   }
   n_features <- as.integer(n_features)
-  if (is.numeric(d$y)) check_varying_outcome(d$y)
+  if (is.numeric(d$y) && !is_precomputed_label(outcome$kernel_y)) check_varying_outcome(d$y)
   varying <- !.Call(C_constant_columns, xs)
   if (standardize) xs <- standardize_columns(xs, d$features)
   if (n_features > sum(varying)) {
@@ -226,7 +249,8 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
                  sum(varying)), call. = FALSE)
   }
   # x: the varying features only; their weights are optimised
-  list(x = xs[, varying, drop = FALSE], y = d$y, features = d$features, m = m, p = p,
+  list(x = xs[, varying, drop = FALSE], y = d$y, kernel_y = outcome$kernel_y,
+       unsupervised = outcome$unsupervised, features = d$features, m = m, p = p,
        active = which(varying),
        n_features = n_features, restarts = restarts, max_iter = max_iter,
        tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
@@ -346,5 +370,6 @@ l1_result <- function(method, prep, res, settings, call) {
                          iteration = NA_integer_, stringsAsFactors = FALSE)
   call[[1L]] <- as.name(method)
   settings$restart_chosen <- res$restart
+  if (prep$unsupervised) settings$unsupervised <- TRUE
   new_selection(method, features, res$path, settings, call, weights = weights)
 }

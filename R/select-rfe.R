@@ -65,6 +65,9 @@
 #'   [kernel_clinical()]), or a numeric matrix (all continuous); or a formula
 #'   `outcome ~ features` with `data`, whose variables are taken as they are.
 #' @param y the outcome: two classes (a factor, character or logical vector).
+#'   `rfe()` is a classifier only: no numeric or matrix outcome, no `y = NULL`
+#'   and no label kernel (a `kernel_y` is an error); for those use [bahsic()],
+#'   [fohsic()] or [randsel()].
 #' @param importance `"svm"` (eq. 5-7) or `"mkl"` (eq. 8).
 #' @param kernel the kernel; only [kernel_clinical()], whose decomposition
 #'   into per-feature kernels both importances use.
@@ -119,6 +122,11 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
                         mkl_control = list(), threads = 1L,
                         verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
   call <- match.call()
+  if ("kernel_y" %in% names(list(...))) {
+    stop(paste0("rfe() takes no 'kernel_y': it trains an SVM classifier on two classes, whose ",
+                "labels are +-1. For a label kernel (regression, several outputs, a precomputed ",
+                "label kernel) use bahsic(), fohsic() or randsel()."), call. = FALSE)
+  }
   importance <- match.arg(importance)
   j_svm <- match.arg(j_svm)
   check_kernel(kernel, "kernel", where = "in rfe()")

@@ -177,7 +177,8 @@ pack_items <- function(items, width = getOption("width", 80L)) {
 
 selection_header <- function(x) {
   m <- x$settings$n_samples
-  sprintf("%s feature selection: %s%d features, %d ranked\n", method_label(x$method),
+  sprintf("%s feature selection%s: %s%d features, %d ranked\n", method_label(x$method),
+          if (isTRUE(x$settings$unsupervised)) " (unsupervised: the data are the labels)" else "",
           if (is.numeric(m) && length(m) == 1L) sprintf("%d samples, ", as.integer(m)) else "",
           nrow(x$features), length(x$ranking))
 }

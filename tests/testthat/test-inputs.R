@@ -70,7 +70,7 @@ test_that("bad inputs give errors that say what to do", {
   expect_error(hsic(x[, 0], d$y), "no features")
   expect_error(hsic(x[0, ], d$y[0]), "no samples")
   expect_error(hsic(letters, d$y), "numeric matrix")
-  expect_error(hsic(x), 'argument "y" is missing')
+  expect_error(hsic(x), "'y' is missing: give the outcome.*y = NULL")
   expect_error(hsic(y ~ 1, data = data.frame(z = 1:3)), "object 'y' not found")
   expect_error(hsic_test(x, d$y, n_perm = 0, method = "permutation"), "n_perm")
 })
