@@ -25,7 +25,7 @@ weights_data <- function(m, d, seed) {
 
 test_that("the HSIC value and gradient in v equal the oracle, for W and its two parts", {
   for (case in test_cases(list(list(m = 12, d = 3, seed = 1), list(m = 9, d = 5, seed = 2),
-                               list(m = 20, d = 1, seed = 3)))) {
+                               list(m = 20, d = 1, seed = 3)), 1L)) {
     dat <- weights_data(case$m, case$d, case$seed)
     w <- runif(case$d, 0.2, 1.5)
     if (case$d > 2) w[2] <- 0
