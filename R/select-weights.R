@@ -278,7 +278,12 @@ weights_cccp <- function(hv, d, lambda, alpha, max_iter, tol) {
     prev[newly] <- w[newly]
     zero_at[w_new > 0] <- 0L
     pos <- hv(w_new, 1L)
-    neg <- hv(w_new, -1L)$value
+    # the concave part at w_new: L-BFGS-B has usually evaluated it last
+    neg <- if (identical(memo$v, v_new[free]) && identical(w_new, sqrt(v_new))) {
+      memo$res$value
+    } else {
+      hv(w_new, -1L)$value
+    }
     hsic_w <- pos$value + neg
     obj_new <- hsic_w - weights_penalty(w_new, lambda, alpha)
     rows[[t + 1L]] <- c(t, sum(w_new > 0), hsic_w, obj_new)
