@@ -516,5 +516,11 @@ void bk_l1hsic_grad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
 /* Projection of v onto {w >= 0, 1'w <= z}. work: d doubles. */
 void bk_l1ball_project(const double *v, ptrdiff_t d, double z, double *w,
                        double *work);
+/* sum(W' o K(w)) (out[0]) with W' = W, max(W, 0) or min(W, 0) for part =
+ * 0, 1, -1, and its gradient in v = w o w (d); the Gaussian kernel of
+ * bk_l1hsic_grad(). work: bk_l1hsic_grad_work() doubles. */
+void bk_hsic_vgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
+                   double gamma, const double *W, int part, int nthreads, double *grad,
+                   double *out, double *work);
 
 #endif

@@ -36,6 +36,7 @@ SEXP C_lsmi_cv(SEXP sqx, SEXP phiy, SEXP fold, SEXP sigmas, SEXP lambdas);
 SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy);
 SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W);
 SEXP C_l1_project(SEXP v, SEXP z);
+SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads);
 SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
@@ -70,6 +71,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_lsmi_grad", (DL_FUNC) &C_lsmi_grad, 6},
   {"C_l1hsic_grad", (DL_FUNC) &C_l1hsic_grad, 4},
   {"C_l1_project", (DL_FUNC) &C_l1_project, 2},
+  {"C_hsic_vgrad", (DL_FUNC) &C_hsic_vgrad, 6},
   {"C_ichol", (DL_FUNC) &C_ichol, 6},
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},

@@ -300,24 +300,42 @@ ptrdiff_t bk_l1hsic_grad_work(ptrdiff_t m, ptrdiff_t d)
   return m * m + m * d + m;
 }
 
-/* Biased HSIC of diag(w) x, HSIC0 = sum_ab W_ab K_ab with W = HLH/(m-1)^2
- * (slide "HSIC"; weight_matrix() in R), K_ab = exp(-gamma sum_j w_j^2
- * (x_aj - x_bj)^2), and its gradient
- *   dHSIC/dw_j = -2 gamma w_j sum_ab Q_ab (x_aj - x_bj)^2,  Q = W o K,
- *              = -4 gamma w_j (sum_a x_aj^2 r_a - sum_a x_aj (Q x)_aj),
- * r the row sums of Q (W symmetric). out[0] = HSIC0.
- * work: bk_l1hsic_grad_work(m, d) doubles. */
-void bk_l1hsic_grad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
-                    double gamma, const double *W, double *grad, double *out,
-                    double *work)
+/* The one loop of bk_l1hsic_grad() and bk_hsic_vgrad(). part: 0 uses W,
+ * 1 its positive part max(W, 0), -1 its negative part min(W, 0) (the convex
+ * and concave halves of appendix A of 004_cafd97bfb60132b1.txt). wrt_v: 0
+ * for the gradient in w, 1 for the gradient in v = w o w,
+ *   dHSIC/dv_j = -gamma sum_ab Q_ab (x_aj - x_bj)^2,
+ * which stays finite and informative at w_j = 0. The exponentials may be
+ * computed by nthreads threads (elementwise, so the numbers do not depend
+ * on it); every sum runs in one fixed order. */
+static void hsic_wgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
+                       double gamma, const double *W, int part, int wrt_v, int nthreads,
+                       double *grad, double *out, double *work)
 {
   double *Q = work, *QX = Q + m * m, *r = QX + m * d;
   bk_wsqdist(x, m, d, x, m, w, Q);
   const ptrdiff_t mm = m * m;
   double v = 0.0;
-  for (ptrdiff_t k = 0; k < mm; k++) {
-    Q[k] = W[k] * bk_exp(-gamma * Q[k]);
-    v += Q[k];
+  if (part == 0 && nthreads <= 1) {
+    for (ptrdiff_t k = 0; k < mm; k++) {
+      Q[k] = W[k] * bk_exp(-gamma * Q[k]);
+      v += Q[k];
+    }
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t bcol = 0; bcol < m; bcol++) {
+      double *Qb = Q + m * bcol;
+      const double *Wb = W + m * bcol;
+      for (ptrdiff_t a = 0; a < m; a++) {
+        double wab = Wb[a];
+        if (part > 0 && wab < 0.0) wab = 0.0;
+        if (part < 0 && wab > 0.0) wab = 0.0;
+        Qb[a] = wab == 0.0 ? 0.0 : wab * bk_exp(-gamma * Qb[a]);
+      }
+    }
+    for (ptrdiff_t k = 0; k < mm; k++) v += Q[k];
   }
   out[0] = v;
   for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;
@@ -333,8 +351,33 @@ void bk_l1hsic_grad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
     const double *xj = x + m * j, *qj = QX + m * j;
     double s = 0.0;
     for (ptrdiff_t a = 0; a < m; a++) s += xj[a] * (xj[a] * r[a] - qj[a]);
-    grad[j] = -4.0 * gamma * w[j] * s;
+    grad[j] = wrt_v ? -2.0 * gamma * s : -4.0 * gamma * w[j] * s;
   }
+}
+
+/* Biased HSIC of diag(w) x, HSIC0 = sum_ab W_ab K_ab with W = HLH/(m-1)^2
+ * (slide "HSIC"; weight_matrix() in R), K_ab = exp(-gamma sum_j w_j^2
+ * (x_aj - x_bj)^2), and its gradient
+ *   dHSIC/dw_j = -2 gamma w_j sum_ab Q_ab (x_aj - x_bj)^2,  Q = W o K,
+ *              = -4 gamma w_j (sum_a x_aj^2 r_a - sum_a x_aj (Q x)_aj),
+ * r the row sums of Q (W symmetric). out[0] = HSIC0.
+ * work: bk_l1hsic_grad_work(m, d) doubles. */
+void bk_l1hsic_grad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
+                    double gamma, const double *W, double *grad, double *out,
+                    double *work)
+{
+  hsic_wgrad(x, m, d, w, gamma, W, 0, 0, 1, grad, out, work);
+}
+
+/* sum_ab W'_ab K_ab(w) as bk_l1hsic_grad(), W' = W, max(W, 0) or min(W, 0)
+ * for part = 0, 1, -1, and its gradient in v = w o w (hsic_wgrad()), for
+ * the feature weighting of appendix A (hsic_weights() in R). W symmetric.
+ * work: bk_l1hsic_grad_work(m, d) doubles. */
+void bk_hsic_vgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
+                   double gamma, const double *W, int part, int nthreads, double *grad,
+                   double *out, double *work)
+{
+  hsic_wgrad(x, m, d, w, gamma, W, part, 1, nthreads, grad, out, work);
 }
 
 static int cmp_desc(const void *a, const void *b)
