@@ -133,7 +133,8 @@ as_whole <- function(value, arg) {
 
 method_label <- function(method) {
   switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel", l1_lsmi = "l1-LSMI",
-         l1_hsic = "l1-HSIC", rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", toupper(method))
+         l1_hsic = "l1-HSIC", hsic_weights = "HSIC feature weighting",
+         rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", toupper(method))
 }
 
 # The settings that fit on a line: kernels by their label, scalars as they are

@@ -36,6 +36,17 @@ test_that("hsic() with a matrix y equals the oracle (exact, block, ichol)", {
   expect_equal(hi$hsic1, h1$hsic1, tolerance = 1e-6)
 })
 
+test_that("feature_scores(method = \"hsic\") with a matrix y is hsic() of each feature", {
+  d <- multi_data(5)
+  for (ky in list(NULL, lin_y())) {
+    s <- feature_scores(d$x, d$Y, method = "hsic", kernel_y = ky)
+    one <- vapply(seq_len(ncol(d$x)), function(j) {
+      hsic(d$x[, j, drop = FALSE], d$Y, kernel_y = ky, estimator = "biased")$estimate
+    }, numeric(1))
+    expect_equal(s$score, one, tolerance = 1e-10)
+  }
+})
+
 test_that("a matrix y: NA rows with na_action = 'omit', wrong rows, a constant column", {
   d <- multi_data(2)
   Yn <- d$Y

@@ -147,7 +147,7 @@ test_that("feature_scores() rejects outcomes a method cannot use", {
   expect_error(feature_scores(d$x, y3, method = "pc"), "numeric or two-class")
   y1 <- factor(c("a", rep("b", 11)))
   expect_error(feature_scores(d$x, y1, method = "t"), "class \"a\" has 1")
-  expect_error(feature_scores(d$x, cbind(1:12, 1:12), method = "hsic"), "single outcome")
+  expect_error(feature_scores(d$x, cbind(1:12, 12:1), method = "pc"), "single outcome")
   expect_error(feature_scores(d$x, d$y, method = "mmd", kernel = kernel_precomputed(diag(12))),
                "cannot be applied to single features")
   expect_error(feature_scores(d$x, d$y, method = "nope"), "should be one of")
