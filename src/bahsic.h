@@ -236,10 +236,13 @@ typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
 /* Shared by the selection loops (select.c, ridge.c): candidates as (rounded
  * score, index, score) triples ordered by score, ties by the lower
  * (bk_cmp_desc_low, bk_cmp_asc_low) or higher (bk_cmp_desc_high) index;
- * bk_sort_candidates() rounds the scores to a relative 1e-10 of the largest
+ * bk_sort_candidates() rounds the scores to BK_TIE_TOL of the largest
  * and sorts; the batch of an iteration removes or adds floor(step n) >= 1
  * features; bk_add_path() appends a row (iteration, size, HSIC, width) of
  * the path (4 x iterations). */
+/* HSIC values that agree to this relative precision are ties (candidates,
+ * and the widths of the "optimize" policy) */
+#define BK_TIE_TOL 1e-10
 int bk_cmp_desc_low(const void *p, const void *q);
 int bk_cmp_desc_high(const void *p, const void *q);
 int bk_cmp_asc_low(const void *p, const void *q);
@@ -426,19 +429,34 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
             const double *b, ptrdiff_t D, double *Z);
 
 /* ---- ridge-regression kernel (ridge.c) ---------------------------------------
- * BAHSIC (backward = 1) and FOHSIC (0) with Kbar_S = V_S (V_S'V_S + lambda
- * I)^-1 V_S' (section 6.6 of 004_cafd97bfb60132b1.txt), candidates by
- * rank-one updates of (V_S V_S' + lambda I)^-1. x: m x d, W: m x m
- * symmetric (HSIC(K) = sum(K o W)), lambda > 0; step, n_target, rank,
- * score, iter, path (sigma column NaN) as bk_select_features(). work:
- * bk_ridge_work_doubles(m, d), iwork: bk_ridge_work_ints(d); m, d <=
- * INT_MAX (BLAS). *info: 0, or LAPACK's info when a Cholesky failed (then
- * the outputs are incomplete). Returns the number of path rows. */
+ * BAHSIC (backward = 1) and FOHSIC (0) with the ridge kernel Kbar_S = K_S
+ * (K_S + lambda I)^-1 of a base kernel K (section 6.6 of
+ * 004_cafd97bfb60132b1.txt): for the linear base, Kbar_S = V_S (V_S'V_S +
+ * lambda I)^-1 V_S' and candidates by rank-one updates of (V_S V_S' + lambda
+ * I)^-1, O(m^2) each; for any other base one inverse per candidate, O(m^2 s
+ * + m^3). Widths of a Gaussian or Laplace base by the policy, grid and
+ * grid_relative of bk_select_opts. */
+typedef struct {
+  bk_kernel base;       /* any kernel but BK_CLINICAL */
+  double lambda;        /* > 0 */
+  int backward;
+  int policy;           /* enum bk_policy */
+  const double *grid;   /* widths for BK_SIGMA_OPTIMIZE, ascending */
+  ptrdiff_t ngrid;
+  int grid_relative;    /* grid as multiples of the median heuristic */
+  double step;          /* as bk_select_opts */
+  ptrdiff_t n_target;
+} bk_ridge_opts;
+
+/* x: m x d (standardised by the caller), W: m x m symmetric (HSIC(K) =
+ * sum(K o W)); rank, score, iter, path as bk_select_features(). work:
+ * bk_ridge_work_doubles(m, d), iwork: bk_ridge_work_ints(d); m, d <= INT_MAX
+ * (BLAS). *info: 0, or LAPACK's info when a Cholesky of K + lambda I failed
+ * (then the outputs are incomplete). Returns the number of path rows. */
 ptrdiff_t bk_ridge_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_ridge_work_ints(ptrdiff_t d);
 ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
-                          const double *W, double lambda, int backward,
-                          double step, ptrdiff_t n_target, int *rank,
+                          const double *W, const bk_ridge_opts *o, int *rank,
                           double *score, int *iter, double *path,
                           double *work, int *iwork, int *info,
                           bk_tick_fn tick, void *ctx);

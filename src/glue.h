@@ -17,6 +17,16 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
     Rf_error("'%s' must be a double matrix", what);
 }
 
+/* The progress of the selection loops: a message per iteration when
+ * verbose (through message(), so that suppressMessages() sees it), and
+ * Ctrl-C. A bk_tick_fn of bahsic.h; ctx is a bk_tick_ctx. */
+typedef struct {
+  int verbose;
+  const char *name;
+} bk_tick_ctx;
+void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
+                    double sigma);
+
 /* A data kernel of the C core from R's code and parameters (kernel_code(),
  * kernel_param()); any type but the clinical kernel, which has its own glue. */
 static inline bk_kernel bk_make_kernel(int type, double p1, double p2)

@@ -40,7 +40,7 @@ SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads);
 SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
-SEXP C_ridge_select(SEXP x, SEXP W, SEXP control);
+SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -75,7 +75,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_ichol", (DL_FUNC) &C_ichol, 6},
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},
-  {"C_ridge_select", (DL_FUNC) &C_ridge_select, 3},
+  {"C_ridge_select", (DL_FUNC) &C_ridge_select, 5},
   {NULL, NULL, 0}
 };
 

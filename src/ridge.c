@@ -1,9 +1,9 @@
 /*
- * ridge.c: BAHSIC and FOHSIC with the ridge-regression kernel on the linear
- * base (section 6.6 of 004_cafd97bfb60132b1.txt, eq. 29 and after). Numeric
- * core: no R API besides R's BLAS and LAPACK.
+ * ridge.c: BAHSIC and FOHSIC with the ridge-regression kernel K (K + lambda
+ * I)^-1 of a base kernel K (section 6.6 of 004_cafd97bfb60132b1.txt, eq. 29
+ * and after). Numeric core: no R API besides R's BLAS and LAPACK.
  *
- * For a set S with data V_S (m x s) the kernel is
+ * For the linear base and a set S with data V_S (m x s) the kernel is
  *   Kbar_S = V_S (V_S' V_S + lambda I)^-1 V_S' = I - lambda A_S,
  *   A_S = (V_S V_S' + lambda I)^-1,
  * so with the weights W of the estimator (HSIC(K) = sum(K o W))
@@ -17,6 +17,11 @@
  * made afresh by Cholesky at every iteration (no rank-one drift). The
  * division 1 - x_j'u = 1 / (1 + x_j' A_{S-j} x_j) >= 1 / (1 + ||x_j||^2 /
  * lambda) loses relative precision of about ||x_j||^2 / lambda ulps.
+ *
+ * Any other base (polynomial, Gaussian, Laplace, inverse distance) has no
+ * such update: every candidate set gets its Gram matrix (bk_gram()) and its
+ * own Cholesky, O(m^2 s + m^3), at the iteration's width (the policies of
+ * select.c).
  *
  * The schedule is that of bk_select_blocks() (select.c): the same batches,
  * ties (bk_sort_candidates(): the score rounded to 1e-10 of the largest, then
@@ -42,19 +47,25 @@ static void gather(const double *x, ptrdiff_t m, const int *cols, ptrdiff_t n,
     memcpy(X + m * i, x + m * (ptrdiff_t) cols[i], (size_t) m * sizeof(double));
 }
 
-/* A = (X X' + lambda I)^-1 for X (m x n, n may be 0), full and exactly
- * symmetric; returns sum(A o W) in *aw, 0 on success, else LAPACK's info. */
+/* A = (K + lambda I)^-1 for the kernel K of the rows of X (m x n, n may be
+ * 0: K = 0), full and exactly symmetric; returns sum(A o W) in *aw, 0 on
+ * success, else LAPACK's info. The linear base by dsyrk, any other by
+ * bk_gram() at the width sigma. */
 static int ridge_inverse(const double *X, ptrdiff_t m, ptrdiff_t n,
-                         double lambda, const double *W, double *A,
-                         double *aw)
+                         const bk_kernel *base, double sigma, double lambda,
+                         const double *W, double *A, double *aw)
 {
   int im = (int) m, in = (int) n, info = 0;
   double one = 1.0, zero = 0.0;
-  if (n > 0) {
+  if (n == 0) {
+    memset(A, 0, (size_t) (m * m) * sizeof(double));
+  } else if (base->type == BK_LINEAR) {
     F77_CALL(dsyrk)("U", "N", &im, &in, &one, X, &im, &zero, A, &im
                     FCONE FCONE);
   } else {
-    memset(A, 0, (size_t) (m * m) * sizeof(double));
+    bk_kernel k = *base;
+    if (!isnan(sigma)) k.p1 = sigma;
+    bk_gram(X, m, n, &k, A, NULL, 1);
   }
   for (ptrdiff_t a = 0; a < m; a++) A[a + m * a] += lambda;
   F77_CALL(dpotrf)("U", &im, A, &im, &info FCONE);
@@ -74,14 +85,14 @@ static int ridge_inverse(const double *X, ptrdiff_t m, ptrdiff_t n,
   return 0;
 }
 
-/* Score the candidates whose columns are X (m x n, indices cand) against the
- * set with inverse A: sgn = -1 removal, +1 addition. U, V: m x n scratch.
- * sortbuf gets (rounded score, index, score) triples, sorted by cmp. */
-static void score_candidates(const double *X, ptrdiff_t m, ptrdiff_t n,
-                             const int *cand, const double *A, const double *W,
-                             double trW, double aw, double lambda, double sgn,
-                             double *U, double *V, double *sortbuf,
-                             int (*cmp)(const void *, const void *))
+/* The linear base: score the candidates whose columns are X (m x n, indices
+ * cand) against the set with inverse A by Sherman-Morrison: sgn = -1
+ * removal, +1 addition. U, V: m x n scratch. sortbuf gets (., index, score)
+ * triples. */
+static void score_linear(const double *X, ptrdiff_t m, ptrdiff_t n,
+                         const int *cand, const double *A, const double *W,
+                         double trW, double aw, double lambda, double sgn,
+                         double *U, double *V, double *sortbuf)
 {
   int im = (int) m, in = (int) n;
   double one = 1.0, zero = 0.0;
@@ -102,12 +113,116 @@ static void score_candidates(const double *X, ptrdiff_t m, ptrdiff_t n,
     sortbuf[3 * i + 2] = trW - lambda * awj;
     sortbuf[3 * i + 1] = (double) cand[i];
   }
+}
+
+/* The loop's state: the data, the base kernel, the weights. */
+typedef struct {
+  const double *x, *W;
+  ptrdiff_t m, d;
+  bk_kernel base;
+  double lambda, trW;
+  double *A, *X, *U, *V; /* m x m, and m x d each */
+  int info;
+} ridge_state;
+
+/* HSIC of the set cols (n) at the width sigma; NaN with st->info set when
+ * K + lambda I is not positive definite. Leaves the set's inverse in A and
+ * its columns in X. */
+static double set_hsic(ridge_state *st, const int *cols, ptrdiff_t n,
+                       double sigma, double *aw)
+{
+  gather(st->x, st->m, cols, n, st->X);
+  int info = ridge_inverse(st->X, st->m, n, &st->base, sigma, st->lambda,
+                           st->W, st->A, aw);
+  if (info != 0) {
+    st->info = info;
+    return NAN;
+  }
+  return st->trW - st->lambda * *aw;
+}
+
+/* Score every candidate of cand (n) against the set (its columns set, ns):
+ * sgn = -1 removes the candidate (cand = set), +1 adds it. The linear base
+ * by rank-one updates from the set's inverse (set_hsic() just computed, in
+ * A); any other base by the inverse of every candidate set, O(m^2 s + m^3)
+ * each (U holds the candidate set's columns, V its inverse). Then sorted by
+ * cmp. */
+static void score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
+                             const int *cand, ptrdiff_t n, double sgn,
+                             double sigma, double aw, double *sortbuf,
+                             int (*cmp)(const void *, const void *))
+{
+  const ptrdiff_t m = st->m;
+  if (st->base.type == BK_LINEAR) {
+    gather(st->x, m, cand, n, st->X);
+    score_linear(st->X, m, n, cand, st->A, st->W, st->trW, aw, st->lambda,
+                 sgn, st->U, st->V, sortbuf);
+  } else {
+    int *cols = (int *) (sortbuf + 3 * n); /* room for ns + 1 ints */
+    for (ptrdiff_t i = 0; i < n; i++) {
+      ptrdiff_t nc = 0;
+      for (ptrdiff_t k = 0; k < ns; k++)
+        if (set[k] != cand[i] || sgn > 0) cols[nc++] = set[k];
+      if (sgn > 0) cols[nc++] = cand[i];
+      double h = 0.0, awj = 0.0;
+      if (nc > 0) {
+        gather(st->x, m, cols, nc, st->U);
+        int info = ridge_inverse(st->U, m, nc, &st->base, sigma, st->lambda,
+                                 st->W, st->V, &awj);
+        if (info != 0) {
+          st->info = info;
+          return;
+        }
+        h = st->trW - st->lambda * awj;
+      }
+      sortbuf[3 * i + 2] = h;
+      sortbuf[3 * i + 1] = (double) cand[i];
+    }
+  }
   bk_sort_candidates(sortbuf, n, cmp);
+}
+
+/* Section 4.1, step 3 for a base with a width: the width of an iteration
+ * whose sets have s features; "optimize" takes the width of the grid (times
+ * the median heuristic's of the reference set ref, nref, when relative)
+ * that maximises HSIC of ref, ties to the smaller width. NaN without a
+ * width. work: BK_MEDIAN_WORK(m) doubles. */
+static double choose_sigma(ridge_state *st, const bk_ridge_opts *o,
+                           ptrdiff_t s, const int *ref, ptrdiff_t nref,
+                           double *work)
+{
+  const int type = st->base.type;
+  if (type != BK_GAUSSIAN && type != BK_LAPLACE) return NAN;
+  if (o->policy == BK_SIGMA_DIMENSION) {
+    /* standardised features: E ||x - x'||^2 = 2 s */
+    return type == BK_GAUSSIAN ? 1.0 / (2.0 * (double) s)
+                               : 1.0 / sqrt(2.0 * (double) s);
+  }
+  if (o->policy == BK_SIGMA_FIXED) return st->base.p1;
+  double base = 1.0;
+  if (o->grid_relative) {
+    gather(st->x, st->m, ref, nref, st->X);
+    double med = bk_median_pairwise(st->X, st->m, nref, type == BK_GAUSSIAN,
+                                    work, st->A);
+    base = med > 0.0 ? 1.0 / med : 1.0;
+  }
+  double best = NAN, best_h = -INFINITY, aw;
+  for (ptrdiff_t g = 0; g < o->ngrid; g++) {
+    double sg = base * o->grid[g], h = set_hsic(st, ref, nref, sg, &aw);
+    if (st->info != 0) return NAN;
+    /* larger beyond rounding: ties keep the smaller width */
+    if (g == 0 || h - best_h > BK_TIE_TOL * fmax(fabs(h), fabs(best_h))) {
+      best_h = h;
+      best = sg;
+    }
+  }
+  return best;
 }
 
 ptrdiff_t bk_ridge_work_doubles(ptrdiff_t m, ptrdiff_t d)
 {
-  return m * m + 3 * m * d + 3 * d + 8;
+  /* A, X, U, V; sortbuf (3 d) and the candidate set's columns; the median */
+  return m * m + 3 * m * (d + 1) + m * m + 4 * d + 16 + BK_MEDIAN_WORK(m);
 }
 
 ptrdiff_t bk_ridge_work_ints(ptrdiff_t d)
@@ -116,41 +231,49 @@ ptrdiff_t bk_ridge_work_ints(ptrdiff_t d)
 }
 
 ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
-                          const double *W, double lambda, int backward,
-                          double step, ptrdiff_t n_target, int *rank,
+                          const double *W, const bk_ridge_opts *o, int *rank,
                           double *score, int *iter, double *path,
                           double *work, int *iwork, int *info,
                           bk_tick_fn tick, void *ctx)
 {
-  double *A = work, *X = A + m * m, *U = X + m * d, *V = U + m * d,
-         *sortbuf = V + m * d;
+  /* V holds a candidate set's m x m inverse on the non-linear path and
+   * A V_S (m x d) on the linear one */
+  ridge_state st = {x, W, m, d, o->base, o->lambda, 0.0, work,
+                    work + m * m, NULL, NULL, 0};
+  st.U = st.X + m * (d + 1);
+  st.V = st.U + m * (d + 1);
+  double *sortbuf = st.V + (m > d + 1 ? m : d + 1) * m;
+  double *mwork = sortbuf + 4 * d + 16;
   int *active = iwork, *order = iwork + d;
   ptrdiff_t np = 0, it = 0;
-  double trW = 0.0, aw = 0.0;
+  double aw = 0.0;
   *info = 0;
-  for (ptrdiff_t a = 0; a < m; a++) trW += W[a + m * a];
+  for (ptrdiff_t a = 0; a < m; a++) st.trW += W[a + m * a];
   for (ptrdiff_t j = 0; j < d; j++) {
     rank[j] = 0;
     score[j] = NAN;
     iter[j] = 0;
     active[j] = (int) j;
   }
+#define RIDGE_FAIL() do { *info = st.info; return np; } while (0)
 
-  if (backward) {
+  if (o->backward) {
     ptrdiff_t ns = d, nelim = 0;
-    while (ns > n_target) {
+    while (ns > o->n_target) {
       it++;
-      gather(x, m, active, ns, X);
-      if ((*info = ridge_inverse(X, m, ns, lambda, W, A, &aw)) != 0) return np;
-      double h = trW - lambda * aw;
-      bk_add_path(path, &np, it, ns, h, NAN);
+      double sigma = choose_sigma(&st, o, ns, active, ns, mwork);
+      if (st.info) RIDGE_FAIL();
+      double h = set_hsic(&st, active, ns, sigma, &aw);
+      if (st.info) RIDGE_FAIL();
+      bk_add_path(path, &np, it, ns, h, sigma);
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      score_candidates(X, m, ns, active, A, W, trW, aw, lambda, -1.0, U, V,
-                       sortbuf, bk_cmp_desc_high);
+      score_candidates(&st, active, ns, active, ns, -1.0, sigma, aw, sortbuf,
+                       bk_cmp_desc_high);
+      if (st.info) RIDGE_FAIL();
       /* the empty set's kernel is 0: HSIC 0 exactly */
       if (ns == 1) sortbuf[2] = 0.0;
-      ptrdiff_t k = bk_batch_size(step, ns);
-      if (n_target > 0 && k > ns - n_target) k = ns - n_target;
+      ptrdiff_t k = bk_batch_size(o->step, ns);
+      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
       for (ptrdiff_t i = 0; i < k; i++) {
         int j = (int) sortbuf[3 * i + 1];
         score[j] = sortbuf[3 * i + 2];
@@ -161,19 +284,21 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
       for (ptrdiff_t i = 0; i < ns; i++)
         if (iter[active[i]] == 0) active[w++] = active[i];
       ns = w;
-      if (tick) tick(ctx, it, ns + k, h, NAN);
+      if (tick) tick(ctx, it, ns + k, h, sigma);
     }
     ptrdiff_t top = 0;
     if (ns > 0) {
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
       it++;
-      gather(x, m, active, ns, X);
-      if ((*info = ridge_inverse(X, m, ns, lambda, W, A, &aw)) != 0) return np;
-      double h = trW - lambda * aw;
-      bk_add_path(path, &np, it, ns, h, NAN);
-      score_candidates(X, m, ns, active, A, W, trW, aw, lambda, -1.0, U, V,
-                       sortbuf, bk_cmp_asc_low);
+      double sigma = choose_sigma(&st, o, ns, active, ns, mwork);
+      if (st.info) RIDGE_FAIL();
+      double h = set_hsic(&st, active, ns, sigma, &aw);
+      if (st.info) RIDGE_FAIL();
+      bk_add_path(path, &np, it, ns, h, sigma);
+      score_candidates(&st, active, ns, active, ns, -1.0, sigma, aw, sortbuf,
+                       bk_cmp_asc_low);
+      if (st.info) RIDGE_FAIL();
       for (ptrdiff_t i = 0; i < ns; i++) {
         int j = (int) sortbuf[3 * i + 1];
         score[j] = sortbuf[3 * i + 2];
@@ -181,25 +306,31 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
         rank[j] = (int) (i + 1);
       }
       top = ns;
-      if (tick) tick(ctx, it, ns, h, NAN);
+      if (tick) tick(ctx, it, ns, h, sigma);
     }
     for (ptrdiff_t i = 0; i < nelim; i++)
       rank[order[i]] = (int) (top + nelim - i);
     return np;
   }
 
-  /* FOHSIC: the selected set (order[0 .. nsel - 1]) starts empty, A = I /
-   * lambda */
-  ptrdiff_t nsel = 0, nrem = d, target = n_target > 0 ? n_target : d;
-  gather(x, m, order, 0, X);
-  if ((*info = ridge_inverse(X, m, 0, lambda, W, A, &aw)) != 0) return np;
+  /* FOHSIC: the selected set (order[0 .. nsel - 1]) starts empty */
+  ptrdiff_t nsel = 0, nrem = d, target = o->n_target > 0 ? o->n_target : d;
   while (nsel < target) {
     it++;
-    gather(x, m, active, nrem, X);
+    /* the width for sets of nsel + 1 features; "optimize" on the selected
+     * set, or on all features in the first iteration */
+    double sigma = nsel > 0 ? choose_sigma(&st, o, nsel + 1, order, nsel, mwork)
+                            : choose_sigma(&st, o, 1, active, nrem, mwork);
+    if (st.info) RIDGE_FAIL();
+    /* the set's inverse (for the linear base's updates; A = I / lambda for
+     * the empty set) */
+    set_hsic(&st, order, nsel, sigma, &aw);
+    if (st.info) RIDGE_FAIL();
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
-    score_candidates(X, m, nrem, active, A, W, trW, aw, lambda, 1.0, U, V,
-                     sortbuf, bk_cmp_desc_low);
-    ptrdiff_t k = bk_batch_size(step, nrem);
+    score_candidates(&st, order, nsel, active, nrem, 1.0, sigma, aw, sortbuf,
+                     bk_cmp_desc_low);
+    if (st.info) RIDGE_FAIL();
+    ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
     for (ptrdiff_t i = 0; i < k; i++) {
       int j = (int) sortbuf[3 * i + 1];
@@ -212,13 +343,12 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
     for (ptrdiff_t i = 0; i < nrem; i++)
       if (iter[active[i]] == 0) active[w++] = active[i];
     nrem = w;
-    /* the new set's inverse afresh: its HSIC for the path, and the next
-     * iteration's A */
-    gather(x, m, order, nsel, X);
-    if ((*info = ridge_inverse(X, m, nsel, lambda, W, A, &aw)) != 0) return np;
-    double h = trW - lambda * aw;
-    bk_add_path(path, &np, it, nsel, h, NAN);
-    if (tick) tick(ctx, it, nsel, h, NAN);
+    /* the new set's HSIC afresh for the path */
+    double h = set_hsic(&st, order, nsel, sigma, &aw);
+    if (st.info) RIDGE_FAIL();
+    bk_add_path(path, &np, it, nsel, h, sigma);
+    if (tick) tick(ctx, it, nsel, h, sigma);
   }
+#undef RIDGE_FAIL
   return np;
 }

@@ -1,53 +1,45 @@
 /* ridge_call.c: SEXP glue for ridge.c (BAHSIC and FOHSIC with the ridge
- * kernel on the linear base). */
+ * kernel). */
 #include <limits.h>
-#include <stdio.h>
 #include "glue.h"
 
-typedef struct {
-  int verbose;
-  const char *name;
-} ridge_tick_ctx;
-
-/* between iterations, on the main thread: Ctrl-C and progress */
-static void ridge_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
-                       double sigma)
-{
-  ridge_tick_ctx *t = (ridge_tick_ctx *) ctx;
-  (void) sigma;
-  if (t->verbose) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "%s iteration %td: %td features, HSIC %.6g",
-             t->name, iter, size, hsic);
-    SEXP msg = PROTECT(Rf_mkString(buf));
-    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), msg));
-    Rf_eval(call, R_BaseEnv);
-    UNPROTECT(2);
-  }
-  R_CheckUserInterrupt();
-}
-
-/* x: m x d double matrix; W: m x m weights; control: c(lambda, backward,
- * step, n_target, verbose). Returns list(rank, score, iteration, path). */
-SEXP C_ridge_select(SEXP x, SEXP W, SEXP control)
+/* x: m x d double matrix; W: m x m weights; kernel: c(base type, p1, p2);
+ * grid: widths for "optimize"; control: c(lambda, backward, step, n_target,
+ * verbose, policy, grid_relative). Returns list(rank, score, iteration,
+ * path). */
+SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
 {
   bk_need_double_matrix(x, "x");
   bk_need_double_matrix(W, "W");
   const ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_nrows(W) != m || Rf_ncols(W) != m)
     Rf_error("'W' must be a %td x %td matrix", m, m);
-  if (!Rf_isReal(control) || XLENGTH(control) != 5)
-    Rf_error("'control' must be a double vector of length 5");
+  if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
+    Rf_error("'kernel' must be a double vector of length 3");
+  if (!Rf_isReal(grid)) Rf_error("'grid' must be a double vector");
+  if (!Rf_isReal(control) || XLENGTH(control) != 7)
+    Rf_error("'control' must be a double vector of length 7");
   if (m > INT_MAX || d > INT_MAX)
     Rf_error("too many rows or columns for BLAS (more than INT_MAX)");
-  const double *ctl = REAL(control);
-  const double lambda = ctl[0], step = ctl[2];
-  const int backward = ctl[1] != 0.0;
-  const ptrdiff_t n_target = (ptrdiff_t) ctl[3];
-  if (!(lambda > 0.0) || !R_FINITE(lambda))
+  const double *ctl = REAL(control), *kp = REAL(kernel);
+  bk_ridge_opts o;
+  o.base = bk_make_kernel((int) kp[0], kp[1], kp[2]);
+  o.lambda = ctl[0];
+  o.backward = ctl[1] != 0.0;
+  o.step = ctl[2];
+  o.n_target = (ptrdiff_t) ctl[3];
+  o.policy = (int) ctl[5];
+  o.grid_relative = ctl[6] != 0.0;
+  o.grid = REAL(grid);
+  o.ngrid = XLENGTH(grid);
+  if (!(o.lambda > 0.0) || !R_FINITE(o.lambda))
     Rf_error("'lambda' must be positive and finite");
-  if (!(step >= 0.0 && step < 1.0)) Rf_error("'step' must be in [0, 1)");
-  if (n_target < 0 || n_target > d) Rf_error("'n_target' must be in 0..d");
+  if (!(o.step >= 0.0 && o.step < 1.0)) Rf_error("'step' must be in [0, 1)");
+  if (o.n_target < 0 || o.n_target > d) Rf_error("'n_target' must be in 0..d");
+  if (o.policy < BK_SIGMA_FIXED || o.policy > BK_SIGMA_OPTIMIZE)
+    Rf_error("unknown width policy %d", o.policy);
+  if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
+    Rf_error("'grid' must have at least one width");
 
   SEXP rank = PROTECT(Rf_allocVector(INTSXP, d));
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
@@ -56,12 +48,11 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP control)
   double *work =
       (double *) R_alloc((size_t) bk_ridge_work_doubles(m, d), sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_ridge_work_ints(d), sizeof(int));
-  ridge_tick_ctx ctx = {ctl[4] != 0.0, backward ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx ctx = {ctl[4] != 0.0, o.backward ? "BAHSIC" : "FOHSIC"};
   int info = 0;
-  ptrdiff_t np = bk_ridge_select(REAL(x), m, d, REAL(W), lambda, backward,
-                                 step, n_target, INTEGER(rank), REAL(score),
-                                 INTEGER(iter), path, work, iwork, &info,
-                                 ridge_tick, &ctx);
+  ptrdiff_t np = bk_ridge_select(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
+                                 REAL(score), INTEGER(iter), path, work, iwork,
+                                 &info, bk_select_tick, &ctx);
   if (info != 0)
     Rf_error("the Cholesky factorisation of K + lambda I failed (LAPACK info "
              "%d): increase 'lambda'", info);

@@ -53,10 +53,6 @@ static int thread_id(void) { return 0; }
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 
-/* HSIC values that agree to this relative precision are ties (see
- * score_candidates() and choose_sigma()) */
-#define BK_TIE_TOL 1e-10
-
 /* Threads pay off only for enough work: a parallel region costs a few
  * microseconds, and much more on a busy machine, where idle threads spin. */
 #define BK_PAR_MIN_PAIRS 1000000.0

@@ -2,16 +2,12 @@
 #include <stdio.h>
 #include "glue.h"
 
-typedef struct {
-  int verbose;
-  const char *name;
-} tick_ctx;
-
-/* between iterations, on the main thread: Ctrl-C and progress */
-static void tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
-                 double sigma)
+/* between iterations, on the main thread: Ctrl-C and progress (also the
+ * ridge loop's, ridge_call.c) */
+void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
+                    double sigma)
 {
-  tick_ctx *t = (tick_ctx *) ctx;
+  bk_tick_ctx *t = (bk_tick_ctx *) ctx;
   if (t->verbose) {
     /* through message(), so that suppressMessages() and handlers see it */
     char buf[160];
@@ -184,7 +180,7 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     is.piv = (int *) R_alloc((size_t) r, sizeof(int));
     is.zwork = (double *) R_alloc((size_t) (nth * is.stride), sizeof(double));
   }
-  tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
 
   ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
                                                              nblk, d)
@@ -202,17 +198,17 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     np = bk_select_blocks(REAL(x), m, d, &blk, NULL, NULL, NULL,
                           Rf_isNull(ichol) ? &rs : NULL,
                           Rf_isNull(ichol) ? NULL : &is, &o, INTEGER(rank),
-                          REAL(score), INTEGER(iter), path, work, iwork, tick,
+                          REAL(score), INTEGER(iter), path, work, iwork, bk_select_tick,
                           &tc);
   } else if (nblk > 0) {
     const bk_blocks blk = {nblk, row0, pair0};
     np = bk_select_blocks(REAL(x), m, d, &blk, REAL(W), REAL(W) + pair0[nblk],
                           NULL, NULL, NULL, &o, INTEGER(rank), REAL(score),
-                          INTEGER(iter), path, work, iwork, tick, &tc);
+                          INTEGER(iter), path, work, iwork, bk_select_tick, &tc);
   } else {
     np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
                             REAL(score), INTEGER(iter), path, work, iwork,
-                            tick, &tc);
+                            bk_select_tick, &tc);
   }
   SEXP pm = PROTECT(Rf_allocMatrix(REALSXP, (int) np, 4));
   for (ptrdiff_t r = 0; r < np; r++)

@@ -233,21 +233,30 @@ test_that("kernel_ridge() rejects bad input and unsupported uses with clear erro
   expect_error(label_kernel_regression(k), "label kernel")
 })
 
-test_that("the C loop (linear base) agrees with the R loop on every schedule", {
+test_that("the C loop agrees with the plain-R loop on every base, width policy and schedule", {
   dat <- ridge_data(25, 7, seed = 8)
-  x <- dat$x
+  x <- scale(dat$x)
+  attributes(x) <- list(dim = dim(dat$x))
   W <- biased_W(dat$y)
+  bases <- list(list(kernel_linear(), "fixed"), list(kernel_gaussian(sigma = 0.1), "fixed"),
+                list(kernel_gaussian(), "dimension"), list(kernel_gaussian(), "optimize"),
+                list(kernel_laplace(), "dimension"), list(kernel_polynomial(2, 1), "fixed"))
   cases <- list(list("bahsic", 0, 0), list("bahsic", 0.3, 3), list("bahsic", 0.5, 7),
                 list("fohsic", 0.2, 0), list("fohsic", 0, 4))
-  for (cs in test_cases(cases, 3L)) {
-    n_target <- cs[[3]]
-    c_res <- .Call(bahsic:::C_ridge_select, x, W, c(0.3, cs[[1]] == "bahsic", cs[[2]], n_target, 0))
-    r_res <- bahsic:::ridge_select_r(cs[[1]], x, W, 0.3, kernel_linear(), "fixed", NULL,
-                                     cs[[2]], n_target, FALSE)
-    expect_identical(c_res$rank, r_res$rank)
-    expect_identical(c_res$iteration, r_res$iteration)
-    expect_equal(c_res$score, r_res$score, tolerance = 1e-9)
-    expect_equal(c_res$path[, 1:3], r_res$path[, 1:3], tolerance = 1e-9)
+  for (b in test_cases(bases, 3L)) {
+    for (cs in test_cases(cases, 3L)) {
+      k <- kernel_ridge(0.3, b[[1]])
+      n_features <- if (cs[[3]] == 0) NULL else cs[[3]]
+      c_res <- bahsic:::ridge_select(cs[[1]], x, W, k, b[[2]], NULL, cs[[2]], n_features, FALSE)
+      r_res <- oracle_ridge_select(cs[[1]], x, W, 0.3, b[[1]], b[[2]], NULL, cs[[2]], cs[[3]],
+                                   FALSE)
+      expect_identical(c_res$rank, r_res$rank)
+      expect_identical(c_res$iteration, r_res$iteration)
+      expect_equal(c_res$score, r_res$score, tolerance = 1e-9)
+      c_path <- c_res$path
+      c_path[is.nan(c_path)] <- NA
+      expect_equal(c_path, r_res$path, tolerance = 1e-9)
+    }
   }
   # one feature, and the smallest sample
   one <- bahsic(x[, 1, drop = FALSE], dat$y, kernel = kernel_ridge(1), kernel_y = lin_y,

@@ -596,5 +596,11 @@ test_that("the AVX2 loop and the baseline loop agree (option bahsic.simd)", {
 test_that("verbose = TRUE reports every iteration", {
   set.seed(13)
   sim <- simulate_xor(40)
-  expect_message(bahsic(sim$x, sim$y, verbose = TRUE, drop = 0.5), "BAHSIC iteration 1: 22 features")
+  msgs <- capture_messages(bahsic(sim$x, sim$y, verbose = TRUE, drop = 0.5))
+  expect_match(msgs[1], "BAHSIC iteration 1: 22 features")
+  # 22 -> 11 -> 6 -> 3 -> 2 -> 1: an iteration each, the last ranks the survivor
+  expect_length(msgs, 6L)
+  msgs <- capture_messages(fohsic(sim$x, sim$y, verbose = TRUE, add = 0.5,
+                                  kernel = kernel_ridge(1)))
+  expect_match(msgs[1], "FOHSIC iteration 1: 11 features")
 })
