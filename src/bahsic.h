@@ -251,6 +251,20 @@ void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
 ptrdiff_t bk_batch_size(double step, ptrdiff_t n);
 void bk_add_path(double *path, ptrdiff_t *np, ptrdiff_t iter, ptrdiff_t size,
                  double h, double sigma);
+/* The first k candidates of the sorted sortbuf leave (or join) the set at
+ * iteration it: their score and iteration recorded, their indices appended
+ * to order at *n (which grows by k), and with rank not NULL their rank the
+ * position in order (FOHSIC). active (na features) then keeps, in index
+ * order, the features without an iteration; returns their number. */
+ptrdiff_t bk_take_batch(const double *sortbuf, ptrdiff_t k, ptrdiff_t it,
+                        double *score, int *iter, int *rank, int *order,
+                        ptrdiff_t *n, int *active, ptrdiff_t na);
+/* BAHSIC's ranks: the ns survivors of a stopped run (sortbuf sorted by
+ * ascending score, at iteration it) 1..ns, then the nelim eliminated
+ * features of order (first out first) from the last out to the first. */
+void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
+                      double *score, int *iter, int *rank, const int *order,
+                      ptrdiff_t nelim);
 
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);

@@ -274,19 +274,10 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
       if (ns == 1) sortbuf[2] = 0.0;
       ptrdiff_t k = bk_batch_size(o->step, ns);
       if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
-      for (ptrdiff_t i = 0; i < k; i++) {
-        int j = (int) sortbuf[3 * i + 1];
-        score[j] = sortbuf[3 * i + 2];
-        iter[j] = (int) it;
-        order[nelim++] = j;
-      }
-      ptrdiff_t w = 0;
-      for (ptrdiff_t i = 0; i < ns; i++)
-        if (iter[active[i]] == 0) active[w++] = active[i];
-      ns = w;
+      ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
+                         active, ns);
       if (tick) tick(ctx, it, ns + k, h, sigma);
     }
-    ptrdiff_t top = 0;
     if (ns > 0) {
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
@@ -299,17 +290,9 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
       score_candidates(&st, active, ns, active, ns, -1.0, sigma, aw, sortbuf,
                        bk_cmp_asc_low);
       if (st.info) RIDGE_FAIL();
-      for (ptrdiff_t i = 0; i < ns; i++) {
-        int j = (int) sortbuf[3 * i + 1];
-        score[j] = sortbuf[3 * i + 2];
-        iter[j] = (int) it;
-        rank[j] = (int) (i + 1);
-      }
-      top = ns;
       if (tick) tick(ctx, it, ns, h, sigma);
     }
-    for (ptrdiff_t i = 0; i < nelim; i++)
-      rank[order[i]] = (int) (top + nelim - i);
+    bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
     return np;
   }
 
@@ -332,17 +315,8 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
     if (st.info) RIDGE_FAIL();
     ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
-    for (ptrdiff_t i = 0; i < k; i++) {
-      int j = (int) sortbuf[3 * i + 1];
-      score[j] = sortbuf[3 * i + 2];
-      iter[j] = (int) it;
-      order[nsel] = j;
-      rank[j] = (int) (++nsel);
-    }
-    ptrdiff_t w = 0;
-    for (ptrdiff_t i = 0; i < nrem; i++)
-      if (iter[active[i]] == 0) active[w++] = active[i];
-    nrem = w;
+    nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
+                         active, nrem);
     /* the new set's HSIC afresh for the path */
     double h = set_hsic(&st, order, nsel, sigma, &aw);
     if (st.info) RIDGE_FAIL();

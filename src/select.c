@@ -594,6 +594,40 @@ void bk_add_path(double *path, ptrdiff_t *np, ptrdiff_t iter, ptrdiff_t size,
   row[3] = sigma;
 }
 
+ptrdiff_t bk_take_batch(const double *sortbuf, ptrdiff_t k, ptrdiff_t it,
+                        double *score, int *iter, int *rank, int *order,
+                        ptrdiff_t *n, int *active, ptrdiff_t na)
+{
+  for (ptrdiff_t i = 0; i < k; i++) {
+    int j = (int) sortbuf[3 * i + 1];
+    score[j] = sortbuf[3 * i + 2];
+    iter[j] = (int) it;
+    order[*n] = j;
+    if (rank) rank[j] = (int) (*n + 1);
+    (*n)++;
+  }
+  /* the rest, still in index order */
+  ptrdiff_t w = 0;
+  for (ptrdiff_t i = 0; i < na; i++)
+    if (iter[active[i]] == 0) active[w++] = active[i];
+  return w;
+}
+
+void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
+                      double *score, int *iter, int *rank, const int *order,
+                      ptrdiff_t nelim)
+{
+  for (ptrdiff_t i = 0; i < ns; i++) {
+    int j = (int) sortbuf[3 * i + 1];
+    score[j] = sortbuf[3 * i + 2];
+    iter[j] = (int) it;
+    rank[j] = (int) (i + 1);
+  }
+  /* eliminated last = most relevant */
+  for (ptrdiff_t i = 0; i < nelim; i++)
+    rank[order[i]] = (int) (ns + nelim - i);
+}
+
 /* One BAHSIC round over the surviving set S (ns features): its width, its
  * HSIC on the path, and every candidate HSIC(S \ {j}) sorted by cmp. */
 static void backward_round(const bk_select_opts *o, sel_state *st,
@@ -645,7 +679,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
   double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
          *Qd = mwork + median_work(m, P, blk->nblk),
          *sortbuf = Qd + m, *tf = sortbuf + 3 * d;
-  int *active = iwork, *order = iwork + d, *batch = iwork + 2 * d;
+  int *active = iwork, *order = iwork + d;
   sel_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
                   bk_kernel_uses_distance(o->kern.type), o->kern,
                   Q, Qd, Wp, Wd, bk_pick_gauss_pass(0, o->simd), tf, 0.0, 0,
@@ -677,18 +711,9 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
       if (ns == 1) sortbuf[2] = 0.0;
       ptrdiff_t k = bk_batch_size(o->step, ns);
       if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
-      for (ptrdiff_t i = 0; i < k; i++) {
-        int j = (int) sortbuf[3 * i + 1];
-        score[j] = sortbuf[3 * i + 2];
-        iter[j] = (int) it;
-        batch[i] = j;
-        order[nelim++] = j;
-      }
-      /* the survivors, still in index order */
-      ptrdiff_t w = 0;
-      for (ptrdiff_t i = 0; i < ns; i++)
-        if (iter[active[i]] == 0) active[w++] = active[i];
-      ns = w;
+      ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
+                         active, ns);
+      const int *batch = order + nelim - k;
       since_refresh += k;
       /* Recompute Q from the survivors (the cost of one candidate pass
        * without the kernel) after many downdates, so rounding cannot pile
@@ -710,25 +735,15 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
       }
       if (tick) tick(ctx, it, ns + k, h, sigma);
     }
-    ptrdiff_t top = 0;
     if (ns > 0) {
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
       double h, sigma;
       backward_round(o, &st, active, ns, mwork, sortbuf, bk_cmp_asc_low, ++it,
                      path, &np, &sigma, &h);
-      for (ptrdiff_t i = 0; i < ns; i++) {
-        int j = (int) sortbuf[3 * i + 1];
-        score[j] = sortbuf[3 * i + 2];
-        iter[j] = (int) it;
-        rank[j] = (int) (i + 1);
-      }
-      top = ns;
       if (tick) tick(ctx, it, ns, h, sigma);
     }
-    /* eliminated last = most relevant */
-    for (ptrdiff_t i = 0; i < nelim; i++)
-      rank[order[i]] = (int) (top + nelim - i);
+    bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
     return np;
   }
 
@@ -765,18 +780,9 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                      o->nthreads);
     ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
-    for (ptrdiff_t i = 0; i < k; i++) {
-      int j = (int) sortbuf[3 * i + 1];
-      score[j] = sortbuf[3 * i + 2];
-      iter[j] = (int) it;
-      rank[j] = (int) (++nsel);
-      batch[i] = j;
-    }
-    ptrdiff_t w = 0;
-    for (ptrdiff_t i = 0; i < nrem; i++)
-      if (iter[active[i]] == 0) active[w++] = active[i];
-    nrem = w;
-    update_Q(&st, batch, k, 1.0, o->nthreads);
+    nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
+                         active, nrem);
+    update_Q(&st, order + nsel - k, k, 1.0, o->nthreads);
     double h = set_hsic(&st, sigma, NULL, 0.0);
     bk_add_path(path, &np, it, nsel, h, sigma);
     if (tick) tick(ctx, it, nsel, h, sigma);
