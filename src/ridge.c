@@ -219,6 +219,26 @@ static double choose_sigma(ridge_state *st, const bk_ridge_opts *o,
   return best;
 }
 
+/* One BAHSIC round over the ns features of active at iteration it: the
+ * width, the set's HSIC (*h, a path row) and every removal scored and sorted
+ * by cmp into sortbuf. Nonzero when a Cholesky failed (st->info). */
+static int backward_round(ridge_state *st, const bk_ridge_opts *o,
+                          const int *active, ptrdiff_t ns, double *mwork,
+                          double *sortbuf,
+                          int (*cmp)(const void *, const void *),
+                          ptrdiff_t it, double *path, ptrdiff_t *np,
+                          double *sigma, double *h)
+{
+  double aw = 0.0;
+  *sigma = choose_sigma(st, o, ns, active, ns, mwork);
+  if (st->info) return 1;
+  *h = set_hsic(st, active, ns, *sigma, &aw);
+  if (st->info) return 1;
+  bk_add_path(path, np, it, ns, *h, *sigma);
+  score_candidates(st, active, ns, active, ns, -1.0, *sigma, aw, sortbuf, cmp);
+  return st->info != 0;
+}
+
 ptrdiff_t bk_ridge_work_doubles(ptrdiff_t m, ptrdiff_t d)
 {
   /* A, X, U, V; sortbuf (3 d) and the candidate set's columns; the median */
@@ -260,16 +280,11 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
   if (o->backward) {
     ptrdiff_t ns = d, nelim = 0;
     while (ns > o->n_target) {
-      it++;
-      double sigma = choose_sigma(&st, o, ns, active, ns, mwork);
-      if (st.info) RIDGE_FAIL();
-      double h = set_hsic(&st, active, ns, sigma, &aw);
-      if (st.info) RIDGE_FAIL();
-      bk_add_path(path, &np, it, ns, h, sigma);
+      double h, sigma;
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      score_candidates(&st, active, ns, active, ns, -1.0, sigma, aw, sortbuf,
-                       bk_cmp_desc_high);
-      if (st.info) RIDGE_FAIL();
+      if (backward_round(&st, o, active, ns, mwork, sortbuf, bk_cmp_desc_high,
+                         ++it, path, &np, &sigma, &h))
+        RIDGE_FAIL();
       /* the empty set's kernel is 0: HSIC 0 exactly */
       if (ns == 1) sortbuf[2] = 0.0;
       ptrdiff_t k = bk_batch_size(o->step, ns);
@@ -281,15 +296,10 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
     if (ns > 0) {
       /* stopped at n_target: rank the survivors by one more pass, the one
        * whose removal costs most first */
-      it++;
-      double sigma = choose_sigma(&st, o, ns, active, ns, mwork);
-      if (st.info) RIDGE_FAIL();
-      double h = set_hsic(&st, active, ns, sigma, &aw);
-      if (st.info) RIDGE_FAIL();
-      bk_add_path(path, &np, it, ns, h, sigma);
-      score_candidates(&st, active, ns, active, ns, -1.0, sigma, aw, sortbuf,
-                       bk_cmp_asc_low);
-      if (st.info) RIDGE_FAIL();
+      double h, sigma;
+      if (backward_round(&st, o, active, ns, mwork, sortbuf, bk_cmp_asc_low,
+                         ++it, path, &np, &sigma, &h))
+        RIDGE_FAIL();
       if (tick) tick(ctx, it, ns, h, sigma);
     }
     bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
