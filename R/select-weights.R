@@ -60,6 +60,12 @@
 #' the (standardised) features, that is at \eqn{w = 1}; it is held fixed,
 #' the weights do the rest.
 #'
+#' **Labels**: as in [bahsic()]: a matrix `y` for several responses,
+#' `kernel_y = label_kernel_precomputed(L)` for labels given by their kernel,
+#' and `y = NULL` for unsupervised weighting (the standardised data are the
+#' labels). `settings$sigma` is the width used; `settings$kernel` is the
+#' kernel as given.
+#'
 #' **Cost**: every evaluation of HSIC and its gradient is one pass over the
 #' \eqn{m^2} pairs, \eqn{O(m^2 d)} (plus an \eqn{m \times m \times d} matrix
 #' product), with \eqn{O(m^2)} memory; each outer step takes one such pass
@@ -158,7 +164,12 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   lambda <- as.double(lambda)
   alpha <- as.double(alpha)
 
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay)
+  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
+                        require_y = FALSE)
+  # y = NULL: unsupervised, or the labels are a precomputed label kernel
+  outcome <- resolve_outcome(d, kernel_y)
+  d$y <- outcome$y
+  kernel_y <- outcome$kernel_y
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -172,10 +183,11 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
     stop("Every feature of 'x' is constant: there is nothing to weight.", call. = FALSE)
   }
   xa <- xs[, varying, drop = FALSE]
+  # the width of the weighted kernel; settings keep the kernel as given (a
+  # width left to the median heuristic stays NULL there)
   sigma <- kernel$params$sigma
   if (is.null(sigma)) sigma <- median_sigma(xa, TRUE, n_max = m)
   sigma <- as.double(sigma)
-  kernel$params$sigma <- sigma
 
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
   check_memory(m, 4, approximable = FALSE)
@@ -204,6 +216,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                    hsic_start = res$path$hsic[1L], converged = res$converged,
                    iterations = nrow(res$path) - 1L, max_iter = max_iter, tol = tol,
                    standardize = standardize, n_samples = m, threads = threads)
+  if (outcome$unsupervised) settings$unsupervised <- TRUE
   call <- match.call()
   call[[1L]] <- as.name("hsic_weights")
   new_selection("hsic_weights", features, res$path, settings, call, weights = weights)

@@ -114,6 +114,10 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
                 "permuted outcomes, so 'fit' must come from a selector such as bahsic()."),
          call. = FALSE)
   }
+  if (isTRUE(fit$settings$unsupervised)) {
+    stop(paste0("'fit' is an unsupervised selection (y = NULL): there is no outcome to permute, ",
+                "so selection_test() does not apply."), call. = FALSE)
+  }
   if (is.null(x) != is.null(y)) stop("Give both 'x' and 'y', or neither.", call. = FALSE)
   env <- parent.frame()
   rerun <- rerun_setup(fit, x, y, env, list(...), n, !is.null(parallel))

@@ -184,3 +184,26 @@ test_that("bad input gives a clear error", {
   expect_error(hsic_weights(x, y, lambda = 1, estimator = "other"), "should be one of")
   expect_error(suppressWarnings(hsic_weights(matrix(1, 20, 2), y, lambda = 1)), "constant")
 })
+
+test_that("hsic_weights() takes y = NULL (unsupervised) and a precomputed label kernel", {
+  set.seed(21)
+  m <- 40
+  f <- rnorm(m)
+  x <- cbind(a1 = f + rnorm(m, sd = 0.3), a2 = f + rnorm(m, sd = 0.3),
+             n1 = rnorm(m), n2 = rnorm(m))
+  fu <- hsic_weights(x, NULL, lambda = 0, max_iter = 3)
+  expect_true(isTRUE(fu$settings$unsupervised))
+  # the same as the standardised data as a matrix outcome
+  fy <- hsic_weights(x, scale(x), lambda = 0, max_iter = 3)
+  expect_equal(fu$weights, fy$weights, tolerance = 1e-10)
+  # L = Y Y' given as a kernel equals y = Y with the linear label kernel
+  Y <- cbind(f, f^2)
+  lin <- label_kernel_regression(kernel_linear())
+  a <- hsic_weights(x, Y, lambda = 0, max_iter = 3, kernel_y = lin)
+  b <- hsic_weights(x, NULL, lambda = 0, max_iter = 3,
+                    kernel_y = label_kernel_precomputed(tcrossprod(Y)))
+  expect_equal(a$weights, b$weights, tolerance = 1e-8)
+  # the width is reported; the kernel stays as given
+  expect_null(a$settings$kernel$params$sigma)
+  expect_true(is.numeric(a$settings$sigma) && a$settings$sigma > 0)
+})

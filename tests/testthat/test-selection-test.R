@@ -202,6 +202,8 @@ test_that("bad input gives errors that say what to do", {
   d <- st_data(m = 20, p = 6, seed = 16)
   fit <- bahsic(d$x, d$y)
   expect_error(selection_test(list(), 2), "bahsic_selection")
+  xu <- matrix(rnorm(60), 15, 4)
+  expect_error(selection_test(bahsic(xu, NULL), 2, n_perm = 3), "unsupervised")
   expect_error(selection_test(fit, 0), "'n' must be a whole number from 1 to 6")
   expect_error(selection_test(fit, 7), "'n' must be a whole number from 1 to 6")
   expect_error(selection_test(fit, 1.5), "'n'")
