@@ -3,7 +3,9 @@
 #' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
 #' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
 #' \code{\link{fohsic}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
-#' \code{\link{l1_lsmi}()} and \code{\link{l1_hsic}()}, for a matrix, data frame, formula,
+#' \code{\link{l1_lsmi}()}, \code{\link{l1_hsic}()}, \code{\link{hsic_weights}()}
+#' and \code{\link{qmi}()} (and \code{bahsic()} with \code{\link{kernel_ridge}()}),
+#' for a matrix, data frame, formula,
 #' \code{ExpressionSet} or \code{SummarizedExperiment} (and the sparse and
 #' out-of-memory classes of \link{input-classes}), passes its input
 #' through one normaliser, so bad input meets the same checks everywhere. Each
@@ -70,7 +72,9 @@
 #'     the permutation test gives p = 1 and the selectors rank the features in
 #'     column order. \code{l1_lsmi()} and \code{l1_hsic()} leave constant
 #'     features out of the optimisation (weight 0), and stop when fewer
-#'     features vary than \code{n_features}; \code{lsmi()} warns and
+#'     features vary than \code{n_features}; \code{hsic_weights()} gives a
+#'     constant feature weight 0 and stops when none varies; \code{qmi()}
+#'     counts a constant feature in its Parzen normaliser; \code{lsmi()} warns and
 #'     estimates the dependence of the others (about 0 when none varies).}
 #'   \item{A single class}{An error: dependence on the outcome needs at least
 #'     two classes (a one-level factor, or one left after dropping unused

@@ -264,7 +264,8 @@ weights_cccp <- function(hv, d, lambda, alpha, max_iter, tol) {
     neg_at <- function(vf) {
       if (!identical(memo$v, vf)) {
         v <- v0
-        v[free] <- vf
+        # L-BFGS-B can hand over -0 or a rounding residue below the bound
+        v[free] <- pmax(vf, 0)
         memo$v <- vf
         memo$res <- hv(sqrt(v), -1L)
       }

@@ -48,6 +48,11 @@ callers <- list(
   "hsic(kernel_x = kernel_clinical())" = function(x, y, ...) {
     hsic(x, y, kernel_x = kernel_clinical(), ...)
   },
+  "hsic_weights()" = function(x, y, ...) hsic_weights(x, y, lambda = 1e-4, max_iter = 3L, ...),
+  "bahsic(kernel = kernel_ridge(1))" = function(x, y, ...) {
+    bahsic(x, y, kernel = kernel_ridge(1), ...)
+  },
+  "qmi()" = function(x, y, ...) qmi(x, y, ...),
   "rfe()" = function(x, y, ...) rfe(x, y, ...),
   'rfe(importance = "mkl")' = function(x, y, ...) rfe(x, y, importance = "mkl", ...)
 )
@@ -68,10 +73,10 @@ callers[['feature_scores(method = "hsic", estimator = "unbiased")']] <- function
 }
 
 fs <- function(...) sprintf('feature_scores(method = "%s")', c(...))
-HSIC <- c("hsic()", 'hsic(estimator = "biased")')
+HSIC <- c("hsic()", 'hsic(estimator = "biased")', "qmi()")
 TESTS <- c("hsic_test()", 'hsic_test(method = "permutation")')
 SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kernel_linear())",
-            "fohsic()", "randsel()")
+            "fohsic()", "randsel()", "hsic_weights()", "bahsic(kernel = kernel_ridge(1))")
 T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
@@ -135,6 +140,7 @@ expect_outcome <- function(out, kind, pattern, fun) {
 # the parts of a result that a repair of the input must not change
 core <- function(res) {
   if (inherits(res, "bahsic_hsic")) return(res[c("estimate", "se", "hsic0", "hsic1", "m")])
+  if (inherits(res, "bahsic_qmi")) return(res[c("estimate", "m")])
   if (inherits(res, "htest")) return(unclass(res)[c("statistic", "parameter", "p.value")])
   if (inherits(res, "bahsic_selection")) return(res[c("features", "path")])
   if (inherits(res, "bahsic_lsmi")) return(res[c("estimate", "sigma", "lambda", "cv")])
@@ -147,7 +153,7 @@ expect_defined <- function(res, features) {
   lists_all <- function(feature, rank) {
     identical(feature, features) && identical(sort(rank), seq_along(features))
   }
-  ok <- if (inherits(res, "bahsic_hsic") || inherits(res, "bahsic_lsmi")) {
+  ok <- if (inherits(res, c("bahsic_hsic", "bahsic_lsmi", "bahsic_qmi"))) {
     is.finite(res$estimate)
   } else if (inherits(res, "htest")) {
     isTRUE(res$p.value >= 0 && res$p.value <= 1)
@@ -162,7 +168,11 @@ expect_defined <- function(res, features) {
 
 defined <- function(res, run, input) expect_defined(res, colnames(input$x))
 defined_or_value <- function(res, run, input) {
-  if (inherits(res, "bahsic_hsic")) expect_true(is.finite(res$estimate)) else defined(res, run, input)
+  if (inherits(res, c("bahsic_hsic", "bahsic_qmi"))) {
+    expect_true(is.finite(res$estimate))
+  } else {
+    defined(res, run, input)
+  }
 }
 
 # the result equals that of the repaired input (the repair applied by hand)
@@ -232,6 +242,9 @@ bad_input <- list(
     d$x[, 2] <- 5
     d
   }, rules = list(
+    # the Parzen normaliser (4 pi h^2)^(-d/2) counts every dimension, a
+    # constant one too: a value, not that of the data without it
+    rule("qmi()", "value", check = defined_or_value),
     rule(c(HSIC, TESTS), "value", check = same_as_ref),
     # the clinical kernel keeps it (kernel 1 on it) so that it is ranked
     rule(CLINICAL, "warning", "1 constant feature \\(g2\\): the clinical kernel is 1 for every pair",
@@ -280,6 +293,7 @@ bad_input <- list(
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
     rule(L1, "error", "'n_features' = 1 but only 0 features vary"),
     rule(RFE, "error", "Every feature of 'x' is constant: the kernel is constant"),
+    rule("hsic_weights()", "error", "Every feature of 'x' is constant: there is nothing to weight"),
     rule(CLINICAL, "warning", "4 constant features \\(g1, g2, g3, \\.\\.\\.\\): the clinical kernel is 1",
          defined_or_value),
     # no dependence: LSMI near 0 (its regularisation can make it slightly negative)
