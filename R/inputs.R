@@ -95,7 +95,7 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
 missing_y_message <- function() {
   paste0("'y' is missing: give the outcome, one value per sample. Without an outcome, ",
          "y = NULL selects features unsupervised (the data are their own labels) in bahsic(), ",
-         "fohsic(), randsel() and l1_hsic(); y = NULL also goes with a precomputed label ",
+         "fohsic(), randsel(), l1_hsic(), l1_lsmi() and hsic_weights(); y = NULL also goes with a precomputed label ",
          "kernel (kernel_y = label_kernel_precomputed(L)), whose L is the labels.")
 }
 
