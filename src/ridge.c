@@ -57,6 +57,9 @@ static int ridge_inverse(const double *X, ptrdiff_t m, ptrdiff_t n,
 {
   int im = (int) m, in = (int) n, info = 0;
   double one = 1.0, zero = 0.0;
+  *aw = 0.0;
+  /* no samples: nothing to invert (LAPACK refuses a leading dimension 0) */
+  if (m == 0) return 0;
   if (n == 0) {
     memset(A, 0, (size_t) (m * m) * sizeof(double));
   } else if (base->type == BK_LINEAR) {
@@ -96,6 +99,13 @@ static void score_linear(const double *X, ptrdiff_t m, ptrdiff_t n,
 {
   int im = (int) m, in = (int) n;
   double one = 1.0, zero = 0.0;
+  if (m == 0) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+      sortbuf[3 * i + 2] = trW - lambda * aw;
+      sortbuf[3 * i + 1] = (double) cand[i];
+    }
+    return;
+  }
   /* U = A X, V = W U */
   F77_CALL(dsymm)("L", "U", &im, &in, &one, A, &im, X, &im, &zero, U, &im
                   FCONE FCONE);

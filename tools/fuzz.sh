@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# libFuzzer harnesses for the plain-C numeric core (src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank}.c,
-# no R needed), built with AddressSanitizer and UndefinedBehaviorSanitizer and run for a bounded
+# libFuzzer harnesses for the plain-C numeric core (src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank,ridge}.c;
+# R's headers and BLAS/LAPACK for ridge.c, nothing else of R), built with AddressSanitizer and UndefinedBehaviorSanitizer and run for a bounded
 # time each.
 #
 # Run locally:
@@ -23,7 +23,9 @@
 # which runs that one input under the same sanitizers and prints the report; add
 # -runs=100 to repeat it. Rebuild by hand with:
 #   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-#     -fno-omit-frame-pointer -I src tools/fuzz/<target>.c src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank}.c -lm
+#     -fno-omit-frame-pointer -I src $(R CMD config --cppflags) tools/fuzz/<target>.c \
+#     src/{gram,hsic,pairs,select,clinical,scores,checks,randsel,lowrank,ridge}.c \
+#     $(R CMD config LAPACK_LIBS) $(R CMD config BLAS_LIBS) $(R CMD config FLIBS) -lm
 # Once fixed, keep the input as a regression seed: cp it to tools/fuzz/corpus/<target>/ under a
 # descriptive name (regress-<what>).
 #
@@ -39,7 +41,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fuzz_dir="$root/tools/fuzz"
 seconds=${FUZZ_SECONDS:-60}
-core_sources=(gram hsic pairs select clinical scores checks randsel lowrank)
+core_sources=(gram hsic pairs select clinical scores checks randsel lowrank ridge)
 
 log() { echo "[fuzz.sh] $*"; }
 
@@ -91,6 +93,9 @@ mkdir -p "$work/build" "$work/corpus" "$work/artifacts" "$work/logs"
 
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
         -fno-omit-frame-pointer -I "$root/src")
+# ridge.c calls R's BLAS and LAPACK (its headers; the libraries R links)
+read -r -a r_cppflags <<<"$(R CMD config --cppflags)"
+read -r -a r_libs <<<"$(R CMD config LAPACK_LIBS) $(R CMD config BLAS_LIBS) $(R CMD config FLIBS)"
 
 # a clang without libFuzzer's runtime (libclang-rt-*-dev) fails here, not in the middle
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void) d; (void) n; return 0; }' \
@@ -107,7 +112,8 @@ srcs=()
 for s in "${core_sources[@]}"; do srcs+=("$root/src/$s.c"); done
 for t in "${targets[@]}"; do
   log "building $t with $cc"
-  if ! "$cc" "${cflags[@]}" "$fuzz_dir/$t.c" "${srcs[@]}" -lm -o "$work/build/$t" \
+  if ! "$cc" "${cflags[@]}" "${r_cppflags[@]}" "$fuzz_dir/$t.c" "${srcs[@]}" "${r_libs[@]}" -lm \
+      -o "$work/build/$t" \
       >"$work/logs/$t.build.log" 2>&1; then
     cat "$work/logs/$t.build.log" >&2
     log "$t: build failed; working directory kept: $work" >&2

@@ -208,4 +208,64 @@ static inline int fz_same(double a, double b)
     }                                                                        \
   } while (0)
 
+/* A selection step: 0 and common fractions often, then any fraction of
+ * 1/128, with 1, a negative one and subnormals (steps >= 1 are outside the
+ * selectors' contract: fuzz_select keeps them, fuzz_ridge maps them below 1). */
+static inline double fz_step(fz_in *f)
+{
+  static const double steps[] = {0.0, 0.0, 0.1, 0.25, 0.5, 0.75, 0.999999,
+                                 1.0, 1e-300, -0.5, 4.9406564584124654e-324};
+  uint8_t b = fz_u8(f);
+  if (b < 128) return steps[b % (sizeof steps / sizeof steps[0])];
+  return (double) (b - 128) / 128.0;
+}
+
+/* The invariants of a selection loop's result (bk_select_features(),
+ * bk_ridge_select()) on finite input: the ranked features' ranks are a
+ * permutation of 1..k (k = d for BAHSIC, n_target or d for FOHSIC); an
+ * unranked one has iter 0 and score NaN, a ranked one 1 <= iter <= np;
+ * BAHSIC: eliminated earlier ranks lower, FOHSIC: added earlier ranks
+ * higher; the path's iterations are 1, 2, ... and its sizes fall (BAHSIC) or
+ * grow (FOHSIC); the tick ran once per path row; with tame_scores every
+ * score and path HSIC and width is finite. */
+static inline void fz_check_selection(const int *rank, const int *iter,
+                                      const double *score, const double *path,
+                                      ptrdiff_t np, ptrdiff_t ticks,
+                                      ptrdiff_t d, int back,
+                                      ptrdiff_t n_target, int tame_scores)
+{
+  const ptrdiff_t nranked = back ? d : (n_target > 0 ? n_target : d);
+  FZ_CHECK(np >= 0 && np <= d + 1);
+  FZ_CHECK(ticks == np);
+  int *seen = FZ_NEW(int, d + 1);
+  memset(seen, 0, (size_t) (d + 1) * sizeof(int));
+  ptrdiff_t k = 0;
+  for (ptrdiff_t j = 0; j < d; j++) {
+    if (rank[j] == 0) {
+      FZ_CHECK(iter[j] == 0 && isnan(score[j]));
+      continue;
+    }
+    FZ_CHECK(rank[j] >= 1 && rank[j] <= d);
+    FZ_CHECK(!seen[rank[j]]);
+    seen[rank[j]] = 1;
+    FZ_CHECK(iter[j] >= 1 && iter[j] <= np);
+    if (tame_scores) FZ_CHECK(isfinite(score[j]));
+    k++;
+  }
+  FZ_CHECK(k == nranked);
+  for (ptrdiff_t i = 1; i <= k; i++) FZ_CHECK(seen[i]);
+  free(seen);
+  for (ptrdiff_t a = 0; a < d; a++)
+    for (ptrdiff_t b = 0; b < d; b++)
+      if (rank[a] > 0 && rank[b] > 0 && iter[a] < iter[b])
+        FZ_CHECK(back ? rank[a] > rank[b] : rank[a] < rank[b]);
+  for (ptrdiff_t i = 0; i < np; i++) {
+    const double *row = path + 4 * i;
+    FZ_CHECK(row[0] == (double) (i + 1));
+    FZ_CHECK(row[1] >= 0 && row[1] <= (double) d);
+    if (i > 0) FZ_CHECK(back ? row[1] < row[-3] : row[1] > row[-3]);
+    if (tame_scores) FZ_CHECK(isfinite(row[2]) && isfinite(row[3]));
+  }
+}
+
 #endif

@@ -93,49 +93,8 @@ static void release(result *r)
 static void check_invariants(const result *r, ptrdiff_t d,
                              const bk_select_opts *o, int tame_scores)
 {
-  const int back = o->direction == BK_BACKWARD;
-  const ptrdiff_t nranked =
-      back ? d : (o->n_target > 0 ? o->n_target : d);
-  FZ_CHECK(r->np >= 0 && r->np <= d + 1);
-  FZ_CHECK(r->ticks == r->np);
-  int *seen = FZ_NEW(int, d + 1);
-  memset(seen, 0, (size_t) (d + 1) * sizeof(int));
-  ptrdiff_t k = 0;
-  for (ptrdiff_t j = 0; j < d; j++) {
-    if (r->rank[j] == 0) {
-      FZ_CHECK(r->iter[j] == 0 && isnan(r->score[j]));
-      continue;
-    }
-    FZ_CHECK(r->rank[j] >= 1 && r->rank[j] <= d);
-    FZ_CHECK(!seen[r->rank[j]]);
-    seen[r->rank[j]] = 1;
-    FZ_CHECK(r->iter[j] >= 1 && r->iter[j] <= r->np);
-    if (tame_scores) FZ_CHECK(isfinite(r->score[j]));
-    k++;
-  }
-  FZ_CHECK(k == nranked);
-  for (ptrdiff_t i = 1; i <= k; i++) FZ_CHECK(seen[i]);
-  free(seen);
-  for (ptrdiff_t a = 0; a < d; a++)
-    for (ptrdiff_t b = 0; b < d; b++)
-      if (r->rank[a] > 0 && r->rank[b] > 0 && r->iter[a] < r->iter[b])
-        FZ_CHECK(back ? r->rank[a] > r->rank[b] : r->rank[a] < r->rank[b]);
-  for (ptrdiff_t i = 0; i < r->np; i++) {
-    const double *row = r->path + 4 * i;
-    FZ_CHECK(row[0] == (double) (i + 1));
-    FZ_CHECK(row[1] >= 0 && row[1] <= (double) d);
-    if (i > 0) FZ_CHECK(back ? row[1] < row[-3] : row[1] > row[-3]);
-    if (tame_scores) FZ_CHECK(isfinite(row[2]) && isfinite(row[3]));
-  }
-}
-
-static double fz_step(fz_in *f)
-{
-  static const double steps[] = {0.0, 0.0, 0.1, 0.25, 0.5, 0.75, 0.999999,
-                                 1.0, 1e-300, -0.5, 4.9406564584124654e-324};
-  uint8_t b = fz_u8(f);
-  if (b < 128) return steps[b % (sizeof steps / sizeof steps[0])];
-  return (double) (b - 128) / 128.0;
+  fz_check_selection(r->rank, r->iter, r->score, r->path, r->np, r->ticks, d,
+                     o->direction == BK_BACKWARD, o->n_target, tame_scores);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
