@@ -62,8 +62,9 @@
 #' selector allows it, plus `n_perm + 1` HSIC values of an `n`-feature set.
 #' Measured on one core (`inst/bench/bench-selection-test.R`) on the Golub
 #' data of the package (38 samples): with the first 1000 genes, `n = 10`,
-#' `n_perm = 100`, BAHSIC took 3.1 s (0.03 s per permutation) and FOHSIC
-#' 0.6 s; with all 3051 genes BAHSIC took 0.11 s per permutation. The cost
+#' `n_perm = 100`, BAHSIC took 2.1 s (0.02 s per permutation, the cost of one
+#' BAHSIC stopped at 10 features) and FOHSIC 0.5 s; with all 3051 genes
+#' BAHSIC took 0.06 s per permutation. The cost
 #' grows with the features and with \eqn{m^2}: with many features, filter
 #' them first by a rule that does not look at the outcome (e.g. the most
 #' variable genes), or let BAHSIC drop more per iteration (`drop`), and use
