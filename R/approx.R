@@ -183,9 +183,8 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
   check_min_samples(m, if (unbiased) 4L else 2L,
                     sprintf("The %s HSIC estimator", estimator),
                     if (unbiased) "Use estimator = \"biased\", which needs 2.")
-  out <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = "hsic()")
-  d$y <- out$y
-  kernel_y <- resolve_label_kernel(out$kernel_y, d$y)
+  d <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = "hsic()")
+  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
   extra <- list()
   if (approx$name == "block") {
     b <- hsic_block(d$x, d$y, kernel_x, kernel_y, approx, threads)

@@ -157,9 +157,8 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
                         clinical = is_clinical(kernel_x), require_y = FALSE)
   m <- nrow(d$x)
   check_min_samples(m, min_m, why, hint)
-  out <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = what)
-  d$y <- out$y
-  kernel_y <- resolve_label_kernel(out$kernel_y, d$y)
+  d <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = what)
+  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
   check_memory(m, 1.5 * (1 + full_label), approximable = approximable)

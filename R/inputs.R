@@ -100,8 +100,9 @@ missing_y_message <- function() {
 }
 
 # The outcome the label kernel sees, after normalise_inputs() (`d`), for the
-# entry points that take y = NULL; one path for all of them. Returns
-# list(y, kernel_y, unsupervised).
+# entry points that take y = NULL; one path for all of them. Returns d with
+# y the outcome, kernel_y the label kernel (NULL still means the default)
+# and unsupervised TRUE or FALSE.
 # * A precomputed label kernel (label_kernel_precomputed()) is the labels: it
 #   must have one row per sample of x (before na_action = "omit", which then
 #   keeps the rows and columns of the samples kept); y may be NULL, and
@@ -126,17 +127,24 @@ resolve_outcome <- function(d, kernel_y, unsupervised = TRUE, what = NULL) {
     # the kernel uses y for its length only
     m <- if (is.null(d$rows)) d$m0 else length(d$rows)
     y <- if (is.null(d$y)) as.double(seq_len(m)) else d$y
-    return(list(y = y, kernel_y = kernel_y, unsupervised = FALSE))
+    return(outcome_into(d, y, kernel_y, FALSE))
   }
-  if (!is.null(d$y)) return(list(y = d$y, kernel_y = kernel_y, unsupervised = FALSE))
+  if (!is.null(d$y)) return(outcome_into(d, d$y, kernel_y, FALSE))
   if (!unsupervised) {
     stop(sprintf(paste0("'y' is NULL: %s needs the outcome, one value per sample, or a ",
                         "precomputed label kernel kernel_y = label_kernel_precomputed(L) ",
                         "(then y may be NULL)."), what), call. = FALSE)
   }
-  list(y = unsupervised_outcome(d$x),
-       kernel_y = if (is.null(kernel_y)) label_kernel_regression(kernel_gaussian()) else kernel_y,
-       unsupervised = TRUE)
+  outcome_into(d, unsupervised_outcome(d$x),
+               if (is.null(kernel_y)) label_kernel_regression(kernel_gaussian()) else kernel_y,
+               TRUE)
+}
+
+outcome_into <- function(d, y, kernel_y, unsupervised) {
+  d$y <- y
+  d["kernel_y"] <- list(kernel_y)
+  d$unsupervised <- unsupervised
+  d
 }
 
 # The labels of unsupervised selection: the standardised data (m x d, a

@@ -257,9 +257,8 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                         assay = assay, clinical = clinical, require_y = FALSE)
   # y = NULL: unsupervised (the standardised data are the labels), or the
   # labels are a precomputed label kernel
-  outcome <- resolve_outcome(d, kernel_y)
-  d$y <- outcome$y
-  kernel_y <- outcome$kernel_y
+  d <- resolve_outcome(d, kernel_y)
+  kernel_y <- d$kernel_y
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -364,7 +363,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                    n_samples = m, threads = threads, approx = approx$label)
   # the blocks of samples (indices into the rows of x), to reproduce the estimate
   if (block) settings$blocks <- blocks$list
-  if (outcome$unsupervised) settings$unsupervised <- TRUE
+  if (d$unsupervised) settings$unsupervised <- TRUE
   names(settings)[names(settings) == "step"] <- step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)

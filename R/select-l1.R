@@ -227,8 +227,7 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
   check_flag(verbose, "verbose")
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, require_y = FALSE)
   # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  outcome <- resolve_outcome(d, kernel_y)
-  d$y <- outcome$y
+  d <- resolve_outcome(d, kernel_y)
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -239,7 +238,7 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
                  p), call. = FALSE)
   }
   n_features <- as.integer(n_features)
-  if (is.numeric(d$y) && !is_precomputed_label(outcome$kernel_y)) check_varying_outcome(d$y)
+  if (is.numeric(d$y) && !is_precomputed_label(d$kernel_y)) check_varying_outcome(d$y)
   varying <- !.Call(C_constant_columns, xs)
   if (standardize) xs <- standardize_columns(xs, d$features)
   if (n_features > sum(varying)) {
@@ -249,8 +248,8 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
                  sum(varying)), call. = FALSE)
   }
   # x: the varying features only; their weights are optimised
-  list(x = xs[, varying, drop = FALSE], y = d$y, kernel_y = outcome$kernel_y,
-       unsupervised = outcome$unsupervised, features = d$features, m = m, p = p,
+  list(x = xs[, varying, drop = FALSE], y = d$y, kernel_y = d$kernel_y,
+       unsupervised = d$unsupervised, features = d$features, m = m, p = p,
        active = which(varying),
        n_features = n_features, restarts = restarts, max_iter = max_iter,
        tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,

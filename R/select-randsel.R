@@ -172,14 +172,13 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
                         require_y = FALSE)
   # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  outcome <- resolve_outcome(d, kernel_y)
-  d$y <- outcome$y
+  d <- resolve_outcome(d, kernel_y)
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
   check_min_samples(m, 3L, "randsel()")
   if (standardize) xs <- standardize_columns(xs, d$features)
-  kernel_y <- resolve_label_kernel(outcome$kernel_y, d$y)
+  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
   check_memory(m, 1.5)
   lab <- label_gram(kernel_y, d$y, threads)
   s <- min(m, max(2L, as.integer(round(subsample * m))))
@@ -200,7 +199,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                    subsample = subsample, subsample_size = s, cull = cull,
                    fix_top = fix_top, fix_times = fix_times, stop_at = as.integer(stop_at),
                    standardize = standardize, n_samples = m, threads = threads)
-  if (outcome$unsupervised) settings$unsupervised <- TRUE
+  if (d$unsupervised) settings$unsupervised <- TRUE
   call[[1L]] <- as.name("randsel")
   new_selection("randsel", features, res$path, settings, call,
                 contributions = contributions, fixed = d$features[res$fixed_order])

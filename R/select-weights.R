@@ -167,9 +167,8 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
                         require_y = FALSE)
   # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  outcome <- resolve_outcome(d, kernel_y)
-  d$y <- outcome$y
-  kernel_y <- outcome$kernel_y
+  d <- resolve_outcome(d, kernel_y)
+  kernel_y <- d$kernel_y
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)
@@ -216,7 +215,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                    hsic_start = res$path$hsic[1L], converged = res$converged,
                    iterations = nrow(res$path) - 1L, max_iter = max_iter, tol = tol,
                    standardize = standardize, n_samples = m, threads = threads)
-  if (outcome$unsupervised) settings$unsupervised <- TRUE
+  if (d$unsupervised) settings$unsupervised <- TRUE
   call <- match.call()
   call[[1L]] <- as.name("hsic_weights")
   new_selection("hsic_weights", features, res$path, settings, call, weights = weights)
