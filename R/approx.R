@@ -342,26 +342,14 @@ label_factor <- function(kernel_y, y, approx) {
 }
 
 # Pivoted incomplete Cholesky of a given symmetric matrix L (a precomputed
-# label kernel): F (m x r) with L ~ F F', stopping when the trace of the
-# residual is at most tol or r = max_rank, as C_ichol does for a kernel on
-# data. O(m r^2); the residual diagonal is clipped at 0 (L need not be PSD).
+# label kernel): bk_ichol() on the matrix itself (kernel code BK_PRECOMPUTED),
+# with the stopping rule of every other kernel (tol relative to the largest
+# diagonal, at most max_rank columns); one zero column when L is 0.
 pivoted_cholesky <- function(L, tol, max_rank) {
-  m <- nrow(L)
-  r_max <- min(max_rank, m)
-  F <- matrix(0, m, r_max)
-  resid <- diag(L)
-  r <- 0L
-  while (r < r_max) {
-    resid <- pmax(resid, 0)
-    if (sum(resid) <= tol) break
-    j <- which.max(resid)
-    r <- r + 1L
-    col <- L[, j] - F[, seq_len(r - 1L), drop = FALSE] %*% F[j, seq_len(r - 1L)]
-    F[, r] <- col / sqrt(resid[j])
-    resid <- resid - F[, r]^2
-    resid[j] <- 0
-  }
-  F[, seq_len(max(r, 1L)), drop = FALSE]
+  storage.mode(L) <- "double"
+  G <- .Call(C_ichol, L, 6L, 0, 0, tol, max_rank)$G
+  if (ncol(G) == 0L) G <- matrix(0, nrow(L), 1L)
+  G
 }
 
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1

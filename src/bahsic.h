@@ -85,8 +85,10 @@ enum bk_kernel_type {
   BK_GAUSSIAN = 2,   /* exp(-sigma ||x - x'||^2);  p1 = sigma      */
   BK_LAPLACE = 3,    /* exp(-sigma ||x - x'||);    p1 = sigma      */
   BK_INVDIST = 4,    /* 1 / (||x - x'|| + eps);    p1 = eps        */
-  BK_CLINICAL = 5    /* mean of per-feature kernels (clinical.c), on data
+  BK_CLINICAL = 5,   /* mean of per-feature kernels (clinical.c), on data
                       * encoded by R; only bk_clinical_*() and the selector */
+  BK_PRECOMPUTED = 6 /* x is the m x m kernel matrix itself; bk_ichol() only
+                      * (a precomputed label kernel on the approximate paths) */
 };
 
 typedef struct {

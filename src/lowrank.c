@@ -17,6 +17,10 @@
 static void kernel_column(const double *x, ptrdiff_t m, ptrdiff_t d,
                           const bk_kernel *kern, ptrdiff_t p, double *col)
 {
+  if (kern->type == BK_PRECOMPUTED) {
+    memcpy(col, x + m * p, (size_t) m * sizeof(double));
+    return;
+  }
   int dist = bk_kernel_uses_distance(kern->type);
   memset(col, 0, (size_t) m * sizeof(double));
   for (ptrdiff_t f = 0; f < d; f++) {
@@ -60,6 +64,11 @@ ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
   int dist = bk_kernel_uses_distance(kern->type);
   double dmax = 0.0;
   for (ptrdiff_t i = 0; i < m; i++) {
+    if (kern->type == BK_PRECOMPUTED) {
+      res[i] = x[i + m * i];
+      if (res[i] > dmax) dmax = res[i];
+      continue;
+    }
     double v = 0.0;
     if (!dist)
       for (ptrdiff_t f = 0; f < d; f++) {

@@ -3,12 +3,18 @@
 
 /* list(G = m x r factor, pivots = 1-based integer r, residual = the largest
  * residual diagonal left, diag_max = max diag(K)) for the kernel (type, p1,
- * p2) with its width resolved. */
+ * p2) with its width resolved; type BK_PRECOMPUTED: x is the m x m kernel
+ * matrix. */
 SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  bk_kernel k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
+  bk_kernel k = {BK_PRECOMPUTED, 0.0, 0.0};
+  if (Rf_asInteger(type) == BK_PRECOMPUTED) {
+    if (d != m) Rf_error("a precomputed kernel must be a square matrix");
+  } else {
+    k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
+  }
   double t = Rf_asReal(tol);
   ptrdiff_t mr = (ptrdiff_t) Rf_asInteger(max_rank);
   if (!(t >= 0) || mr < 1) Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");

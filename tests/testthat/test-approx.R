@@ -292,3 +292,43 @@ test_that("at m = 2000 the approximations are within their stated tolerances", {
   yr <- x[, 1]^2 + rnorm(m)
   expect_lt(rel(hsic(x, yr, approx = "ichol")$hsic1, hsic(x, yr)$hsic1), 0.05)
 })
+
+test_that("a precomputed label kernel is factored by bk_ichol() as the plain-R pivoted Cholesky", {
+  # the steps of bk_ichol() on a given matrix: the largest residual diagonal
+  # (lowest index among ties) pivots; stop at max_rank or when it is at most
+  # tol times the largest diagonal, or not positive
+  oracle_ichol <- function(L, tol, max_rank) {
+    m <- nrow(L)
+    G <- matrix(0, m, 0)
+    res <- diag(L)
+    stop_at <- tol * max(res, 0)
+    done <- logical(m)
+    while (ncol(G) < min(max_rank, m)) {
+      cand <- ifelse(done, -Inf, res)
+      p <- which.max(cand)
+      if (!(cand[p] > stop_at) || !(cand[p] > 0)) break
+      col <- L[, p] - G %*% G[p, ]
+      col <- col / sqrt(cand[p])
+      col[done] <- 0
+      col[p] <- sqrt(cand[p])
+      G <- cbind(G, col)
+      res <- res - col^2
+      done[p] <- TRUE
+    }
+    unname(G)
+  }
+  set.seed(31)
+  Y <- matrix(rnorm(30 * 3), 30, 3)
+  A <- matrix(rnorm(30 * 30), 30, 30)
+  cases <- list(list(tcrossprod(Y), 1e-6, 200L),          # rank 3
+                list(exp(-as.matrix(dist(Y))^2), 1e-3, 200L),
+                list(exp(-as.matrix(dist(Y))^2), 1e-12, 7L),
+                list((A + t(A)) / 2, 1e-6, 200L))          # not PSD
+  for (cs in cases) {
+    G <- bahsic:::pivoted_cholesky(cs[[1]], cs[[2]], cs[[3]])
+    expect_equal(G, oracle_ichol(cs[[1]], cs[[2]], cs[[3]]), tolerance = 1e-10)
+  }
+  expect_equal(ncol(bahsic:::pivoted_cholesky(tcrossprod(Y), 1e-6, 200L)), 3L)
+  # a zero kernel: one zero column
+  expect_equal(bahsic:::pivoted_cholesky(matrix(0, 5, 5), 1e-6, 10L), matrix(0, 5, 1))
+})
