@@ -316,27 +316,22 @@ static void hsic_wgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *
   bk_wsqdist(x, m, d, x, m, w, Q);
   const ptrdiff_t mm = m * m;
   double v = 0.0;
-  if (part == 0 && nthreads <= 1) {
-    for (ptrdiff_t k = 0; k < mm; k++) {
-      Q[k] = W[k] * bk_exp(-gamma * Q[k]);
-      v += Q[k];
-    }
-  } else {
+  /* elementwise (the same numbers for any nthreads), then summed in one
+   * fixed order */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
 #endif
-    for (ptrdiff_t bcol = 0; bcol < m; bcol++) {
-      double *Qb = Q + m * bcol;
-      const double *Wb = W + m * bcol;
-      for (ptrdiff_t a = 0; a < m; a++) {
-        double wab = Wb[a];
-        if (part > 0 && wab < 0.0) wab = 0.0;
-        if (part < 0 && wab > 0.0) wab = 0.0;
-        Qb[a] = wab == 0.0 ? 0.0 : wab * bk_exp(-gamma * Qb[a]);
-      }
+  for (ptrdiff_t bcol = 0; bcol < m; bcol++) {
+    double *Qb = Q + m * bcol;
+    const double *Wb = W + m * bcol;
+    for (ptrdiff_t a = 0; a < m; a++) {
+      double wab = Wb[a];
+      if (part > 0 && wab < 0.0) wab = 0.0;
+      if (part < 0 && wab > 0.0) wab = 0.0;
+      Qb[a] = wab == 0.0 ? 0.0 : wab * bk_exp(-gamma * Qb[a]);
     }
-    for (ptrdiff_t k = 0; k < mm; k++) v += Q[k];
   }
+  for (ptrdiff_t k = 0; k < mm; k++) v += Q[k];
   out[0] = v;
   for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;
   for (ptrdiff_t bcol = 0; bcol < m; bcol++) {
