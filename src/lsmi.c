@@ -318,6 +318,7 @@ static void hsic_wgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *
   double v = 0.0;
   /* elementwise (the same numbers for any nthreads), then summed in one
    * fixed order */
+  (void) nthreads; /* without OpenMP */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
 #endif
