@@ -1,0 +1,122 @@
+# Results before and after a change: every selector, score and estimator on fixed data.
+#
+#   Rscript tools/identical-results.R save [FILE]      # with the package as it was
+#   Rscript tools/identical-results.R compare [FILE]   # with the changed package installed
+#
+# FILE defaults to /tmp/bahsic-results.rds. `compare` prints one line per call and ends with
+# "N identical, N different"; exit status 1 if any differs. A restructuring must change
+# nothing here. Compared: everything a result holds but its call, the thread count and the
+# label of settings that name arguments (settings$threads is recorded, not a result), so a
+# change of a default that does not decide an answer (threads) passes, and one that does fails.
+# The calls name every argument whose default a change may decide, so they keep testing the
+# same computation when a default moves.
+
+suppressPackageStartupMessages(library(bahsic))
+
+args <- commandArgs(trailingOnly = TRUE)
+mode <- if (length(args)) args[1L] else "compare"
+file <- if (length(args) > 1L) args[2L] else "/tmp/bahsic-results.rds"
+
+calls <- list(
+  bahsic = quote(bahsic(gx, gy, threads = 1L)),
+  bahsic_opt = quote(bahsic(gx[, 1:60], gy, sigma = "optimize", threads = 1L)),
+  bahsic_unb = quote(bahsic(gx, gy, estimator = "unbiased", drop = 0.2, threads = 1L)),
+  bahsic_lin = quote(bahsic(gx, gy, kernel = kernel_linear(), threads = 1L)),
+  bahsic_lap = quote(bahsic(gx, gy, kernel = kernel_laplace(), sigma = "fixed", threads = 1L)),
+  bahsic_poly = quote(bahsic(gx[, 1:60], gy, kernel = kernel_polynomial(2), threads = 1L)),
+  bahsic_dis = quote(bahsic(gx[, 1:60], gy, kernel = kernel_inverse_distance(), threads = 1L)),
+  bahsic_reg = quote(bahsic(sr$x, sr$y, threads = 1L)),
+  bahsic_block = quote({ set.seed(3); bahsic(sc$x, sc$y, approx = approx_block(size = 50), threads = 1L) }),
+  bahsic_rff = quote({ set.seed(3); bahsic(sc$x[, 1:30], sc$y, approx = approx_rff(100), n_features = 5, threads = 1L) }),
+  bahsic_ichol = quote(bahsic(sc$x[, 1:30], sc$y, approx = approx_ichol(max_rank = 40), n_features = 5, threads = 1L)),
+  bahsic_ridge = quote(bahsic(gx[, 1:60], gy, kernel = kernel_ridge(1), threads = 1L)),
+  bahsic_clin = quote(bahsic(bw_x, bw_y, kernel = kernel_clinical(), threads = 1L)),
+  bahsic_unsup = quote(bahsic(gx[, 1:60], NULL, unsupervised = TRUE, threads = 1L)),
+  fohsic = quote(fohsic(gx, gy, n_features = 20, threads = 1L)),
+  fohsic_xor = quote(fohsic(xr$x, xr$y, threads = 1L)),
+  randsel = quote({ set.seed(4); randsel(xr$x, xr$y, n_boot = 100, threads = 1L) }),
+  l1_lsmi = quote({ set.seed(5); l1_lsmi(xr$x[, 1:6], xr$y, n_features = 2, restarts = 1L, n_basis = 30, folds = 3) }),
+  l1_hsic = quote({ set.seed(5); l1_hsic(xr$x[, 1:6], xr$y, n_features = 2, restarts = 1L) }),
+  hsic_weights = quote(hsic_weights(xr$x[, 1:8], xr$y, lambda = 1e-3, threads = 1L)),
+  rfe_svm = quote(rfe(bw_x, bw_y, j_svm = "paper", threads = 1L)),
+  rfe_share = quote(rfe(bw_x, bw_y, j_svm = "share", threads = 1L)),
+  rfe_mkl = quote(rfe(bw_x[, 1:5], bw_y, importance = "mkl", threads = 1L)),
+  hsic_u = quote(hsic(gx[, 1:20], gy, estimator = "unbiased", threads = 1L)),
+  hsic_b = quote(hsic(gx[, 1:20], gy, estimator = "biased", threads = 1L)),
+  hsic_ichol = quote(hsic(sc$x[, 1:5], sc$y, approx = approx_ichol(max_rank = 50), estimator = "unbiased")),
+  hsic_test_g = quote(hsic_test(gx[, 1:5], gy, method = "gamma", threads = 1L)),
+  hsic_test_p = quote({ set.seed(6); hsic_test(gx[, 1:5], gy, method = "permutation", n_perm = 50, threads = 1L) }),
+  qmi = quote(qmi(gx[, 1:10], gy)),
+  lsmi = quote({ set.seed(7); lsmi(xr$x[, 1:2], xr$y, n_basis = 30, folds = 3) })
+)
+for (m in c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")) {
+  calls[[paste0("scores_", m)]] <- bquote(feature_scores(gx, gy, method = .(m), threads = 1L))
+}
+calls$scores_t_pooled <- quote(feature_scores(gx, gy, method = "t", var_equal = TRUE))
+calls$scores_pc_num <- quote(feature_scores(sr$x, sr$y, method = "pc"))
+
+gx <- golub$x[, 1:300]
+gy <- golub$y
+set.seed(1)
+sr <- simulate_regression(60)
+set.seed(2)
+xr <- simulate_xor(80)
+set.seed(8)
+sc <- simulate_counts(n_cells = 300, n_genes = 60)
+bw <- MASS::birthwt
+bw_x <- data.frame(age = bw$age, lwt = bw$lwt, race = factor(bw$race), smoke = factor(bw$smoke),
+                   ptl = bw$ptl, ht = factor(bw$ht), ui = factor(bw$ui), ftv = bw$ftv)
+bw_y <- factor(bw$low)
+
+# Calls an older version cannot make (an argument it did not have) are dropped from it
+# with their extra arguments, so the same computation is compared.
+older <- function(cl) {
+  f <- cl
+  if (is.call(f) && identical(f[[1L]], as.name("{"))) {
+    f[[length(f)]] <- older(f[[length(f)]])
+    return(f)
+  }
+  if (is.call(f) && identical(f[[1L]], as.name("bahsic")) && !is.null(f$unsupervised) &&
+      !"unsupervised" %in% names(formals(getS3method("bahsic", "default")))) {
+    f$unsupervised <- NULL
+  }
+  f
+}
+
+strip <- function(v) {
+  if (is.list(v)) {
+    v$call <- NULL
+    if (is.list(v$settings)) v$settings$threads <- NULL
+    names(v)[names(v) == "kernel_x"] <- "kernel"  # hsic()'s element, renamed with its argument
+  }
+  v
+}
+
+run <- function(cl) {
+  value <- tryCatch(suppressWarnings(suppressMessages(eval(older(cl)))),
+                    error = function(e) structure(conditionMessage(e), class = "run_error"))
+  unclass(strip(value))
+}
+
+if (mode == "save") {
+  res <- lapply(calls, run)
+  saveRDS(res, file)
+  cat(sprintf("saved %d results to %s\n", length(res), file))
+} else {
+  old <- readRDS(file)
+  same <- 0L
+  diff <- 0L
+  for (nm in names(calls)) {
+    new <- run(calls[[nm]])
+    ok <- nm %in% names(old) && identical(old[[nm]], new)
+    if (ok) {
+      same <- same + 1L
+    } else {
+      diff <- diff + 1L
+      why <- if (!nm %in% names(old)) "no saved result" else paste(all.equal(old[[nm]], new), collapse = "; ")
+      cat(sprintf("DIFFERENT %s: %s\n", nm, substr(why, 1, 300)))
+    }
+  }
+  cat(sprintf("%d identical, %d different\n", same, diff))
+  quit(status = if (diff > 0L) 1L else 0L)
+}
