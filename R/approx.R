@@ -69,6 +69,8 @@
 #'   multiple.
 #' @param n_partitions for `approx_block()`: the number of random
 #'   partitions averaged.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_approx`.
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -92,13 +94,15 @@
 #' hsic(x, y, approx = approx_rff(n_features = 200))$estimate
 #' hsic(x, y, approx = approx_block(size = 100, n_partitions = 3))$estimate
 #' @export
-approx_exact <- function() {
+approx_exact <- function(...) {
+  check_dots(...)
   new_approx("exact", list(), "exact (m x m kernel matrices)")
 }
 
 #' @rdname approximations
 #' @export
-approx_ichol <- function(tol = 1e-6, max_rank = 200L) {
+approx_ichol <- function(tol = 1e-6, max_rank = 200L, ...) {
+  check_dots(...)
   check_positive_number(tol, "tol")
   max_rank <- check_whole(max_rank, "max_rank", 1L)
   new_approx("ichol", list(tol = tol, max_rank = max_rank),
@@ -107,7 +111,8 @@ approx_ichol <- function(tol = 1e-6, max_rank = 200L) {
 
 #' @rdname approximations
 #' @export
-approx_rff <- function(n_features = 500L) {
+approx_rff <- function(n_features = 500L, ...) {
+  check_dots(...)
   n_features <- check_whole(n_features, "n_features", 1L)
   new_approx("rff", list(n_features = n_features),
              sprintf("random Fourier features (n_features = %d)", n_features))
@@ -115,7 +120,8 @@ approx_rff <- function(n_features = 500L) {
 
 #' @rdname approximations
 #' @export
-approx_block <- function(size = 100L, n_partitions = 1L) {
+approx_block <- function(size = 100L, n_partitions = 1L, ...) {
+  check_dots(...)
   size <- check_whole(size, "size", 4L)
   n_partitions <- check_whole(n_partitions, "n_partitions", 1L)
   new_approx("block", list(size = size, n_partitions = n_partitions),
@@ -128,6 +134,7 @@ new_approx <- function(name, params, label) {
 
 #' @export
 print.bahsic_approx <- function(x, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat("HSIC approximation: ", x$label, "\n", sep = "")
   invisible(x)
 }
@@ -173,7 +180,7 @@ median_sigma <- function(x, squared, n_max = 1000L) {
 # takes them, then no m x m matrix.
 hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
                         call) {
-  check_kernel(kernel_x, "kernel_x",
+  check_kernel(kernel_x, "kernel",
                where = "with an approximation (approx other than \"exact\")")
   threads <- check_threads(threads)
   unbiased <- estimator == "unbiased"
@@ -183,7 +190,7 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
   check_min_samples(m, if (unbiased) 4L else 2L,
                     sprintf("The %s HSIC estimator", estimator),
                     if (unbiased) "Use estimator = \"biased\", which needs 2.")
-  d <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = "hsic()")
+  d <- resolve_outcome(d, kernel_y, what = "hsic()")
   kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
   extra <- list()
   if (approx$name == "block") {
@@ -215,7 +222,7 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
     extra$rank <- lr$rank
   }
   structure(c(list(estimate = if (unbiased) hsic1 else hsic0, estimator = estimator, se = se,
-                   hsic0 = hsic0, hsic1 = hsic1, m = m, kernel_x = kx, kernel_y = ky,
+                   hsic0 = hsic0, hsic1 = hsic1, m = m, kernel = kx, kernel_y = ky,
                    call = call, approx = approx), extra),
             class = "bahsic_hsic")
 }
@@ -355,7 +362,7 @@ pivoted_cholesky <- function(L, tol, max_rank) {
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1
 # from the two factors in O(m r s) (bk_lowrank_hsic()).
 hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx) {
-  fx <- kernel_factor(kernel_x, x, approx, "kernel_x")
+  fx <- kernel_factor(kernel_x, x, approx, "kernel")
   fy <- label_factor(kernel_y, y, approx)
   st <- .Call(C_lowrank_hsic, fx$Z, fy$F)
   list(stats = st, kernel_x = fx$kernel, kernel_y = fy$kernel,

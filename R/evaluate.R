@@ -79,7 +79,8 @@
 #'   and `sigma` when `tune` has more than one pair.
 #' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
 #' @param threads threads of the built-in selectors (`"bahsic"`,
-#'   `"fohsic"`, `"randsel"`, `"bahsic_linear"`, `"bahsic_dis"`).
+#'   `"fohsic"`, `"randsel"`, `"bahsic_linear"`, `"bahsic_dis"`): by default
+#'   [default_threads()], or 1 per worker with `parallel` (see \link{threads}).
 #' @return An object of class `bahsic_evaluation`, a list with
 #'   \describe{
 #'     \item{`results`}{a data frame with one row per selector, number of
@@ -117,10 +118,11 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                classifier = c("svm", "none"),
                                tune = list(C = c(0.1, 1, 10, 100, 1000),
                                            sigma = c(1, 10, 100, 1000)),
-                               inner_folds = 5, parallel = NULL, threads = 1L,
-                               assay = 1L) {
+                               inner_folds = 5, parallel = NULL, threads = default_threads(),
+                               assay = 1L, ...) {
+  check_dots(...)
   call <- match.call()
-  classifier <- match.arg(classifier)
+  classifier <- arg_match(classifier)
   d <- normalise_inputs(x, y, assay = assay)
   x <- d$x
   y <- d$y
@@ -137,6 +139,8 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   }
   repeats <- check_whole(repeats, "repeats", 1L)
   inner_folds <- check_whole(inner_folds, "inner_folds", 2L)
+  # workers sharing the machine: one thread each unless the caller says otherwise
+  if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
   given <- NULL
   if (length(folds) > 1L) {
@@ -462,10 +466,12 @@ selection_stability <- function(rankings, rep_of, n_features, p) {
 #' @rdname evaluate_selection
 #' @param object a `bahsic_evaluation` (for `summary()`; `print()` and
 #'   `plot()` take it as `x`).
-#' @param ... unused by `summary()` and `print()`; passed to
-#'   [graphics::matplot()] by `plot()`.
+#' @param ... for `plot()`, graphical parameters passed to
+#'   [graphics::matplot()]; not used by `summary()` and `print()` (an
+#'   argument there is an error).
 #' @export
 summary.bahsic_evaluation <- function(object, ...) {
+  check_dots(..., .fn = "summary")
   res <- object$results
   keys <- unique(res[c("selector", "n_features")])
   rows <- lapply(seq_len(nrow(keys)), function(i) {
@@ -490,6 +496,7 @@ summary.bahsic_evaluation <- function(object, ...) {
 #' @param digits decimal places printed.
 #' @export
 print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   st <- attr(x, "settings")
   cat(sprintf("Selection evaluated by %d-fold cross-validation%s, %s (%d samples, %d features)\n",
               st$folds, if (st$repeats > 1L) sprintf(" x %d repeats", st$repeats) else "",
@@ -522,7 +529,8 @@ print.bahsic_evaluation <- function(x, ...) {
 #' @param type for `plot()`: `"error"` or `"balanced_error"`.
 #' @export
 plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) {
-  type <- match.arg(type)
+  check_graphics_dots(..., .fn = "plot")
+  type <- arg_match(type)
   if (x$settings$classifier == "none") {
     stop("This evaluation has no classifier (classifier = \"none\"): there is no error to plot.",
          call. = FALSE)

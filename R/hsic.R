@@ -46,10 +46,11 @@
 #'   several responses) for regression. For Bioconductor objects also the
 #'   name of a column of the sample data. `NULL` with a precomputed label
 #'   kernel (`kernel_y = `[label_kernel_precomputed()]`(L)`, which is then the
-#'   labels); in the selectors [bahsic()], [fohsic()], [randsel()],
-#'   [l1_hsic()] and [l1_lsmi()] `NULL` without one selects unsupervised
-#'   (see [bahsic()]). `y` has no default: leaving it out is an error.
-#' @param kernel_x kernel on the samples' features, see [kernels]; with
+#'   labels). `y` has no default: leaving it out, or a `NULL` without a
+#'   precomputed label kernel, is an error (a column that is not in the data
+#'   is `NULL`); the selectors select without an outcome only when asked,
+#'   with `unsupervised = TRUE` (see [bahsic()]).
+#' @param kernel kernel on the samples' features, see [kernels]; with
 #'   [kernel_clinical()] `x` may be a data frame with factor columns.
 #' @param kernel_y label kernel, see [label_kernels]; `NULL` picks one from
 #'   `y` with [default_label_kernel()].
@@ -58,12 +59,16 @@
 #' @param na_action `"fail"` (default) stops at missing values; `"omit"` drops
 #'   the samples that have them.
 #' @param assay for a `SummarizedExperiment`, the assay to use.
-#' @param threads number of threads for the Gram matrices.
+#' @param threads number of threads for the Gram matrices; the result does
+#'   not depend on it. Default and limit: see \link{threads}.
 #' @param approx `"exact"` (the default), `"ichol"`, `"rff"`, `"block"`, or
 #'   an approximation from [approx_ichol()], [approx_rff()] or
 #'   [approx_block()] with its settings; see Details.
 #' @param formula,data,subset,na.action formula interface, as in [stats::lm()].
-#' @param ... passed to the default method.
+#' @param ... for the formula interface, the arguments of the default method.
+#'   A name that is none of the arguments documented here is an error that
+#'   names it and suggests the closest; a unique prefix is accepted, as
+#'   everywhere in R.
 #' @return An object of class `bahsic_hsic`: a list with `estimate`,
 #'   `estimator`, `se`, both estimates `hsic0` and `hsic1`, `m`, the kernels
 #'   used (with widths filled in), the call and the approximation `approx`;
@@ -81,27 +86,31 @@
 #' hsic(x, y)
 #' hsic(x[, 2:4], y)
 #' cls <- factor(ifelse(x[, 1] > 0, "up", "down"))
-#' hsic(x, cls, kernel_x = kernel_linear(), estimator = "biased")
+#' hsic(x, cls, kernel = kernel_linear(), estimator = "biased")
 #' # no m x m matrices: incomplete Cholesky, and blocks of 25 samples
 #' hsic(x, y, approx = "ichol")
 #' hsic(x, y, approx = approx_block(size = 25))
 #' @export
-hsic <- function(x, ...) UseMethod("hsic")
+hsic <- function(x, ...) {
+  check_generic_args("hsic", if (!missing(x)) x, ...names())
+  UseMethod("hsic")
+}
 
 #' @rdname hsic
 #' @export
-hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
+hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("unbiased", "biased"),
-                         na_action = c("fail", "omit"), assay = 1L, threads = 1L,
+                         na_action = c("fail", "omit"), assay = 1L, threads = default_threads(),
                          approx = "exact", ...) {
-  estimator <- match.arg(estimator)
+  check_dots(..., .fn = "hsic")
+  estimator <- arg_match(estimator)
   approx <- resolve_approx(approx)
   if (approx$name != "exact") {
-    return(hsic_approx(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
+    return(hsic_approx(x, y, kernel, kernel_y, estimator, na_action, assay, threads, approx,
                        match.call()))
   }
   unbiased <- estimator == "unbiased"
-  prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads,
+  prep <- hsic_prepare(x, y, kernel, kernel_y, na_action, assay, threads,
                        min_m = if (unbiased) 4L else 2L,
                        why = sprintf("The %s HSIC estimator", estimator),
                        hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
@@ -113,7 +122,7 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
   structure(list(estimate = if (estimator == "unbiased") st[2L] else st[1L],
                  estimator = estimator, se = sqrt(variance), hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
-                 kernel_x = attr(prep$K, "kernel"), kernel_y = lab$kernel,
+                 kernel = attr(prep$K, "kernel"), kernel_y = lab$kernel,
                  call = match.call(), approx = approx),
             class = "bahsic_hsic")
 }
@@ -121,15 +130,16 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
 #' @rdname hsic
 #' @export
 hsic.formula <- function(formula, data, subset, na.action, ...) {
-  formula_method("hsic", match.call(), parent.frame(), list(...)[["kernel_x"]], ...)
+  formula_method("hsic", match.call(), parent.frame(), list(...)[["kernel"]], ...)
 }
 
 #' @export
 print.bahsic_hsic <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(sprintf("HSIC (%s estimator) = %s, standard error %s, m = %d samples\n",
               x$estimator, format(x$estimate, digits = digits),
               format(x$se, digits = digits), x$m))
-  cat("  data kernel:  ", x$kernel_x$label, format_sigma(x$kernel_x), "\n", sep = "")
+  cat("  data kernel:  ", x$kernel$label, format_sigma(x$kernel), "\n", sep = "")
   cat("  label kernel: ", x$kernel_y$label, "\n", sep = "")
   if (!is.null(x$approx) && x$approx$name != "exact") {
     cat("  approximation: ", x$approx$label, sep = "")
@@ -149,20 +159,20 @@ format_sigma <- function(kernel) {
 }
 
 # Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
-hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m, why,
+hsic_prepare <- function(x, y, kernel, kernel_y, na_action, assay, threads, min_m, why,
                          hint = NULL, approximable = FALSE, what = "hsic()") {
-  check_kernel(kernel_x, "kernel_x", ridge = TRUE)
+  check_kernel(kernel, "kernel", ridge = TRUE)
   threads <- check_threads(threads)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel_x), require_y = FALSE)
+                        clinical = is_clinical(kernel), require_y = FALSE)
   m <- nrow(d$x)
   check_min_samples(m, min_m, why, hint)
-  d <- resolve_outcome(d, kernel_y, unsupervised = FALSE, what = what)
+  d <- resolve_outcome(d, kernel_y, what = what)
   kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   # K and a full label kernel, each with the median heuristic's workspace
   check_memory(m, 1.5 * (1 + full_label), approximable = approximable)
-  K <- gram(kernel_x, d$x, threads)
+  K <- gram(kernel, d$x, threads)
   list(K = K, label = label_gram(kernel_y, d$y, threads), m = m, data = d)
 }
 
@@ -189,8 +199,8 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
 #' generator. With `method = "permutation"` and `parallel`, the permutations
 #' go to the workers of the back end in chunks of 100, with the two kernel
 #' matrices (once per task); their statistics come back in order, so the
-#' p-value is the serial one whatever the back end. The gamma test ignores
-#' `parallel`.
+#' p-value is the serial one whatever the back end. The gamma test has no
+#' permutations: `n_perm`, `estimator` and `parallel` are errors with it.
 #'
 #' @inheritParams hsic
 #' @eval roxygen_parallel("the permutations")
@@ -210,17 +220,27 @@ hsic_prepare <- function(x, y, kernel_x, kernel_y, na_action, assay, threads, mi
 #' hsic_test(x, y)
 #' hsic_test(x, y, method = "permutation", n_perm = 200)
 #' @export
-hsic_test <- function(x, ...) UseMethod("hsic_test")
+hsic_test <- function(x, ...) {
+  check_generic_args("hsic_test", if (!missing(x)) x, ...names())
+  UseMethod("hsic_test")
+}
 
 #' @rdname hsic_test
 #' @export
-hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
+hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                               method = c("gamma", "permutation"), n_perm = 1000L,
                               estimator = c("biased", "unbiased"),
-                              na_action = c("fail", "omit"), assay = 1L, threads = 1L,
+                              na_action = c("fail", "omit"), assay = 1L, threads = default_threads(),
                               parallel = NULL, ...) {
-  method <- match.arg(method)
-  estimator <- match.arg(estimator)
+  check_dots(..., .fn = "hsic_test")
+  method <- arg_match(method)
+  if (method == "gamma") {
+    # the gamma approximation has its own statistic (the biased one) and no draws
+    if (!missing(n_perm)) stop_unused("n_perm", "method = \"permutation\"", "the gamma test")
+    if (!missing(estimator)) stop_unused("estimator", "method = \"permutation\"", "the gamma test")
+    if (!missing(parallel)) stop_unused("parallel", "method = \"permutation\"", "the gamma test")
+  }
+  estimator <- arg_match(estimator)
   run <- check_parallel(parallel)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) || n_perm < 1) {
     stop("'n_perm' must be a positive whole number.", call. = FALSE)
@@ -232,7 +252,7 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
   } else if (estimator == "unbiased") {
     "Use estimator = \"biased\", which needs 2."
   }
-  prep <- hsic_prepare(x, y, kernel_x, kernel_y, na_action, assay, threads, min_m,
+  prep <- hsic_prepare(x, y, kernel, kernel_y, na_action, assay, threads, min_m,
                        why = sprintf("The %s test", method), hint = hint, what = "hsic_test()")
   lab <- prep$label
   m <- prep$m
@@ -285,14 +305,14 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
 #' @rdname hsic_test
 #' @export
 hsic_test.formula <- function(formula, data, subset, na.action, ...) {
-  formula_method("hsic_test", match.call(), parent.frame(), list(...)[["kernel_x"]], ...)
+  formula_method("hsic_test", match.call(), parent.frame(), list(...)[["kernel"]], ...)
 }
 
 # The weight matrix W with estimate(K) = sum(K * W): both estimators are
 # linear in K, so one W made from the labels scores every candidate kernel
 # in a single pass over its pairs (feature_scores(), and the selectors).
 weight_matrix <- function(lab, m, estimator = c("biased", "unbiased")) {
-  estimator <- match.arg(estimator)
+  estimator <- arg_match(estimator)
   L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
   if (estimator == "biased") {
     # HSIC0 = tr(K HLH) / (m - 1)^2

@@ -27,7 +27,7 @@
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
                              assay = 1L, require_y = TRUE, clinical = FALSE,
                              blocks = FALSE) {
-  na_action <- match.arg(na_action)
+  na_action <- arg_match(na_action)
   if (missing(y) || (is.null(y) && require_y)) stop(missing_y_message(), call. = FALSE)
   # Everything but an ordinary matrix or data frame -- Bioconductor containers,
   # Matrix and DelayedArray matrices -- is a source of feature blocks.
@@ -93,10 +93,11 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
 }
 
 missing_y_message <- function() {
-  paste0("'y' is missing: give the outcome, one value per sample. Without an outcome, ",
-         "y = NULL selects features unsupervised (the data are their own labels) in bahsic(), ",
-         "fohsic(), randsel(), l1_hsic(), l1_lsmi() and hsic_weights(); y = NULL also goes with a precomputed label ",
-         "kernel (kernel_y = label_kernel_precomputed(L)), whose L is the labels.")
+  paste0("'y' is missing: give the outcome, one value per sample. To select features without ",
+         "an outcome (the data are their own labels), say so with unsupervised = TRUE in ",
+         "bahsic(), fohsic(), randsel(), l1_hsic(), l1_lsmi() or hsic_weights(); with a ",
+         "precomputed label kernel (kernel_y = label_kernel_precomputed(L)), L is the labels ",
+         "and y may be NULL.")
 }
 
 # The outcome the label kernel sees, after normalise_inputs() (`d`), for the
@@ -107,14 +108,20 @@ missing_y_message <- function() {
 #   must have one row per sample of x (before na_action = "omit", which then
 #   keeps the rows and columns of the samples kept); y may be NULL, and
 #   otherwise only its length counts.
-# * y = NULL otherwise (unsupervised = TRUE, section 10 of
-#   004_cafd97bfb60132b1.txt: "using the full data set X as the labels"): the
+# * unsupervised = TRUE (Song et al. 2012, section 10: "using the full data
+#   set X as the labels"), asked for explicitly, with y NULL or missing: the
 #   outcome is the m x d matrix of the standardised features (a constant one
 #   kept at 0), with a Gaussian label kernel by the median heuristic unless
-#   kernel_y says otherwise. `what` names the caller when it has no
-#   unsupervised use.
-resolve_outcome <- function(d, kernel_y, unsupervised = TRUE, what = NULL) {
+#   kernel_y says otherwise.
+# * Otherwise y = NULL is an error: it is more often a column that is not
+#   there (pheno$class for a column Class) than a wish for unsupervised
+#   selection. `what` names a caller that has no unsupervised use.
+resolve_outcome <- function(d, kernel_y, unsupervised = FALSE, what = NULL) {
   if (is_precomputed_label(kernel_y)) {
+    if (unsupervised) {
+      stop(paste0("unsupervised = TRUE and a precomputed label kernel: the kernel's L is the ",
+                  "labels. Drop one of them."), call. = FALSE)
+    }
     L <- kernel_y$params$kernel$params$K
     if (nrow(L) != d$m0) {
       stop(sprintf(paste0("'kernel_y' is a precomputed %d x %d label kernel but 'x' has %d ",
@@ -129,11 +136,23 @@ resolve_outcome <- function(d, kernel_y, unsupervised = TRUE, what = NULL) {
     y <- if (is.null(d$y)) as.double(seq_len(m)) else d$y
     return(outcome_into(d, y, kernel_y, FALSE))
   }
-  if (!is.null(d$y)) return(outcome_into(d, d$y, kernel_y, FALSE))
-  if (!unsupervised) {
+  if (!is.null(d$y)) {
+    if (unsupervised) {
+      stop(paste0("unsupervised = TRUE but 'y' is given: unsupervised selection uses the data ",
+                  "as their own labels. Drop 'y' (or set it to NULL), or unsupervised = TRUE."),
+           call. = FALSE)
+    }
+    return(outcome_into(d, d$y, kernel_y, FALSE))
+  }
+  if (!is.null(what)) {
     stop(sprintf(paste0("'y' is NULL: %s needs the outcome, one value per sample, or a ",
                         "precomputed label kernel kernel_y = label_kernel_precomputed(L) ",
                         "(then y may be NULL)."), what), call. = FALSE)
+  }
+  if (!unsupervised) {
+    stop(paste0("'y' is NULL: give the outcome, one value per sample. (A column that is not ",
+                "in the data, e.g. pheno$class for a column named Class, is NULL.) To select ",
+                "features without an outcome, say so: unsupervised = TRUE."), call. = FALSE)
   }
   outcome_into(d, unsupervised_outcome(d$x),
                if (is.null(kernel_y)) label_kernel_regression(kernel_gaussian()) else kernel_y,
@@ -151,12 +170,12 @@ outcome_into <- function(d, y, kernel_y, unsupervised) {
 # second copy of them), constant features at 0.
 unsupervised_outcome <- function(x) {
   if (!is.null(attr(x, "clinical"))) {
-    stop(paste0("y = NULL (unsupervised selection) is not available with kernel_clinical(): ",
+    stop(paste0("unsupervised = TRUE (selection without an outcome) is not available with kernel_clinical(): ",
                 "give the outcome."), call. = FALSE)
   }
   y <- .Call(C_standardize_columns, x)[[1L]]
   if (all(y == 0)) {
-    stop(paste0("y = NULL (unsupervised selection): every feature of 'x' is constant, so the ",
+    stop(paste0("unsupervised = TRUE: every feature of 'x' is constant, so the ",
                 "data carry no dependence to keep."), call. = FALSE)
   }
   unname(y)
@@ -577,7 +596,16 @@ check_memory <- function(m, n_matrices = 2, approximable = FALSE) {
 # after the generic as the default methods do.
 formula_method <- function(name, call, env, kernel, ...) {
   xy <- formula_inputs(call, env, frame = is_clinical(kernel))
-  fit <- get(paste0(name, ".default"), mode = "function")(xy$x, xy$y, ...)
+  fun <- get(paste0(name, ".default"), mode = "function")
+  args <- list(...)
+  # a one-sided formula (~ .) is the explicit request for unsupervised
+  # selection where the entry point has it (and no precomputed label kernel
+  # is the labels instead)
+  if (is.null(xy$y) && "unsupervised" %in% names(formals(fun)) &&
+      is.null(args$unsupervised) && !is_precomputed_label(args$kernel_y)) {
+    args$unsupervised <- TRUE
+  }
+  fit <- do.call(fun, c(list(xy$x, xy$y), args))
   if (is.list(fit) && "call" %in% names(fit)) {
     call[[1L]] <- as.name(name)
     fit$call <- call
@@ -596,7 +624,7 @@ formula_inputs <- function(call, env, frame = FALSE) {
   mf$drop.unused.levels <- TRUE
   mf <- eval(mf, env)
   # a one-sided formula (~ features) has no response: y = NULL, which the
-  # entry points that take it read as unsupervised selection
+  # selectors read as unsupervised selection (formula_method())
   y <- stats::model.response(mf)
   mt <- attr(mf, "terms")
   if (frame) {

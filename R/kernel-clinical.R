@@ -48,6 +48,8 @@
 #' (the kernel scales by range). [feature_scores()] and [randsel()] do not
 #' take it.
 #'
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_kernel`. The kernel attached to a
 #'   [kernel_matrix()] result has the column types, minima and ranges it used
 #'   in `params`.
@@ -64,10 +66,11 @@
 #' K
 #' # sample 1 vs 2: age 1 - 12/28, sex 0, stage 1 - 1/2
 #' (1 - 12 / 28 + 0 + 0.5) / 3
-#' hsic(df, factor(c("a", "b", "b", "a")), kernel_x = kernel_clinical(),
+#' hsic(df, factor(c("a", "b", "b", "a")), kernel = kernel_clinical(),
 #'      estimator = "biased")
 #' @export
-kernel_clinical <- function() {
+kernel_clinical <- function(...) {
+  check_dots(...)
   new_kernel("clinical",
              label = "clinical kernel: mean over features of 1 - |a - b| / range or 1[a = b]")
 }

@@ -48,6 +48,8 @@
 #' @param lambda ridge penalty, a single positive finite number.
 #' @param base the kernel \eqn{K} on the data, see [kernels]: not a
 #'   precomputed, clinical or ridge kernel.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_kernel`.
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
@@ -61,11 +63,12 @@
 #' K <- kernel_matrix(k, x)
 #' # the ridge hat matrix
 #' all.equal(K, x %*% solve(crossprod(x) + diag(3)) %*% t(x), check.attributes = FALSE)
-#' hsic(x, y, kernel_x = k, kernel_y = label_kernel_regression(kernel_linear()))
+#' hsic(x, y, kernel = k, kernel_y = label_kernel_regression(kernel_linear()))
 #' # BAHSIC with it is recursive feature elimination with ridge regression
 #' bahsic(x, y, kernel = k, kernel_y = label_kernel_regression(kernel_linear()), drop = 0)
 #' @export
-kernel_ridge <- function(lambda, base = kernel_linear()) {
+kernel_ridge <- function(lambda, base = kernel_linear(), ...) {
+  check_dots(...)
   if (missing(lambda)) {
     stop("'lambda' (the ridge penalty) is missing: give a positive number, e.g. kernel_ridge(1).",
          call. = FALSE)

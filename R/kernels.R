@@ -48,6 +48,8 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #'   on the diagonal.
 #' @param K a symmetric numeric matrix, samples x samples, in the order of the
 #'   rows of the data it goes with.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_kernel`.
 #' @family kernels
 #' @examples
@@ -62,13 +64,15 @@ NULL
 
 #' @rdname kernels
 #' @export
-kernel_linear <- function() {
+kernel_linear <- function(...) {
+  check_dots(...)
   new_kernel("linear", label = "linear kernel <x, x'>")
 }
 
 #' @rdname kernels
 #' @export
-kernel_polynomial <- function(degree = 2, offset = 1) {
+kernel_polynomial <- function(degree = 2, offset = 1, ...) {
+  check_dots(...)
   if (!is.numeric(degree) || length(degree) != 1L || !is.finite(degree) ||
       degree < 1 || degree != round(degree)) {
     stop("'degree' must be a positive whole number.", call. = FALSE)
@@ -82,21 +86,24 @@ kernel_polynomial <- function(degree = 2, offset = 1) {
 
 #' @rdname kernels
 #' @export
-kernel_gaussian <- function(sigma = NULL) {
+kernel_gaussian <- function(sigma = NULL, ...) {
+  check_dots(...)
   check_positive(sigma, "sigma", allow_null = TRUE)
   new_kernel("gaussian", sigma = sigma, label = "Gaussian kernel exp(-sigma ||x - x'||^2)")
 }
 
 #' @rdname kernels
 #' @export
-kernel_laplace <- function(sigma = NULL) {
+kernel_laplace <- function(sigma = NULL, ...) {
+  check_dots(...)
   check_positive(sigma, "sigma", allow_null = TRUE)
   new_kernel("laplace", sigma = sigma, label = "Laplace kernel exp(-sigma ||x - x'||)")
 }
 
 #' @rdname kernels
 #' @export
-kernel_inverse_distance <- function(eps = 1e-6) {
+kernel_inverse_distance <- function(eps = 1e-6, ...) {
+  check_dots(...)
   check_positive(eps, "eps")
   new_kernel("inverse_distance", eps = as.double(eps),
              label = sprintf("inverse-distance kernel 1 / (||x - x'|| + %g)", eps))
@@ -104,7 +111,8 @@ kernel_inverse_distance <- function(eps = 1e-6) {
 
 #' @rdname kernels
 #' @export
-kernel_precomputed <- function(K) {
+kernel_precomputed <- function(K, ...) {
+  check_dots(...)
   if (!is.matrix(K) || !is.numeric(K) || nrow(K) != ncol(K)) {
     stop("'K' must be a square numeric matrix (samples x samples).", call. = FALSE)
   }
@@ -119,6 +127,7 @@ kernel_precomputed <- function(K) {
 
 #' @export
 print.bahsic_kernel <- function(x, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(x$label, "\n", sep = "")
   if (x$name %in% c("gaussian", "laplace")) {
     sigma <- x$params$sigma
@@ -135,7 +144,10 @@ print.bahsic_kernel <- function(x, ...) {
 #' @param x numeric matrix or data.frame, samples x features (a vector is one
 #'   feature); for [kernel_clinical()] a data frame may also have factor,
 #'   character and logical columns.
-#' @param threads number of threads for the C loops.
+#' @param threads number of threads for the C loops; the result does not
+#'   depend on it. Default and limit: see \link{threads}.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return The m x m Gram matrix, with attribute `"kernel"` holding the kernel
 #'   with its width filled in when it was chosen by the median heuristic.
 #' @family kernels
@@ -144,7 +156,8 @@ print.bahsic_kernel <- function(x, ...) {
 #' K <- kernel_matrix(kernel_gaussian(sigma = 0.1), x)
 #' all.equal(K[1, 2], exp(-0.1 * sum((x[1, ] - x[2, ])^2)))
 #' @export
-kernel_matrix <- function(kernel, x, threads = 1L) {
+kernel_matrix <- function(kernel, x, threads = default_threads(), ...) {
+  check_dots(...)
   check_kernel(kernel, "kernel", ridge = TRUE)
   if (is_clinical(kernel)) {
     x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = TRUE)$x
@@ -170,14 +183,6 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 # version on CPUs that have it; FALSE forces the baseline build (for tests
 # and for comparison).
 use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
-
-check_threads <- function(threads) {
-  if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) || threads < 1 ||
-      threads != round(threads)) {
-    stop("'threads' must be a positive whole number.", call. = FALSE)
-  }
-  as.integer(threads)
-}
 
 # The median heuristic in C already falls back to the median over the pairs
 # that differ when more than half coincide (tied or discrete data); a median

@@ -51,6 +51,8 @@ new_label_kernel <- function(type, ..., label) {
 #'   applied to the numeric outcome.
 #' @param standardize divide the class columns by \eqn{\sqrt{1/m_k - 1/m}}
 #'   as pamr does.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_label_kernel`.
 #' @family kernels
 #' @examples
@@ -64,7 +66,8 @@ NULL
 
 #' @rdname label_kernels
 #' @export
-label_kernel_binary <- function(balanced = TRUE) {
+label_kernel_binary <- function(balanced = TRUE, ...) {
+  check_dots(...)
   check_flag(balanced, "balanced")
   new_label_kernel("binary", balanced = balanced,
                    label = if (balanced) {
@@ -76,15 +79,17 @@ label_kernel_binary <- function(balanced = TRUE) {
 
 #' @rdname label_kernels
 #' @export
-label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block", "indicator")) {
-  type <- match.arg(type)
+label_kernel_multiclass <- function(type = c("balanced", "one_vs_rest", "block", "indicator"), ...) {
+  check_dots(...)
+  type <- arg_match(type)
   new_label_kernel("multiclass", map = type,
                    label = sprintf("multiclass label kernel (%s)", type))
 }
 
 #' @rdname label_kernels
 #' @export
-label_kernel_regression <- function(kernel = kernel_gaussian()) {
+label_kernel_regression <- function(kernel = kernel_gaussian(), ...) {
+  check_dots(...)
   check_kernel(kernel, "kernel", where = "as a label kernel")
   new_label_kernel("regression", kernel = kernel,
                    label = paste("regression label kernel:", kernel$label))
@@ -92,7 +97,8 @@ label_kernel_regression <- function(kernel = kernel_gaussian()) {
 
 #' @rdname label_kernels
 #' @export
-label_kernel_pam <- function(standardize = FALSE) {
+label_kernel_pam <- function(standardize = FALSE, ...) {
+  check_dots(...)
   check_flag(standardize, "standardize")
   new_label_kernel("pam", standardize = standardize,
                    label = sprintf("shrunken-centroid label kernel e_y / m_y%s (eq. 28)",
@@ -124,6 +130,8 @@ label_kernel_pam <- function(standardize = FALSE) {
 #'   (within a relative tolerance of 1e-10). Positive semi-definiteness is not
 #'   checked (HSIC is defined for any symmetric L, but its interpretation as
 #'   a dependence measure needs a kernel).
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return An object of class `bahsic_label_kernel`.
 #' @family kernels
 #' @examples
@@ -152,7 +160,8 @@ label_kernel_pam <- function(standardize = FALSE) {
 #' x[, 4] <- sin(seq_len(m) / 6) + rnorm(m, sd = 0.1)
 #' hsic(x[, 4], NULL, kernel_y = label_kernel_precomputed(Ld))
 #' @export
-label_kernel_precomputed <- function(L) {
+label_kernel_precomputed <- function(L, ...) {
+  check_dots(...)
   if (!is.matrix(L) || !(is.numeric(L) || is.logical(L))) {
     stop("'L' must be a numeric matrix: the m x m label kernel matrix (samples x samples).",
          call. = FALSE)
@@ -188,13 +197,16 @@ is_precomputed_label <- function(kernel_y) {
 #' [label_kernel_regression()] with a Gaussian kernel.
 #'
 #' @param y the outcome (factor, character, logical or numeric).
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return A `bahsic_label_kernel`.
 #' @family kernels
 #' @examples
 #' default_label_kernel(factor(c("B", "T", "B")))
 #' default_label_kernel(rnorm(5))
 #' @export
-default_label_kernel <- function(y) {
+default_label_kernel <- function(y, ...) {
+  check_dots(...)
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (is.factor(y)) {
     if (nlevels(droplevels(y)) <= 2L) label_kernel_binary() else label_kernel_multiclass()
@@ -207,6 +219,7 @@ default_label_kernel <- function(y) {
 
 #' @export
 print.bahsic_label_kernel <- function(x, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(x$label, "\n", sep = "")
   invisible(x)
 }
@@ -226,12 +239,15 @@ check_flag <- function(value, arg) {
 #'
 #' @param kernel_y a label kernel.
 #' @param y the outcome, one value per sample.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return The m x m label kernel matrix.
 #' @family kernels
 #' @examples
 #' label_kernel_matrix(label_kernel_pam(), factor(c("a", "b", "b")))
 #' @export
-label_kernel_matrix <- function(kernel_y, y) {
+label_kernel_matrix <- function(kernel_y, y, ...) {
+  check_dots(...)
   if (!inherits(kernel_y, "bahsic_label_kernel")) {
     stop("'kernel_y' must be a label kernel such as label_kernel_binary().", call. = FALSE)
   }

@@ -74,17 +74,21 @@
 #' cls <- factor(x[, 2] > 0)
 #' lsmi(x, cls, n_basis = 50, lambda = c(0.01, 0.1))
 #' @export
-lsmi <- function(x, ...) UseMethod("lsmi")
+lsmi <- function(x, ...) {
+  check_generic_args("lsmi", if (!missing(x)) x, ...names())
+  UseMethod("lsmi")
+}
 
 #' @rdname lsmi
 #' @export
 lsmi.default <- function(x, y, sigma = NULL, lambda = NULL, n_basis = 200, folds = 5,
                          standardize = TRUE, na_action = c("fail", "omit"), assay = 1L,
                          ...) {
+  check_dots(..., .fn = "lsmi")
   check_grid(sigma, "sigma")
   check_grid(lambda, "lambda")
   check_flag(standardize, "standardize")
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay)
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay)
   xs <- d$x
   m <- nrow(xs)
   check_min_samples(m, 4L, "lsmi()")
@@ -112,6 +116,7 @@ lsmi.formula <- function(formula, data, subset, na.action, ...) {
 
 #' @export
 print.bahsic_lsmi <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(sprintf("LSMI (least-squares mutual information) = %s, m = %d samples\n",
               format(x$estimate, digits = digits), x$m))
   cat(sprintf("  sigma = %s, lambda = %s, chosen by %d-fold CV over %d x %d values; %d basis functions\n",

@@ -19,6 +19,8 @@
 #'   vector.
 #' @param predicted the predicted classes, the same length, compared with
 #'   `truth` as text.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return A number in \[0, 1\], with attribute `recall`, the recall of
 #'   each class.
 #' @references Paul, J. and Dupont, P. Kernel methods for mixed feature
@@ -30,7 +32,8 @@
 #' bcr(truth, pred) # (3/4 + 1/2) / 2
 #' mean(truth == pred) # accuracy, for comparison
 #' @export
-bcr <- function(truth, predicted) {
+bcr <- function(truth, predicted, ...) {
+  check_dots(...)
   ok_type <- function(v) is.factor(v) || is.character(v) || is.logical(v) || is.numeric(v)
   if (!ok_type(truth) || !is.null(dim(truth))) {
     stop("'truth' must be a vector of classes (factor, character, logical or integer).",
@@ -74,6 +77,8 @@ bcr <- function(truth, predicted) {
 #' @param n_features the total number of features n; `NULL` takes it from
 #'   the selections (all of which must agree), and is an error for plain
 #'   rankings.
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return The mean index over the pairs, a number in \[-1, 1\].
 #' @references Kuncheva, L. I. (2007). A stability index for feature
 #'   selection. Proc. IASTED AIAP, 390-395.
@@ -88,7 +93,8 @@ bcr <- function(truth, predicted) {
 #' kuncheva_index(list(r1, r2), k = 2, n_features = 10)
 #' kuncheva_index(list(r1, r2), k = 3, n_features = 10) # (2 * 10 - 9) / (3 * 7)
 #' @export
-kuncheva_index <- function(rankings, k, n_features = NULL) {
+kuncheva_index <- function(rankings, k, n_features = NULL, ...) {
+  check_dots(...)
   if (inherits(rankings, "bahsic_selection") || !is.list(rankings) || length(rankings) < 2L) {
     stop("'rankings' must be a list of at least two rankings or selections.", call. = FALSE)
   }

@@ -81,7 +81,7 @@
 #' qmi(x, y, bandwidth_x = 0.5, bandwidth_y = 0.5)
 #' qmi(x, factor(x > 0))
 #' # the same number from hsic() with the Parzen kernel pair
-#' h <- hsic(x, y, kernel_x = kernel_parzen(0.5), kernel_y = label_kernel_parzen(0.5),
+#' h <- hsic(x, y, kernel = kernel_parzen(0.5), kernel_y = label_kernel_parzen(0.5),
 #'           estimator = "biased")$estimate
 #' h * (29 / 30)^2 / (4 * pi * 0.5^2)
 #' @name parzen
@@ -89,7 +89,8 @@ NULL
 
 #' @rdname parzen
 #' @export
-kernel_parzen <- function(bandwidth = NULL) {
+kernel_parzen <- function(bandwidth = NULL, ...) {
+  check_dots(...)
   check_bandwidth(bandwidth, "bandwidth")
   k <- new_kernel("gaussian", sigma = if (!is.null(bandwidth)) 1 / (4 * bandwidth^2),
                   label = paste0("Parzen window product kernel exp(-||x - x'||^2 / (4 h^2)), h = ",
@@ -104,7 +105,8 @@ format_bandwidth <- function(bandwidth) {
 
 #' @rdname parzen
 #' @export
-label_kernel_parzen <- function(bandwidth = NULL) {
+label_kernel_parzen <- function(bandwidth = NULL, ...) {
+  check_dots(...)
   check_bandwidth(bandwidth, "bandwidth")
   k <- new_label_kernel("regression", kernel = kernel_parzen(bandwidth),
                         label = paste0("Parzen label kernel: delta(y = y') for classes, ",
@@ -141,11 +143,12 @@ parzen_bandwidth <- function(kernel) 1 / (2 * sqrt(kernel$params$sigma))
 #' @rdname parzen
 #' @export
 qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fail", "omit"),
-                assay = 1L, threads = 1L) {
+                assay = 1L, threads = default_threads(), ...) {
+  check_dots(...)
   check_bandwidth(bandwidth_x, "bandwidth_x")
   check_bandwidth(bandwidth_y, "bandwidth_y")
   prep <- hsic_prepare(x, y, kernel_parzen(bandwidth_x), label_kernel_parzen(bandwidth_y),
-                       match.arg(na_action), assay, threads, min_m = 2L, why = "qmi()")
+                       arg_match(na_action), assay, threads, min_m = 2L, why = "qmi()")
   lab <- prep$label
   m <- prep$m
   hsic0 <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)[1L]
@@ -163,6 +166,7 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
 
 #' @export
 print.bahsic_qmi <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(sprintf("Quadratic mutual information (Parzen windows) = %s, m = %d samples\n",
               format(x$estimate, digits = digits), x$m))
   cat(sprintf("  x: %d dimension(s), bandwidth %s\n", x$d_x,

@@ -21,8 +21,9 @@
 #'   median-heuristic width of that set times \eqn{2^{-3}, \ldots, 2^3}.
 #' * `"fixed"`: the kernel's own `sigma` throughout (with `sigma = NULL`, the
 #'   median heuristic on all standardised features, once).
-#' Kernels without a width (polynomial, inverse distance, clinical) ignore the
-#' policy.
+#' Kernels without a width (linear, polynomial, inverse distance, clinical)
+#' are used as given (`"fixed"`): `"dimension"` and `"optimize"` are errors
+#' with them, as `sigma_grid` is with a policy other than `"optimize"`.
 #'
 #' **Linear kernel**: HSIC then decomposes over features (section 5.1.1),
 #' BAHSIC and FOHSIC both reduce to ranking the features by their own
@@ -39,8 +40,8 @@
 #' comes first in `x` ranks better.
 #'
 #' **Unsupervised selection** (section 10 of Song et al. 2012: "using the
-#' full data set X as the labels"): with `y = NULL` (or a one-sided formula
-#' `~ .`) the labels are the data themselves, standardised (every feature
+#' full data set X as the labels"): with `unsupervised = TRUE` (and no `y`),
+#' or a one-sided formula `~ .`, the labels are the data themselves, standardised (every feature
 #' centred and scaled to unit variance, a constant one kept at 0), with a
 #' Gaussian label kernel whose width is the median heuristic
 #' (`label_kernel_regression(kernel_gaussian())`; `kernel_y` overrides it,
@@ -53,7 +54,9 @@
 #' is an \eqn{m \times m} matrix (with `approx = "block"` only its blocks,
 #' with `"ichol"` and `"rff"` a factor of it). With
 #' `kernel_y = `[label_kernel_precomputed()]`(L)` and `y = NULL`, \eqn{L}
-#' is the labels instead of the data.
+#' is the labels instead of the data. A `y` that is `NULL` otherwise is an
+#' error, not unsupervised selection: it is more often a column that is not
+#' in the data (`pheno$class` for a column `Class`) than a wish.
 #'
 #' **Many samples** (`approx`): the exact loop keeps \eqn{m(m-1)/2} squared
 #' distances and weights, so its memory grows as \eqn{m^2} (20,000 samples:
@@ -119,7 +122,7 @@
 #' @param standardize centre and scale every feature to unit variance first
 #'   (the `"dimension"` policy assumes it).
 #' @param threads number of threads for the candidate loop; the result does
-#'   not depend on it.
+#'   not depend on it. Default and limit: see \link{threads}.
 #' @param verbose report every iteration (size of the set, HSIC, width) as a message.
 #' @param approx `"exact"`, `"block"`, `"rff"` or `"ichol"` (`bahsic()`
 #'   only), or an approximation from [approx_block()], [approx_rff()] or
@@ -148,23 +151,29 @@
 #' f <- matrix(rnorm(120), 60, 2)
 #' x <- cbind(f[, 1] + matrix(rnorm(180, sd = 0.3), 60, 3),
 #'            f[, 2] + matrix(rnorm(180, sd = 0.3), 60, 3), matrix(rnorm(120), 60, 2))
-#' bahsic(x, NULL)
+#' bahsic(x, unsupervised = TRUE)
 #' @export
-bahsic <- function(x, ...) UseMethod("bahsic")
+bahsic <- function(x, ...) {
+  check_generic_args("bahsic", if (!missing(x)) x, ...names())
+  UseMethod("bahsic")
+}
 
 #' @rdname bahsic
 #' @export
 bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
-                           drop = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
+                           drop = 0.1, n_features = NULL, standardize = TRUE, threads = default_threads(),
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                           approx = "exact", ...) {
+                           approx = "exact", unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "bahsic")
   hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
-              estimator = match.arg(estimator), sigma = match.arg(sigma),
+              estimator = arg_match(estimator),
+              sigma = if (!missing(sigma)) arg_match(sigma),
               sigma_grid = sigma_grid, step = drop, step_arg = "drop",
               n_features = n_features, standardize = standardize, threads = threads,
-              verbose = verbose, na_action = na_action, assay = assay, call = match.call())
+              verbose = verbose, na_action = na_action, assay = assay, call = match.call(),
+              unsupervised = unsupervised)
 }
 
 #' @rdname bahsic
@@ -175,21 +184,27 @@ bahsic.formula <- function(formula, data, subset, na.action, ...) {
 
 #' @rdname bahsic
 #' @export
-fohsic <- function(x, ...) UseMethod("fohsic")
+fohsic <- function(x, ...) {
+  check_generic_args("fohsic", if (!missing(x)) x, ...names())
+  UseMethod("fohsic")
+}
 
 #' @rdname bahsic
 #' @export
 fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            estimator = c("biased", "unbiased"),
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
-                           add = 0.1, n_features = NULL, standardize = TRUE, threads = 1L,
+                           add = 0.1, n_features = NULL, standardize = TRUE, threads = default_threads(),
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                           approx = "exact", ...) {
+                           approx = "exact", unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "fohsic")
   hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
-              estimator = match.arg(estimator), sigma = match.arg(sigma),
+              estimator = arg_match(estimator),
+              sigma = if (!missing(sigma)) arg_match(sigma),
               sigma_grid = sigma_grid, step = add, step_arg = "add",
               n_features = n_features, standardize = standardize, threads = threads,
-              verbose = verbose, na_action = na_action, assay = assay, call = match.call())
+              verbose = verbose, na_action = na_action, assay = assay, call = match.call(),
+              unsupervised = unsupervised)
 }
 
 #' @rdname bahsic
@@ -202,9 +217,29 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
 # (or the one-pass linear case), then the shared result class.
 hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_grid, step,
                         step_arg, n_features, standardize, threads, verbose, na_action, assay,
-                        call, approx = "exact") {
-  if (inherits(kernel, "bahsic_parzen")) sigma <- "fixed"  # keep a Parzen window's bandwidth (R/qmi.R)
+                        call, approx = "exact", unsupervised = FALSE) {
+  check_flag(unsupervised, "unsupervised")
+  if (unsupervised && missing(y)) y <- NULL
   check_kernel(kernel, "kernel", ridge = TRUE)
+  # the width policy (NULL: not given) applies to kernels with a width, also
+  # as the base of kernel_ridge(); a Parzen window keeps its bandwidth (R/qmi.R)
+  parzen <- inherits(kernel, "bahsic_parzen")
+  base <- if (is_ridge(kernel)) kernel$params$base else kernel
+  if (is.null(sigma)) {
+    sigma <- if (parzen) "fixed" else "dimension"
+  } else if (sigma != "fixed" && !base$name %in% c("gaussian", "laplace")) {
+    # "fixed" (the kernel as given) holds for every kernel; a policy that
+    # changes a width needs a kernel that has one
+    stop_unused(sprintf("sigma = \"%s\"", sigma), "a Gaussian or Laplace kernel",
+                sprintf("%s kernel", kernel_noun(base$name)))
+  } else if (parzen && sigma != "fixed") {
+    stop(sprintf(paste0("sigma = \"%s\" would change the bandwidth of a Parzen window: ",
+                        "kernel_parzen() keeps its own (sigma = \"fixed\")."), sigma),
+         call. = FALSE)
+  }
+  if (!is.null(sigma_grid) && sigma != "optimize") {
+    stop_unused("sigma_grid", "sigma = \"optimize\"", sprintf("sigma = \"%s\"", sigma))
+  }
   if (kernel$name == "precomputed") {
     stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
                 "features, so the kernel must be computed from them."), call. = FALSE)
@@ -253,11 +288,11 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
 
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical, require_y = FALSE)
-  # y = NULL: unsupervised (the standardised data are the labels), or the
-  # labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y)
+  # unsupervised (the standardised data are the labels), or the labels are a
+  # precomputed label kernel
+  d <- resolve_outcome(d, kernel_y, unsupervised)
   kernel_y <- d$kernel_y
   xs <- d$x
   m <- nrow(xs)

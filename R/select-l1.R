@@ -50,7 +50,7 @@
 #'
 #' **Outcomes**: `y` may be a numeric matrix (several responses): LSMI then
 #' uses a Gaussian on the standardised response vectors, `l1_hsic()` the
-#' label kernel on them. With `y = NULL` both select unsupervised, with the
+#' label kernel on them. With `unsupervised = TRUE` both select without an outcome, with the
 #' standardised data as the labels (see [bahsic()]), or use a precomputed
 #' label kernel given as `kernel_y`.
 #'
@@ -110,7 +110,10 @@
 #' fit_h <- l1_hsic(sim$x, sim$y, n_features = 2, restarts = 1)
 #' selected(fit_h, 2)
 #' @export
-l1_lsmi <- function(x, ...) UseMethod("l1_lsmi")
+l1_lsmi <- function(x, ...) {
+  check_generic_args("l1_lsmi", if (!missing(x)) x, ...names())
+  UseMethod("l1_lsmi")
+}
 
 #' @rdname l1_lsmi
 #' @export
@@ -119,7 +122,10 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                             max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
                             z_start = 1, max_bisect = 12L, standardize = TRUE,
                             verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                            kernel_y = NULL, ...) {
+                            kernel_y = NULL, unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "l1_lsmi")
+  check_flag(unsupervised, "unsupervised")
+  if (unsupervised && missing(y)) y <- NULL
   check_grid(lambda, "lambda")
   check_grid(sigma_factors, "sigma_factors")
   if (!is.null(kernel_y) && !is_precomputed_label(kernel_y)) {
@@ -128,8 +134,8 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
          call. = FALSE)
   }
   prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                     max_bisect, standardize, verbose, match.arg(na_action), assay,
-                     "l1_lsmi()", kernel_y)
+                     max_bisect, standardize, verbose, arg_match(na_action), assay,
+                     "l1_lsmi()", kernel_y, unsupervised)
   check_lsmi_sizes(n_basis, folds, prep$m)
   xs <- prep$x
   basis <- lsmi_basis(prep$y, prep$m, n_basis, folds,
@@ -165,17 +171,24 @@ l1_lsmi.formula <- function(formula, data, subset, na.action, ...) {
 
 #' @rdname l1_lsmi
 #' @export
-l1_hsic <- function(x, ...) UseMethod("l1_hsic")
+l1_hsic <- function(x, ...) {
+  check_generic_args("l1_hsic", if (!missing(x)) x, ...names())
+  UseMethod("l1_hsic")
+}
 
 #' @rdname l1_lsmi
 #' @export
 l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                             max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
                             z_start = 1, max_bisect = 12L, standardize = TRUE,
-                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
+                            unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "l1_hsic")
+  check_flag(unsupervised, "unsupervised")
+  if (unsupervised && missing(y)) y <- NULL
   prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                     max_bisect, standardize, verbose, match.arg(na_action), assay,
-                     "l1_hsic()", kernel_y)
+                     max_bisect, standardize, verbose, arg_match(na_action), assay,
+                     "l1_hsic()", kernel_y, unsupervised)
   xs <- prep$x
   m <- prep$m
   kernel_y <- resolve_label_kernel(prep$kernel_y, prep$y)
@@ -209,7 +222,7 @@ l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
 # optimisation: their weight is 0.
 l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
                        max_bisect, standardize, verbose, na_action, assay, what,
-                       kernel_y = NULL) {
+                       kernel_y = NULL, unsupervised = FALSE) {
   if (missing(n_features)) {
     stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
   }
@@ -226,8 +239,8 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
   check_flag(standardize, "standardize")
   check_flag(verbose, "verbose")
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, require_y = FALSE)
-  # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y)
+  # unsupervised, or the labels are a precomputed label kernel
+  d <- resolve_outcome(d, kernel_y, unsupervised)
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)

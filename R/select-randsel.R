@@ -82,7 +82,7 @@
 #' @param stop_at stop when this many features remain (or fewer than two
 #'   are left free).
 #' @param threads number of threads over the bootstraps; the result does not
-#'   depend on it.
+#'   depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"randsel"`, whose `features` has a further logical column
 #'   `fixed`, whose `path` has one row per iteration (`n_features` surviving
@@ -110,15 +110,21 @@
 #'         col = ifelse(rownames(fit$contributions) %in% c("X1", "X2"), "red", "grey"),
 #'         xlab = "iteration", ylab = "contribution")
 #' @export
-randsel <- function(x, ...) UseMethod("randsel")
+randsel <- function(x, ...) {
+  check_generic_args("randsel", if (!missing(x)) x, ...names())
+  UseMethod("randsel")
+}
 
 #' @rdname randsel
 #' @export
 randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             fix_top = NULL, fix_times = NULL, kernel = kernel_gaussian(),
-                            kernel_y = NULL, stop_at = 2, standardize = TRUE, threads = 1L,
+                            kernel_y = NULL, stop_at = 2, standardize = TRUE, threads = default_threads(),
                             parallel = NULL, verbose = FALSE, na_action = c("fail", "omit"),
-                            assay = 1L, ...) {
+                            assay = 1L, unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "randsel")
+  check_flag(unsupervised, "unsupervised")
+  if (unsupervised && missing(y)) y <- NULL
   call <- match.call()
   check_kernel(kernel, "kernel", where = "in randsel()")
   if (is_clinical(kernel)) {
@@ -169,10 +175,10 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   threads <- check_threads(threads)
   run <- if (!is.null(parallel)) check_parallel(parallel)
 
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         require_y = FALSE)
-  # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y)
+  # unsupervised, or the labels are a precomputed label kernel
+  d <- resolve_outcome(d, kernel_y, unsupervised)
   xs <- d$x
   m <- nrow(xs)
   p <- ncol(xs)

@@ -80,7 +80,8 @@
 #' @param mkl_control for `"mkl"`: `list(max_iter = 20, gap = 0.01)`, the
 #'   largest number of descent steps per RFE iteration and the relative
 #'   duality gap at which they stop.
-#' @param threads number of threads for the kernel and the quadratic forms.
+#' @param threads number of threads for the kernel and the quadratic forms;
+#'   the result does not depend on it. Default and limit: see \link{threads}.
 #' @param verbose report every iteration as a message.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"rfe_svm"` or `"rfe_mkl"`. `features$score` is the importance
@@ -113,22 +114,21 @@
 #'   rfe(factor(low) ~ age + lwt + race + smoke + ui, data = bw, importance = "mkl")
 #' }
 #' @export
-rfe <- function(x, ...) UseMethod("rfe")
+rfe <- function(x, ...) {
+  check_generic_args("rfe", if (!missing(x)) x, ...names())
+  UseMethod("rfe")
+}
 
 #' @rdname rfe
 #' @export
 rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clinical(),
                         drop = 0.2, C = 1, j_svm = c("paper", "share"),
-                        mkl_control = list(), threads = 1L,
+                        mkl_control = list(), threads = default_threads(),
                         verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
+  check_dots(..., .fn = "rfe")
   call <- match.call()
-  if ("kernel_y" %in% names(list(...))) {
-    stop(paste0("rfe() takes no 'kernel_y': it trains an SVM classifier on two classes, whose ",
-                "labels are +-1. For a label kernel (regression, several outputs, a precomputed ",
-                "label kernel) use bahsic(), fohsic() or randsel()."), call. = FALSE)
-  }
-  importance <- match.arg(importance)
-  j_svm <- match.arg(j_svm)
+  importance <- arg_match(importance)
+  j_svm <- arg_match(j_svm)
   check_kernel(kernel, "kernel", where = "in rfe()")
   if (!is_clinical(kernel)) {
     stop(paste0("rfe() supports only kernel = kernel_clinical(): both importances use its ",
@@ -147,7 +147,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
                 "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
          call. = FALSE)
   }
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         clinical = TRUE)
   y <- d$y
   if (!is.factor(y)) {

@@ -62,7 +62,7 @@
 #'
 #' **Labels**: as in [bahsic()]: a matrix `y` for several responses,
 #' `kernel_y = label_kernel_precomputed(L)` for labels given by their kernel,
-#' and `y = NULL` for unsupervised weighting (the standardised data are the
+#' and `unsupervised = TRUE` for weighting without an outcome (the standardised data are the
 #' labels). `settings$sigma` is the width used; `settings$kernel` is the
 #' kernel as given.
 #'
@@ -96,7 +96,7 @@
 #' @param tol stop when the objective changes by less than `tol` times its
 #'   absolute value.
 #' @param threads number of threads for the exponentials of the kernel; the
-#'   result does not depend on it.
+#'   result does not depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"hsic_weights"`, `score` the final weight, and a further element
 #'   `weights`, the named weight vector. `settings` holds `lambda`, `alpha`,
@@ -123,19 +123,21 @@
 #' selected(fit, 2)
 #' fit$path
 #' @export
-hsic_weights <- function(x, ...) UseMethod("hsic_weights")
+hsic_weights <- function(x, ...) {
+  check_generic_args("hsic_weights", if (!missing(x)) x, ...names())
+  UseMethod("hsic_weights")
+}
 
 #' @rdname hsic_weights
 #' @export
 hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussian(),
                                  kernel_y = NULL, estimator = c("biased", "unbiased"),
-                                 standardize = TRUE, max_iter = 100L, tol = 1e-6, threads = 1L,
-                                 na_action = c("fail", "omit"), assay = 1L, ...) {
-  if ("approx" %in% names(list(...))) {
-    stop(paste0("'approx' is not supported by hsic_weights(): every step needs the exact ",
-                "gradient over all pairs of samples. Use fewer samples, or bahsic() with ",
-                "an approximation."), call. = FALSE)
-  }
+                                 standardize = TRUE, max_iter = 100L, tol = 1e-6, threads = default_threads(),
+                                 na_action = c("fail", "omit"), assay = 1L,
+                                 unsupervised = FALSE, ...) {
+  check_dots(..., .fn = "hsic_weights")
+  check_flag(unsupervised, "unsupervised")
+  if (unsupervised && missing(y)) y <- NULL
   if (missing(lambda)) {
     stop(paste0("'lambda' is missing: give the penalty on the number of non-zero weights, ",
                 "on the scale of HSIC: a few times HSIC of all features, which ",
@@ -154,7 +156,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                         "kernel. Only the Gaussian kernel is decomposed into convex and ",
                         "concave parts (appendix A)."), kernel$name), call. = FALSE)
   }
-  estimator <- match.arg(estimator)
+  estimator <- arg_match(estimator)
   max_iter <- check_whole(max_iter, "max_iter", 1L)
   if (!is.numeric(tol) || length(tol) != 1L || !is.finite(tol) || tol < 0) {
     stop("'tol' must be a single number >= 0.", call. = FALSE)
@@ -164,10 +166,10 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   lambda <- as.double(lambda)
   alpha <- as.double(alpha)
 
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action), assay = assay,
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         require_y = FALSE)
-  # y = NULL: unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y)
+  # unsupervised, or the labels are a precomputed label kernel
+  d <- resolve_outcome(d, kernel_y, unsupervised)
   kernel_y <- d$kernel_y
   xs <- d$x
   m <- nrow(xs)

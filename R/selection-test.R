@@ -116,7 +116,7 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
          call. = FALSE)
   }
   if (isTRUE(fit$settings$unsupervised)) {
-    stop(paste0("'fit' is an unsupervised selection (y = NULL): there is no outcome to permute, ",
+    stop(paste0("'fit' is an unsupervised selection (unsupervised = TRUE): there is no outcome to permute, ",
                 "so selection_test() does not apply."), call. = FALSE)
   }
   if (is.null(x) != is.null(y)) stop("Give both 'x' and 'y', or neither.", call. = FALSE)
@@ -226,6 +226,19 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     def <- get0(paste0(fname, ".default"), envir = asNamespace("bahsic"), mode = "function")
     if (!is.null(def)) fmls <- union(fmls, names(formals(def)))
   }
+  # the further arguments go to the selector: each must be one of its own
+  nms <- names(extra)
+  if (length(extra) && (is.null(nms) || any(!nzchar(nms)))) {
+    stop("selection_test() passes '...' to the selector: name every further argument.",
+         call. = FALSE)
+  }
+  for (nm in nms) {
+    if (!nm %in% fmls) {
+      unknown_arg_error(nm, "selection_test", c(names(formals(selection_test)), fmls),
+                        hint = sprintf(paste0("Further arguments go to the selector %s(), ",
+                                              "which has no '%s' either."), fname, nm))
+    }
+  }
   if ("verbose" %in% fmls) args$verbose <- FALSE
   if (outer_parallel && "parallel" %in% fmls) args["parallel"] <- list(NULL)
   # bahsic() and fohsic() stop at n features: the same top-n set as the full
@@ -237,7 +250,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   }
   na_action <- if (is.character(args$na_action)) args$na_action[1L] else "fail"
   assay <- if (is.null(args$assay)) 1L else args$assay
-  d <- normalise_inputs(x, y, na_action = match.arg(na_action, c("fail", "omit")),
+  d <- normalise_inputs(x, y, na_action = arg_match(na_action, c("fail", "omit")),
                         assay = assay, clinical = clinical)
   # the selector takes the normalised matrix (as it would normalise x to it:
   # no second pass over a Bioconductor or out-of-memory source); the clinical

@@ -242,7 +242,8 @@ print_top <- function(top, n_ranked, digits) {
 #' @param digits number of significant digits to print.
 #' @param top number of best features to show.
 #' @param row.names,optional ignored; for compatibility with the generic.
-#' @param ... ignored.
+#' @param ... not used: a name other than those R's own `print()` and
+#'   `data.frame()` pass to every method is an error.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.bahsic_selection`; `as.data.frame()` a data frame with columns
 #'   `feature`, `rank`, `score`, `iteration` (and any the selector adds).
@@ -260,6 +261,7 @@ NULL
 #' @export
 print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L),
                                    top = 10L, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(selection_header(x))
   s <- format_settings(x$settings, digits)
   if (length(s) > 0L) cat(pack_items(paste(names(s), s, sep = ": ")), sep = "\n")
@@ -270,6 +272,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' @rdname selection
 #' @export
 summary.bahsic_selection <- function(object, top = 20L, ...) {
+  check_dots(..., .fn = "summary")
   structure(list(header = selection_header(object),
                  call = object$call,
                  settings = format_settings(object$settings),
@@ -282,6 +285,7 @@ summary.bahsic_selection <- function(object, top = 20L, ...) {
 #' @rdname selection
 #' @export
 print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(x$header)
   if (!is.null(x$call)) {
     cat("Call: ", paste(deparse(x$call, width.cutoff = 500L), collapse = " "), "\n", sep = "")
@@ -314,6 +318,7 @@ print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits
 #' @rdname selection
 #' @export
 as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...) {
+  check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
   features_by_rank(x)
 }
 
@@ -323,7 +328,7 @@ as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE
 #'
 #' @param fit a selection, e.g. from [bahsic()].
 #' @param n how many; `NULL` (default) gives every ranked feature.
-#' @param ... passed to methods.
+#' @param ... not used: an argument other than `fit` and `n` is an error.
 #' @return A character vector of feature names.
 #' @family selection
 #' @examples
@@ -331,11 +336,15 @@ as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE
 #' selected(fit, 3)
 #' golub$x[, selected(fit, 3)][1:5, ]
 #' @export
-selected <- function(fit, n = NULL, ...) UseMethod("selected")
+selected <- function(fit, n = NULL, ...) {
+  check_generic_args("selected", if (!missing(fit)) fit, ...names())
+  UseMethod("selected")
+}
 
 #' @rdname selected
 #' @export
 selected.bahsic_selection <- function(fit, n = NULL, ...) {
+  check_dots(..., .fn = "selected")
   if (is.null(n)) return(fit$ranking)
   k <- length(fit$ranking)
   if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n != round(n) || n < 0) {
@@ -374,6 +383,7 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' plot(fit, chosen = c(1, 5, 10))
 #' @export
 plot.bahsic_selection <- function(x, chosen = NULL, ...) {
+  check_graphics_dots(..., .fn = "plot")
   idx <- if (is.null(chosen)) NULL else chosen_index(x, chosen)
   if (!is.null(idx)) {
     op <- graphics::par(mfrow = c(1L, 2L))

@@ -28,6 +28,8 @@
 #'   or a range `c(low, high)`, spread evenly over the informative genes (in
 #'   column order), for markers from subtle to strong.
 #' @param size dispersion of the negative binomial (smaller: noisier).
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return A list with `counts` (integer matrix, cells x genes, row names
 #'   `cell1`, ..., column names `gene00001`, ...), `x` (the log-normalised
 #'   matrix, same shape and names), `y` (factor of cell types `type1`, ...)
@@ -44,7 +46,8 @@
 #' sim$informative %in% selected(fit, 10)
 #' @export
 simulate_counts <- function(n_cells = 2000L, n_genes = 2000L, n_informative = 20L,
-                            n_types = 3L, fold_change = 3, size = 2) {
+                            n_types = 3L, fold_change = 3, size = 2, ...) {
+  check_dots(...)
   n_cells <- check_whole(n_cells, "n_cells", 4L)
   n_informative <- check_whole(n_informative, "n_informative", 0L)
   n_genes <- check_whole(n_genes, "n_genes", max(1L, n_informative))

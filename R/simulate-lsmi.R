@@ -67,8 +67,11 @@
 NULL
 
 #' @rdname simulate_lsmi
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @export
-simulate_andor <- function(n, flip = 0.2) {
+simulate_andor <- function(n, flip = 0.2, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   if (!is.numeric(flip) || length(flip) != 1L || !is.finite(flip) || flip < 0 || flip > 1) {
     stop("'flip' must be a single probability in [0, 1].", call. = FALSE)
@@ -82,7 +85,8 @@ simulate_andor <- function(n, flip = 0.2) {
 
 #' @rdname simulate_lsmi
 #' @export
-simulate_quad <- function(n) {
+simulate_quad <- function(n, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   x <- matrix(stats::rnorm(8 * n), n, 8L)
   eps <- stats::rnorm(n)
@@ -94,7 +98,8 @@ simulate_quad <- function(n) {
 
 #' @rdname simulate_lsmi
 #' @export
-simulate_xor10 <- function(n) {
+simulate_xor10 <- function(n, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   x <- cbind(matrix(stats::rbinom(5 * n, 1L, 0.5), n, 5L),
              matrix(stats::rbinom(5 * n, 1L, 0.75), n, 5L))
@@ -103,7 +108,8 @@ simulate_xor10 <- function(n) {
 
 #' @rdname simulate_lsmi
 #' @export
-simulate_3clusters <- function(n, sd = 0.05) {
+simulate_3clusters <- function(n, sd = 0.05, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   check_sim_sd(sd, "sd", allow_zero = FALSE)
   cls <- sample(rep_len(1:3, n))

@@ -88,8 +88,11 @@
 NULL
 
 #' @rdname simulate
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @export
-simulate_xor <- function(n, sd = 0.5) {
+simulate_xor <- function(n, sd = 0.5, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   check_sim_sd(sd, "sd", allow_zero = FALSE)
   cluster <- sample(rep_len(1:4, n))
@@ -103,7 +106,8 @@ simulate_xor <- function(n, sd = 0.5) {
 
 #' @rdname simulate
 #' @export
-simulate_multiclass <- function(n, sd = 0.5) {
+simulate_multiclass <- function(n, sd = 0.5, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   check_sim_sd(sd, "sd", allow_zero = FALSE)
   cls <- sample(rep_len(1:4, n))
@@ -116,7 +120,8 @@ simulate_multiclass <- function(n, sd = 0.5) {
 
 #' @rdname simulate
 #' @export
-simulate_regression <- function(n, noise = 0.1) {
+simulate_regression <- function(n, noise = 0.1, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
   check_sim_sd(noise, "noise", allow_zero = TRUE)
   relevant <- matrix(stats::rnorm(2 * n), n, 2L)
@@ -178,6 +183,8 @@ check_sim_sd <- function(value, arg, allow_zero) {
 #' @param n number of samples, a whole number of at least 4.
 #' @param type `"linear"` or `"nonlinear"`.
 #' @param d number of features, at least the number of relevant ones (6 or 2).
+#' @param ... not used: an argument that is none of the above is an error that
+#'   names it and suggests the closest name.
 #' @return A list with `x` (`n` x `d` matrix, columns `X1`, ...), `y` (factor
 #'   with levels `"-1"`, `"+1"`) and `relevant` (column indices of the
 #'   relevant features).
@@ -191,9 +198,10 @@ check_sim_sd <- function(value, arg, allow_zero) {
 #' plot(sim$x[, 1:2], col = sim$y, asp = 1)
 #' sim$relevant
 #' @export
-simulate_weston <- function(n, type = c("linear", "nonlinear"), d = 100) {
+simulate_weston <- function(n, type = c("linear", "nonlinear"), d = 100, ...) {
+  check_dots(...)
   n <- check_sim_n(n)
-  type <- match.arg(type)
+  type <- arg_match(type)
   k <- if (type == "linear") 6L else 2L
   if (!is.numeric(d) || length(d) != 1L || !is.finite(d) || d != round(d) || d < k ||
       d > .Machine$integer.max) {

@@ -8,7 +8,7 @@
 #   (b) hsic_weights() on XOR (simulate_xor(m), 22 features, m = 100 and
 #       400), lambda = 3 x HSIC at w = 1: time, outer steps, and whether X1
 #       and X2 carry the weight; BAHSIC on the same data for comparison
-#   (c) unsupervised BAHSIC (y = NULL) on the first 1000 Golub genes
+#   (c) unsupervised BAHSIC (unsupervised = TRUE) on the first 1000 Golub genes
 #   (d) qmi() between each of the first 1000 Golub genes and the classes
 #
 # Usage, after installing the package:
@@ -65,8 +65,8 @@ for (m in c(100L, 400L)) {
 
 cat("(c) unsupervised BAHSIC, Golub\n")
 x1000 <- golub$x[, 1:1000]
-u <- best(bahsic(x1000, NULL))
-line("bahsic(y = NULL), 1000 genes", u$sec)
+u <- best(bahsic(x1000, unsupervised = TRUE))
+line("bahsic(unsupervised = TRUE), 1000 genes", u$sec)
 
 cat("(d) qmi(), Golub\n")
 q <- best(vapply(seq_len(1000), function(j) qmi(x1000[, j], golub$y)$estimate, 0))

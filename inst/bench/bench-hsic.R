@@ -20,7 +20,7 @@ timed <- function(f) {
 }
 
 h <- hsic(x, y[, 1], estimator = "biased")
-sx <- h$kernel_x$params$sigma
+sx <- h$kernel$params$sigma
 sy <- h$kernel_y$params$kernel$params$sigma
 bw <- c(sqrt(1 / (2 * sx)), sqrt(1 / (2 * sy)))
 ref <- dhsic(x, y, kernel = "gaussian.fixed", bandwidth = bw)$dHSIC
@@ -29,7 +29,7 @@ cat(sprintf("m = %d, d = %d: HSIC0 (m-1)^2/m^2 = %.12g, dhsic = %.12g, relative 
             abs(h$estimate * (m - 1)^2 / m^2 - ref) / ref))
 
 t_ours <- timed(function() hsic(x, y[, 1], estimator = "biased"))
-t_ours_fixed <- timed(function() hsic(x, y[, 1], estimator = "biased", kernel_x = kernel_gaussian(sx),
+t_ours_fixed <- timed(function() hsic(x, y[, 1], estimator = "biased", kernel = kernel_gaussian(sx),
                            kernel_y = label_kernel_regression(kernel_gaussian(sy))))
 t_ours2 <- timed(function() hsic(x, y[, 1], estimator = "biased", threads = 2))
 t_dhsic <- timed(function() dhsic(x, y, kernel = "gaussian"))

@@ -1,4 +1,4 @@
-# Unsupervised selection (y = NULL, section 10 of seed 004) on data driven by
+# Unsupervised selection (unsupervised = TRUE; Song et al. 2012, section 10) on data driven by
 # latent factors: 20 simulated data sets (seeds 1..20) of m = 60 samples,
 # three factors each loading on its own group of six features (a, b, c;
 # noise sd 0.5) and six pure-noise features (n). For BAHSIC, FOHSIC and
@@ -30,10 +30,10 @@ covers <- function(r, k) {
 noise_last <- function(r) all(group(utils::tail(r, 6)) == "n")
 
 selectors <- list(
-  "BAHSIC" = function(x) bahsic(x, NULL),
-  "FOHSIC" = function(x) fohsic(x, NULL),
+  "BAHSIC" = function(x) bahsic(x, unsupervised = TRUE),
+  "FOHSIC" = function(x) fohsic(x, unsupervised = TRUE),
   "BAHSIC, linear label kernel" = function(x) {
-    bahsic(x, NULL, kernel_y = label_kernel_regression(kernel_linear()))
+    bahsic(x, unsupervised = TRUE, kernel_y = label_kernel_regression(kernel_linear()))
   })
 
 seeds <- 1:20

@@ -115,12 +115,12 @@ test_that("hsic(approx = 'ichol') with a tiny tolerance equals exact hsic()", {
     expect_equal(ap$hsic0, ex$hsic0, tolerance = 1e-6)
     expect_equal(ap$hsic1, ex$hsic1, tolerance = 1e-6)
     expect_equal(ap$se, ex$se, tolerance = 1e-6)
-    expect_equal(ap$kernel_x$params$sigma, ex$kernel_x$params$sigma)
+    expect_equal(ap$kernel$params$sigma, ex$kernel$params$sigma)
     expect_s3_class(ap$approx, "bahsic_approx")
   }
   # biased, and the Laplace kernel
-  ex <- hsic(dat$x, cls, kernel_x = kernel_laplace(0.3), estimator = "biased")
-  ap <- hsic(dat$x, cls, kernel_x = kernel_laplace(0.3), estimator = "biased", approx = full)
+  ex <- hsic(dat$x, cls, kernel = kernel_laplace(0.3), estimator = "biased")
+  ap <- hsic(dat$x, cls, kernel = kernel_laplace(0.3), estimator = "biased", approx = full)
   expect_equal(ap$estimate, ex$estimate, tolerance = 1e-6)
   expect_output(print(ap), "approximation: incomplete Cholesky")
 })
@@ -190,7 +190,7 @@ test_that("hsic(approx = 'block') with one block equals exact, and averages part
   expect_identical(a$n_blocks, 3L)
   # the mean of the block estimates, blocks drawn by sample.int()
   set.seed(8)
-  K <- gram(kernel_gaussian(a$kernel_x$params$sigma), dat$x)
+  K <- gram(kernel_gaussian(a$kernel$params$sigma), dat$x)
   Y <- label_gram(label_kernel_binary(), cls)$Y
   est <- unlist(lapply(1:3, function(p) {
     idx <- split(sample.int(60), rep(1:3, each = 20))
@@ -206,12 +206,12 @@ test_that("hsic(approx = 'block') with one block equals exact, and averages part
 test_that("block works with precomputed and clinical kernels, small blocks and threads", {
   dat <- toy_dependent(40, seed = 12)
   K <- oracle_gauss(dat$x, 0.3)
-  ex <- hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K))
-  expect_equal(hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K),
+  ex <- hsic(dat$x, dat$y, kernel = kernel_precomputed(K))
+  expect_equal(hsic(dat$x, dat$y, kernel = kernel_precomputed(K),
                     approx = approx_block(size = 40))$hsic1, ex$hsic1, tolerance = 1e-12)
   df <- data.frame(a = dat$x[, 1], b = factor(dat$x[, 2] > 0))
-  ex <- hsic(df, dat$y, kernel_x = kernel_clinical())
-  expect_equal(hsic(df, dat$y, kernel_x = kernel_clinical(), approx = approx_block(size = 50))$hsic1,
+  ex <- hsic(df, dat$y, kernel = kernel_clinical())
+  expect_equal(hsic(df, dat$y, kernel = kernel_clinical(), approx = approx_block(size = 50))$hsic1,
                ex$hsic1, tolerance = 1e-12)
   # a class absent from a block is no problem: the label factor is that of all samples
   multi <- factor(c(rep("rare", 2), rep(c("a", "b"), 19)))
@@ -229,7 +229,7 @@ test_that("the approximate median heuristic uses at most 1000 samples", {
   dat <- toy_dependent(30, seed = 9)
   ex <- hsic(dat$x, dat$y)
   ap <- hsic(dat$x, dat$y, approx = approx_ichol(1e-12, 30))
-  expect_equal(ap$kernel_x$params$sigma, ex$kernel_x$params$sigma)
+  expect_equal(ap$kernel$params$sigma, ex$kernel$params$sigma)
   expect_equal(ap$kernel_y$params$kernel$params$sigma, ex$kernel_y$params$kernel$params$sigma)
   # above 1000 samples: the 1000 evenly spaced ones (R's dist() on them is
   # slow under valgrind, and the C median is reached by the case above)
@@ -238,17 +238,17 @@ test_that("the approximate median heuristic uses at most 1000 samples", {
   x <- matrix(rnorm(1500 * 2), 1500, 2)
   sub <- unique(round(seq(1, 1500, length.out = 1000)))
   ap <- hsic(x, x[, 1] > 0, approx = approx_ichol(max_rank = 3))
-  expect_equal(ap$kernel_x$params$sigma, 1 / median(stats::dist(x[sub, ])^2))
-  expect_match(ap$kernel_x$label, "on 1000 samples")
+  expect_equal(ap$kernel$params$sigma, 1 / median(stats::dist(x[sub, ])^2))
+  expect_match(ap$kernel$label, "on 1000 samples")
 })
 
 test_that("approx has clear errors for bad input", {
   dat <- toy_dependent(30, seed = 10)
   expect_error(hsic(dat$x, dat$y, approx = "foo"), "'approx' must be one of")
-  expect_error(hsic(dat$x, dat$y, kernel_x = kernel_polynomial(), approx = "rff"),
+  expect_error(hsic(dat$x, dat$y, kernel = kernel_polynomial(), approx = "rff"),
                "Gaussian or Laplace.*approx = \"ichol\"")
   K <- oracle_gauss(dat$x, 0.5)
-  expect_error(hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K), approx = "ichol"),
+  expect_error(hsic(dat$x, dat$y, kernel = kernel_precomputed(K), approx = "ichol"),
                "needs a kernel computed from the data")
   # a precomputed label kernel is factored as it is (pivoted Cholesky): the
   # exact value at a tiny tolerance

@@ -6,8 +6,8 @@ test_that("both estimators equal their explicit matrix formulas (full label kern
   L <- oracle_gauss(y, 1.3)
   kx <- kernel_gaussian(0.4)
   ky <- label_kernel_regression(kernel_gaussian(1.3))
-  h1 <- hsic(x, y, kernel_x = kx, kernel_y = ky)
-  h0 <- hsic(x, y, kernel_x = kx, kernel_y = ky, estimator = "biased")
+  h1 <- hsic(x, y, kernel = kx, kernel_y = ky)
+  h0 <- hsic(x, y, kernel = kx, kernel_y = ky, estimator = "biased")
   expect_equal(h1$estimate, oracle_hsic1(K, L), tolerance = 1e-12)
   expect_equal(h0$estimate, oracle_hsic0(K, L), tolerance = 1e-12)
   expect_equal(h0$hsic1, h1$estimate)
@@ -34,7 +34,7 @@ test_that("HSIC1 and its variance equal the explicit U-statistic (eq. 10-15)", {
     K <- oracle_gauss(x, 0.5)
     L <- oracle_gauss(y, 0.7)
     u <- oracle_ustat(K, L)
-    h <- hsic(x, y, kernel_x = kernel_gaussian(0.5),
+    h <- hsic(x, y, kernel = kernel_gaussian(0.5),
               kernel_y = label_kernel_regression(kernel_gaussian(0.7)))
     expect_equal(h$estimate, u$hsic1, tolerance = 1e-12)
     expect_equal(h$se^2, u$variance, tolerance = 1e-10)
@@ -44,7 +44,7 @@ test_that("HSIC1 and its variance equal the explicit U-statistic (eq. 10-15)", {
   x <- matrix(rnorm(12), 6, 2)
   L <- label_kernel_matrix(label_kernel_binary(), y)
   u <- oracle_ustat(oracle_gauss(x, 1), L)
-  h <- hsic(x, y, kernel_x = kernel_gaussian(1))
+  h <- hsic(x, y, kernel = kernel_gaussian(1))
   expect_equal(h$estimate, u$hsic1, tolerance = 1e-12)
   expect_equal(h$se^2, max(u$variance, 0), tolerance = 1e-10)
 })
@@ -56,7 +56,7 @@ test_that("HSIC agrees with dHSIC", {
   x <- matrix(rnorm(m * 3), m, 3)
   y <- matrix(x[, 1] + rnorm(m), m, 1)
   h <- hsic(x, y[, 1], estimator = "biased")
-  sx <- h$kernel_x$params$sigma
+  sx <- h$kernel$params$sigma
   sy <- h$kernel_y$params$kernel$params$sigma
   # same median heuristic: dHSIC's bandwidth b has exp(-d^2 / (2 b^2))
   d <- dHSIC::dhsic(x, y, kernel = "gaussian.fixed",
@@ -71,11 +71,11 @@ test_that("HSIC is invariant to permuting the samples, >= 0 when biased, symmetr
   z <- matrix(rnorm(60), 30, 2) + x
   perm <- sample(30)
   k <- kernel_gaussian(0.3)
-  a <- hsic(x, z, kernel_x = k, kernel_y = label_kernel_regression(k))
-  b <- hsic(x[perm, ], z[perm, ], kernel_x = k, kernel_y = label_kernel_regression(k))
+  a <- hsic(x, z, kernel = k, kernel_y = label_kernel_regression(k))
+  b <- hsic(x[perm, ], z[perm, ], kernel = k, kernel_y = label_kernel_regression(k))
   expect_equal(a$estimate, b$estimate, tolerance = 1e-12)
   expect_equal(a$se, b$se, tolerance = 1e-10)
-  s <- hsic(z, x, kernel_x = k, kernel_y = label_kernel_regression(k))
+  s <- hsic(z, x, kernel = k, kernel_y = label_kernel_regression(k))
   expect_equal(a$estimate, s$estimate, tolerance = 1e-12)
   for (seed in 1:5) {
     set.seed(seed)
@@ -122,7 +122,7 @@ test_that("the gamma test matches Gretton et al.'s formulas written out", {
   y <- x[, 1] + rnorm(m)
   k <- kernel_gaussian(0.5)
   ky <- label_kernel_regression(kernel_gaussian(0.8))
-  tst <- hsic_test(x, y, kernel_x = k, kernel_y = ky)
+  tst <- hsic_test(x, y, kernel = k, kernel_y = ky)
   K <- oracle_gauss(x, 0.5)
   L <- oracle_gauss(y, 0.8)
   H <- diag(m) - 1 / m
@@ -146,8 +146,8 @@ test_that("the gamma test matches Gretton et al.'s formulas written out", {
   expect_lt(tst$p.value, 0.01)
   # the low-rank label path gives the same statistic as the expanded kernel
   cls <- factor(y > 0)
-  a <- hsic_test(x, cls, kernel_x = k)
-  b <- hsic_test(x, cls, kernel_x = k, kernel_y = label_kernel_regression(
+  a <- hsic_test(x, cls, kernel = k)
+  b <- hsic_test(x, cls, kernel = k, kernel_y = label_kernel_regression(
     kernel_precomputed(label_kernel_matrix(label_kernel_binary(), cls))))
   expect_equal(a$p.value, b$p.value, tolerance = 1e-10)
   expect_error(hsic_test(x[1:5, ], y[1:5]), "at least 6 samples")
@@ -172,8 +172,8 @@ test_that("the permutation test is reproducible and uses the permuted labels", {
   set.seed(99)
   perms <- vapply(1:50, function(i) sample.int(m), integer(m))
   obs <- hsic(x, y, estimator = "biased")$estimate
-  sig <- hsic(x, y, estimator = "biased")$kernel_x
-  null <- apply(perms, 2, function(p) hsic(x, y[p], kernel_x = sig,
+  sig <- hsic(x, y, estimator = "biased")$kernel
+  null <- apply(perms, 2, function(p) hsic(x, y[p], kernel = sig,
                                            estimator = "biased")$estimate)
   expect_equal(a$p.value, (1 + sum(null >= obs - 1e-12)) / 51)
   expect_equal(unname(a$statistic), obs)

@@ -122,27 +122,27 @@ test_that("hsic() with the clinical kernel is HSIC of its Gram matrix", {
   K <- oracle_clinical(df)
   L <- label_kernel_matrix(label_kernel_binary(), y)
   for (est in c("biased", "unbiased")) {
-    h <- hsic(df, y, kernel_x = kernel_clinical(), estimator = est)
-    hp <- hsic(df$dose, y, kernel_x = kernel_precomputed(K), estimator = est)
+    h <- hsic(df, y, kernel = kernel_clinical(), estimator = est)
+    hp <- hsic(df$dose, y, kernel = kernel_precomputed(K), estimator = est)
     expect_equal(h$estimate, hp$estimate, tolerance = 1e-12)
   }
-  expect_equal(hsic(df, y, kernel_x = kernel_clinical(), estimator = "biased")$estimate,
+  expect_equal(hsic(df, y, kernel = kernel_clinical(), estimator = "biased")$estimate,
                oracle_hsic0(K, unclass(L)[, ]), tolerance = 1e-12)
-  t1 <- hsic_test(df, y, kernel_x = kernel_clinical())
+  t1 <- hsic_test(df, y, kernel = kernel_clinical())
   expect_s3_class(t1, "htest")
 })
 
 test_that("the formula interface keeps factors as they are for the clinical kernel", {
   df <- toy_mixed(m = 20, seed = 2)
   df$y <- factor(rep(c("u", "v"), 10))
-  h1 <- hsic(y ~ age + sex + site + grade, data = df, kernel_x = kernel_clinical())
-  h2 <- hsic(df[c("age", "sex", "site", "grade")], df$y, kernel_x = kernel_clinical())
+  h1 <- hsic(y ~ age + sex + site + grade, data = df, kernel = kernel_clinical())
+  h2 <- hsic(df[c("age", "sex", "site", "grade")], df$y, kernel = kernel_clinical())
   expect_equal(h1$estimate, h2$estimate)
-  h3 <- hsic(y ~ ., data = df, kernel_x = kernel_clinical())
-  expect_equal(h3$estimate, hsic(df[1:6], df$y, kernel_x = kernel_clinical())$estimate)
+  h3 <- hsic(y ~ ., data = df, kernel = kernel_clinical())
+  expect_equal(h3$estimate, hsic(df[1:6], df$y, kernel = kernel_clinical())$estimate)
   b1 <- bahsic(y ~ ., data = df, kernel = kernel_clinical())
   expect_identical(b1$ranking, bahsic(df[1:6], df$y, kernel = kernel_clinical())$ranking)
-  expect_error(hsic(y ~ age * sex, data = df, kernel_x = kernel_clinical()),
+  expect_error(hsic(y ~ age * sex, data = df, kernel = kernel_clinical()),
                "interactions such as age:sex")
   # other kernels still expand factors into dummy columns
   expect_silent(hsic(y ~ age + sex, data = df))
@@ -152,13 +152,13 @@ test_that("missing values follow na_action with the clinical kernel", {
   df <- toy_mixed(m = 20, seed = 3)
   y <- factor(rep(c("u", "v"), 10))
   df$sex[4] <- NA
-  expect_error(hsic(df, y, kernel_x = kernel_clinical()),
+  expect_error(hsic(df, y, kernel = kernel_clinical()),
                "missing values \\(NA/NaN\\), first at feature 'sex', sample '4'")
   expect_error(kernel_matrix(kernel_clinical(), df), "missing values")
-  expect_warning(h <- hsic(df, y, kernel_x = kernel_clinical(), na_action = "omit"),
+  expect_warning(h <- hsic(df, y, kernel = kernel_clinical(), na_action = "omit"),
                  "dropped 1 of 20")
   # ranges from the samples kept
-  expect_equal(h$estimate, hsic(df[-4, ], y[-4], kernel_x = kernel_clinical())$estimate)
+  expect_equal(h$estimate, hsic(df[-4, ], y[-4], kernel = kernel_clinical())$estimate)
 })
 
 test_that("the cross kernel of new samples uses the training ranges and levels", {

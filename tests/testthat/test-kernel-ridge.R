@@ -96,12 +96,12 @@ test_that("hsic() and hsic_test() with kernel_ridge() equal those with the preco
   k <- kernel_ridge(2)
   K <- unclass(unname(kernel_matrix(k, dat$x)))[, ]
   for (est in c("biased", "unbiased")) {
-    a <- hsic(dat$x, dat$y, kernel_x = k, kernel_y = lin_y, estimator = est)
-    b <- hsic(dat$x, dat$y, kernel_x = kernel_precomputed(K), kernel_y = lin_y, estimator = est)
+    a <- hsic(dat$x, dat$y, kernel = k, kernel_y = lin_y, estimator = est)
+    b <- hsic(dat$x, dat$y, kernel = kernel_precomputed(K), kernel_y = lin_y, estimator = est)
     expect_equal(a$estimate, b$estimate, tolerance = 1e-12)
   }
-  t1 <- hsic_test(dat$x, dat$y, kernel_x = k, kernel_y = lin_y)
-  t2 <- hsic_test(dat$x, dat$y, kernel_x = kernel_precomputed(K), kernel_y = lin_y)
+  t1 <- hsic_test(dat$x, dat$y, kernel = k, kernel_y = lin_y)
+  t2 <- hsic_test(dat$x, dat$y, kernel = kernel_precomputed(K), kernel_y = lin_y)
   expect_equal(t1$p.value, t2$p.value, tolerance = 1e-10)
 })
 
@@ -188,7 +188,7 @@ test_that("ridge BAHSIC with the unbiased estimator and n_features agrees with h
                 drop = 0, n_features = 2, standardize = FALSE)
   top <- which(fit$features$rank %in% 1:2)
   expect_length(top, 2L)
-  h <- hsic(dat$x[, top], dat$y, kernel_x = k, kernel_y = lin_y, estimator = "unbiased")
+  h <- hsic(dat$x[, top], dat$y, kernel = k, kernel_y = lin_y, estimator = "unbiased")
   expect_equal(utils::tail(fit$path$hsic, 1), h$estimate, tolerance = 1e-9)
   # the same for 1 and 2 threads
   fit2 <- bahsic(dat$x, dat$y, kernel = k, kernel_y = lin_y, estimator = "unbiased",
@@ -221,8 +221,8 @@ test_that("kernel_ridge() rejects bad input and unsupported uses with clear erro
   expect_error(kernel_ridge(1, base = kernel_ridge(1)), "ridge")
   dat <- ridge_data(20, 4, seed = 7)
   k <- kernel_ridge(1)
-  expect_error(hsic(dat$x, dat$y, kernel_x = k, approx = "ichol"), "approx")
-  expect_error(hsic(dat$x, dat$y, kernel_x = k, approx = approx_block(size = 10)), "approx")
+  expect_error(hsic(dat$x, dat$y, kernel = k, approx = "ichol"), "approx")
+  expect_error(hsic(dat$x, dat$y, kernel = k, approx = approx_block(size = 10)), "approx")
   expect_error(bahsic(dat$x, dat$y, kernel = k, approx = approx_block(size = 10)),
                "approx = \"exact\"")
   expect_error(fohsic(dat$x, dat$y, kernel = k, approx = "rff"), "approx = \"exact\"")

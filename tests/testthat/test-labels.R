@@ -56,7 +56,7 @@ test_that("the default label kernel follows the outcome", {
   expect_equal(r$params$kernel$name, "gaussian")
   expect_error(default_label_kernel(list()), "factor")
   expect_error(label_kernel_binary(NA), "TRUE or FALSE")
-  expect_error(label_kernel_multiclass("nope"), "should be one of")
+  expect_error(label_kernel_multiclass("nope"), "'type' = \"nope\" is not one of \"balanced\"")
   expect_error(label_kernel_regression("gaussian"), "must be a kernel")
   expect_error(label_kernel_matrix(kernel_linear(), 1:3), "label kernel")
   expect_output(print(label_kernel_pam()), "shrunken-centroid")

@@ -15,7 +15,7 @@ test_that("hsic() with a matrix y equals the oracle (exact, block, ichol)", {
   d <- multi_data(1)
   L <- tcrossprod(d$Y)
   h1 <- hsic(d$x, d$Y, kernel_y = lin_y())
-  K <- gauss_gram(d$x, h1$kernel_x$params$sigma)
+  K <- gauss_gram(d$x, h1$kernel$params$sigma)
   expect_equal(h1$hsic1, oracle_hsic1(K, L))
   expect_equal(h1$hsic0, oracle_hsic0(K, L))
   # the Gaussian label kernel on the response vectors
@@ -27,7 +27,7 @@ test_that("hsic() with a matrix y equals the oracle (exact, block, ichol)", {
   hb <- hsic(d$x, d$Y, kernel_y = lin_y(), approx = approx_block(size = 10), estimator = "biased")
   set.seed(3)
   rows <- sample.int(40L)
-  Kb <- gauss_gram(d$x, hb$kernel_x$params$sigma)
+  Kb <- gauss_gram(d$x, hb$kernel$params$sigma)
   est <- vapply(split(rows, rep(1:4, each = 10)),
                 function(i) oracle_hsic0(Kb[i, i], L[i, i]), 0)
   expect_equal(hb$estimate, mean(est))

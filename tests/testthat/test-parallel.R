@@ -130,7 +130,8 @@ test_that("hsic_test(): permutations through a back end give the serial p-value"
       future::plan(old)
     }
   }
-  expect_error(hsic_test(d$x, y, parallel = "snow"), "'parallel' must be NULL")
+  expect_error(hsic_test(d$x, y, method = "permutation", parallel = "snow"),
+               "'parallel' must be NULL")
 })
 
 test_that("a two-worker socket cluster gives the serial results", {

@@ -68,7 +68,7 @@ test_that("qmi() is m^-2 tr(kappa H nu H) and hsic() with the Parzen pair", {
   q <- qmi(x, y, hx, hy)
   expect_equal(q$estimate, oracle, tolerance = 1e-10)
   expect_equal(q$d_x, 2L)
-  h <- hsic(x, y, kernel_x = kernel_parzen(hx), kernel_y = label_kernel_parzen(hy),
+  h <- hsic(x, y, kernel = kernel_parzen(hx), kernel_y = label_kernel_parzen(hy),
             estimator = "biased")
   expect_equal(h$estimate, q$hsic0, tolerance = 1e-12)
   expect_equal(h$estimate * (m - 1)^2 / m^2 / (4 * pi * hx^2) / sqrt(4 * pi * hy^2),
@@ -87,7 +87,7 @@ test_that("a NULL bandwidth is the median rule, the same in qmi() and hsic()", {
   expect_equal(q$bandwidth_x, sqrt(stats::median(stats::dist(x)^2)) / 2)
   expect_equal(q$bandwidth_y, sqrt(stats::median(stats::dist(y)^2)) / 2)
   expect_equal(qmi(x, y, q$bandwidth_x, q$bandwidth_y)$estimate, q$estimate, tolerance = 1e-12)
-  h <- hsic(x, y, kernel_x = kernel_parzen(), kernel_y = label_kernel_parzen(),
+  h <- hsic(x, y, kernel = kernel_parzen(), kernel_y = label_kernel_parzen(),
             estimator = "biased")$estimate
   expect_equal(h, q$hsic0, tolerance = 1e-12)
   expect_gte(q$estimate, 0)
@@ -118,11 +118,14 @@ test_that("bahsic() and fohsic() keep a Parzen window's bandwidth fixed", {
   h <- 0.9
   ref <- bahsic(x, y, kernel = kernel_gaussian(sigma = 1 / (4 * h^2)),
                 sigma = "fixed")
+  fit <- bahsic(x, y, kernel = kernel_parzen(h))
+  expect_identical(fit$features, ref$features)
+  expect_equal(fit$path$sigma, rep(1 / (4 * h^2), nrow(fit$path)))
+  expect_identical(fit$settings$sigma, "fixed")
+  # a policy that would change the bandwidth is an error, not silently ignored
   for (policy in c("dimension", "optimize")) {
-    fit <- bahsic(x, y, kernel = kernel_parzen(h), sigma = policy)
-    expect_identical(fit$features, ref$features)
-    expect_equal(fit$path$sigma, rep(1 / (4 * h^2), nrow(fit$path)))
-    expect_identical(fit$settings$sigma, "fixed")
+    expect_error(bahsic(x, y, kernel = kernel_parzen(h), sigma = policy),
+                 "would change the bandwidth of a Parzen window")
   }
   ref_f <- fohsic(x, y, n_features = 3, kernel = kernel_gaussian(sigma = 1 / (4 * h^2)),
                   sigma = "fixed")

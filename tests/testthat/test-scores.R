@@ -1,9 +1,9 @@
 # feature_scores(): the special cases of section 6 of 004_cafd97bfb60132b1.txt
 # as HSIC with the kernel and preprocessing the paper names.
 
-hsic0_scaled <- function(x, y, kernel_x, kernel_y) {
+hsic0_scaled <- function(x, y, kernel, kernel_y) {
   m <- NROW(x)
-  hsic(x, y, kernel_x = kernel_x, kernel_y = kernel_y, estimator = "biased")$estimate *
+  hsic(x, y, kernel = kernel, kernel_y = kernel_y, estimator = "biased")$estimate *
     (m - 1)^2
 }
 
@@ -150,7 +150,7 @@ test_that("feature_scores() rejects outcomes a method cannot use", {
   expect_error(feature_scores(d$x, cbind(1:12, 12:1), method = "pc"), "single outcome")
   expect_error(feature_scores(d$x, d$y, method = "mmd", kernel = kernel_precomputed(diag(12))),
                "cannot be applied to single features")
-  expect_error(feature_scores(d$x, d$y, method = "nope"), "should be one of")
+  expect_error(feature_scores(d$x, d$y, method = "nope"), "'method' = \"nope\" is not one of")
   expect_error(feature_scores(t(d$x), d$y), "t\\(x\\)")
 })
 

@@ -146,7 +146,7 @@ test_that("the first BAHSIC set's block HSIC is hsic(approx = \"block\") under t
   sim <- small_problem(m = 57)
   for (est in c("biased", "unbiased")) {
     set.seed(9)
-    h <- hsic(sim$x, sim$y, kernel_x = kernel_gaussian(sigma = 0.1), estimator = est,
+    h <- hsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.1), estimator = est,
               approx = approx_block(size = 12, n_partitions = 2))
     set.seed(9)
     fit <- bahsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.1), sigma = "fixed",
@@ -246,7 +246,7 @@ test_that("rff FOHSIC with the 'dimension' width matches the oracle, and hsic(ap
   expect_equal(fit$features$score[first], want, tolerance = 1e-9)
   # the full set's HSIC: the same draws as hsic() makes under the same seed
   set.seed(23)
-  h <- hsic(sim$x, sim$y, kernel_x = kernel_gaussian(sigma = 0.2), estimator = "biased",
+  h <- hsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.2), estimator = "biased",
             approx = approx_rff(40))
   set.seed(23)
   fit <- bahsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.2), sigma = "fixed",

@@ -168,9 +168,12 @@ check_against_oracle <- function(x, y, direction, step = 0, kernel = kernel_gaus
                                  kernel_y = NULL, estimator = "biased",
                                  sigma_policy = "dimension", sigma_grid = NULL,
                                  n_features = NULL, standardize = TRUE, info = "") {
+  # a width policy goes only with a kernel that has a width ("fixed" with any)
+  width <- kernel$name %in% c("gaussian", "laplace")
   fit <- run_engine(direction, x, y, step, kernel = kernel, kernel_y = kernel_y,
-                    estimator = estimator, sigma = sigma_policy, sigma_grid = sigma_grid,
-                    n_features = n_features, standardize = standardize)
+                    estimator = estimator,
+                    sigma = if (width || sigma_policy == "fixed") sigma_policy else "fixed",
+                    sigma_grid = sigma_grid, n_features = n_features, standardize = standardize)
   if (under_valgrind()) {
     # the C engine runs in every configuration; the plain-R oracle (all R,
     # slow under valgrind) is compared in the ordinary test runs
@@ -293,9 +296,10 @@ test_that("Laplace, inverse-distance and polynomial kernels follow the oracle", 
     check_against_oracle(reg$x, reg$y, direction,
                          kernel = kernel_polynomial(degree = 3, offset = 0.5),
                          sigma_policy = "fixed", estimator = "unbiased")
-    # kernels without a width ignore the policy
-    check_against_oracle(dat$x, dat$y, direction, kernel = kernel_polynomial(degree = 2),
-                         sigma_policy = "optimize")
+    # kernels without a width have no policy: asking for one is an error
+    expect_error(run_engine(direction, dat$x, dat$y, 0, kernel = kernel_polynomial(degree = 2),
+                            sigma = "optimize"),
+                 "sigma = \"optimize\" is not used with a polynomial kernel")
   }
 })
 

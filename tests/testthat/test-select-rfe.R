@@ -130,7 +130,7 @@ test_that("rfe() gives clear errors for bad input", {
   expect_error(rfe(d$x, d$y, kernel = kernel_gaussian()), "supports only kernel = kernel_clinical")
   expect_error(rfe(d$x, d$y, drop = 1), "'drop' must be a fraction")
   expect_error(rfe(d$x, d$y, C = 0), "'C' must be a single positive")
-  expect_error(rfe(d$x, d$y, importance = "rf"), "'arg' should be one of")
+  expect_error(rfe(d$x, d$y, importance = "rf"), "'importance' = \"rf\" is not one of")
   expect_error(rfe(d$x, d$y, mkl_control = list(iters = 3)), "'mkl_control' must be a list")
   const <- data.frame(a = rep(1, 30), b = factor(rep("x", 30)))
   expect_error(suppressWarnings(rfe(const, d$y)), "Every feature of 'x' is constant")

@@ -177,11 +177,11 @@ test_that("bad input gives a clear error", {
   expect_error(hsic_weights(x, y, lambda = 1, kernel = kernel_laplace()), "Gaussian")
   expect_error(hsic_weights(x, y, lambda = 1, kernel = kernel_linear()), "Gaussian")
   expect_error(hsic_weights(x, y, lambda = 1, kernel = "gaussian"), "'kernel' must be")
-  expect_error(hsic_weights(x, y, lambda = 1, approx = "block"), "'approx' is not supported")
+  expect_error(hsic_weights(x, y, lambda = 1, approx = "block"), "takes no 'approx'")
   expect_error(hsic_weights(x, y, lambda = 1, max_iter = 0), "'max_iter'")
   expect_error(hsic_weights(x, y, lambda = 1, tol = -1), "'tol'")
   expect_error(hsic_weights(x, y, lambda = 1, threads = 0), "'threads'")
-  expect_error(hsic_weights(x, y, lambda = 1, estimator = "other"), "should be one of")
+  expect_error(hsic_weights(x, y, lambda = 1, estimator = "other"), "'estimator' = \"other\" is not one of")
   expect_error(suppressWarnings(hsic_weights(matrix(1, 20, 2), y, lambda = 1)), "constant")
 })
 
@@ -191,7 +191,7 @@ test_that("hsic_weights() takes y = NULL (unsupervised) and a precomputed label 
   f <- rnorm(m)
   x <- cbind(a1 = f + rnorm(m, sd = 0.3), a2 = f + rnorm(m, sd = 0.3),
              n1 = rnorm(m), n2 = rnorm(m))
-  fu <- hsic_weights(x, NULL, lambda = 0, max_iter = 3)
+  fu <- hsic_weights(x, NULL, lambda = 0, max_iter = 3, unsupervised = TRUE)
   expect_true(isTRUE(fu$settings$unsupervised))
   # the same as the standardised data as a matrix outcome
   fy <- hsic_weights(x, scale(x), lambda = 0, max_iter = 3)

@@ -33,7 +33,7 @@ test_that("the statistic is HSIC of the top n set with the selector's kernel and
   res <- selection_test(fit, n = 4, n_perm = 3)
   top <- selected(fit, 4)
   xs <- st_std(d$x)
-  want <- hsic(xs[, top], d$y, kernel_x = kernel_gaussian(1 / 8), estimator = "biased")$estimate
+  want <- hsic(xs[, top], d$y, kernel = kernel_gaussian(1 / 8), estimator = "biased")$estimate
   expect_equal(unname(res$statistic), want)
   expect_named(res$statistic, "HSIC0")
   expect_identical(res$features, top)
@@ -45,7 +45,7 @@ test_that("the statistic is HSIC of the top n set with the selector's kernel and
   fit_u <- bahsic(d$x, d$y, estimator = "unbiased", sigma = "fixed",
                   kernel = kernel_gaussian(0.05), standardize = FALSE)
   res_u <- selection_test(fit_u, n = 3, n_perm = 2)
-  want_u <- hsic(d$x[, selected(fit_u, 3)], d$y, kernel_x = kernel_gaussian(0.05),
+  want_u <- hsic(d$x[, selected(fit_u, 3)], d$y, kernel = kernel_gaussian(0.05),
                  estimator = "unbiased")$estimate
   expect_equal(unname(res_u$statistic), want_u)
   expect_named(res_u$statistic, "HSIC1")
@@ -53,7 +53,7 @@ test_that("the statistic is HSIC of the top n set with the selector's kernel and
   # Laplace, "dimension": 1 / sqrt(2 n)
   fit_l <- fohsic(d$x, d$y, kernel = kernel_laplace(), n_features = 5)
   res_l <- selection_test(fit_l, n = 2, n_perm = 2)
-  want_l <- hsic(xs[, selected(fit_l, 2)], d$y, kernel_x = kernel_laplace(1 / sqrt(4)),
+  want_l <- hsic(xs[, selected(fit_l, 2)], d$y, kernel = kernel_laplace(1 / sqrt(4)),
                  estimator = "biased")$estimate
   expect_equal(unname(res_l$statistic), want_l)
 })
@@ -80,7 +80,7 @@ test_that("the null statistics are those of a plain-R re-selection loop", {
   n <- 3
   xs <- st_std(d$x)
   stat <- function(top, yb) {
-    hsic(xs[, top], yb, kernel_x = kernel_gaussian(1 / (2 * n)), estimator = "biased")$estimate
+    hsic(xs[, top], yb, kernel = kernel_gaussian(1 / (2 * n)), estimator = "biased")$estimate
   }
   set.seed(11)
   res <- selection_test(fit, n = n, n_perm = 6)
@@ -102,7 +102,7 @@ test_that("randsel re-runs from a seed per permutation and set.seed reproduces",
   # randsel's width: the "dimension" rule for n features
   xs <- st_std(d$x)
   stat <- function(top, yb) {
-    hsic(xs[, top], yb, kernel_x = kernel_gaussian(1 / 4), estimator = "biased")$estimate
+    hsic(xs[, top], yb, kernel = kernel_gaussian(1 / 4), estimator = "biased")$estimate
   }
   want <- st_oracle(function(yb) selected(randsel(d$x, yb, n_boot = 20, cull = 0.5), 2),
                     stat, d$y, 2, 4, 6)
@@ -203,7 +203,7 @@ test_that("bad input gives errors that say what to do", {
   fit <- bahsic(d$x, d$y)
   expect_error(selection_test(list(), 2), "bahsic_selection")
   xu <- matrix(rnorm(60), 15, 4)
-  expect_error(selection_test(bahsic(xu, NULL), 2, n_perm = 3), "unsupervised")
+  expect_error(selection_test(bahsic(xu, unsupervised = TRUE), 2, n_perm = 3), "unsupervised")
   expect_error(selection_test(fit, 0), "'n' must be a whole number from 1 to 6")
   expect_error(selection_test(fit, 7), "'n' must be a whole number from 1 to 6")
   expect_error(selection_test(fit, 1.5), "'n'")

@@ -1,0 +1,86 @@
+#' Threads: the default and the limit
+#'
+#' Every function with a `threads` argument ([hsic()], [hsic_test()],
+#' [kernel_matrix()], [feature_scores()], [bahsic()], [fohsic()],
+#' [randsel()], [rfe()], [hsic_weights()], [qmi()],
+#' [evaluate_selection()]) runs its C loops on that many OpenMP threads. The
+#' result never depends on it: sums are reduced in a fixed order and ties
+#' are broken by feature index, so 1 and 8 threads give identical numbers.
+#'
+#' The default, `default_threads()`, is
+#' * the option `bahsic.threads`, when set (e.g. `options(bahsic.threads = 4)`
+#'   in a script or `.Rprofile`);
+#' * otherwise every core of the machine (`parallel::detectCores()`), but at
+#'   most 2 under `R CMD check --as-cran` (environment variable
+#'   `_R_CHECK_LIMIT_CORES_`, CRAN's limit for examples and tests) and at
+#'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set.
+#'
+#' All cores is the default because it is the fastest on the measurements
+#' of `inst/bench/bench-threads.R` (in the sources): on a 2-core machine two
+#' threads rank the 12,625 genes of the ALL data by BAHSIC 1.7 times faster
+#' than one, and speed up [hsic()] at 2,000 samples and the kernel
+#' [feature_scores()]; no function was slower with every core. Inside
+#' parallel workers that share a machine (`parallel =`, future or
+#' BiocParallel, or `parallel::mclapply()`), use fewer threads per worker
+#' (`threads = 1`, or the option in each worker); [evaluate_selection()]
+#' with `parallel` uses 1 thread per worker unless `threads` is given.
+#'
+#' A request for more threads than the machine has cores (or than
+#' `OMP_THREAD_LIMIT`) is reduced to that number with a warning: more threads
+#' than cores only slow the loops down, and very large numbers would exhaust
+#' the memory of the per-thread workspaces.
+#'
+#' @param ... not used (an argument given here is an error).
+#' @return `default_threads()`: the number of threads, a whole number >= 1.
+#' @examples
+#' default_threads()
+#' old <- options(bahsic.threads = 1)
+#' default_threads()
+#' options(old)
+#' @name threads
+#' @export
+default_threads <- function(...) {
+  check_dots(...)
+  opt <- getOption("bahsic.threads")
+  if (!is.null(opt)) {
+    if (!is.numeric(opt) || length(opt) != 1L || !is.finite(opt) || opt < 1 || opt != round(opt)) {
+      stop("The option bahsic.threads must be a whole number >= 1, e.g. options(bahsic.threads = 2).",
+           call. = FALSE)
+    }
+    return(as.integer(min(opt, max_threads())))
+  }
+  n <- max_threads()
+  if (nzchar(Sys.getenv("_R_CHECK_LIMIT_CORES_")) &&
+      !identical(toupper(Sys.getenv("_R_CHECK_LIMIT_CORES_")), "FALSE")) {
+    n <- min(n, 2L)
+  }
+  omp <- suppressWarnings(as.integer(Sys.getenv("OMP_NUM_THREADS")))
+  if (!is.na(omp) && omp >= 1L) n <- min(n, omp)
+  n
+}
+
+# The most threads a call may use: the machine's cores, and OMP_THREAD_LIMIT.
+max_threads <- function() {
+  cores <- parallel::detectCores()
+  if (is.na(cores) || cores < 1L) cores <- 1L
+  limit <- suppressWarnings(as.integer(Sys.getenv("OMP_THREAD_LIMIT")))
+  if (!is.na(limit) && limit >= 1L) cores <- min(cores, limit)
+  as.integer(cores)
+}
+
+# The one place a `threads` argument is checked and capped before it reaches
+# OpenMP (threads = 1e6 crashed, 40000 aborted in libgomp, and randsel()'s
+# per-thread workspaces asked for 43 GB).
+check_threads <- function(threads) {
+  if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) || threads < 1 ||
+      threads != round(threads)) {
+    stop("'threads' must be a whole number >= 1 (see ?threads for the default).", call. = FALSE)
+  }
+  cap <- max_threads()
+  if (threads > cap) {
+    warning(sprintf("threads = %s is more than the %d core%s this session may use: using %d.",
+                    format(threads), cap, if (cap == 1L) "" else "s", cap), call. = FALSE)
+    threads <- cap
+  }
+  as.integer(threads)
+}

@@ -1,0 +1,61 @@
+# The measurement behind the default number of threads (?threads): every
+# function with a `threads` argument timed with 1, 2, ... up to the cores of
+# the machine, best of `reps` runs, and the speed-up over one thread. The
+# results are identical for every thread count (asserted).
+#
+#   Rscript inst/bench/bench-threads.R [reps]      (default 3)
+
+suppressPackageStartupMessages(library(bahsic))
+args <- commandArgs(trailingOnly = TRUE)
+reps <- if (length(args)) as.integer(args[1L]) else 3L
+cores <- parallel::detectCores()
+counts <- unique(c(1L, 2L, cores))
+counts <- counts[counts <= cores]
+
+best <- function(f) {
+  times <- vapply(seq_len(reps), function(i) system.time(v <<- f())[["elapsed"]], 0)
+  list(sec = min(times), value = v)
+}
+
+set.seed(1)
+m2 <- 2000
+x2 <- matrix(stats::rnorm(m2 * 50), m2, 50)
+y2 <- x2[, 1]^2 + stats::rnorm(m2)
+all_x <- NULL
+if (requireNamespace("ALL", quietly = TRUE)) {
+  env <- new.env()
+  utils::data("ALL", package = "ALL", envir = env)
+  all_x <- t(Biobase::exprs(env$ALL))
+  all_y <- factor(substr(env$ALL$BT, 1, 1))
+}
+runs <- list(
+  "hsic(), m = 2000, d = 50" = function(t) hsic(x2, y2, threads = t)$estimate,
+  "hsic_test(), m = 2000" = function(t) hsic_test(x2[, 1:5], y2, threads = t)$p.value,
+  "kernel_matrix(), m = 2000" = function(t) sum(kernel_matrix(kernel_gaussian(), x2, threads = t)),
+  "feature_scores(hsic), golub" = function(t) {
+    feature_scores(golub$x, golub$y, method = "hsic", threads = t)$score
+  },
+  "bahsic(), golub 38 x 3051" = function(t) bahsic(golub$x, golub$y, threads = t)$ranking,
+  "randsel(), golub, n_boot = 300" = function(t) {
+    set.seed(2)
+    randsel(golub$x, golub$y, n_boot = 300, threads = t)$ranking
+  }
+)
+if (!is.null(all_x)) {
+  runs[["bahsic(), ALL 128 x 12625"]] <- function(t) bahsic(all_x, all_y, threads = t)$ranking
+}
+
+cat(sprintf("%d cores; best of %d runs; seconds, and speed-up over 1 thread\n", cores, reps))
+rows <- list()
+for (nm in names(runs)) {
+  res <- lapply(counts, function(t) best(function() runs[[nm]](t)))
+  same <- all(vapply(res, function(r) identical(r$value, res[[1L]]$value), TRUE))
+  if (!same) stop(nm, ": results differ between thread counts")
+  sec <- vapply(res, `[[`, 0, "sec")
+  rows[[nm]] <- data.frame(run = nm, t(stats::setNames(sec, paste0("t", counts))),
+                           t(stats::setNames(round(sec[1L] / sec, 2), paste0("x", counts))),
+                           check.names = FALSE)
+}
+out <- do.call(rbind, rows)
+rownames(out) <- NULL
+print(out, row.names = FALSE, digits = 3)
