@@ -332,3 +332,29 @@ test_that("a precomputed label kernel is factored by bk_ichol() as the plain-R p
   # a zero kernel: one zero column
   expect_equal(bahsic:::pivoted_cholesky(matrix(0, 5, 5), 1e-6, 10L), matrix(0, 5, 1))
 })
+
+test_that("C_ichol grows its factor as the plain factorisation and reports the residual trace", {
+  set.seed(41)
+  x <- matrix(rnorm(150 * 3), 150, 3)
+  K <- oracle_gauss(x, 0.4)
+  # past the first buffers (64, 128 columns): full rank reproduces K
+  full <- ichol_c(x, "gaussian", 0.4)
+  expect_identical(ncol(full$G), 150L)
+  expect_equal(tcrossprod(full$G), K, tolerance = 1e-8, ignore_attr = TRUE)
+  # a cap stops at a prefix of the same factorisation: the pivots do not
+  # depend on max_rank, whether the cap falls on a buffer's end or not
+  for (r in c(64L, 100L, 128L)) {
+    f <- ichol_c(x, "gaussian", 0.4, max_rank = r)
+    expect_identical(f$pivots, full$pivots[seq_len(r)])
+    expect_equal(f$G, full$G[, seq_len(r)], tolerance = 1e-12)
+    # trace(K) and trace(K - G G') from the plain-R sums
+    expect_equal(f$trace, sum(diag(K)), tolerance = 1e-12)
+    expect_equal(f$residual_trace, sum(diag(K) - rowSums(f$G^2)), tolerance = 1e-8)
+  }
+  # stopped by tol inside a grown buffer
+  f <- ichol_c(x, "gaussian", 0.4, tol = 1e-3)
+  expect_gt(ncol(f$G), 64L)
+  expect_lt(ncol(f$G), 150L)
+  expect_equal(f$G, full$G[, seq_len(ncol(f$G))], tolerance = 1e-12)
+  expect_lte(f$residual, 1e-3 * max(diag(K)))
+})
