@@ -65,7 +65,7 @@ test_that("over the budget, the exact paths name the approximations, and blocks 
     expect_error(f(), "Use an approximation that needs no m x m matrix: approx = \"ichol\"")
   }
   # the approximations stay within the same budget
-  expect_no_error(hsic(x, y, approx = approx_ichol(max_rank = 20)))
+  expect_no_error(suppressWarnings(hsic(x, y, approx = approx_ichol(max_rank = 20))))
   expect_no_error(bahsic(x, y, approx = approx_block(size = 50)))
   # a block of all 400 samples holds the same pairs as the exact path
   expect_error(bahsic(x, y, approx = approx_block(size = 400)),
