@@ -447,10 +447,36 @@ check_block_memory <- function(blocks, size) {
   invisible()
 }
 
+# ---- the memory budget of the entry points without m x m kernel matrices ----
+
+# Stop when `need` bytes, what `what` (e.g. "lsmi()") holds at its peak for m
+# samples (`detail`: of what), exceed the memory budget (option
+# bahsic.max_memory), as check_memory() does for the m x m matrices; fix:
+# what to do. Called before the first large allocation.
+check_budget <- function(need, m, what, detail, fix) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  if (need > budget) {
+    stop(sprintf(paste0("%s needs %s for %.0f samples (%s), above the memory budget of %s ",
+                        "(option bahsic.max_memory). %s"),
+                 what, format_gib(need), as.double(m), detail, format_gib(budget), fix),
+         call. = FALSE)
+  }
+  invisible()
+}
+
 # As check_memory() writes sizes (one decimal), with three digits below 0.1 GiB.
 format_gib <- function(bytes) {
   gib <- bytes / 1024^3
   if (gib >= 0.1) sprintf("%.1f GiB", gib) else sprintf("%.3g GiB", gib)
+}
+
+# The doubles C_median_pairwise() holds for the median heuristic on n rows
+# of d columns: the packed distances (BK_MEDIAN_WORK(n), allocated whatever
+# d) and, for d > 1, the n x n cross products.
+median_pairwise_doubles <- function(n, d) {
+  n <- as.double(n)
+  if (n < 2) return(0)
+  n * (n - 1) / 2 + 65536 + if (d > 1) n^2 else 0
 }
 
 # Random Fourier features (Rahimi and Recht 2007) of the Gaussian

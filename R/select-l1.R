@@ -131,6 +131,8 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                      max_bisect, standardize, verbose, match.arg(na_action), assay,
                      "l1_lsmi()", kernel_y)
   check_lsmi_sizes(n_basis, folds, prep$m)
+  check_lsmi_memory("l1_lsmi()", prep$m, ncol(prep$x), n_basis, folds,
+                    if (is_precomputed_label(prep$kernel_y)) NULL else prep$y, median_x = TRUE)
   xs <- prep$x
   basis <- lsmi_basis(prep$y, prep$m, n_basis, folds,
                       L = if (is_precomputed_label(prep$kernel_y)) {
@@ -179,7 +181,11 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   xs <- prep$x
   m <- prep$m
   kernel_y <- resolve_label_kernel(prep$kernel_y, prep$y)
-  check_memory(m, 4)
+  # the label kernel, weight_matrix()'s temporaries (4 m x m with the label
+  # kernel), then W, the label kernel and the median heuristic's distances
+  # and cross products (1.5) or C_l1hsic_grad()'s m x m workspace: R's peak
+  # heap at m = 2000 is 5.05 m x m matrices (gc())
+  check_memory(m, 5)
   lab <- label_gram(kernel_y, prep$y)
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
   W <- weight_matrix(lab, m, "biased")
