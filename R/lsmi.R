@@ -1,6 +1,6 @@
-# Least-squares mutual information (LSMI), slides 002_91626c83446374ef.txt
-# ("LSMI", "Delta Kernel for Classification Task", "Model Selection by Cross
-# Validation"). The design matrices, the CV loop and the solves are in
+# Least-squares mutual information (LSMI), Jitkrittum (2012), slides "LSMI",
+# "Delta Kernel for Classification Task" and "Model Selection by Cross
+# Validation". The design matrices, the CV loop and the solves are in
 # src/lsmi.c; this file chooses the centres, folds and grids.
 
 #' Least-squares mutual information

@@ -1,5 +1,5 @@
 # l1-LSMI and l1-HSIC: feature weights by gradient projection onto the
-# positive l1 ball, slides 002_91626c83446374ef.txt ("l1-penalized Feature
+# positive l1 ball, Jitkrittum (2012), slides ("l1-penalized Feature
 # Weight Learning", "l1-LSMI (proposed method)", "Gradient Projection
 # Algorithm to Solve l1-LSMI"). The search over the radius z and the
 # restarts are here; the criterion and its gradient (and the projection) are

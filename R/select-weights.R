@@ -1,4 +1,4 @@
-# Feature weighting by HSIC, appendix A of the seed 004_cafd97bfb60132b1.txt
+# Feature weighting by HSIC, appendix A of Song et al. (2012)
 # (eqs. 32-33): maximise HSIC(w) - lambda 1'(1 - exp(-alpha w)) over w >= 0
 # by the convex-concave procedure. The value and gradient over the m^2 pairs
 # are in C (bk_hsic_vgrad() in src/lsmi.c, the loop of the l1-HSIC
