@@ -417,7 +417,7 @@ test_that("a large residual trace warns once, with the residual and what to do",
   # about twice the residual)
   ex <- hsic(x, y, kernel_x = k, kernel_y = fit$kernel_y)
   expect_lt(ex$hsic0 - fit$hsic0, 2 * fit$residual[["x"]] * ex$hsic0)
-  expect_warning(hsic(x, y, approx = a), "raise 'max_rank' in approx_ichol\\(\\)")
+  expect_warning(hsic(x, y, approx = a), "Raise 'max_rank' in approx_ichol\\(\\)")
   expect_warning(hsic(x, y, approx = a), "approx = \"block\" or \"rff\"")
   # one warning per call, even with both factors short (a 2-column outcome)
   y2 <- cbind(y, x[, 2] + rnorm(300))
@@ -429,11 +429,12 @@ test_that("a large residual trace warns once, with the residual and what to do",
   })
   expect_identical(n, 1L)
   # a factor stopped by a coarse tol says to lower tol
-  expect_warning(hsic(x, y, approx = approx_ichol(tol = 0.5)), "lower 'tol'")
+  expect_warning(hsic(x, y, approx = approx_ichol(tol = 0.5)), "Lower 'tol'")
   # the cap set by the memory budget says so
   old <- options(bahsic.max_memory = 16 * 300 * 30)
   on.exit(options(old))
-  expect_warning(hsic(x, y, approx = "ichol"), "the rank the memory budget.*allows")
+  expect_warning(hsic(x, y, approx = "ichol"),
+                 "Rank 30 is what the memory budget \\(option bahsic.max_memory\\) allows")
   # a small residual does not warn: rank 300 is exact
   options(old)
   expect_no_warning(hsic(x, y, approx = approx_ichol(max_rank = 300)))
