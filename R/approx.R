@@ -37,7 +37,8 @@
 #' reaches it (at m = 10,000 the residual trace is still 1.7% and 7% at rank
 #' 3000), and 50 features driven by 5 latent ones reach 1% at about rank 1000
 #' (m = 2000) to 2000 (m = 10,000). The time grows as \eqn{m r^2}: at m =
-#' 10,000 about 1 s for r = 500 and 4 s for r = 1000 (one core). When a
+#' 10,000 1 to 1.7 s for r = 500, 4 to 5.5 s for r = 1000 and 17 to 25 s for
+#' r = 2000 (one core, 5 to 50 features, on a shared machine). When a
 #' factor's residual trace is above 1% (an error that may reach 2%), [hsic()]
 #' and [bahsic()] warn once per call with the residual; raise `max_rank`
 #' then, or use `"block"` or `"rff"`, whose cost does not depend on the
@@ -300,7 +301,7 @@ kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
 # leaves 0.2% of the trace (HSIC within 0.3%); on 20 or more independent
 # features no affordable rank reaches 1% (7% is left at rank 3000, m =
 # 10,000, 50 features), which the warning below reports. Time O(m r^2):
-# about 1 s at m = 10,000 and r = 500, 4 s at r = 1000.
+# 1 to 1.7 s at m = 10,000 and r = 500, 4 to 5.5 s at r = 1000.
 ichol_default_rank <- 500L
 
 # The residual trace, trace(K - G G') / trace(K), above which a factor earns
