@@ -11,8 +11,11 @@
 #'   al. 2012, section 2.6; Fine and Scheinberg 2001), computed from the data
 #'   one kernel column per pivot, never forming \eqn{K}. The pivot is the
 #'   sample with the largest residual diagonal; the factorisation stops when
-#'   that is at most `tol` times the largest diagonal of \eqn{K}, or at
-#'   `max_rank` columns. HSIC0 and HSIC1 then cost \eqn{O(m r^2)} time and
+#'   that is at most `tol` times the largest diagonal of \eqn{K} (so the
+#'   residual trace \eqn{\mathrm{tr}(K - GG^\top) / \mathrm{tr}(K)} is at
+#'   most `tol` too), or at `max_rank` columns: by default 500, or fewer when
+#'   the memory budget (option `bahsic.max_memory`) holds fewer than
+#'   \eqn{16 m r} bytes. HSIC0 and HSIC1 then cost \eqn{O(m r^2)} time and
 #'   \eqn{O(m r)} memory (Lemmas 6-7 of section 2.6).
 #' * `approx_rff()`: random Fourier features (Rahimi and Recht 2007) for the
 #'   Gaussian and Laplace kernels, \eqn{K \approx ZZ^\top} with `n_features`
@@ -23,6 +26,24 @@
 #'   samples, HSIC is estimated within each block and averaged, optionally
 #'   over `n_partitions` independent partitions; \eqn{O(m B)} time.
 #'
+#' **Accuracy of `"ichol"`** (measured by `inst/bench/bench-ichol.R` on
+#' Gaussian kernels with the median heuristic, m = 2000 and 10,000): HSIC0
+#' and HSIC1 from the factors fall short of the exact values by at most 1.7
+#' times the residual trace \eqn{\mathrm{tr}(K - GG^\top) / \mathrm{tr}(K)}
+#' (about once it, typically), so the default `tol = 1e-3` keeps them within
+#' about 0.05%. The rank that takes depends on the kernel's spectrum, that is
+#' on the data's dimension more than on m: 16 columns for one feature, 500 to
+#' 750 for five; for 20 or 50 independent features no affordable rank
+#' reaches it (at m = 10,000 the residual trace is still 1.7% and 7% at rank
+#' 3000), and 50 features driven by 5 latent ones reach 1% at about rank 1000
+#' (m = 2000) to 2000 (m = 10,000). The time grows as \eqn{m r^2}: at m =
+#' 10,000 1 to 1.7 s for r = 500, 4 to 5.5 s for r = 1000 and 17 to 25 s for
+#' r = 2000 (one core, 5 to 50 features, on a shared machine). When a
+#' factor's residual trace is above 1% (an error that may reach 2%), [hsic()]
+#' and [bahsic()] warn once per call with the residual; raise `max_rank`
+#' then, or use `"block"` or `"rff"`, whose cost does not depend on the
+#' spectrum.
+#'
 #' In [hsic()]:
 #'
 #' * Costs, for \eqn{m} samples, \eqn{d} features, a data factor of rank
@@ -30,6 +51,7 @@
 #'   factor of rank \eqn{s}: `"ichol"` \eqn{O(m r (d + r) + m r s)} time,
 #'   \eqn{O(m (r + s))} memory (at \eqn{m = 100{,}000}, \eqn{r = 200}:
 #'   about 5 s and 0.5 GB on one core, `inst/bench/bench-hsic-large.R`);
+#'   the result holds the residual traces of both factors (`residual`);
 #'   `"rff"` \eqn{O(m D d + m D s)} time, \eqn{O(m D)} memory; `"block"`
 #'   \eqn{O(m B d)} time per partition, \eqn{O(B^2)} memory.
 #' * HSIC0, HSIC1 and the variance of HSIC1 come from the factors exactly as
@@ -62,7 +84,8 @@
 #'
 #' @param tol for `approx_ichol()`: stop when the largest residual diagonal
 #'   is at most `tol` times the largest diagonal of the kernel matrix.
-#' @param max_rank for `approx_ichol()`: the largest number of columns.
+#' @param max_rank for `approx_ichol()`: the largest number of columns;
+#'   `NULL` for 500, or what the memory budget allows if that is fewer.
 #' @param n_features for `approx_rff()`: the number of random features.
 #' @param size for `approx_block()`: the number of samples per block
 #'   (at least 4); the last block takes the remainder when `m` is not a
@@ -84,7 +107,7 @@
 #' @name approximations
 #' @family hsic
 #' @examples
-#' approx_ichol(tol = 1e-4)
+#' approx_ichol(tol = 1e-4, max_rank = 1000)
 #' approx_block(size = 50)
 #' set.seed(1)
 #' x <- matrix(rnorm(600), 300, 2)
@@ -101,12 +124,15 @@ approx_exact <- function(...) {
 
 #' @rdname approximations
 #' @export
-approx_ichol <- function(tol = 1e-6, max_rank = 200L, ...) {
+approx_ichol <- function(tol = 1e-3, max_rank = NULL, ...) {
   check_dots(...)
   check_positive_number(tol, "tol")
-  max_rank <- check_whole(max_rank, "max_rank", 1L)
+  if (!is.null(max_rank)) max_rank <- check_whole(max_rank, "max_rank", 1L)
   new_approx("ichol", list(tol = tol, max_rank = max_rank),
-             sprintf("incomplete Cholesky (tol = %g, max_rank = %d)", tol, max_rank))
+             sprintf("incomplete Cholesky (tol = %g, max_rank = %s)", tol,
+                     if (is.null(max_rank)) sprintf("%d or what the memory budget allows",
+                                                    ichol_default_rank)
+                     else max_rank))
 }
 
 #' @rdname approximations
@@ -220,6 +246,7 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
     kx <- lr$kernel_x
     ky <- lr$kernel_y
     extra$rank <- lr$rank
+    if (approx$name == "ichol") extra$residual <- lr$residual
   }
   structure(c(list(estimate = if (unbiased) hsic1 else hsic0, estimator = estimator, se = se,
                    hsic0 = hsic0, hsic1 = hsic1, m = m, kernel = kx, kernel_y = ky,
@@ -252,8 +279,9 @@ check_kernel_approximable <- function(kernel, arg, approx) {
 }
 
 # The factor Z (m x r) with K ~ Z Z' of `kernel` (width resolved) on x (m x d)
-# for approx "ichol" or "rff"; list(Z, kernel).
-kernel_factor <- function(kernel, x, approx, arg) {
+# for approx "ichol" or "rff"; list(Z, kernel, fit: ichol_fit()'s, NULL for
+# "rff"). warn = FALSE leaves the residual warning to the caller.
+kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
   check_kernel_approximable(kernel, arg, approx)
   kernel <- resolve_width_approx(kernel, x)
   if (approx$name == "rff") {
@@ -265,11 +293,87 @@ kernel_factor <- function(kernel, x, approx, arg) {
     check_factor_memory(nrow(x), approx$params$n_features, approx)
     return(list(Z = rff_features(kernel, x, approx$params$n_features), kernel = kernel))
   }
-  check_factor_memory(nrow(x), 2 * min(approx$params$max_rank, nrow(x)), approx)
-  p <- kernel_param(kernel)
-  f <- .Call(C_ichol, x, kernel_code(kernel), p[1L], p[2L], approx$params$tol,
-             approx$params$max_rank)
-  list(Z = f$G, kernel = kernel)
+  f <- ichol_fit(x, kernel_code(kernel), kernel_param(kernel), approx,
+                 if (arg == "kernel_y") "label kernel" else "data kernel")
+  if (warn) ichol_residual_warning(list(f$fit))
+  list(Z = f$G, kernel = kernel, fit = f$fit)
+}
+
+# ---- the incomplete Cholesky's rank and its residual --------------------------
+
+# approx_ichol(max_rank = NULL): at most this many columns, fewer when the
+# memory budget allows fewer (ichol_cap()). Measured (inst/bench/bench-ichol.R,
+# Gaussian kernels, median heuristic): tol = 1e-3 stops at rank 16 for one
+# feature and 485 for five at m = 2000; for five at m = 10,000 rank 500
+# leaves 0.2% of the trace (HSIC within 0.3%); on 20 or more independent
+# features no affordable rank reaches 1% (7% is left at rank 3000, m =
+# 10,000, 50 features), which the warning below reports. Time O(m r^2):
+# 1 to 1.7 s at m = 10,000 and r = 500, 4 to 5.5 s at r = 1000.
+ichol_default_rank <- 500L
+
+# The residual trace, trace(K - G G') / trace(K), above which a factor earns
+# a warning. Measured (inst/bench/bench-ichol.R): HSIC0 and HSIC1 fall short
+# of the exact values by at most 1.7 times this fraction (median 1.0 over
+# 136 factors with a residual of at least 0.5%), so 1% keeps them within
+# about 2% (0.4% at most over the factors measured with a residual <= 1%).
+ichol_warn_residual <- 0.01
+
+# The rank cap of an ichol factor with m rows: max_rank as given, refused
+# above the memory budget (check_factor_memory(); C_ichol holds at most 2 m
+# max_rank doubles); or, for max_rank = NULL, ichol_default_rank lowered to
+# what the budget allows. list(cap, budget = TRUE when the budget lowered it).
+ichol_cap <- function(m, approx) {
+  r <- approx$params$max_rank
+  if (!is.null(r)) {
+    check_factor_memory(m, 2 * min(r, m), approx)
+    return(list(cap = min(r, m), budget = FALSE))
+  }
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  fits <- floor(budget / (16 * as.double(max(m, 1L))))
+  cap <- min(ichol_default_rank, m)
+  if (fits < 1) check_factor_memory(m, 2, approx)
+  list(cap = as.integer(min(cap, fits)), budget = fits < cap)
+}
+
+# C_ichol on x (or a precomputed matrix, code 6) with the approximation's tol
+# and rank cap: list(G, fit), fit = what ichol_residual_warning() reads (the
+# factor's name, rank, cap, whether the budget set the cap, and the residual
+# trace as a fraction of trace(K), NA when trace(K) is not positive).
+ichol_fit <- function(x, code, par, approx, what) {
+  cap <- ichol_cap(nrow(x), approx)
+  f <- .Call(C_ichol, x, code, par[1L], par[2L], approx$params$tol, cap$cap)
+  rho <- if (is.finite(f$trace) && f$trace > 0) max(f$residual_trace, 0) / f$trace else NA_real_
+  list(G = f$G, fit = list(what = what, rank = ncol(f$G), cap = cap$cap, budget = cap$budget,
+                           tol = approx$params$tol, residual = rho))
+}
+
+# One warning for the factors of a call (fits: ichol_fit()$fit entries, NULL
+# for exact or random-feature factors) whose residual trace is above
+# ichol_warn_residual: how much is left, what stopped the factorisation, and
+# what to do.
+ichol_residual_warning <- function(fits) {
+  fits <- Filter(function(f) !is.null(f) && is.finite(f$residual) &&
+                   f$residual > ichol_warn_residual, fits)
+  if (!length(fits)) return(invisible(FALSE))
+  parts <- vapply(fits, function(f) {
+    sprintf("%.1f%% at rank %d in the %s", 100 * f$residual, f$rank, f$what)
+  }, character(1))
+  capped <- vapply(fits, function(f) f$rank >= f$cap, logical(1))
+  budget <- vapply(fits, function(f) isTRUE(f$budget), logical(1)) & capped
+  fix <- if (!all(capped)) {
+    "Lower 'tol' in approx_ichol()"
+  } else if (any(budget)) {
+    sprintf(paste0("Rank %d is what the memory budget (option bahsic.max_memory) allows: ",
+                   "raise the option"), min(vapply(fits[budget], `[[`, 0L, "rank")))
+  } else {
+    "Raise 'max_rank' in approx_ichol()"
+  }
+  warning(sprintf(paste0("approx = \"ichol\" left a residual trace(K - GG') / trace(K) of %s: ",
+                         "HSIC is then too low by up to about twice that fraction ",
+                         "(see ?approximations). %s (time O(m r^2), memory 16 m r bytes), ",
+                         "or use approx = \"block\" or \"rff\"."),
+                  paste(parts, collapse = " and "), fix), call. = FALSE)
+  invisible(TRUE)
 }
 
 # The factors are m x r: refuse one above the memory budget (option
@@ -284,6 +388,53 @@ check_factor_memory <- function(m, cols, approx) {
                         "above the memory budget of %.3g GiB (option bahsic.max_memory). ",
                         "Use a smaller '%s', approx = \"block\", or raise the option."),
                  approx$name, need / 1024^3, m, cols, budget / 1024^3, what), call. = FALSE)
+  }
+  invisible()
+}
+
+# bahsic(approx = "ichol"): the rank cap of the C loop, which runs
+# bk_ichol() on the surviving set at every round. The set of all p features,
+# at the width of the first round (policy "dimension": 1 / (2 p) for the
+# Gaussian kernel, 1 / sqrt(2 p) for the Laplace kernel, as choose_sigma() in
+# src/select.c; "fixed": the kernel's own), is factored here first with the
+# approximation's tol and cap: its rank caps the later rounds, whose sets are
+# smaller and whose kernels are smoother, and its residual (with the label
+# factor's, fy$fit) gives the call's one warning, before the loop. Refuses a
+# loop whose buffers (check_select_factor_memory()) exceed the memory budget.
+ichol_select_rank <- function(xs, kernel, policy, approx, fy, threads) {
+  p <- ncol(xs)
+  if (kernel$name %in% c("gaussian", "laplace") && policy == "dimension") {
+    kernel$params$sigma <- if (kernel$name == "gaussian") 1 / (2 * p) else 1 / sqrt(2 * p)
+  }
+  f <- ichol_fit(xs, kernel_code(kernel), kernel_param(kernel), approx, "data kernel")
+  r <- max(1L, ncol(f$G))
+  check_select_factor_memory(nrow(xs), p, r, ncol(fy$F), threads, approx)
+  ichol_residual_warning(list(f$fit, fy$fit))
+  r
+}
+
+# The low-rank paths of bahsic() and fohsic() (select_call.c) hold besides the
+# data: for "ichol" a copy of the set (m x p), the set's factor and the sums to
+# its pivots (m x r each) and per thread two m x r buffers and
+# bk_lowrank_hsic()'s workspace ((8 + min(r, s)) m); for "rff" the
+# projections (m x D) and per thread the features (m x D) and that workspace.
+# Refuse them above the memory budget (option bahsic.max_memory) before
+# allocating.
+check_select_factor_memory <- function(m, p, cols, s, threads, approx) {
+  m <- as.double(m)
+  per_thread <- if (approx$name == "ichol") 2 * m * cols else m * cols
+  per_thread <- per_thread + (8 + min(cols, s)) * m + 2 * (cols * s + cols + s)
+  shared <- if (approx$name == "ichol") m * p + 2 * m * cols + 2 * m else m * cols + 2 * m
+  need <- 8 * (shared + max(1L, threads) * per_thread)
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  if (need > budget) {
+    what <- if (approx$name == "rff") "n_features" else "max_rank"
+    stop(sprintf(paste0("approx = \"%s\" needs %s for %.0f samples with %g factor columns ",
+                        "on %d thread%s, above the memory budget of %s (option ",
+                        "bahsic.max_memory). Use a smaller '%s', fewer threads, ",
+                        "approx = \"block\", or raise the option."),
+                 approx$name, format_gib(need), m, cols, threads, if (threads == 1L) "" else "s",
+                 format_gib(budget), what), call. = FALSE)
   }
   invisible()
 }
@@ -306,6 +457,38 @@ check_block_memory <- function(blocks, size) {
   invisible()
 }
 
+# ---- the memory budget of the entry points without m x m kernel matrices ----
+
+# Stop when `need` bytes, what `what` (e.g. "lsmi()") holds at its peak for m
+# samples (`detail`: of what), exceed the memory budget (option
+# bahsic.max_memory), as check_memory() does for the m x m matrices; fix:
+# what to do. Called before the first large allocation.
+check_budget <- function(need, m, what, detail, fix) {
+  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  if (need > budget) {
+    stop(sprintf(paste0("%s needs %s for %.0f samples (%s), above the memory budget of %s ",
+                        "(option bahsic.max_memory). %s"),
+                 what, format_gib(need), as.double(m), detail, format_gib(budget), fix),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+# As check_memory() writes sizes (one decimal), with three digits below 0.1 GiB.
+format_gib <- function(bytes) {
+  gib <- bytes / 1024^3
+  if (gib >= 0.1) sprintf("%.1f GiB", gib) else sprintf("%.3g GiB", gib)
+}
+
+# The doubles C_median_pairwise() holds for the median heuristic on n rows
+# of d columns: the packed distances (BK_MEDIAN_WORK(n), allocated whatever
+# d) and, for d > 1, the n x n cross products.
+median_pairwise_doubles <- function(n, d) {
+  n <- as.double(n)
+  if (n < 2) return(0)
+  n * (n - 1) / 2 + 65536 + if (d > 1) n^2 else 0
+}
+
 # Random Fourier features (Rahimi and Recht 2007) of the Gaussian
 # exp(-sigma ||d||^2) and Laplace exp(-sigma ||d||) kernels: Z = sqrt(2 / D)
 # cos(x W' + b) with E[Z Z'] = K. The frequencies follow the kernels'
@@ -325,7 +508,7 @@ rff_features <- function(kernel, x, n_features) {
 # the linear regression kernel are exactly low rank (label_gram()); other
 # regression kernels are factored like the data kernel (rff falls back to
 # ichol's defaults for kernels other than Gaussian and Laplace).
-label_factor <- function(kernel_y, y, approx) {
+label_factor <- function(kernel_y, y, approx, warn = TRUE) {
   kern <- kernel_y$params$kernel
   if (kernel_y$type != "regression" || kern$name == "linear") {
     lab <- label_gram(kernel_y, y)
@@ -334,18 +517,17 @@ label_factor <- function(kernel_y, y, approx) {
   if (kern$name == "precomputed") {
     # the caller's L is in memory already: factor it as it is
     if (approx$name != "ichol") approx <- approx_ichol()
-    check_factor_memory(nrow(kern$params$K), min(approx$params$max_rank, nrow(kern$params$K)),
-                        approx)
-    return(list(F = pivoted_cholesky(kern$params$K, approx$params$tol, approx$params$max_rank),
-                kernel = kernel_y))
+    f <- pivoted_cholesky_fit(kern$params$K, approx)
+    if (warn) ichol_residual_warning(list(f$fit))
+    return(list(F = f$G, kernel = kernel_y, fit = f$fit))
   }
   check_kernel_approximable(kern, "kernel_y", approx)
   ymat <- regression_outcome(y)
   if (approx$name == "rff" && !kern$name %in% c("gaussian", "laplace")) approx <- approx_ichol()
-  f <- kernel_factor(kern, ymat, approx, "kernel_y")
+  f <- kernel_factor(kern, ymat, approx, "kernel_y", warn = warn)
   kernel_y$params$kernel <- f$kernel
   kernel_y$label <- paste("regression label kernel:", f$kernel$label)
-  list(F = f$Z, kernel = kernel_y)
+  list(F = f$Z, kernel = kernel_y, fit = f$fit)
 }
 
 # Pivoted incomplete Cholesky of a given symmetric matrix L (a precomputed
@@ -353,20 +535,30 @@ label_factor <- function(kernel_y, y, approx) {
 # with the stopping rule of every other kernel (tol relative to the largest
 # diagonal, at most max_rank columns); one zero column when L is 0.
 pivoted_cholesky <- function(L, tol, max_rank) {
+  pivoted_cholesky_fit(L, approx_ichol(tol, max_rank))$G
+}
+
+# pivoted_cholesky() with the approximation's rank cap (ichol_cap()) and the
+# fit ichol_residual_warning() reads.
+pivoted_cholesky_fit <- function(L, approx) {
   storage.mode(L) <- "double"
-  G <- .Call(C_ichol, L, 6L, 0, 0, tol, max_rank)$G
-  if (ncol(G) == 0L) G <- matrix(0, nrow(L), 1L)
-  G
+  f <- ichol_fit(L, 6L, c(0, 0), approx, "label kernel")
+  if (ncol(f$G) == 0L) f$G <- matrix(0, nrow(L), 1L)
+  f
 }
 
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1
-# from the two factors in O(m r s) (bk_lowrank_hsic()).
+# from the two factors in O(m r s) (bk_lowrank_hsic()); one warning for both
+# factors when their residual is large (ichol_residual_warning()).
 hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx) {
-  fx <- kernel_factor(kernel_x, x, approx, "kernel")
-  fy <- label_factor(kernel_y, y, approx)
+  fx <- kernel_factor(kernel_x, x, approx, "kernel", warn = FALSE)
+  fy <- label_factor(kernel_y, y, approx, warn = FALSE)
+  ichol_residual_warning(list(fx$fit, fy$fit))
   st <- .Call(C_lowrank_hsic, fx$Z, fy$F)
   list(stats = st, kernel_x = fx$kernel, kernel_y = fy$kernel,
-       rank = c(x = ncol(fx$Z), y = ncol(fy$F)))
+       rank = c(x = ncol(fx$Z), y = ncol(fy$F)),
+       residual = c(x = if (is.null(fx$fit)) NA_real_ else fx$fit$residual,
+                    y = if (is.null(fy$fit)) NA_real_ else fy$fit$residual))
 }
 
 # hsic() with approx "block" (Zaremba et al. 2013): the exact estimates within

@@ -18,11 +18,16 @@
 #'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
 #'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
 #'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
-#'   [fohsic()] 5. At m = 10,000 one matrix is 0.75 GiB. Raise the option on a
+#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()].
+#'   [lsmi()] and [l1_lsmi()] count the median heuristic's pairwise distances
+#'   (0.5 matrix, 1.5 with more than one column; `lsmi()` needs them for its
+#'   default grid of widths and for a numeric outcome) and their m x
+#'   `n_basis` design matrices. At m = 10,000 one matrix is 0.75 GiB. Raise the option on a
 #'   machine with more memory, or use an approximation (`approx =`, see
-#'   [approximations]), which needs no m x m matrix; its m x r factors, and
-#'   the pairs within blocks of the selectors' block path, count against the
-#'   same budget. The budget also limits the dense samples x
+#'   [approximations]), which needs no m x m matrix; its m x r factors (the
+#'   default rank of `approx_ichol()` is lowered to fit), the selectors'
+#'   per-thread m x r buffers, and the pairs within blocks of the selectors'
+#'   block path, count against the same budget. The budget also limits the dense samples x
 #'   features matrix built from a sparse or out-of-memory input (see
 #'   \link{input-classes}).
 #' * `bahsic.simd` (default `TRUE`): let the selectors use their AVX2 loops on

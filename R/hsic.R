@@ -73,7 +73,10 @@
 #'   `estimator`, `se`, both estimates `hsic0` and `hsic1`, `m`, the kernels
 #'   used (with widths filled in), the call and the approximation `approx`;
 #'   with `"ichol"` and `"rff"` also `rank`, the columns of the data and label
-#'   factors, and with `"block"` `n_blocks`, the blocks per partition.
+#'   factors, with `"ichol"` `residual`, their residual traces
+#'   \eqn{\mathrm{tr}(K - GG^\top) / \mathrm{tr}(K)} (`NA` for a label factor
+#'   that is exact or random features), and with `"block"` `n_blocks`, the
+#'   blocks per partition.
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.

@@ -1,6 +1,6 @@
-# Least-squares mutual information (LSMI), slides 002_91626c83446374ef.txt
-# ("LSMI", "Delta Kernel for Classification Task", "Model Selection by Cross
-# Validation"). The design matrices, the CV loop and the solves are in
+# Least-squares mutual information (LSMI), Jitkrittum (2012), slides "LSMI",
+# "Delta Kernel for Classification Task" and "Model Selection by Cross
+# Validation". The design matrices, the CV loop and the solves are in
 # src/lsmi.c; this file chooses the centres, folds and grids.
 
 #' Least-squares mutual information
@@ -93,6 +93,7 @@ lsmi.default <- function(x, y, sigma = NULL, lambda = NULL, n_basis = 200, folds
   m <- nrow(xs)
   check_min_samples(m, 4L, "lsmi()")
   check_lsmi_sizes(n_basis, folds, m)
+  check_lsmi_memory("lsmi()", m, ncol(xs), n_basis, folds, d$y, median_x = is.null(sigma))
   if (standardize) xs <- standardize_columns(xs, d$features)
   basis <- lsmi_basis(d$y, m, n_basis, folds)
   sq <- .Call(C_lsmi_sqdist, xs, xs[basis$centres, , drop = FALSE], rep(1, ncol(xs)))
@@ -146,6 +147,39 @@ check_lsmi_sizes <- function(n_basis, folds, m) {
          call. = FALSE)
   }
   invisible()
+}
+
+# What lsmi() and l1_lsmi() hold at their peak, refused above the memory
+# budget before anything is allocated: the medians of the pairwise
+# distances (median_pairwise_doubles(); on x for the default grid of widths,
+# which l1_lsmi() recomputes for every radius, and on a numeric outcome for
+# its basis functions), six m x b design matrices (the outcome's and its
+# distances, the distances to the centres, C_lsmi_cv()'s or C_lsmi_grad()'s
+# two, the fit's), the b x b Gram matrices of the K folds, and copies of the
+# data (weighted, standardised, and C_lsmi_grad()'s m x d). Against R's peak
+# heap (gc()) at m = 2000, 5 features: 40.0 MB counted for 40.8 MB (numeric
+# outcome, widths given), 57.1 for 58.9 (l1_lsmi()), 24.4 for 21.7 (classes,
+# widths given), 70.7 for 53.8 (the default grid). y: the outcome (numeric:
+# its columns are the outcome's median); median_x: whether the default grid
+# is computed.
+check_lsmi_memory <- function(what, m, d, n_basis, folds, y, median_x) {
+  b <- min(as.double(n_basis), m)
+  d_y <- if (is.numeric(y)) NCOL(y) else 0L
+  med <- max(if (median_x) median_pairwise_doubles(m, d) else 0,
+             if (d_y > 0L) median_pairwise_doubles(m, d_y) else 0)
+  need <- 8 * (med + 6 * as.double(m) * b + (2 * folds + 9) * b^2 + 3 * as.double(m) * d)
+  fix <- if (median_x && what == "lsmi()") {
+    paste0("Give the widths with 'sigma' (the default grid takes the median of all ",
+           "m (m - 1) / 2 distances), use fewer samples or a smaller 'n_basis', or raise ",
+           "the option if the machine has the memory.")
+  } else {
+    paste0("Use fewer samples or a smaller 'n_basis', or raise the option if the machine ",
+           "has the memory.")
+  }
+  detail <- if (med > 0) "the median heuristic's m (m - 1) / 2 pairwise distances" else
+    "no median heuristic"
+  check_budget(need, m, what,
+               sprintf("%s; %g basis functions: m x %g design matrices", detail, b, b), fix)
 }
 
 # Centres (sample indices), folds and the outcome's design matrix, which do

@@ -1,5 +1,5 @@
-# Quadratic mutual information with Parzen windows (section 6.7 of
-# 004_cafd97bfb60132b1.txt, Torr 2003): the L2 distance between the Parzen
+# Quadratic mutual information with Parzen windows (Song et al. 2012,
+# section 6.7; Torr 2003): the L2 distance between the Parzen
 # estimates of p(x, y) and p(x) p(y) is m^-2 tr(kappa H nu H), the biased
 # HSIC of the kernel pair kappa (data) and nu (labels).
 

@@ -98,8 +98,11 @@
 #' pivots, its columns at the pivots updated from the set's
 #' (\eqn{O(m r)}), factored in the same pivot order (\eqn{O(m r^2)}) and
 #' scored with the label factor as in [hsic()]; \eqn{O(m r)} memory per
-#' thread besides a copy of the data. No approximation is available with
-#' [kernel_clinical()].
+#' thread besides a copy of the data. The rank cap of every iteration is the
+#' rank of the factor of all features at the first iteration's width, which
+#' is computed first: when its residual trace is above 1% of the kernel's
+#' trace, `bahsic()` warns once (see [approximations]). No approximation is
+#' available with [kernel_clinical()].
 #'
 #' @inheritParams hsic
 #' @param kernel kernel on the features, see [kernels]; not a precomputed
@@ -320,7 +323,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
     lab_kernel <- bw$kernel
   } else if (ichol) {
-    fy <- label_factor(kernel_y, d$y, approx)
+    fy <- label_factor(kernel_y, d$y, approx, warn = FALSE)
     lab_kernel <- fy$kernel
   } else if (rff) {
     # the standard frequencies and phases, drawn as rff_features() draws
@@ -332,6 +335,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     phase <- stats::runif(n_rff, 0, 2 * pi)
     fy <- label_factor(kernel_y, d$y, approx)
     lab_kernel <- fy$kernel
+    check_select_factor_memory(m, p, n_rff, ncol(fy$F), threads, approx)
   } else {
     check_memory(m, 5, approximable = TRUE)
     lab <- label_gram(kernel_y, d$y, threads)
@@ -373,9 +377,9 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
       .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
             NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"), NULL)
     } else if (ichol) {
+      rank <- ichol_select_rank(xs, kernel, policy, approx, fy, threads)
       .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, NULL, NULL, list(approx$params$tol, approx$params$max_rank, fy$F,
-                                   estimator == "unbiased"))
+            NULL, NULL, NULL, list(approx$params$tol, rank, fy$F, estimator == "unbiased"))
     } else {
       .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
             if (clinical) clinical_flags(xs), NULL, NULL, NULL)

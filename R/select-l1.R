@@ -1,5 +1,5 @@
 # l1-LSMI and l1-HSIC: feature weights by gradient projection onto the
-# positive l1 ball, slides 002_91626c83446374ef.txt ("l1-penalized Feature
+# positive l1 ball, Jitkrittum (2012), slides ("l1-penalized Feature
 # Weight Learning", "l1-LSMI (proposed method)", "Gradient Projection
 # Algorithm to Solve l1-LSMI"). The search over the radius z and the
 # restarts are here; the criterion and its gradient (and the projection) are
@@ -137,6 +137,8 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                      max_bisect, standardize, verbose, arg_match(na_action), assay,
                      "l1_lsmi()", kernel_y, unsupervised)
   check_lsmi_sizes(n_basis, folds, prep$m)
+  check_lsmi_memory("l1_lsmi()", prep$m, ncol(prep$x), n_basis, folds,
+                    if (is_precomputed_label(prep$kernel_y)) NULL else prep$y, median_x = TRUE)
   xs <- prep$x
   basis <- lsmi_basis(prep$y, prep$m, n_basis, folds,
                       L = if (is_precomputed_label(prep$kernel_y)) {
@@ -192,7 +194,11 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   xs <- prep$x
   m <- prep$m
   kernel_y <- resolve_label_kernel(prep$kernel_y, prep$y)
-  check_memory(m, 4)
+  # the label kernel, weight_matrix()'s temporaries (4 m x m with the label
+  # kernel), then W, the label kernel and the median heuristic's distances
+  # and cross products (1.5) or C_l1hsic_grad()'s m x m workspace: R's peak
+  # heap at m = 2000 is 5.05 m x m matrices (gc())
+  check_memory(m, 5)
   lab <- label_gram(kernel_y, prep$y)
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
   W <- weight_matrix(lab, m, "biased")

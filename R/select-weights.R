@@ -1,4 +1,4 @@
-# Feature weighting by HSIC, appendix A of the seed 004_cafd97bfb60132b1.txt
+# Feature weighting by HSIC, appendix A of Song et al. (2012)
 # (eqs. 32-33): maximise HSIC(w) - lambda 1'(1 - exp(-alpha w)) over w >= 0
 # by the convex-concave procedure. The value and gradient over the m^2 pairs
 # are in C (bk_hsic_vgrad() in src/lsmi.c, the loop of the l1-HSIC
@@ -184,6 +184,12 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
     stop("Every feature of 'x' is constant: there is nothing to weight.", call. = FALSE)
   }
   xa <- xs[, varying, drop = FALSE]
+  # before anything m x m is allocated: first the median heuristic's
+  # distances (1.5 m x m), then the label kernel and weight_matrix()'s
+  # temporaries (4 with the label kernel), then W, the label kernel and
+  # C_hsic_vgrad()'s workspace (3); R's peak heap at m = 2000 is 5.02 m x m
+  # matrices with a regression label kernel, 4.02 with classes (gc())
+  check_memory(m, 5, approximable = FALSE)
   # the width of the weighted kernel; settings keep the kernel as given (a
   # width left to the median heuristic stays NULL there)
   sigma <- kernel$params$sigma
@@ -191,7 +197,6 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   sigma <- as.double(sigma)
 
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
-  check_memory(m, 4, approximable = FALSE)
   lab <- label_gram(kernel_y, d$y, threads)
   W <- weight_matrix(lab, m, estimator)
   hv <- function(w, part) .Call(C_hsic_vgrad, xa, w, sigma, W, part, threads)

@@ -414,8 +414,8 @@ void bk_randsel_contrib(ptrdiff_t n, ptrdiff_t nb_total, const double *sum_plus,
                         const int *n_half, double total_half, double *out);
 
 /* ---- low-rank HSIC (lowrank.c) ---------------------------------------------
- * Section 2.6 of 004_cafd97bfb60132b1.txt: HSIC from factors K ~ G G' and
- * L ~ F F' without any m x m matrix. */
+ * Song et al. 2012, section 2.6: HSIC from factors K ~ G G' and L ~ F F'
+ * without any m x m matrix. */
 
 /* Pivoted incomplete Cholesky of the kernel kern (any type but BK_CLINICAL,
  * width resolved) on x (m x d, column-major): K ~ G G', G m x max_rank
@@ -427,6 +427,18 @@ void bk_randsel_contrib(ptrdiff_t n, ptrdiff_t nb_total, const double *sum_plus,
 ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
                    const bk_kernel *kern, double tol, ptrdiff_t max_rank,
                    double *G, int *piv, double *work);
+
+/* bk_ichol() in two steps, so that the caller can grow G between them:
+ * bk_ichol_diag() puts diag(K) into res (m doubles) and returns its largest
+ * value (*trace: its sum); bk_ichol_extend() continues a factorisation of r
+ * columns up to rmax (G has room for rmax), stopping before a pivot whose
+ * residual diagonal is <= stop, and returns the new rank. bk_ichol() is
+ * bk_ichol_extend(stop = tol * max diag, r = 0, rmax = max_rank). */
+double bk_ichol_diag(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const bk_kernel *kern, double *res, double *trace);
+ptrdiff_t bk_ichol_extend(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_kernel *kern, double stop, ptrdiff_t r,
+                          ptrdiff_t rmax, double *G, int *piv, double *res);
 
 /* out[0] = HSIC0 = tr(K H L H) / (m - 1)^2, out[1] = HSIC1 (eq. 5, needs
  * m >= 4), out[2] = the variance of HSIC1 (eq. 15 through h of section 2.5,

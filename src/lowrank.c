@@ -1,9 +1,9 @@
 /*
- * lowrank.c: HSIC from low-rank factors of the kernel matrices, section 2.6
- * of 004_cafd97bfb60132b1.txt: the pivoted incomplete Cholesky factor
- * K ~ G G' computed one kernel column at a time (never the m x m K), random
- * Fourier features K ~ Z Z', and HSIC0, HSIC1 and the variance of HSIC1
- * from two factors in O(m r s + m (r + s)) time and O(m (r + s)) memory.
+ * lowrank.c: HSIC from low-rank factors of the kernel matrices (Song et al.
+ * 2012, section 2.6): the pivoted incomplete Cholesky factor K ~ G G'
+ * computed one kernel column at a time (never the m x m K), random Fourier
+ * features K ~ Z Z', and HSIC0, HSIC1 and the variance of HSIC1 from two
+ * factors in O(m r s + m (r + s)) time and O(m (r + s)) memory.
  * Numeric core: no R API, single-threaded (no reductions whose order could
  * depend on the thread count).
  */
@@ -50,38 +50,47 @@ static void kernel_column(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
 }
 
-/* Pivoted incomplete Cholesky (Fine and Scheinberg 2001): at step j the
- * pivot p is the sample with the largest residual diagonal
- * res_i = K_ii - sum_{l<j} G_il^2 (the lowest index among ties), and
- * G[, j] = (K[, p] - G[, 0:j-1] G[p, 0:j-1]') / sqrt(res_p), zero on the
- * rows already pivoted. Time O(m r (d + r)), memory: G and res.
- * work: m doubles (the residual diagonal). */
-ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
-                   const bk_kernel *kern, double tol, ptrdiff_t max_rank,
-                   double *G, int *piv, double *work)
+/* The diagonal of K into res (m doubles); returns its largest value and, in
+ * *trace, its sum. */
+double bk_ichol_diag(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const bk_kernel *kern, double *res, double *trace)
 {
-  double *res = work;
   int dist = bk_kernel_uses_distance(kern->type);
-  double dmax = 0.0;
+  double dmax = 0.0, tr = 0.0;
   for (ptrdiff_t i = 0; i < m; i++) {
     if (kern->type == BK_PRECOMPUTED) {
       res[i] = x[i + m * i];
-      if (res[i] > dmax) dmax = res[i];
-      continue;
+    } else {
+      double v = 0.0;
+      if (!dist)
+        for (ptrdiff_t f = 0; f < d; f++) {
+          double t = x[i + (ptrdiff_t) m * f];
+          v += t * t;
+        }
+      res[i] = bk_kernel_value(*kern, v);
     }
-    double v = 0.0;
-    if (!dist)
-      for (ptrdiff_t f = 0; f < d; f++) {
-        double t = x[i + (ptrdiff_t) m * f];
-        v += t * t;
-      }
-    res[i] = bk_kernel_value(*kern, v);
     if (res[i] > dmax) dmax = res[i];
+    tr += res[i];
   }
-  const double stop = tol * dmax;
-  if (max_rank > m) max_rank = m;
-  ptrdiff_t r = 0;
-  for (; r < max_rank; r++) {
+  *trace = tr;
+  return dmax;
+}
+
+/* Pivoted incomplete Cholesky (Fine and Scheinberg 2001), continued from
+ * column r to at most rmax columns: at step j the pivot p is the sample with
+ * the largest residual diagonal res_i = K_ii - sum_{l<j} G_il^2 (the lowest
+ * index among ties), and G[, j] = (K[, p] - G[, 0:j-1] G[p, 0:j-1]') /
+ * sqrt(res_p), zero on the rows already pivoted; it stops before a pivot
+ * whose residual is <= stop or not positive. G: room for rmax columns of m
+ * (columns 0..r-1 and piv[0..r-1] from the earlier steps); res: the residual
+ * diagonal (-1 on the pivoted rows), from bk_ichol_diag() at r = 0. Returns
+ * the new rank. Time O(m (r' - r) (d + r')) for the new rank r'. */
+ptrdiff_t bk_ichol_extend(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_kernel *kern, double stop, ptrdiff_t r,
+                          ptrdiff_t rmax, double *G, int *piv, double *res)
+{
+  if (rmax > m) rmax = m;
+  for (; r < rmax; r++) {
     /* pivoted rows carry res = -1, below any residual */
     ptrdiff_t p = -1;
     double best = -0.5;
@@ -110,6 +119,17 @@ ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
     piv[r] = (int) p;
   }
   return r;
+}
+
+/* The whole factorisation: stop at a residual diagonal <= tol * max diag(K)
+ * or at min(max_rank, m) columns. work: m doubles (the residual diagonal). */
+ptrdiff_t bk_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+                   const bk_kernel *kern, double tol, ptrdiff_t max_rank,
+                   double *G, int *piv, double *work)
+{
+  double trace;
+  const double dmax = bk_ichol_diag(x, m, d, kern, work, &trace);
+  return bk_ichol_extend(x, m, d, kern, tol * dmax, 0, max_rank, G, piv, work);
 }
 
 void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,

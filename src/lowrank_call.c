@@ -2,9 +2,16 @@
 #include "glue.h"
 
 /* list(G = m x r factor, pivots = 1-based integer r, residual = the largest
- * residual diagonal left, diag_max = max diag(K)) for the kernel (type, p1,
- * p2) with its width resolved; type BK_PRECOMPUTED: x is the m x m kernel
- * matrix. */
+ * residual diagonal left, trace = trace(K), residual_trace = trace(K - G G'),
+ * the sum of the residual diagonal) for the kernel (type, p1, p2) with its
+ * width resolved; type BK_PRECOMPUTED: x is the m x m kernel matrix.
+ *
+ * G grows with the rank (64 columns, then doubling up to max_rank), so a
+ * factorisation that stops early by 'tol' holds about m x 2r doubles, not
+ * m x max_rank. At most 2 m max_rank doubles are live at once (a buffer and
+ * its successor while the columns are copied, or the last buffer and the
+ * m x r result; a full buffer is the result itself), the bound the R side
+ * checks against the memory budget. */
 SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
 {
   bk_need_double_matrix(x, "x");
@@ -19,24 +26,54 @@ SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
   ptrdiff_t mr = (ptrdiff_t) Rf_asInteger(max_rank);
   if (!(t >= 0) || mr < 1) Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
   if (mr > m) mr = m;
-  double *G = (double *) R_alloc((size_t) (m * mr > 0 ? m * mr : 1),
-                                 sizeof(double));
   int *piv = (int *) R_alloc((size_t) (mr > 0 ? mr : 1), sizeof(int));
-  double *work = (double *) R_alloc((size_t) (m > 0 ? m : 1), sizeof(double));
-  /* the diagonal, for diag_max: bk_ichol() computes it into work first */
-  ptrdiff_t r = bk_ichol(REAL(x), m, d, &k, t, mr, G, piv, work);
-  double resid = 0.0;
+  double *res = (double *) R_alloc((size_t) (m > 0 ? m : 1), sizeof(double));
+  double trace;
+  const double dmax = bk_ichol_diag(REAL(x), m, d, &k, res, &trace);
+  ptrdiff_t cap = mr < 64 ? mr : 64, r = 0;
+  PROTECT_INDEX ipx;
+  SEXP Gbuf = Rf_allocVector(REALSXP, m * cap > 0 ? m * cap : 1);
+  PROTECT_WITH_INDEX(Gbuf, &ipx);
+  for (;;) {
+    r = bk_ichol_extend(REAL(x), m, d, &k, t * dmax, r, cap, REAL(Gbuf), piv,
+                        res);
+    if (r < cap || cap == mr) break;
+    /* full: the next buffer, the columns so far copied into it */
+    ptrdiff_t next = 2 * cap < mr ? 2 * cap : mr;
+    SEXP grown = PROTECT(Rf_allocVector(REALSXP, m * next));
+    memcpy(REAL(grown), REAL(Gbuf), (size_t) (m * r) * sizeof(double));
+    REPROTECT(Gbuf = grown, ipx);
+    UNPROTECT(1); /* grown, now held by ipx */
+    cap = next;
+  }
+  double resid = 0.0, rtrace = 0.0;
   for (ptrdiff_t i = 0; i < m; i++)
-    if (work[i] > resid) resid = work[i];
-  SEXP Gout = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) r));
-  if (r > 0) memcpy(REAL(Gout), G, (size_t) (m * r) * sizeof(double));
+    if (res[i] >= 0.0) { /* pivoted rows carry -1 */
+      if (res[i] > resid) resid = res[i];
+      rtrace += res[i];
+    }
+  SEXP Gout;
+  if (r == cap && r > 0) {
+    Gout = Gbuf; /* full: the result itself */
+    SEXP dim = PROTECT(Rf_allocVector(INTSXP, 2));
+    INTEGER(dim)[0] = (int) m;
+    INTEGER(dim)[1] = (int) r;
+    Rf_setAttrib(Gout, R_DimSymbol, dim);
+    UNPROTECT(1);
+    PROTECT(Gout);
+  } else {
+    Gout = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) r));
+    if (r > 0) memcpy(REAL(Gout), REAL(Gbuf), (size_t) (m * r) * sizeof(double));
+  }
   SEXP pout = PROTECT(Rf_allocVector(INTSXP, r));
   for (ptrdiff_t j = 0; j < r; j++) INTEGER(pout)[j] = piv[j] + 1;
   SEXP rout = PROTECT(Rf_ScalarReal(resid));
-  const char *names[] = {"G", "pivots", "residual", ""};
-  SEXP vals[] = {Gout, pout, rout};
+  SEXP tout = PROTECT(Rf_ScalarReal(trace));
+  SEXP rtout = PROTECT(Rf_ScalarReal(rtrace));
+  const char *names[] = {"G", "pivots", "residual", "trace", "residual_trace", ""};
+  SEXP vals[] = {Gout, pout, rout, tout, rtout};
   SEXP out = bk_named_list(names, vals);
-  UNPROTECT(3);
+  UNPROTECT(6);
   return out;
 }
 

@@ -155,8 +155,10 @@ test_that("ichol and block approach the exact estimate as the rank or the blocks
   ex <- hsic(dat$x, dat$y)
   # ichol is deterministic: the error at rank 4, 16, 64 and at the default
   # tolerance (full accuracy on 300 samples)
+  # (these ranks leave a residual trace above 1%: each call warns)
   rel <- vapply(c(4L, 16L, 64L), function(r) {
-    abs(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = r))$hsic1 - ex$hsic1) / ex$hsic1
+    fit <- suppressWarnings(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = r)))
+    abs(fit$hsic1 - ex$hsic1) / ex$hsic1
   }, 0)
   expect_true(all(diff(rel) < 0))
   full <- hsic(dat$x, dat$y, approx = approx_ichol(tol = 1e-12, max_rank = 300))
@@ -237,7 +239,8 @@ test_that("the approximate median heuristic uses at most 1000 samples", {
   set.seed(11)
   x <- matrix(rnorm(1500 * 2), 1500, 2)
   sub <- unique(round(seq(1, 1500, length.out = 1000)))
-  ap <- hsic(x, x[, 1] > 0, approx = approx_ichol(max_rank = 3))
+  expect_warning(ap <- hsic(x, x[, 1] > 0, approx = approx_ichol(max_rank = 3)),
+                 "residual trace")
   expect_equal(ap$kernel$params$sigma, 1 / median(stats::dist(x[sub, ])^2))
   expect_match(ap$kernel$label, "on 1000 samples")
 })
@@ -263,7 +266,8 @@ test_that("approx has clear errors for bad input", {
   expect_error(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = 20)),
                "smaller 'max_rank'")
   expect_error(hsic(dat$x, dat$y, approx = approx_rff(20)), "smaller 'n_features'")
-  expect_s3_class(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = 5)), "bahsic_hsic")
+  expect_s3_class(suppressWarnings(hsic(dat$x, dat$y, approx = approx_ichol(max_rank = 5))),
+                  "bahsic_hsic")
 })
 
 test_that("at m = 2000 the approximations are within their stated tolerances", {
@@ -331,4 +335,120 @@ test_that("a precomputed label kernel is factored by bk_ichol() as the plain-R p
   expect_equal(ncol(bahsic:::pivoted_cholesky(tcrossprod(Y), 1e-6, 200L)), 3L)
   # a zero kernel: one zero column
   expect_equal(bahsic:::pivoted_cholesky(matrix(0, 5, 5), 1e-6, 10L), matrix(0, 5, 1))
+})
+
+# ---- the rank of approx_ichol() and its residual warning ---------------------
+
+test_that("C_ichol grows its factor as the plain factorisation and reports the residual trace", {
+  set.seed(41)
+  x <- matrix(rnorm(150 * 3), 150, 3)
+  K <- oracle_gauss(x, 0.4)
+  # past the first buffers (64, 128 columns): full rank reproduces K
+  full <- ichol_c(x, "gaussian", 0.4)
+  expect_identical(ncol(full$G), 150L)
+  expect_equal(tcrossprod(full$G), K, tolerance = 1e-8, ignore_attr = TRUE)
+  # a cap stops at a prefix of the same factorisation: the pivots do not
+  # depend on max_rank, whether the cap falls on a buffer's end or not
+  for (r in c(64L, 100L, 128L)) {
+    f <- ichol_c(x, "gaussian", 0.4, max_rank = r)
+    expect_identical(f$pivots, full$pivots[seq_len(r)])
+    expect_equal(f$G, full$G[, seq_len(r)], tolerance = 1e-12)
+    # trace(K) and trace(K - G G') from the plain-R sums
+    expect_equal(f$trace, sum(diag(K)), tolerance = 1e-12)
+    expect_equal(f$residual_trace, sum(diag(K) - rowSums(f$G^2)), tolerance = 1e-8)
+  }
+  # stopped by tol inside a grown buffer
+  f <- ichol_c(x, "gaussian", 0.4, tol = 1e-3)
+  expect_gt(ncol(f$G), 64L)
+  expect_lt(ncol(f$G), 150L)
+  expect_equal(f$G, full$G[, seq_len(ncol(f$G))], tolerance = 1e-12)
+  expect_lte(f$residual, 1e-3 * max(diag(K)))
+})
+
+test_that("approx_ichol() defaults: tol 1e-3, a rank cap of 500 lowered by the memory budget", {
+  a <- approx_ichol()
+  expect_identical(a$params$tol, 1e-3)
+  expect_null(a$params$max_rank)
+  expect_output(print(a), "max_rank = 500 or what the memory budget allows")
+  expect_identical(bahsic:::ichol_cap(2000, a)$cap, 500L)
+  expect_identical(bahsic:::ichol_cap(300, a)$cap, 300L)
+  old <- options(bahsic.max_memory = 16 * 2000 * 40)
+  on.exit(options(old))
+  cap <- bahsic:::ichol_cap(2000, a)
+  expect_identical(cap$cap, 40L)
+  expect_true(cap$budget)
+  # an explicit max_rank above the budget is refused, as before
+  expect_error(bahsic:::ichol_cap(2000, approx_ichol(max_rank = 100)), "smaller 'max_rank'")
+  options(bahsic.max_memory = 100)
+  expect_error(bahsic:::ichol_cap(2000, a), "option bahsic.max_memory")
+  expect_error(approx_ichol(max_rank = 0), "'max_rank' must be a whole number")
+})
+
+test_that("the default is within a few percent of exact HSIC, without a warning", {
+  # 5 features at m = 400: the default stops by tol (residual trace below
+  # 1e-3), HSIC0 and HSIC1 within 0.5% of exact (same widths below 1000 samples)
+  set.seed(42)
+  x <- matrix(rnorm(400 * 5), 400, 5)
+  y <- sin(2 * x[, 1]) + x[, 2]^2 + rnorm(400, sd = 0.5)
+  cls <- factor(y > median(y))
+  for (yy in list(y, cls)) {
+    ex <- hsic(x, yy)
+    ap <- expect_no_warning(hsic(x, yy, approx = "ichol"))
+    expect_lt(ap$rank[["x"]], 400L)
+    expect_lt(ap$residual[["x"]], 1e-3)
+    expect_lt(abs(ap$hsic0 / ex$hsic0 - 1), 0.005)
+    expect_lt(abs(ap$hsic1 / ex$hsic1 - 1), 0.005)
+  }
+})
+
+test_that("a large residual trace warns once, with the residual and what to do", {
+  set.seed(43)
+  x <- matrix(rnorm(300 * 20), 300, 20)
+  y <- x[, 1] + rnorm(300)
+  a <- approx_ichol(max_rank = 30)
+  expect_warning(fit <- hsic(x, y, approx = a),
+                 "residual trace.*of [0-9.]+% at rank 30 in the data kernel")
+  # the residual it reports is that of the factor (plain-R sums)
+  k <- fit$kernel
+  G <- bahsic:::kernel_factor(k, x, a, "kernel", warn = FALSE)$Z
+  expect_equal(fit$residual[["x"]], 1 - sum(G^2) / 300, tolerance = 1e-8)
+  expect_gt(fit$residual[["x"]], 0.01)
+  # and it is as far below exact HSIC as the measured relation says (at most
+  # about twice the residual)
+  ex <- hsic(x, y, kernel = k, kernel_y = fit$kernel_y)
+  expect_lt(ex$hsic0 - fit$hsic0, 2 * fit$residual[["x"]] * ex$hsic0)
+  expect_warning(hsic(x, y, approx = a), "Raise 'max_rank' in approx_ichol\\(\\)")
+  expect_warning(hsic(x, y, approx = a), "approx = \"block\" or \"rff\"")
+  # one warning per call, even with both factors short (a 2-column outcome)
+  y2 <- cbind(y, x[, 2] + rnorm(300))
+  n <- 0L
+  withCallingHandlers(hsic(x, y2, approx = approx_ichol(max_rank = 2)), warning = function(w) {
+    n <<- n + 1L
+    expect_match(conditionMessage(w), "data kernel and .* label kernel")
+    invokeRestart("muffleWarning")
+  })
+  expect_identical(n, 1L)
+  # a factor stopped by a coarse tol says to lower tol
+  expect_warning(hsic(x, y, approx = approx_ichol(tol = 0.5)), "Lower 'tol'")
+  # the cap set by the memory budget says so
+  old <- options(bahsic.max_memory = 16 * 300 * 30)
+  on.exit(options(old))
+  expect_warning(hsic(x, y, approx = "ichol"),
+                 "Rank 30 is what the memory budget \\(option bahsic.max_memory\\) allows")
+  # a small residual does not warn: rank 300 is exact
+  options(old)
+  expect_no_warning(hsic(x, y, approx = approx_ichol(max_rank = 300)))
+})
+
+test_that("a precomputed label kernel's factor reports its residual too", {
+  set.seed(44)
+  x <- matrix(rnorm(200 * 2), 200, 2)
+  yv <- matrix(rnorm(200 * 20), 200, 20)
+  L <- oracle_gauss(yv, 0.05)
+  expect_warning(hsic(x, x[, 1], kernel_y = label_kernel_regression(kernel_precomputed(L)),
+                      approx = approx_ichol(max_rank = 10)),
+                 "in the label kernel")
+  fit <- expect_no_warning(hsic(x, x[, 1], approx = approx_ichol(max_rank = 200),
+                                kernel_y = label_kernel_regression(kernel_precomputed(L))))
+  expect_lt(fit$residual[["y"]], 0.01)
 })

@@ -65,7 +65,7 @@ test_that("over the budget, the exact paths name the approximations, and blocks 
     expect_error(f(), "Use an approximation that needs no m x m matrix: approx = \"ichol\"")
   }
   # the approximations stay within the same budget
-  expect_no_error(hsic(x, y, approx = approx_ichol(max_rank = 20)))
+  expect_no_error(suppressWarnings(hsic(x, y, approx = approx_ichol(max_rank = 20))))
   expect_no_error(bahsic(x, y, approx = approx_block(size = 50)))
   # a block of all 400 samples holds the same pairs as the exact path
   expect_error(bahsic(x, y, approx = approx_block(size = 400)),
@@ -109,4 +109,90 @@ test_that("a long BAHSIC run can be interrupted and the session stays usable", {
     # the session still works and gives the same answers as before
     expect_identical(bahsic(small$x, small$y), before)
   }
+})
+
+# ---- the memory budget of the entry points without m x m kernel matrices ----
+# LSMI and l1-LSMI (the median heuristic's pairwise distances and the m x b
+# design matrices), l1-HSIC, hsic_weights() and qmi() (m x m weights and
+# kernels), approx = "ichol" (its rank cap) and the selectors' low-rank loops
+# (m x r buffers per thread): each estimates its peak before allocating.
+
+budget_calls <- function(m) {
+  set.seed(2)
+  x <- matrix(rnorm(2 * m), m, 2)
+  y <- factor(rep_len(c("a", "b"), m))
+  z <- rnorm(m)
+  list(
+    lsmi = function() lsmi(x, y),
+    # classes and given widths need no median; a numeric outcome's basis does
+    lsmi_numeric = function() lsmi(x, z, sigma = 1, lambda = 0.1),
+    l1_lsmi = function() l1_lsmi(x, y, n_features = 1, restarts = 1),
+    l1_hsic = function() l1_hsic(x, y, n_features = 1, restarts = 1),
+    hsic_weights = function() hsic_weights(x, y, lambda = 0.1),
+    qmi = function() qmi(x, z),
+    qmi_classes = function() qmi(x, y)
+  )
+}
+
+test_that("LSMI, l1-HSIC, feature weights and QMI are refused over the budget before allocating", {
+  # 10^5 samples: the pairwise distances alone are 37 GiB, the m x m
+  # matrices 75 GiB each; the data are 1.6 MB
+  old <- options(bahsic.max_memory = NULL)
+  on.exit(options(old), add = TRUE)
+  calls <- budget_calls(1e5)
+  for (f in names(calls)) {
+    gc(reset = TRUE)
+    expect_error(calls[[f]](), "above the memory budget of 8.0 GiB \\(option bahsic.max_memory\\)",
+                 label = f)
+    expect_lt(sum(gc()[, 6L]), 2000, label = f)
+  }
+  # what to do: lsmi()'s default grid of widths is the part to give
+  expect_error(calls$lsmi(), "Give the widths with 'sigma'")
+  expect_error(calls$lsmi_numeric(), "the median heuristic's m \\(m - 1\\) / 2 pairwise distances")
+})
+
+test_that("the LSMI budget counts the design matrices, and small problems pass", {
+  set.seed(5)
+  x <- matrix(rnorm(600 * 2), 600, 2)
+  y <- factor(rep_len(c("a", "b"), 600))
+  # classes, widths given: no median, 4 m x b design matrices and the folds'
+  # b x b Gram matrices; 200 basis functions need about 4 MB
+  old <- options(bahsic.max_memory = 2e6)
+  on.exit(options(old), add = TRUE)
+  expect_error(lsmi(x, y, sigma = 1, lambda = 0.1),
+               "lsmi\\(\\) needs .* GiB for 600 samples \\(no median heuristic; 200 basis")
+  expect_no_error(lsmi(x, y, sigma = 1, lambda = 0.1, n_basis = 20))
+  # the default grid adds the medians of all 179,700 pairs
+  expect_error(lsmi(x, y, n_basis = 20), "Give the widths with 'sigma'")
+  options(bahsic.max_memory = 1e7)
+  expect_no_error(lsmi(x, y, n_basis = 20))
+  expect_no_error(l1_lsmi(x, y, n_features = 1, restarts = 1, n_basis = 20))
+})
+
+test_that("approx = \"ichol\" and the selectors' low-rank loops stay within the budget", {
+  set.seed(6)
+  m <- 400
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- factor(rep_len(c("a", "b"), m))
+  # the default rank cap is lowered to what the budget allows; below one
+  # column it is refused
+  old <- options(bahsic.max_memory = 16 * m * 8)
+  on.exit(options(old), add = TRUE)
+  fit <- suppressWarnings(hsic(x, y, approx = "ichol"))
+  expect_lte(fit$rank[["x"]], 8L)
+  options(bahsic.max_memory = 8 * m)
+  expect_error(hsic(x, y, approx = "ichol"), "option bahsic.max_memory")
+  # bahsic(): the factor of the whole set (16 m r bytes at most) fits, the
+  # loop's buffers (a copy of the data, two m x r matrices, and per thread
+  # two more and the workspace of bk_lowrank_hsic()) do not
+  r <- 20
+  options(bahsic.max_memory = 1.5 * 16 * m * r)
+  expect_error(bahsic(x, y, approx = approx_ichol(max_rank = r), threads = 1),
+               "approx = \"ichol\" needs .* GiB for 400 samples with 20 factor columns on 1 thread, above the memory budget .*option bahsic.max_memory")
+  options(bahsic.max_memory = 2e5)
+  expect_error(bahsic(x, y, approx = approx_rff(50), threads = 2),
+               "approx = \"rff\" needs .* on 2 threads.*smaller 'n_features'")
+  options(bahsic.max_memory = 1e7)
+  expect_no_error(suppressWarnings(bahsic(x, y, approx = approx_ichol(max_rank = r))))
+  expect_no_error(bahsic(x, y, approx = approx_rff(50), threads = 2))
 })

@@ -294,9 +294,10 @@ test_that("ichol candidate scores are HSIC of the Nystrom kernel on the set's pi
                                   oracle_hsic0),
                              list(kernel_laplace(sigma = 0.3), "laplace", 0.3, "unbiased",
                                   oracle_hsic1)))) {
-    fit <- bahsic(sim$x, sim$y, kernel = cs[[1]], sigma = "fixed", estimator = cs[[4]],
-                  standardize = FALSE, n_features = 6,
-                  approx = approx_ichol(tol = 1e-8, max_rank = 8))
+    # (rank 8 leaves a large residual: the call warns)
+    fit <- suppressWarnings(bahsic(sim$x, sim$y, kernel = cs[[1]], sigma = "fixed",
+                                   estimator = cs[[4]], standardize = FALSE, n_features = 6,
+                                   approx = approx_ichol(tol = 1e-8, max_rank = 8)))
     # the pivots of the incomplete Cholesky of the whole set
     p <- kernel_param(cs[[1]])
     piv <- .Call(C_ichol, sim$x, kernel_code(cs[[1]]), p[1L], p[2L], 1e-8, 8L)$pivots
@@ -314,14 +315,40 @@ test_that("ichol candidate scores are HSIC of the Nystrom kernel on the set's pi
 test_that("ichol selection: the same for 1 and 2 threads; planted features on top", {
   set.seed(32)
   sim <- simulate_xor(300)
-  a <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40))
-  b <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40), threads = 2L)
+  expect_warning(a <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40)),
+                 "residual trace")
+  expect_warning(b <- bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 40), threads = 2L),
+                 "residual trace")
   expect_identical(a$features, b$features)
   expect_identical(a$path, b$path)
   expect_match(a$settings$approx, "incomplete Cholesky", fixed = TRUE)
   skip_on_cran()
   skip_if(under_valgrind(), "slow under valgrind")
   expect_setequal(selected(a, 2), c("X1", "X2"))
+})
+
+test_that("ichol: the rank of the loop is the whole set's factor's, and one warning per call", {
+  set.seed(34)
+  sim <- simulate_xor(120)
+  n <- 0L
+  fit <- withCallingHandlers(
+    bahsic(sim$x, sim$y, drop = 0, approx = approx_ichol(max_rank = 10)),
+    warning = function(w) {
+      n <<- n + 1L
+      expect_match(conditionMessage(w), "of [0-9.]+% at rank 10 in the data kernel")
+      invokeRestart("muffleWarning")
+    })
+  # 22 rounds (one feature at a time), one warning, before the loop
+  expect_identical(nrow(fit$path), 22L)
+  expect_identical(n, 1L)
+  # the first round's HSIC is that of the factor of all features at the
+  # width of the "dimension" policy, 1 / (2 p), that the warning was about
+  xs <- standardize_columns(sim$x, colnames(sim$x))
+  G <- .Call(C_ichol, xs, kernel_code(kernel_gaussian()), 1 / (2 * 22), 0, 1e-3, 10L)$G
+  Y <- label_gram(label_kernel_binary(), sim$y)$Y
+  expect_equal(fit$path$hsic[1], .Call(C_lowrank_hsic, G, Y)[1], tolerance = 1e-10)
+  # an accurate factor (tol reached before the cap) does not warn
+  expect_no_warning(bahsic(sim$x, sim$y, approx = approx_ichol(max_rank = 120)))
 })
 
 test_that("approximations the selectors do not take give clear errors", {
