@@ -300,7 +300,7 @@ mkl_weights <- function(z, flags, y, C, ctl, threads) {
   cur
 }
 
-# Algorithm 1 of 003_6ec3b1f7786f1d71.txt on the encoded data z.
+# Algorithm 1 of Paul and Dupont (ESANN 2014) on the encoded data z.
 rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verbose) {
   p <- ncol(z)
   constant <- apply(z, 2L, function(v) all(v == v[1L]))
@@ -308,7 +308,10 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
   rank <- rep(NA_integer_, p)
   score <- rep(NA_real_, p)
   iteration <- rep(NA_integer_, p)
-  history <- matrix(NA_real_, p, 0L)
+  # the importances of each iteration, on its surviving features; one matrix
+  # at the end (growing it by cbind() copied p x iterations numbers every
+  # iteration: quadratic in p with drop = 0)
+  history <- list()
   path <- list()
   eliminated <- integer(0)
   it <- 0L
@@ -331,9 +334,7 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
       imp <- fit$mu
       key <- cbind(imp, q)
     }
-    col <- rep(NA_real_, p)
-    col[active] <- imp
-    history <- cbind(history, col)
+    history[[it]] <- list(active = active, imp = imp)
     row <- data.frame(iteration = it, n_features = s, hsic = NA_real_, sigma = NA_real_,
                       objective = fit$objective, w2 = fit$w2, n_sv = length(fit$sv),
                       train_error = fit$train_error)
@@ -360,6 +361,8 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
     active <- setdiff(active, out)
   }
   rank[rev(eliminated)] <- seq_len(p)
-  list(rank = rank, score = score, iteration = iteration, history = history,
+  imp <- matrix(NA_real_, p, it)
+  for (i in seq_len(it)) imp[history[[i]]$active, i] <- history[[i]]$imp
+  list(rank = rank, score = score, iteration = iteration, history = imp,
        path = do.call(rbind, path))
 }

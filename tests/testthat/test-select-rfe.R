@@ -1,4 +1,4 @@
-# rfe(): Algorithm 1 of 003_6ec3b1f7786f1d71.txt with the importances of
+# rfe(): Algorithm 1 of Paul and Dupont (ESANN 2014) with the importances of
 # eq. 5-7 (SVM) and eq. 8 (MKL).
 
 toy_rfe <- function(m = 30, seed = 1) {
@@ -159,4 +159,88 @@ test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the
   # bahsic with the clinical kernel on the same data: the same under permutation too
   b <- bahsic(x, y, kernel = kernel_clinical())
   expect_identical(bahsic(x[perm, ], y[perm], kernel = kernel_clinical())$ranking, b$ranking)
+})
+
+# The kernels of rfe() on many features and samples are long C calls: they
+# check for an interrupt between blocks of columns (src/clinical_call.c), so
+# a time limit (the same path as Ctrl-C) stops them from inside. The limit is
+# set right before the call, and the call never returns. (Without the checks
+# the C code ran to its end, seconds later, and returned its result.)
+test_that("the clinical kernels stop on an interrupt from inside the C code", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: a large kernel")
+  set.seed(3)
+  m <- 1500
+  p <- 1200
+  z <- matrix(runif(m * p), m, p)
+  z[, 1:200] <- sample(1:3, m * 200, TRUE)
+  flags <- rep(c(1L, 0L), c(200L, p - 200L))
+  W <- tcrossprod(rnorm(m))
+  small <- z[1:20, 1:5]
+  before <- .Call(C_clinical, small, NULL, flags[1:5], NULL, 1L)
+  before_dot <- .Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  for (threads in 1:2) {
+    returned <- FALSE
+    err <- tryCatch({
+      setTimeLimit(elapsed = 0.1, transient = FALSE)
+      K <- .Call(C_clinical, z, NULL, flags, NULL, threads)
+      returned <- TRUE
+    }, error = function(e) e)
+    setTimeLimit(elapsed = Inf)
+    expect_s3_class(err, "error")
+    expect_match(conditionMessage(err), "time limit")
+    expect_false(returned)
+    err <- tryCatch({
+      setTimeLimit(elapsed = 0.1, transient = FALSE)
+      q <- .Call(C_clinical_dot, z, flags, W, threads)
+      returned <- TRUE
+    }, error = function(e) e)
+    setTimeLimit(elapsed = Inf)
+    expect_s3_class(err, "error")
+    expect_match(conditionMessage(err), "time limit")
+    expect_false(returned)
+    # the session still works and gives the same answers
+    expect_identical(.Call(C_clinical, small, NULL, flags[1:5], NULL, 1L), before)
+    expect_identical(.Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L), before_dot)
+  }
+  # blocks do not change the numbers: the blockwise kernel against the oracle
+  zs <- z[1:200, c(1:3, 201:203)]
+  expect_equal(.Call(C_clinical, zs, NULL, flags[c(1:3, 201:203)], NULL, 2L),
+               oracle_encoded_kernel(zs, flags[c(1:3, 201:203)] == 1L), tolerance = 1e-12)
+})
+
+# rfe() one feature at a time on 300 features: 300 SVMs and kernels. The time
+# limit is set by the handler of the first progress message, so it starts
+# inside the loop, and it stops the run there, as Ctrl-C would.
+test_that("a long rfe() run can be interrupted and the session stays usable", {
+  skip_if_not_installed("kernlab")
+  set.seed(8)
+  m <- 60
+  d <- 300
+  x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
+  y <- factor(rep_len(c("a", "b"), m))
+  small <- toy_rfe()
+  before <- rfe(small$x, small$y)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  iterations <- 0L
+  err <- tryCatch(
+    withCallingHandlers(
+      rfe(x, y, drop = 0, verbose = TRUE),
+      message = function(msg) {
+        iterations <<- iterations + 1L
+        if (iterations == 1L) setTimeLimit(elapsed = 0.3, transient = FALSE)
+        invokeRestart("muffleMessage")
+      }
+    ),
+    error = function(e) e
+  )
+  setTimeLimit(elapsed = Inf)
+  expect_s3_class(err, "error")
+  expect_match(conditionMessage(err), "time limit")
+  # it stopped inside the loop: after the first iteration, before the last
+  expect_gte(iterations, 1L)
+  expect_lt(iterations, d)
+  # the session still works and gives the same answers as before
+  expect_identical(rfe(small$x, small$y), before)
 })
