@@ -41,18 +41,26 @@ test_that("J_SVM from C matches eq. 5-7 computed from the ksvm solution", {
     }, numeric(1))
     expect_equal(s$w2, w2, tolerance = 1e-10)
     q <- rfe_quad(z, as.integer(cat), s, 1L)
-    expect_equal(jsvm_importance(q, s$w2), abs(w2 - w2_minus), tolerance = 1e-9)
+    expect_equal(jsvm_importance(q, s$w2, "paper"), abs(w2 - w2_minus), tolerance = 1e-9)
     expect_identical(rfe_quad(z, as.integer(cat), s, 2L), q)
-    # the first iteration of rfe() uses exactly these importances
-    fit <- rfe(d$x, d$y)
+    # the first iteration of rfe(j_svm = "paper") uses exactly these importances
+    fit <- rfe(d$x, d$y, j_svm = "paper")
     expect_equal(unname(fit$importance[, 1]), abs(w2 - w2_minus), tolerance = 1e-9)
+    # "share": the kernel without f's share, K - K_f / p, re-computed
+    p <- ncol(z)
+    w2_share <- vapply(seq_len(p), function(f) {
+      Kf <- oracle_encoded_kernel(z[, f, drop = FALSE], cat[f])
+      drop(v %*% (K - Kf / p) %*% v)
+    }, numeric(1))
+    expect_equal(jsvm_importance(q, s$w2, "share"), w2 - w2_share, tolerance = 1e-9)
+    expect_equal(unname(rfe(d$x, d$y)$importance[, 1]), w2 - w2_share, tolerance = 1e-9)
   }
 })
 
 test_that("rfe() ranks by reverse elimination and returns the common result class", {
   skip_if_not_installed("kernlab")
   d <- toy_rfe(m = 40)
-  fit <- rfe(d$x, d$y, drop = 0)
+  fit <- rfe(d$x, d$y, drop = 0, j_svm = "paper")
   expect_s3_class(fit, "bahsic_selection")
   expect_identical(fit$method, "rfe_svm")
   expect_setequal(fit$ranking, names(d$x))
@@ -65,10 +73,12 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   last2 <- fit$importance[fit$features$iteration >= 4, 4]
   expect_length(last2, 2L)
   expect_equal(last2[[1]], last2[[2]])
-  # "share" ranks by q_f: the strong continuous and categorical signals lead
-  fs <- rfe(d$x, d$y, drop = 0, j_svm = "share")
+  # "share" (the default) ranks by q_f: the strong continuous and categorical
+  # signals lead
+  fs <- rfe(d$x, d$y, drop = 0)
   expect_setequal(fs$ranking[1:2], c("signal", "group"))
   expect_identical(fs$settings$j_svm, "share")
+  expect_identical(fit$settings$j_svm, "paper")
   # the importance recorded when removed is the smallest of that iteration
   for (it in 1:4) {
     out <- fit$features$feature[fit$features$iteration == it]
@@ -87,13 +97,15 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   expect_identical(rfe(cls ~ ., data = df)$ranking, f2$ranking)
   # a numeric matrix: all continuous
   xm <- as.matrix(d$x[c("signal", "noise")])
-  fm <- rfe(xm, d$y, j_svm = "share")
+  fm <- rfe(xm, d$y)
   expect_identical(fm$ranking[1], "signal")
-  # a constant feature leaves first, with importance 0
+  # a constant feature leaves first, with importance 0, in both forms
   d$x$const <- 1
-  expect_warning(fc <- rfe(d$x, d$y, drop = 0), "constant feature \\(const\\)")
-  expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
-  expect_identical(fc$features$score[fc$features$feature == "const"], 0)
+  for (j in c("share", "paper")) {
+    expect_warning(fc <- rfe(d$x, d$y, drop = 0, j_svm = j), "constant feature \\(const\\)")
+    expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
+    expect_identical(fc$features$score[fc$features$feature == "const"], 0)
+  }
 })
 
 test_that("MKL weights are a convex combination that does not raise the SVM objective", {
@@ -159,6 +171,44 @@ test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the
   # bahsic with the clinical kernel on the same data: the same under permutation too
   b <- bahsic(x, y, kernel = kernel_clinical())
   expect_identical(bahsic(x[perm, ], y[perm], kernel = kernel_clinical())$ranking, b$ranking)
+})
+
+# Mixed data with two planted features, a strong continuous and a strong
+# categorical one, beside weak and noise features of both kinds.
+planted_rfe <- function(seed, m = 80) {
+  set.seed(seed)
+  y <- factor(rep(c("a", "b"), length.out = m))
+  b <- y == "b"
+  x <- data.frame(
+    num_weak = rnorm(m) + 0.3 * b,
+    cat_noise1 = factor(sample(c("x", "y"), m, TRUE)),
+    num_strong = rnorm(m) + 2 * b,
+    cat_weak = factor(ifelse(runif(m) < ifelse(b, 0.6, 0.4), "p", "q")),
+    num_noise = runif(m),
+    cat_strong = factor(ifelse(runif(m) < ifelse(b, 0.85, 0.15), "yes", "no")),
+    cat_noise2 = factor(sample(c("x", "y", "z"), m, TRUE)))
+  list(x = x, y = y)
+}
+
+test_that("rfe() ranks a strong continuous and a strong categorical feature first by default", {
+  skip_if_not_installed("kernlab")
+  planted <- c("num_strong", "cat_strong")
+  for (seed in test_cases(1:5, 1L)) {
+    d <- planted_rfe(seed)
+    # the pair is far ahead of the rest for a univariate test too
+    p <- c(num_strong = t.test(d$x$num_strong ~ d$y)$p.value,
+           cat_strong = fisher.test(table(d$x$cat_strong, d$y))$p.value)
+    expect_true(all(p < 1e-5))
+    fit <- rfe(d$x, d$y)
+    expect_identical(fit$settings$j_svm, "share")
+    expect_setequal(fit$ranking[1:2], planted)
+    # eq. 6-7 as written ranks the pair first in none of these draws: with
+    # the absolute value, features whose q_f lies far below the mean (noise)
+    # count as important as those far above it, and in the last iterations
+    # the strong features sit closest to the mean they dominate
+    paper <- rfe(d$x, d$y, j_svm = "paper")
+    expect_false(setequal(paper$ranking[1:2], planted))
+  }
 })
 
 # The kernels of rfe() on many features and samples are long C calls: they
