@@ -65,7 +65,7 @@
 #' **Time and interrupts.** Every iteration computes the kernel of the
 #' surviving features and trains one SVM, so `drop = 0` costs one SVM per
 #' feature: on the ALL data (128 samples, the first 5000 genes) that is
-#' 5000 SVMs and several minutes, against 38 SVMs and about a second with
+#' 5000 SVMs and a few minutes, against 38 SVMs and about a second with
 #' `drop = 0.2`. Ctrl-C (or a [setTimeLimit()]) stops `rfe()` between
 #' iterations and inside the kernels, which check between blocks of columns;
 #' kernlab's SVM solver does not check, so one SVM runs to its end first
