@@ -134,7 +134,7 @@ double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
 double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
 
 /* ---- the clinical kernel (clinical.c) --------------------------------------
- * Eq. (3)-(4) of 003_6ec3b1f7786f1d71.txt on encoded data: column f of z is
+ * Eq. (3)-(4) of Paul and Dupont (ESANN 2014) on encoded data: column f of z is
  * categorical (cat[f] = 1, level codes, k_f = 1[a == b]) or continuous
  * (cat[f] = 0, shifted and divided by its range, k_f = 1 - |a - b|). */
 
@@ -144,6 +144,18 @@ double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
 void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
                        ptrdiff_t mb, ptrdiff_t p, const int *cat,
                        const double *weight, double *K, int nthreads);
+
+/* Columns j0 <= j < j1 of that K: with sym (za == zb), only rows i <= j,
+ * to be mirrored by bk_clinical_mirror() once all columns are done. The
+ * glue computes K in blocks of columns, checking for an interrupt between
+ * blocks; each column is the same whatever the blocks and the threads. */
+void bk_clinical_cols(const double *za, ptrdiff_t ma, const double *zb,
+                      ptrdiff_t mb, ptrdiff_t p, const int *cat,
+                      const double *weight, int sym, ptrdiff_t j0, ptrdiff_t j1,
+                      double *K, int nthreads);
+
+/* K (m x m): the lower triangle from the upper one. */
+void bk_clinical_mirror(double *K, ptrdiff_t m);
 
 /* out[f] = sum_{a,b} W_ab k_f(z_af, z_bf) for every feature f of z (m x p),
  * W symmetric m x m (only its upper triangle is read). HSIC is linear in

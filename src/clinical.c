@@ -1,5 +1,5 @@
 /*
- * clinical.c: the clinical kernel of 003_6ec3b1f7786f1d71.txt, eq. (3)-(4),
+ * clinical.c: the clinical kernel of Paul and Dupont (ESANN 2014), eq. (3)-(4),
  * and the per-feature sums that make it cheap to select with. Numeric core:
  * no R API.
  *
@@ -13,18 +13,18 @@
 #include <math.h>
 #include "bahsic.h"
 
-void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
-                       ptrdiff_t mb, ptrdiff_t p, const int *cat,
-                       const double *weight, double *K, int nthreads)
+void bk_clinical_cols(const double *za, ptrdiff_t ma, const double *zb,
+                      ptrdiff_t mb, ptrdiff_t p, const int *cat,
+                      const double *weight, int sym, ptrdiff_t j0, ptrdiff_t j1,
+                      double *K, int nthreads)
 {
-  /* the Gram matrix of one set: fill the upper triangle and mirror it */
-  const int sym = za == zb && ma == mb;
   const double scale = p > 0 ? 1.0 / (double) p : 0.0;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads) if (nthreads > 1)
 #endif
-  for (ptrdiff_t j = 0; j < mb; j++) {
+  for (ptrdiff_t j = j0; j < j1; j++) {
     double *col = K + ma * j;
+    /* the Gram matrix of one set: the upper triangle, mirrored later */
     const ptrdiff_t n = sym ? j + 1 : ma;
     for (ptrdiff_t i = 0; i < n; i++) col[i] = 0.0;
     /* eq. (4), k_f = 1 - d_f on the encoded values: 1[a == b] for a
@@ -45,11 +45,22 @@ void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
     if (!weight)
       for (ptrdiff_t i = 0; i < n; i++) col[i] *= scale;
   }
-  if (sym) {
-    for (ptrdiff_t j = 0; j < mb; j++)
-      for (ptrdiff_t i = j + 1; i < ma; i++) K[i + ma * j] = K[j + ma * i];
-  }
   (void) nthreads;
+}
+
+void bk_clinical_mirror(double *K, ptrdiff_t m)
+{
+  for (ptrdiff_t j = 0; j < m; j++)
+    for (ptrdiff_t i = j + 1; i < m; i++) K[i + m * j] = K[j + m * i];
+}
+
+void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
+                       ptrdiff_t mb, ptrdiff_t p, const int *cat,
+                       const double *weight, double *K, int nthreads)
+{
+  const int sym = za == zb && ma == mb;
+  bk_clinical_cols(za, ma, zb, mb, p, cat, weight, sym, 0, mb, K, nthreads);
+  if (sym) bk_clinical_mirror(K, ma);
 }
 
 void bk_clinical_dot(const double *z, ptrdiff_t m, ptrdiff_t p, const int *cat,

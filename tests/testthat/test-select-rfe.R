@@ -1,4 +1,4 @@
-# rfe(): Algorithm 1 of 003_6ec3b1f7786f1d71.txt with the importances of
+# rfe(): Algorithm 1 of Paul and Dupont (ESANN 2014) with the importances of
 # eq. 5-7 (SVM) and eq. 8 (MKL).
 
 toy_rfe <- function(m = 30, seed = 1) {
@@ -41,18 +41,26 @@ test_that("J_SVM from C matches eq. 5-7 computed from the ksvm solution", {
     }, numeric(1))
     expect_equal(s$w2, w2, tolerance = 1e-10)
     q <- rfe_quad(z, as.integer(cat), s, 1L)
-    expect_equal(jsvm_importance(q, s$w2), abs(w2 - w2_minus), tolerance = 1e-9)
+    expect_equal(jsvm_importance(q, s$w2, "paper"), abs(w2 - w2_minus), tolerance = 1e-9)
     expect_identical(rfe_quad(z, as.integer(cat), s, 2L), q)
-    # the first iteration of rfe() uses exactly these importances
-    fit <- rfe(d$x, d$y)
+    # the first iteration of rfe(j_svm = "paper") uses exactly these importances
+    fit <- rfe(d$x, d$y, j_svm = "paper")
     expect_equal(unname(fit$importance[, 1]), abs(w2 - w2_minus), tolerance = 1e-9)
+    # "share": the kernel without f's share, K - K_f / p, re-computed
+    p <- ncol(z)
+    w2_share <- vapply(seq_len(p), function(f) {
+      Kf <- oracle_encoded_kernel(z[, f, drop = FALSE], cat[f])
+      drop(v %*% (K - Kf / p) %*% v)
+    }, numeric(1))
+    expect_equal(jsvm_importance(q, s$w2, "share"), w2 - w2_share, tolerance = 1e-9)
+    expect_equal(unname(rfe(d$x, d$y)$importance[, 1]), w2 - w2_share, tolerance = 1e-9)
   }
 })
 
 test_that("rfe() ranks by reverse elimination and returns the common result class", {
   skip_if_not_installed("kernlab")
   d <- toy_rfe(m = 40)
-  fit <- rfe(d$x, d$y, drop = 0)
+  fit <- rfe(d$x, d$y, drop = 0, j_svm = "paper")
   expect_s3_class(fit, "bahsic_selection")
   expect_identical(fit$method, "rfe_svm")
   expect_setequal(fit$ranking, names(d$x))
@@ -65,10 +73,12 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   last2 <- fit$importance[fit$features$iteration >= 4, 4]
   expect_length(last2, 2L)
   expect_equal(last2[[1]], last2[[2]])
-  # "share" ranks by q_f: the strong continuous and categorical signals lead
-  fs <- rfe(d$x, d$y, drop = 0, j_svm = "share")
+  # "share" (the default) ranks by q_f: the strong continuous and categorical
+  # signals lead
+  fs <- rfe(d$x, d$y, drop = 0)
   expect_setequal(fs$ranking[1:2], c("signal", "group"))
   expect_identical(fs$settings$j_svm, "share")
+  expect_identical(fit$settings$j_svm, "paper")
   # the importance recorded when removed is the smallest of that iteration
   for (it in 1:4) {
     out <- fit$features$feature[fit$features$iteration == it]
@@ -87,13 +97,15 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   expect_identical(rfe(cls ~ ., data = df)$ranking, f2$ranking)
   # a numeric matrix: all continuous
   xm <- as.matrix(d$x[c("signal", "noise")])
-  fm <- rfe(xm, d$y, j_svm = "share")
+  fm <- rfe(xm, d$y)
   expect_identical(fm$ranking[1], "signal")
-  # a constant feature leaves first, with importance 0
+  # a constant feature leaves first, with importance 0, in both forms
   d$x$const <- 1
-  expect_warning(fc <- rfe(d$x, d$y, drop = 0), "constant feature \\(const\\)")
-  expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
-  expect_identical(fc$features$score[fc$features$feature == "const"], 0)
+  for (j in c("share", "paper")) {
+    expect_warning(fc <- rfe(d$x, d$y, drop = 0, j_svm = j), "constant feature \\(const\\)")
+    expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
+    expect_identical(fc$features$score[fc$features$feature == "const"], 0)
+  }
 })
 
 test_that("MKL weights are a convex combination that does not raise the SVM objective", {
@@ -131,7 +143,11 @@ test_that("rfe() gives clear errors for bad input", {
   expect_error(rfe(d$x, d$y, drop = 1), "'drop' must be a fraction")
   expect_error(rfe(d$x, d$y, C = 0), "'C' must be a single positive")
   expect_error(rfe(d$x, d$y, importance = "rf"), "'importance' = \"rf\" is not one of")
-  expect_error(rfe(d$x, d$y, mkl_control = list(iters = 3)), "'mkl_control' must be a list")
+  expect_error(rfe(d$x, d$y, importance = "mkl", mkl_control = list(iters = 3)), "'mkl_control' must be a list")
+  expect_error(rfe(d$x, d$y, mkl_control = list(max_iter = 3)),
+               "'mkl_control' is not used with importance = \"svm\"")
+  expect_error(rfe(d$x, d$y, importance = "mkl", j_svm = "paper"),
+               "'j_svm' is not used with importance = \"mkl\"")
   const <- data.frame(a = rep(1, 30), b = factor(rep("x", 30)))
   expect_error(suppressWarnings(rfe(const, d$y)), "Every feature of 'x' is constant")
   d$x$noise[3] <- NA
@@ -159,4 +175,126 @@ test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the
   # bahsic with the clinical kernel on the same data: the same under permutation too
   b <- bahsic(x, y, kernel = kernel_clinical())
   expect_identical(bahsic(x[perm, ], y[perm], kernel = kernel_clinical())$ranking, b$ranking)
+})
+
+# Mixed data with two planted features, a strong continuous and a strong
+# categorical one, beside weak and noise features of both kinds.
+planted_rfe <- function(seed, m = 80) {
+  set.seed(seed)
+  y <- factor(rep(c("a", "b"), length.out = m))
+  b <- y == "b"
+  x <- data.frame(
+    num_weak = rnorm(m) + 0.3 * b,
+    cat_noise1 = factor(sample(c("x", "y"), m, TRUE)),
+    num_strong = rnorm(m) + 2 * b,
+    cat_weak = factor(ifelse(runif(m) < ifelse(b, 0.6, 0.4), "p", "q")),
+    num_noise = runif(m),
+    cat_strong = factor(ifelse(runif(m) < ifelse(b, 0.85, 0.15), "yes", "no")),
+    cat_noise2 = factor(sample(c("x", "y", "z"), m, TRUE)))
+  list(x = x, y = y)
+}
+
+test_that("rfe() ranks a strong continuous and a strong categorical feature first by default", {
+  skip_if_not_installed("kernlab")
+  planted <- c("num_strong", "cat_strong")
+  for (seed in test_cases(1:5, 1L)) {
+    d <- planted_rfe(seed)
+    # the pair is far ahead of the rest for a univariate test too
+    p <- c(num_strong = t.test(d$x$num_strong ~ d$y)$p.value,
+           cat_strong = fisher.test(table(d$x$cat_strong, d$y))$p.value)
+    expect_true(all(p < 1e-5))
+    fit <- rfe(d$x, d$y)
+    expect_identical(fit$settings$j_svm, "share")
+    expect_setequal(fit$ranking[1:2], planted)
+    # eq. 6-7 as written ranks the pair first in none of these draws: with
+    # the absolute value, features whose q_f lies far below the mean (noise)
+    # count as important as those far above it, and in the last iterations
+    # the strong features sit closest to the mean they dominate
+    paper <- rfe(d$x, d$y, j_svm = "paper")
+    expect_false(setequal(paper$ranking[1:2], planted))
+  }
+})
+
+# The kernels of rfe() on many features and samples are long C calls: they
+# check for an interrupt between blocks of columns (src/clinical_call.c), so
+# a time limit (the same path as Ctrl-C) stops them from inside. The limit is
+# set right before the call, and the call never returns. (Without the checks
+# the C code ran to its end, seconds later, and returned its result.)
+test_that("the clinical kernels stop on an interrupt from inside the C code", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: a large kernel")
+  set.seed(3)
+  m <- 1500
+  p <- 1200
+  z <- matrix(runif(m * p), m, p)
+  z[, 1:200] <- sample(1:3, m * 200, TRUE)
+  flags <- rep(c(1L, 0L), c(200L, p - 200L))
+  W <- tcrossprod(rnorm(m))
+  small <- z[1:20, 1:5]
+  before <- .Call(C_clinical, small, NULL, flags[1:5], NULL, 1L)
+  before_dot <- .Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  for (threads in 1:2) {
+    returned <- FALSE
+    err <- tryCatch({
+      setTimeLimit(elapsed = 0.1, transient = FALSE)
+      K <- .Call(C_clinical, z, NULL, flags, NULL, threads)
+      returned <- TRUE
+    }, error = function(e) e)
+    setTimeLimit(elapsed = Inf)
+    expect_s3_class(err, "error")
+    expect_match(conditionMessage(err), "time limit")
+    expect_false(returned)
+    err <- tryCatch({
+      setTimeLimit(elapsed = 0.1, transient = FALSE)
+      q <- .Call(C_clinical_dot, z, flags, W, threads)
+      returned <- TRUE
+    }, error = function(e) e)
+    setTimeLimit(elapsed = Inf)
+    expect_s3_class(err, "error")
+    expect_match(conditionMessage(err), "time limit")
+    expect_false(returned)
+    # the session still works and gives the same answers
+    expect_identical(.Call(C_clinical, small, NULL, flags[1:5], NULL, 1L), before)
+    expect_identical(.Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L), before_dot)
+  }
+  # blocks do not change the numbers: the blockwise kernel against the oracle
+  zs <- z[1:200, c(1:3, 201:203)]
+  expect_equal(.Call(C_clinical, zs, NULL, flags[c(1:3, 201:203)], NULL, 2L),
+               oracle_encoded_kernel(zs, flags[c(1:3, 201:203)] == 1L), tolerance = 1e-12)
+})
+
+# rfe() one feature at a time on 300 features: 300 SVMs and kernels. The time
+# limit is set by the handler of the first progress message, so it starts
+# inside the loop, and it stops the run there, as Ctrl-C would.
+test_that("a long rfe() run can be interrupted and the session stays usable", {
+  skip_if_not_installed("kernlab")
+  set.seed(8)
+  m <- 60
+  d <- 300
+  x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
+  y <- factor(rep_len(c("a", "b"), m))
+  small <- toy_rfe()
+  before <- rfe(small$x, small$y)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  iterations <- 0L
+  err <- tryCatch(
+    withCallingHandlers(
+      rfe(x, y, drop = 0, verbose = TRUE),
+      message = function(msg) {
+        iterations <<- iterations + 1L
+        if (iterations == 1L) setTimeLimit(elapsed = 0.3, transient = FALSE)
+        invokeRestart("muffleMessage")
+      }
+    ),
+    error = function(e) e
+  )
+  setTimeLimit(elapsed = Inf)
+  expect_s3_class(err, "error")
+  expect_match(conditionMessage(err), "time limit")
+  # it stopped inside the loop: after the first iteration, before the last
+  expect_gte(iterations, 1L)
+  expect_lt(iterations, d)
+  # the session still works and gives the same answers as before
+  expect_identical(rfe(small$x, small$y), before)
 })
