@@ -17,6 +17,7 @@ SEXP C_col_cor(SEXP x, SEXP y);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
+SEXP C_scale_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
               SEXP categorical, SEXP blocks, SEXP rff, SEXP ichol);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
@@ -55,6 +56,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
+  {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},
   {"C_select", (DL_FUNC) &C_select, 9},
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
