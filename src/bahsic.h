@@ -526,15 +526,20 @@ void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
 /* ---- univariate statistics (scores.c) ------------------------------------ */
 
 /* Per-class counts n (ncls), means and within-class sums of squared
- * deviations (ncls x d, column-major) of the columns of x (m x d);
- * cls[i] in 0..ncls-1. Two passes for accuracy. work: m + ncls + 1 ints. */
-void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
-                      int ncls, int *n, double *mean, double *ss, int *work);
+ * deviations (ncls x d, column-major) of the columns of x (m x d), in units
+ * of 2^expo[j] (mean) and 4^expo[j] (ss) per column; constant[j] = 1 for a
+ * column of a single value; cls[i] in 0..ncls-1. One read of each column.
+ * Returns the index of the first non-finite value of x, or -1.
+ * work: m + ncls + 1 ints. */
+ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const int *cls, int ncls, int *n, double *mean,
+                           double *ss, int *expo, int *constant, int *work);
 
 /* Pearson correlation of every column of x (m x d) with y; NaN for a
- * constant column. */
-void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
-                double *out);
+ * constant column; constant[] and the result as bk_class_moments().
+ * work: m doubles. */
+ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const double *y, double *out, int *constant, double *work);
 
 /* ---- LSMI, l1-LSMI and l1-HSIC (lsmi.c) -----------------------------------
  * Slides 002_91626c83446374ef.txt. n samples, d features, b basis centres;
