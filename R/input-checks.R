@@ -52,7 +52,18 @@
 #'   \item{Inf in x or y}{An error naming the feature and the sample of the
 #'     first infinite value of x. Finite values beyond \eqn{10^{150}}{1e150} in
 #'     absolute value are refused too, as their squared distances overflow:
-#'     rescale them (log or \code{scale()}).}
+#'     rescale them (log or \code{scale()}). \code{feature_scores()} takes
+#'     them, except with a kernel of fixed parameters (\code{"mmd"},
+#'     \code{"kta"}, \code{"hsic"} with a given \code{sigma}, a linear,
+#'     polynomial or inverse-distance kernel): it scores each feature in units
+#'     of a power of two of its own, where nothing overflows.}
+#'   \item{Data of extreme scale}{Values near \eqn{10^{-170}}{1e-170}, whose
+#'     squares are below the smallest double: the standardisation of the
+#'     selectors and \code{feature_scores()} (but for a kernel of fixed
+#'     parameters, which sees the data's own scale) rescale each feature by a
+#'     power of two first (exact), so a feature is constant only when its
+#'     values are all equal, and the scores that do not depend on the scale
+#'     of the data are the same as for the data times any constant.}
 #'   \item{A constant feature}{\code{hsic()} and \code{hsic_test()}: no
 #'     warning; a constant feature adds nothing to any distance between
 #'     samples, so the result is that of the other features. The selectors

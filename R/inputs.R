@@ -19,9 +19,10 @@
 #'   attribute "clinical" (see R/kernel-clinical.R).
 #' @param blocks FALSE: x is the dense samples x features matrix. TRUE: x is
 #'   NULL and `source` delivers it a block of features at a time (see
-#'   block_source()); the finiteness checks of a block are made when it is
-#'   read (read_block()), for callers that work feature by feature
-#'   (feature_scores()).
+#'   block_source()), for callers that work feature by feature
+#'   (feature_scores()); a block is checked for missing and infinite values
+#'   when it is read (read_block()) or, by feature_scores(), in the pass
+#'   that scores it. A dense matrix is then neither checked nor copied here.
 #' @return list(x, y, features, samples, source)
 #' @noRd
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
@@ -45,7 +46,8 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     src <- NULL
   }
   if (is.null(src)) {
-    x <- if (clinical) clinical_columns(x) else as_feature_matrix(x)
+    # in blocks, the source names the features (and warns about their names)
+    x <- if (clinical) clinical_columns(x) else as_feature_matrix(x, name = !blocks)
     m <- nrow(x)
     d <- ncol(x)
   } else {
@@ -76,10 +78,11 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     }
   }
   if (is.null(src)) {
-    check_finite_x(x)
+    # a matrix in memory is checked whole, unless it goes out in blocks: then
+    # like any other source, a block at a time
+    if (!blocks || clinical) check_finite_x(x)
     if (clinical) x <- clinical_scale(x)
-    # a matrix in memory is checked whole; its blocks need no second check
-    if (blocks) src <- block_source(x, checked = TRUE)
+    if (blocks) src <- block_source(x, checked = clinical)
   } else if (!blocks) {
     x <- source_matrix(src)
   }
@@ -302,6 +305,11 @@ block_source <- function(a, transposed = FALSE, checked = FALSE) {
   samples <- dn[[if (transposed) 2L else 1L]]
   # only `a` and `transposed` in this closure: it is what a worker receives
   read <- function(j, rows = NULL) {
+    # every feature of a dense double matrix: the matrix itself, not a copy
+    if (!transposed && is.null(rows) && is.double(a) && is.matrix(a) && !isS4(a) &&
+        length(j) == ncol(a) && identical(as.integer(j), seq_len(ncol(a)))) {
+      return(a)
+    }
     b <- if (transposed) {
       if (is.null(rows)) a[j, , drop = FALSE] else a[j, rows, drop = FALSE]
     } else {
@@ -330,18 +338,22 @@ block_type <- function(a) {
 }
 
 # The dense samples x features block of features j (indices into the
-# features of src), named and, unless the source was checked whole, checked
-# for missing, infinite and huge values as check_finite_x() checks a matrix.
-read_block <- function(src, j, check = TRUE) {
+# features of src), named (unless `names` is FALSE: the dimnames of the
+# source's matrix, or none; setting them may copy the whole matrix) and,
+# unless the source was checked whole, checked for missing, infinite and huge
+# values as check_finite_x() checks a matrix.
+read_block <- function(src, j, check = TRUE, names = TRUE) {
   b <- src$read(j, src$rows)
-  dimnames(b) <- list(src$samples, src$features[j])
-  if (check && !src$checked) check_finite_x(b)
+  dn <- list(src$samples, src$features[j])
+  if (names && !identical(dimnames(b), dn)) dimnames(b) <- dn
+  if (check && !src$checked) check_finite_x(b, src$features[j], src$samples)
   b
 }
 
 # Features 1..d in consecutive blocks of `size`.
 feature_blocks <- function(d, size) {
-  unname(split(seq_len(d), ceiling(seq_len(d) / size)))
+  # (size - 1) a double: s + size cannot overflow the integers
+  lapply(seq.int(1L, d, by = size), function(s) s:min(d, s + (size - 1)))
 }
 
 # Features per block: DelayedArray's automatic block size (in bytes) when the
@@ -429,7 +441,9 @@ feature_names <- function(cn, d) {
   cn
 }
 
-as_feature_matrix <- function(x) {
+# name = FALSE: the column names are left as they are (a caller that names
+# the features itself spares the copy of x that assigning them makes).
+as_feature_matrix <- function(x, name = TRUE) {
   if (is.data.frame(x)) {
     ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (!all(ok)) {
@@ -457,8 +471,10 @@ as_feature_matrix <- function(x) {
   if (ncol(x) == 0L) stop("'x' has no features (zero columns).", call. = FALSE)
   if (nrow(x) == 0L) stop("'x' has no samples (zero rows).", call. = FALSE)
   if (!is.double(x)) storage.mode(x) <- "double"
-  cn <- feature_names(colnames(x), ncol(x))
-  colnames(x) <- cn
+  if (name) {
+    cn <- feature_names(colnames(x), ncol(x))
+    if (!identical(cn, colnames(x))) colnames(x) <- cn
+  }
   x
 }
 
@@ -497,20 +513,26 @@ as_outcome <- function(y, x, m = nrow(x), d = ncol(x)) {
        call. = FALSE)
 }
 
-check_finite_x <- function(x) {
+# No NA, NaN or Inf in x, and no value whose square would overflow in the
+# squared distances of a kernel; features and samples name the columns and
+# rows in the error.
+check_finite_x <- function(x, features = colnames(x), samples = rownames(x)) {
   scan <- .Call(C_first_nonfinite, x)
-  first <- scan[1L]
-  if (first == 0) {
-    # squared distances of the kernels must not overflow
-    if (scan[2L] > 1e150) {
-      stop("'x' has values beyond 1e150 in absolute value: rescale it (e.g. log or scale()).",
-           call. = FALSE)
-    }
-    return(invisible())
-  }
+  if (scan[1L] > 0) nonfinite_error(x, scan[1L], features, samples)
+  if (scan[2L] > 1e150) too_large_error()
+  invisible()
+}
+
+too_large_error <- function() {
+  stop("'x' has values beyond 1e150 in absolute value: rescale it (e.g. log or scale()).",
+       call. = FALSE)
+}
+
+# The error for the non-finite value at position `first` (column-major) of x.
+nonfinite_error <- function(x, first, features = colnames(x), samples = rownames(x)) {
   where <- c((first - 1) %% nrow(x) + 1, (first - 1) %/% nrow(x) + 1)
   value <- x[where[1L], where[2L]]
-  sample <- rownames(x)[where[1L]]
+  sample <- samples[where[1L]]
   if (is.null(sample)) sample <- as.character(where[1L])
   what <- if (is.na(value)) "missing values (NA/NaN)" else "infinite values"
   fix <- if (is.na(value)) {
@@ -519,7 +541,7 @@ check_finite_x <- function(x) {
     " Replace them with finite numbers."
   }
   stop(sprintf("'x' has %s, first at feature '%s', sample '%s'.%s", what,
-               colnames(x)[where[2L]], sample, fix), call. = FALSE)
+               features[where[2L]], sample, fix), call. = FALSE)
 }
 
 check_outcome <- function(y) {

@@ -1,12 +1,23 @@
-# Univariate special cases of HSIC with a linear kernel on the data (section 6
-# of 004_cafd97bfb60132b1.txt): Pearson correlation (eq. 23), the mean
-# difference and its variants -- centroid, t, signal to noise, moderated t, B
-# (section 6.2) -- and the shrunken centroid (section 6.5, eq. 27-28).
+# Univariate special cases of HSIC with a linear kernel on the data (Song et
+# al. 2012, section 6): Pearson correlation (eq. 23), the mean difference and
+# its variants -- centroid, t, signal to noise, moderated t, B (section 6.2)
+# -- and the shrunken centroid (section 6.5, eq. 27-28).
 #
 # Every statistic but the correlation is a function of the per-class counts,
 # means and within-class sums of squares, so those are computed once, in C
-# (src/scores.c, one pass for the means and one for the squares), and each
-# method turns them into a score with vectorised O(d) formulas.
+# (src/scores.c, one read of each feature), and each method turns them into a
+# score with vectorised O(d) formulas.
+#
+# Scale: the C code gives each feature's moments in units of a power of two
+# of its own, 2^expo (its largest |value| in [0.5, 1)), so that no sum of
+# squares underflows or overflows at any scale of the data; the conversions
+# are exact. The statistics of one feature (t, snr, pc) are ratios that do not
+# see the unit; the centroid difference is put back into the data's units;
+# the moderated t, B and pam compare features (limma's prior, pamr's s0) and
+# take every feature in one common unit (common_units()). A statistic that is
+# invariant to the scale of the data is then the same at x * 1e-170 and
+# x * 1e170 as at x, and for data of ordinary size the numbers are those of
+# the computation without units.
 #
 # Sign convention: for two classes the score is level 2 minus level 1 of `y`
 # (limma's coefficient 2 of `~ y`). genefilter::rowttests() uses level 1
@@ -56,12 +67,37 @@ linear_scores <- function(x, y, method = names(linear_methods),
   out
 }
 
-# Per-class counts, means and within-class sums of squares (K x d), with the
-# sample size and level names the methods need.
+# Per-class counts, means and within-class sums of squares (K x d), feature
+# j in units of 2^expo[j] (NA: a feature of zeros), whether each feature is
+# constant and the position of the first non-finite value (`bad`, 0: none),
+# with the sample size and level names the methods need.
 class_moments <- function(x, y) {
-  mom <- .Call(C_class_moments, x, as.integer(y), nlevels(y))
+  mom <- .Call(C_feature_moments, x, as.integer(y), nlevels(y))
   mom$m <- nrow(x)
   mom$levels <- levels(y)
+  mom
+}
+
+# The moments of every feature in one unit 2^E, for the statistics that
+# compare features. Data of ordinary size (every feature's largest |value|
+# between 2^-256 and 2^256) stay in their own units, E = 0, so the numbers are
+# those of limma's and pamr's computation in the data's units; beyond, E is
+# the (lower) median of the features' exponents, so that the bulk of the
+# features is in range at any scale of the data (a common rescaling by 2^k
+# then moves E by k, and the statistics agree with those at scale 1 to
+# rounding). mom$unit = E.
+common_units <- function(mom) {
+  e <- mom$expo
+  ok <- e[!is.na(e)]
+  E <- if (length(ok) && max(abs(ok)) > 256L) {
+    sort.int(ok, method = "radix")[(length(ok) + 1L) %/% 2L]
+  } else {
+    0L
+  }
+  mom$mean <- .Call(C_scale_pow2, mom$mean, e - E, 1L)
+  mom$ss <- .Call(C_scale_pow2, mom$ss, e - E, 2L)
+  mom$expo <- NULL
+  mom$unit <- E
   mom
 }
 
@@ -93,7 +129,7 @@ mean_diff <- function(mom) mom$mean[2L, ] - mom$mean[1L, ]
 
 # Pearson correlation (eq. 23); NA for a constant feature.
 score_pc <- function(x, y) {
-  score <- .Call(C_col_cor, x, y)
+  score <- .Call(C_feature_cor, x, y)$score
   score[is.nan(score)] <- NA_real_
   list(score = score, extra = NULL)
 }
@@ -101,7 +137,8 @@ score_pc <- function(x, y) {
 # Centroid (Bedo et al. 2006) with lambda = 1/2: the mean difference.
 score_lin <- function(mom, ...) {
   check_classes(mom, 1L, FALSE, "lin")
-  list(score = mean_diff(mom), extra = NULL)
+  # in the data's units
+  list(score = .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L), extra = NULL)
 }
 
 # Welch t with s-bar of eq. (24), or the pooled-variance t.
@@ -146,6 +183,8 @@ score_lods <- function(mom, ...) {
 # scaled by 1 / (s_j + s0) and the label map e_y / (m_y mk_y).
 score_pam <- function(mom, ...) {
   check_classes(mom, 1L, TRUE, "pam")
+  # s0 compares the features' spreads: one unit for all
+  mom <- common_units(mom)
   m <- mom$m
   n <- mom$n
   s <- sqrt(colSums(mom$ss) / (m - length(n)))
@@ -176,9 +215,19 @@ linear_methods <- list(
 # c(0.1, 4), no trend, not robust), from the class moments: the residual
 # variance of the two-group fit is the pooled variance with m - 2 df and the
 # unscaled sd of the mean difference is sqrt(1 / m_1 + 1 / m_2).
+#
+# The variances are compared in the common unit 4^E of common_units(), so
+# that d0, the moderated t and every quantity but the data-unit limits of B
+# are the same at any common scale of the data. B is not scale-free in limma:
+# stdev_coef_lim bounds the sd of the true log-fold change in the data's
+# units, and v0 is clamped to stdev_coef_lim^2 / s0^2 (s0^2 in the data's
+# units). At extreme scales those limits are beyond the doubles (1e338 at
+# x * 1e-170), so v0 is clamped, averaged and used in logs.
 moderated_t <- function(mom, method, proportion = 0.01,
                         stdev_coef_lim = c(0.1, 4)) {
   check_classes(mom, 1L, TRUE, method)
+  mom <- common_units(mom)
+  unit <- mom$unit
   n <- mom$n
   d <- ncol(mom$mean)
   df <- mom$m - 2
@@ -187,7 +236,7 @@ moderated_t <- function(mom, method, proportion = 0.01,
 
   # eq. (25): prior df d0 and scale s0^2 from all features; the posterior
   # variance shrinks s^2 towards s0^2 (s-tilde of section 6.2).
-  prior <- fit_f_dist(s2, df)
+  prior <- fit_f_dist(s2, df, one = 2^(-2 * unit))
   d0 <- prior$df2
   s20 <- prior$scale
   s2_post <- if (is.finite(d0)) (df * s2 + d0 * s20) / (df + d0) else
@@ -198,32 +247,37 @@ moderated_t <- function(mom, method, proportion = 0.01,
   # B statistic: log posterior odds with prior variance v0 of the true
   # difference estimated from the top `proportion` of |t| (tmixture).
   df_total <- min(df + d0, d * df)
-  v0 <- t_mixture(t, su, df_total, proportion, stdev_coef_lim^2 / s20)
-  if (is.na(v0)) {
-    v0 <- 1 / s20
+  log_s20 <- log(s20) + 2 * unit * log(2)     # s0^2 in the data's units
+  log_v0 <- t_mixture(t, su, df_total, proportion, 2 * log(stdev_coef_lim) - log_s20)
+  if (is.na(log_v0)) {
+    log_v0 <- -log_s20
     warning("Estimation of the prior variance of the B statistic failed; ",
             "set to 1 / s0^2.", call. = FALSE)
   }
-  r <- (su^2 + v0) / su^2
+  # log(r), r = (su^2 + v0) / su^2 = 1 + exp(a), without overflow
+  a <- log_v0 - 2 * log(su)
+  log_r <- if (a > 0) a + log1p(exp(-a)) else log1p(exp(a))
   t2 <- t^2
   # limma treats d0 > 1e6 as infinite: the limit of the kernel below
   kernel <- if (d0 > 1e6) {
-    t2 * (1 - 1 / r) / 2
+    -t2 * expm1(-log_r) / 2
   } else {
-    (1 + df_total) / 2 * log((t2 + df_total) / (t2 / r + df_total))
+    (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
   }
-  lods <- log(proportion / (1 - proportion)) - log(r) / 2 + kernel
+  lods <- log(proportion / (1 - proportion)) - log_r / 2 + kernel
   list(t = t, lods = lods,
-       prior = c(df_prior = d0, s2_prior = s20, var_prior = v0))
+       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
+                 var_prior = exp(log_v0)))
 }
 
 # Fit a scaled F distribution s0^2 F(df, d0) to the variances s2 by the
 # moments of log(s2) (limma:::fitFDist without covariate): mean and variance
 # of z_j = log(s2_j) give d0 and s0^2 through digamma and trigamma, eq. (25).
 # As limma does, zero variances are offset to 1e-5 times the median (or 1 when
-# the median is 0) and an estimate of the variance of z below its expected
-# sampling variance means d0 = Inf.
-fit_f_dist <- function(s2, df) {
+# the median is 0: `one` is limma's 1 in the unit of s2, when that is a
+# double) and an estimate of the variance of z below its expected sampling
+# variance means d0 = Inf.
+fit_f_dist <- function(s2, df, one = 1) {
   ok <- is.finite(s2)
   if (sum(ok) == 0L) {
     stop("No finite within-class variances to estimate the prior from.",
@@ -232,7 +286,7 @@ fit_f_dist <- function(s2, df) {
   if (sum(ok) == 1L) return(list(scale = s2[ok], df2 = 0))
   s2 <- pmax(s2[ok], 0)
   med <- stats::median(s2)
-  if (med == 0) med <- 1
+  if (med == 0) med <- if (one > 0 && is.finite(one)) one else 1
   s2 <- pmax(s2, 1e-5 * med)
   e <- log(s2) - digamma(df / 2) + log(df / 2)
   e_mean <- mean(e)
@@ -263,7 +317,8 @@ trigamma_inverse <- function(x) {
 # Prior variance v0 of the true mean difference (limma:::tmixture.vector for
 # one coefficient, all features with the same df): match the top ntarget |t|
 # to the quantiles of the mixture of null and alternative t distributions.
-t_mixture <- function(t, su, df, proportion, v0_lim) {
+# Returns log(v0); the limits are given as logs, log_v0_lim.
+t_mixture <- function(t, su, df, proportion, log_v0_lim) {
   t <- abs(t[!is.na(t)])
   n_feat <- length(t)
   n_target <- ceiling(proportion / 2 * n_feat)
@@ -278,5 +333,8 @@ t_mixture <- function(t, su, df, proportion, v0_lim) {
     q_target <- stats::qt(p_target[pos] / 2, df = df, lower.tail = FALSE)
     v0[pos] <- su^2 * ((top[pos] / q_target)^2 - 1)
   }
-  mean(pmin(pmax(v0, v0_lim[1L]), v0_lim[2L]))
+  # limma's mean(pmin(pmax(v0, lim[1]), lim[2])), in logs
+  lv <- pmin(pmax(log(pmax(v0, 0)), log_v0_lim[1L]), log_v0_lim[2L])
+  top_lv <- max(lv)
+  top_lv + log(mean(exp(lv - top_lv)))
 }

@@ -38,6 +38,16 @@
 #' The kernel methods use a Gaussian kernel by default; with `sigma = NULL`
 #' each feature gets its own median-heuristic width.
 #'
+#' Scale: each feature is scored in units of a power of two of its own
+#' (exact), so no sum of squares underflows or overflows. The scores that do
+#' not depend on the scale of a feature (`pc`, `t`, `snr`, and `mmd`, `kta`,
+#' `hsic` with a median-heuristic Gaussian or Laplace kernel) are the same for
+#' `x * 1e-170` or `x * 1e170` as for `x`; `mt` and `pam`, which compare
+#' features, are the same when the whole matrix is rescaled; `lin` scales with
+#' the data. `lods` does not, in limma either: its prior bounds the size of a
+#' true difference in the data's units (`stdev.coef.lim` of
+#' `limma::eBayes()`).
+#'
 #' Constant features have no defined t, signal to noise or correlation: their
 #' score is `NA`, they are ranked last, and a warning names them (as it does
 #' for every method). The centroid difference, moderated t, `pam` (`NA` when
@@ -219,7 +229,8 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
   }
   key <- if (method %in% signed_methods) abs(score) else score
-  ord <- order(-key, seq_along(key), na.last = TRUE)
+  # radix sort is stable: ties keep the feature order
+  ord <- order(-key, na.last = TRUE, method = "radix")
   rank <- integer(length(score))
   rank[ord] <- seq_along(ord)
   out <- data.frame(feature = d$features, score = score, rank = rank,
@@ -291,12 +302,16 @@ constant_features <- function(x) .Call(C_constant_columns, x)
 
 # ---- feature blocks -----------------------------------------------------------
 # Every score is per feature, so feature_scores() reads the features a block
-# at a time (read_block(), R/inputs.R) and never holds the whole dense matrix.
-# Each block gives its part -- the scores, or for the methods that borrow
-# across features the class moments -- and whether its features are constant;
-# the parts are joined in feature order. A block runs on the main thread or
-# on a worker (check_parallel()); its result does not depend on where, nor on
-# how the features are cut into blocks (the C routines work column by column).
+# at a time (read_block(), R/inputs.R) and never holds the whole dense matrix
+# (nor copies it: a dense matrix in memory, one block when it fits, is read
+# in place). Each block gives its part -- the scores, or for the methods that
+# borrow across features the class moments -- whether its features are
+# constant and where its first missing or infinite value is (`bad`, 0 for
+# none): the linear statistics find both in the one pass over the data that
+# computes them (src/scores.c); the parts are joined in feature order. A
+# block runs on the main thread or on a worker (check_parallel()); its result
+# does not depend on where, nor on how the features are cut into blocks (the
+# C routines work column by column).
 
 run_feature_blocks <- function(src, block_size, score_block, run) {
   blocks <- feature_blocks(src$d, block_size)
@@ -304,9 +319,9 @@ run_feature_blocks <- function(src, block_size, score_block, run) {
     # an error (a missing value, say) comes back as a value: the first in
     # feature order is raised on the main thread, whatever the back end
     tryCatch({
-      b <- read_block(src, j)
+      b <- read_block(src, j, check = FALSE, names = FALSE)
       part <- score_block(b)
-      part$constant <- constant_features(b)
+      if (part$bad > 0) nonfinite_error(b, part$bad, src$features[j], src$samples)
       part
     }, error = function(e) e)
   }
@@ -318,15 +333,26 @@ run_feature_blocks <- function(src, block_size, score_block, run) {
 # pc: the correlation of each feature; the others: each feature's class
 # counts, means and within-class sums of squares, for linear_methods.
 linear_block_scorer <- function(y, method) {
-  if (method == "pc") return(function(b) list(score = score_pc(b, y)$score))
+  if (method == "pc") {
+    return(function(b) {
+      part <- .Call(C_feature_cor, b, y)
+      part$score[is.nan(part$score)] <- NA_real_
+      part
+    })
+  }
   function(b) class_moments(b, y)
 }
 
+# The moments of all blocks, each feature in its own units (its exponent).
 combine_moments <- function(parts) {
   mom <- parts[[1L]]
-  mom$mean <- do.call(cbind, lapply(parts, `[[`, "mean"))
-  mom$ss <- do.call(cbind, lapply(parts, `[[`, "ss"))
+  if (length(parts) > 1L) {
+    mom$mean <- do.call(cbind, lapply(parts, `[[`, "mean"))
+    mom$ss <- do.call(cbind, lapply(parts, `[[`, "ss"))
+    mom$expo <- unlist(lapply(parts, `[[`, "expo"), use.names = FALSE)
+  }
   mom$constant <- NULL
+  mom$bad <- NULL
   mom
 }
 
@@ -365,8 +391,26 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
 # parameters, not the label kernel of the caller.
 feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd) {
   function(b) {
-    # the median heuristic is per feature: a block's widths are its own
-    p1 <- if (median_width) feature_sigmas(name, b) else par[1L]
-    list(score = .Call(C_feature_dot, b, code, as.double(p1), par[2L], W, threads, simd))
+    scan <- .Call(C_first_nonfinite, b)
+    if (scan[1L] > 0) return(list(bad = scan[1L]))
+    constant <- constant_features(b)
+    if (median_width) {
+      # The median heuristic is per feature: a block's widths are its own.
+      # sigma = 1 / median distance (squared for the Gaussian) makes the
+      # kernel of a feature that of the feature divided by any constant, so
+      # each is first divided by a power of two that brings its largest
+      # |value| into [0.5, 1) -- exact, and the same numbers for data of
+      # ordinary size -- where its squared distances neither underflow (to a
+      # median of 0) nor overflow at any scale of the data.
+      b <- .Call(C_scale_columns, b)
+      p1 <- feature_sigmas(name, b)
+    } else {
+      # a kernel with fixed parameters sees the data's own scale, where
+      # squared distances and products must not overflow
+      if (scan[2L] > 1e150) too_large_error()
+      p1 <- par[1L]
+    }
+    list(score = .Call(C_feature_dot, b, code, as.double(p1), par[2L], W, threads, simd),
+         constant = constant, bad = 0)
   }
 }

@@ -9,6 +9,7 @@
 #ifndef BAHSIC_H
 #define BAHSIC_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -510,26 +511,59 @@ ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs);
 /* out[j] = 1 if column j of x (m x d) has a single value, else 0. */
 void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out);
 
+/* The exponent of a column without a power of two: all its values are 0
+ * (or it has a non-finite one). INT_MIN, which is also R's NA_integer_. */
+#define BK_NO_EXPONENT INT_MIN
+
+/* e with maxabs in [2^(e-1), 2^e), at least -1021 (so that 2^-e is a
+ * double); BK_NO_EXPONENT for 0 or a non-finite maxabs. */
+int bk_pow2_exponent(double maxabs);
+
+/* 2^-e, exactly; 1 for BK_NO_EXPONENT. */
+double bk_pow2_scale(int e);
+
+/* One read of the m values of a column: returns the index of the first
+ * non-finite one or -1; *same = 1 when all equal the first; *expo the
+ * bk_pow2_exponent() of max |x| (BK_NO_EXPONENT if non-finite). */
+ptrdiff_t bk_scan_column(const double *xj, ptrdiff_t m, int *same, int *expo);
+
+/* out (m x d) = each column of x times 2^-e, e the bk_pow2_exponent() of
+ * its max |x|: exact, and invariant to any rescaling of the column by a power
+ * of two. x finite. */
+void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out);
+
+/* v (k x d) times 2^(power * shift[j]) column by column, exactly (ldexp);
+ * columns with shift BK_NO_EXPONENT are left alone. */
+void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
+                   int power);
+
 /* out (m x d) = the columns of x centred and divided by their standard
  * deviation (divisor m - 1), in the very operations of R's colMeans(),
- * sweep() and colSums() (so bit for bit what they give); constant[j] = 1
- * and column j of out zero where column j of x (centred) has a single value
- * or a zero standard deviation. m >= 2. */
+ * sweep() and colSums() (so bit for bit what they give) on the column
+ * rescaled by a power of two (which keeps its squares in range at any scale
+ * and does not change the quotient); constant[j] = 1 and column j of out
+ * zero where column j of x (centred) has a single value or a zero standard
+ * deviation. m >= 2, x finite. */
 void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
                             double *out, int *constant);
 
 /* ---- univariate statistics (scores.c) ------------------------------------ */
 
 /* Per-class counts n (ncls), means and within-class sums of squared
- * deviations (ncls x d, column-major) of the columns of x (m x d);
- * cls[i] in 0..ncls-1. Two passes for accuracy. work: m + ncls + 1 ints. */
-void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
-                      int ncls, int *n, double *mean, double *ss, int *work);
+ * deviations (ncls x d, column-major) of the columns of x (m x d), in units
+ * of 2^expo[j] (mean) and 4^expo[j] (ss) per column; constant[j] = 1 for a
+ * column of a single value; cls[i] in 0..ncls-1. One read of each column.
+ * Returns the index of the first non-finite value of x, or -1.
+ * work: m + ncls + 1 ints. */
+ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const int *cls, int ncls, int *n, double *mean,
+                           double *ss, int *expo, int *constant, int *work);
 
 /* Pearson correlation of every column of x (m x d) with y; NaN for a
- * constant column. */
-void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
-                double *out);
+ * constant column; constant[] and the result as bk_class_moments().
+ * work: m doubles. */
+ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const double *y, double *out, int *constant, double *work);
 
 /* ---- LSMI, l1-LSMI and l1-HSIC (lsmi.c) -----------------------------------
  * Slides 002_91626c83446374ef.txt. n samples, d features, b basis centres;

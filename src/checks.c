@@ -1,7 +1,8 @@
 /*
  * checks.c: the data checks every entry point runs, in one pass each and
  * without the m x d temporaries the R idioms (is.finite(x), x != x[1, ])
- * would allocate. Numeric core: no R API.
+ * would allocate, and the power-of-two rescaling of a column that keeps sums
+ * of squares within the doubles. Numeric core: no R API.
  */
 #include <float.h>
 #include <math.h>
@@ -30,20 +31,110 @@ void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out)
   }
 }
 
+/*
+ * Why a column is rescaled: a sum of squares of values near 1e-170 is
+ * below the smallest double (it underflows to 0, and a varying feature looks
+ * constant) and one of values near 1e170 above the largest (Inf). Multiplying
+ * the column by 2^-e, with e the binary exponent of its largest |value|,
+ * brings that value into [0.5, 1): every square and sum is then in range.
+ * A power of two changes only the exponent of a double, so the products are
+ * exact (short of values 2^1022 times smaller than the largest, which become
+ * subnormal and count for nothing next to it) and a floating-point sum,
+ * difference, product, quotient or square root of rescaled values is the
+ * rescaled result bit for bit: for data of ordinary size the statistics are
+ * the same numbers as without the rescaling.
+ */
+int bk_pow2_exponent(double maxabs)
+{
+  int e = 0;
+  if (!(maxabs > 0.0) || !(maxabs <= DBL_MAX)) return BK_NO_EXPONENT;
+  (void) frexp(maxabs, &e);
+  /* 2^-e must be a double: 2^1021 is the largest factor needed (the
+   * smallest subnormal times 2^1021 is 2^-53), 2^-1024 the smallest */
+  return e < -1021 ? -1021 : e;
+}
+
+double bk_pow2_scale(int e)
+{
+  return e == BK_NO_EXPONENT ? 1.0 : ldexp(1.0, -e);
+}
+
+ptrdiff_t bk_scan_column(const double *xj, ptrdiff_t m, int *same, int *expo)
+{
+  const double x0 = m > 0 ? xj[0] : 0.0;
+  double mx0 = 0.0, mx1 = 0.0;
+  int eq = 1, fin = 1;
+  ptrdiff_t i = 0;
+  /* no early exit: two independent chains and no branch but the loop's */
+  for (; i + 2 <= m; i += 2) {
+    double a0 = fabs(xj[i]), a1 = fabs(xj[i + 1]);
+    fin &= (a0 <= DBL_MAX) & (a1 <= DBL_MAX);
+    eq &= (xj[i] == x0) & (xj[i + 1] == x0);
+    mx0 = a0 > mx0 ? a0 : mx0;
+    mx1 = a1 > mx1 ? a1 : mx1;
+  }
+  for (; i < m; i++) {
+    double a = fabs(xj[i]);
+    fin &= a <= DBL_MAX;
+    eq &= xj[i] == x0;
+    mx0 = a > mx0 ? a : mx0;
+  }
+  *same = eq;
+  if (!fin) {
+    *expo = BK_NO_EXPONENT;
+    for (i = 0; i < m; i++)
+      if (!(fabs(xj[i]) <= DBL_MAX)) return i;
+  }
+  *expo = bk_pow2_exponent(mx0 > mx1 ? mx0 : mx1);
+  return -1;
+}
+
+void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out)
+{
+  for (ptrdiff_t j = 0; j < d; j++) {
+    const double *xj = x + m * j;
+    double *oj = out + m * j, mx = 0.0;
+    for (ptrdiff_t i = 0; i < m; i++) {
+      double a = fabs(xj[i]);
+      mx = a > mx ? a : mx;
+    }
+    const double sc = bk_pow2_scale(bk_pow2_exponent(mx));
+    for (ptrdiff_t i = 0; i < m; i++) oj[i] = xj[i] * sc;
+  }
+}
+
+void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
+                   int power)
+{
+  for (ptrdiff_t j = 0; j < d; j++) {
+    if (shift[j] == BK_NO_EXPONENT) continue;
+    for (ptrdiff_t a = 0; a < k; a++) {
+      double *vaj = v + a + k * j;
+      *vaj = ldexp(*vaj, power * shift[j]);
+    }
+  }
+}
+
 void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
                             double *out, int *constant)
 {
   for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + m * j;
-    double *oj = out + m * j;
+    double *oj = out + m * j, mx = 0.0;
+    /* rescaled (see bk_pow2_exponent()): the quotient is the same */
+    for (ptrdiff_t i = 0; i < m; i++) {
+      double a = fabs(xj[i]);
+      mx = a > mx ? a : mx;
+    }
+    const double sc = bk_pow2_scale(bk_pow2_exponent(mx));
     /* the mean as colMeans() takes it (long double sum) */
     long double sum = 0.0L;
-    for (ptrdiff_t i = 0; i < m; i++) sum += xj[i];
+    for (ptrdiff_t i = 0; i < m; i++) sum += xj[i] * sc;
     const double centre = (double) (sum / (long double) m);
     long double ss = 0.0L;
     int same = 1;
     for (ptrdiff_t i = 0; i < m; i++) {
-      oj[i] = xj[i] - centre;
+      oj[i] = xj[i] * sc - centre;
       ss += oj[i] * oj[i];
       same = same && oj[i] == oj[0];
     }

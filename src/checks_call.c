@@ -41,3 +41,14 @@ SEXP C_standardize_columns(SEXP x)
   UNPROTECT(3);
   return out;
 }
+
+/* x with each column rescaled by a power of two: bk_scale_columns() */
+SEXP C_scale_columns(SEXP x)
+{
+  bk_need_double_matrix(x, "x");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
+  bk_scale_columns(REAL(x), m, d, REAL(out));
+  UNPROTECT(1);
+  return out;
+}

@@ -14,6 +14,10 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
                    SEXP simd);
 SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_col_cor(SEXP x, SEXP y);
+SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
+SEXP C_feature_cor(SEXP x, SEXP y);
+SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
+SEXP C_scale_columns(SEXP x);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
@@ -52,6 +56,10 @@ static const R_CallMethodDef call_methods[] = {
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 7},
   {"C_class_moments", (DL_FUNC) &C_class_moments, 3},
   {"C_col_cor", (DL_FUNC) &C_col_cor, 2},
+  {"C_feature_moments", (DL_FUNC) &C_feature_moments, 3},
+  {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
+  {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
+  {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},

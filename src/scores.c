@@ -1,6 +1,6 @@
 /*
  * scores.c: numeric core of the univariate special cases of HSIC
- * (section 6 of 004_cafd97bfb60132b1.txt).
+ * (Song et al. 2012, section 6).
  *
  * Every statistic of sections 6.1, 6.2 and 6.5 (Pearson correlation,
  * centroid, t, signal to noise, moderated t, B, shrunken centroid) is a
@@ -8,13 +8,26 @@
  * a feature, or of its correlation with the label. These two routines do the
  * O(m d) work; the O(d) formulas live in R/scores-linear.R.
  *
+ * Each reads a column of x once from memory: one scan finds its first
+ * non-finite value, whether it is constant and the power of two that brings
+ * its largest |value| into [0.5, 1) (bk_scan_column(), checks.c); the sums
+ * then run on the column, now in cache, multiplied by that power of two, so
+ * that no square underflows or overflows whatever the scale of the data
+ * (see bk_pow2_exponent()). The finiteness check of the data and the
+ * constant-feature test of feature_scores() are these scans: no other pass.
+ *
  * Plain C: no R API, no allocation. x is m x d, column-major.
  */
 #include <math.h>
 #include "bahsic.h"
 
 /*
- * Class counts, means and within-class sums of squared deviations.
+ * Class counts, means and within-class sums of squared deviations, in the
+ * units 2^expo[j] of each column: the class mean of column j is
+ * mean[, j] * 2^expo[j] and its sum of squares ss[, j] * 4^expo[j]
+ * (bk_scale_pow2() converts). expo[j] is BK_NO_EXPONENT for a column of
+ * zeros (means and sums of squares 0 in any unit) or one with a non-finite
+ * value (not rescaled).
  *
  * The samples are first listed class by class (a counting sort of cls into
  * work), so that each class of each column is summed from its own list with
@@ -29,12 +42,17 @@
  * zero within-class variance without a tolerance (e.g. for the NA score of a
  * constant feature). An empty class gets n = 0, mean NaN and ss 0.
  *
+ * constant[j] = 1 when every value of column j equals its first. Returns the
+ * index (column-major) of the first non-finite value of x, or -1.
+ *
  * work: m + ncls + 1 ints.
  */
-void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
-                      int ncls, int *n, double *mean, double *ss, int *work)
+ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const int *cls, int ncls, int *n, double *mean,
+                           double *ss, int *expo, int *constant, int *work)
 {
   int *ord = work, *start = work + m;
+  ptrdiff_t first_bad = -1;
 
   for (int k = 0; k < ncls; k++)
     n[k] = 0;
@@ -52,6 +70,9 @@ void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
 
   for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + (ptrdiff_t) m * j;
+    ptrdiff_t bad = bk_scan_column(xj, m, constant + j, expo + j);
+    if (bad >= 0 && first_bad < 0) first_bad = m * j + bad;
+    const double sc = bk_pow2_scale(expo[j]);
     for (int k = 0; k < ncls; k++) {
       ptrdiff_t kj = k + (ptrdiff_t) ncls * j;
       const int *r = ord + start[k];
@@ -61,79 +82,91 @@ void bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d, const int *cls,
         ss[kj] = 0.0;
         continue;
       }
-      double shift = xj[r[0]], s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      double shift = xj[r[0]] * sc, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
       for (; i + 4 <= nk; i += 4) {
-        s0 += xj[r[i]] - shift;
-        s1 += xj[r[i + 1]] - shift;
-        s2 += xj[r[i + 2]] - shift;
-        s3 += xj[r[i + 3]] - shift;
+        s0 += xj[r[i]] * sc - shift;
+        s1 += xj[r[i + 1]] * sc - shift;
+        s2 += xj[r[i + 2]] * sc - shift;
+        s3 += xj[r[i + 3]] * sc - shift;
       }
       for (; i < nk; i++)
-        s0 += xj[r[i]] - shift;
+        s0 += xj[r[i]] * sc - shift;
       double mu = shift + ((s0 + s1) + (s2 + s3)) / (double) nk;
       s0 = s1 = s2 = s3 = 0.0;
       for (i = 0; i + 4 <= nk; i += 4) {
-        double e0 = xj[r[i]] - mu, e1 = xj[r[i + 1]] - mu,
-               e2 = xj[r[i + 2]] - mu, e3 = xj[r[i + 3]] - mu;
+        double e0 = xj[r[i]] * sc - mu, e1 = xj[r[i + 1]] * sc - mu,
+               e2 = xj[r[i + 2]] * sc - mu, e3 = xj[r[i + 3]] * sc - mu;
         s0 += e0 * e0;
         s1 += e1 * e1;
         s2 += e2 * e2;
         s3 += e3 * e3;
       }
       for (; i < nk; i++) {
-        double e = xj[r[i]] - mu;
+        double e = xj[r[i]] * sc - mu;
         s0 += e * e;
       }
       mean[kj] = mu;
       ss[kj] = (s0 + s1) + (s2 + s3);
     }
   }
+  return first_bad;
 }
 
 /*
  * Pearson correlation of every column of x with y: the terms of HSIC1 with
- * linear kernels on standardised data (eq. (23) of 004_cafd97bfb60132b1.txt).
+ * linear kernels on standardised data (Song et al. 2012, eq. 23).
  *
- * Two passes per column, with the same shift by the first value as above so
- * that a constant column has a sum of squares of exactly 0 and gets NaN
- * rather than a meaningless ratio of rounding errors. Clamped to [-1, 1] as
- * stats::cor() does.
+ * Column and y each rescaled by their own power of two (the correlation does
+ * not see it), then two passes, with the same shift by the first value as
+ * above so that a constant column has a sum of squares of exactly 0 and gets
+ * NaN rather than a meaningless ratio of rounding errors. Clamped to [-1, 1]
+ * as stats::cor() does. constant[] and the result as bk_class_moments().
+ *
+ * work: m doubles (y centred).
  */
-/* mean of v[0..m-1] summed as v - v[0]: exact for a constant vector */
-static double shifted_mean(const double *v, ptrdiff_t m)
+/* mean of v[0..m-1] * sc summed as v * sc - v[0] * sc: exact for a constant
+ * vector */
+static double shifted_mean(const double *v, ptrdiff_t m, double sc)
 {
-  double s = 0.0;
+  double s = 0.0, v0 = v[0] * sc;
   for (ptrdiff_t i = 0; i < m; i++)
-    s += v[i] - v[0];
-  return v[0] + s / (double) m;
+    s += v[i] * sc - v0;
+  return v0 + s / (double) m;
 }
 
-void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
-                double *out)
+ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const double *y, double *out, int *constant, double *work)
 {
-  double ybar = 0.0, syy = 0.0;
+  double syy = 0.0, *yc = work;
+  ptrdiff_t first_bad = -1;
 
   if (m > 0) {
-    ybar = shifted_mean(y, m);
+    int ysame, ye;
+    (void) bk_scan_column(y, m, &ysame, &ye);
+    const double ysc = bk_pow2_scale(ye), ybar = shifted_mean(y, m, ysc);
     for (ptrdiff_t i = 0; i < m; i++) {
-      double dy = y[i] - ybar;
-      syy += dy * dy;
+      yc[i] = y[i] * ysc - ybar;
+      syy += yc[i] * yc[i];
     }
   }
 
   for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + (ptrdiff_t) m * j;
     double xbar = 0.0, sxx = 0.0, sxy = 0.0, r;
+    int e;
+    ptrdiff_t bad = bk_scan_column(xj, m, constant + j, &e);
+    if (bad >= 0 && first_bad < 0) first_bad = m * j + bad;
 
     if (m == 0 || !(syy > 0.0)) {
       out[j] = NAN;
       continue;
     }
-    xbar = shifted_mean(xj, m);
+    const double sc = bk_pow2_scale(e);
+    xbar = shifted_mean(xj, m, sc);
     for (ptrdiff_t i = 0; i < m; i++) {
-      double dx = xj[i] - xbar;
+      double dx = xj[i] * sc - xbar;
       sxx += dx * dx;
-      sxy += dx * (y[i] - ybar);
+      sxy += dx * yc[i];
     }
     if (!(sxx > 0.0)) {
       out[j] = NAN;
@@ -143,4 +176,5 @@ void bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d, const double *y,
     r = sxy / (sqrt(sxx) * sqrt(syy));
     out[j] = r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r);
   }
+  return first_bad;
 }

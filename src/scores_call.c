@@ -5,32 +5,79 @@
  */
 #include "glue.h"
 
-/* list(n, mean, ss) of the classes 1..ncls of the rows of x */
-SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
+/* 1-based position of a 0-based index or -1, 0 for none, as a double (a
+ * block may hold more than INT_MAX values) */
+static SEXP position(ptrdiff_t i)
 {
-  bk_need_double_matrix(x, "x");
-  R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
+  return Rf_ScalarReal((double) (i + 1));
+}
+
+/* cls (1-based, checked) as the core's 0-based classes */
+static int *classes0(SEXP x, SEXP cls, SEXP ncls, int *K)
+{
+  R_xlen_t m = Rf_nrows(x);
   if (!Rf_isInteger(cls) || XLENGTH(cls) != m)
     Rf_error("'cls' must be an integer vector with one class per row of 'x'");
   if (!Rf_isInteger(ncls) || XLENGTH(ncls) != 1 ||
       INTEGER(ncls)[0] == NA_INTEGER || INTEGER(ncls)[0] < 1)
     Rf_error("'ncls' must be a positive integer");
-  int K = INTEGER(ncls)[0];
-
-  /* R's classes are 1-based; the core's are 0-based */
+  *K = INTEGER(ncls)[0];
   const int *c1 = INTEGER(cls);
-  int *c0 = (int *) R_alloc(m > 0 ? m : 1, sizeof(int));
+  int *c0 = (int *) R_alloc(m > 0 ? (size_t) m : 1, sizeof(int));
   for (R_xlen_t i = 0; i < m; i++) {
-    if (c1[i] == NA_INTEGER || c1[i] < 1 || c1[i] > K)
-      Rf_error("'cls' must hold class numbers in 1..%d without NA", K);
+    if (c1[i] == NA_INTEGER || c1[i] < 1 || c1[i] > *K)
+      Rf_error("'cls' must hold class numbers in 1..%d without NA", *K);
     c0[i] = c1[i] - 1;
   }
+  return c0;
+}
+
+/* list(n, mean, ss, expo, constant, bad): bk_class_moments(), the moments of
+ * column j in units of 2^expo[j] (NA: a column of zeros or with a non-finite
+ * value), bad the position of the first non-finite value of x (0: none) */
+SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls)
+{
+  bk_need_double_matrix(x, "x");
+  R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int K;
+  int *c0 = classes0(x, cls, ncls, &K);
+
+  SEXP n = PROTECT(Rf_allocVector(INTSXP, K));
+  SEXP mean = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
+  SEXP ss = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
+  SEXP expo = PROTECT(Rf_allocVector(INTSXP, d));
+  SEXP constant = PROTECT(Rf_allocVector(LGLSXP, d));
+  int *work = (int *) R_alloc((size_t) (m + K + 1), sizeof(int));
+  ptrdiff_t bad = bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean),
+                                   REAL(ss), INTEGER(expo), LOGICAL(constant),
+                                   work);
+  SEXP where = PROTECT(position(bad));
+
+  const char *names[] = {"n", "mean", "ss", "expo", "constant", "bad", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss, expo, constant, where});
+  UNPROTECT(6);
+  return out;
+}
+
+/* list(n, mean, ss) of the classes 1..ncls of the rows of x, in the units
+ * of x */
+SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
+{
+  bk_need_double_matrix(x, "x");
+  R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int K;
+  int *c0 = classes0(x, cls, ncls, &K);
 
   SEXP n = PROTECT(Rf_allocVector(INTSXP, K));
   SEXP mean = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
   SEXP ss = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
   int *work = (int *) R_alloc((size_t) (m + K + 1), sizeof(int));
-  bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss), work);
+  int *expo = (int *) R_alloc(d > 0 ? (size_t) d : 1, sizeof(int));
+  int *constant = (int *) R_alloc(d > 0 ? (size_t) d : 1, sizeof(int));
+  bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss),
+                   expo, constant, work);
+  bk_scale_pow2(REAL(mean), K, d, expo, 1);
+  bk_scale_pow2(REAL(ss), K, d, expo, 2);
 
   const char *names[] = {"n", "mean", "ss", ""};
   SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss});
@@ -38,16 +85,47 @@ SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
   return out;
 }
 
-/* Pearson correlation of every column of x with y */
-SEXP C_col_cor(SEXP x, SEXP y)
+/* v times 2^(power * shift[j]) for column j (v a k x d matrix, or a vector
+ * of d), exactly; NA shifts leave the column alone */
+SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power)
+{
+  if (!Rf_isReal(v)) Rf_error("'v' must be a double vector or matrix");
+  R_xlen_t d = Rf_isMatrix(v) ? Rf_ncols(v) : XLENGTH(v);
+  R_xlen_t k = d > 0 ? XLENGTH(v) / d : 0;
+  if (!Rf_isInteger(shift) || XLENGTH(shift) != d)
+    Rf_error("'shift' must be an integer vector with one value per column of 'v'");
+  int p = Rf_asInteger(power);
+  if (p != 1 && p != 2) Rf_error("'power' must be 1 or 2");
+  SEXP out = PROTECT(Rf_duplicate(v));
+  bk_scale_pow2(REAL(out), k, d, INTEGER(shift), p);
+  UNPROTECT(1);
+  return out;
+}
+
+/* list(score, constant, bad): the Pearson correlation of every column of x
+ * with y, the constant columns and the first non-finite value of x (0:
+ * none) */
+SEXP C_feature_cor(SEXP x, SEXP y)
 {
   bk_need_double_matrix(x, "x");
   R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (!Rf_isReal(y) || XLENGTH(y) != m)
     Rf_error("'y' must be a double vector with one value per row of 'x'");
 
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
-  bk_col_cor(REAL(x), m, d, REAL(y), REAL(out));
-  UNPROTECT(1);
+  SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP constant = PROTECT(Rf_allocVector(LGLSXP, d));
+  double *work = (double *) R_alloc(m > 0 ? (size_t) m : 1, sizeof(double));
+  ptrdiff_t bad = bk_col_cor(REAL(x), m, d, REAL(y), REAL(score),
+                             LOGICAL(constant), work);
+  SEXP where = PROTECT(position(bad));
+  const char *names[] = {"score", "constant", "bad", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){score, constant, where});
+  UNPROTECT(3);
   return out;
+}
+
+/* Pearson correlation of every column of x with y */
+SEXP C_col_cor(SEXP x, SEXP y)
+{
+  return VECTOR_ELT(C_feature_cor(x, y), 0);
 }

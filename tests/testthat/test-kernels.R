@@ -101,6 +101,23 @@ test_that("data checks find the first bad value and reject overflowing magnitude
   expect_equal(.Call(bahsic:::C_constant_columns, y[1, , drop = FALSE]), c(TRUE, TRUE, TRUE))
 })
 
+test_that("C_scale_columns divides each column by the power of two of its largest |value|", {
+  x <- cbind(c(3, -5, 1), c(0.25, 0.5, -0.125), 0, c(1e-310, 4e-320, 0), c(-1e300, 2, 7))
+  # the oracle: 2^e with max |x_j| in [2^(e-1), 2^e), at most 2^-1021 (so 1 / 2^e is a double)
+  unit <- apply(x, 2, function(v) {
+    mx <- max(abs(v))
+    if (mx == 0) 1 else 2^max(-1021, floor(log2(mx)) + 1)
+  })
+  got <- .Call(bahsic:::C_scale_columns, x)
+  expect_identical(got[, -4], sweep(x, 2, unit, "/")[, -4])
+  expect_identical(got[, 4], x[, 4] * 2^1000 * 2^21)
+  mx <- apply(abs(got), 2, max)
+  expect_true(all(mx < 1))
+  expect_true(all(mx[c(1, 2, 5)] >= 0.5))
+  # the same for any rescaling of a column by a power of two
+  expect_identical(.Call(bahsic:::C_scale_columns, x[, 1:2] * 2^-700), got[, 1:2])
+})
+
 test_that("the per-feature median of the gaps is exact on tied and rounded data", {
   set.seed(7)
   for (i in 1:100) {

@@ -107,6 +107,80 @@ test_that("C_col_cor matches cor(), with NaN for constant columns", {
   expect_error(.Call(C_col_cor, x, y[-1]), "one value per row")
 })
 
+# the binary exponent e of max |v| (max |v| in [2^(e-1), 2^e)), NA for zeros
+pow2_exponent <- function(v) {
+  mx <- max(abs(v))
+  if (mx == 0) NA_integer_ else as.integer(floor(log2(mx)) + 1)
+}
+
+test_that("C_feature_moments: moments in units of 2^expo, constants, first non-finite", {
+  set.seed(13)
+  x <- matrix(rnorm(20 * 6, mean = 4), 20, 6)
+  x[, 2] <- x[, 2] * 1e-200
+  x[, 3] <- 0
+  x[, 4] <- -2.5
+  x[, 5] <- x[, 5] * 1e200
+  x[, 6] <- 2^(0:19)
+  cls <- rep(1:2, 10)
+  got <- .Call(C_feature_moments, x, cls, 2L)
+  expect_named(got, c("n", "mean", "ss", "expo", "constant", "bad"))
+  expo <- vapply(1:6, function(j) pow2_exponent(x[, j]), integer(1))
+  expect_identical(got$expo, expo)
+  expect_identical(got$constant, c(FALSE, FALSE, TRUE, TRUE, FALSE, FALSE))
+  expect_identical(got$bad, 0)
+  # the oracle on each column divided by its power of two
+  unit <- 2^ifelse(is.na(expo), 0, expo)
+  want <- moments_r(sweep(x, 2, unit, "/"), cls, 2L)
+  expect_equal(got$mean, want$mean, tolerance = 1e-14)
+  expect_equal(got$ss, want$ss, tolerance = 1e-14)
+  # and in the data's units, where they are doubles
+  plain <- .Call(C_class_moments, x, cls, 2L)
+  expect_identical(plain$mean, .Call(C_scale_pow2, got$mean, got$expo, 1L))
+  expect_identical(plain$ss, .Call(C_scale_pow2, got$ss, got$expo, 2L))
+  expect_equal(plain$mean[, -5], moments_r(x, cls, 2L)$mean[, -5], tolerance = 1e-14)
+  # in its own unit the spread of the 1e-200 feature is a double; in the
+  # data's, 1e-400, it is not
+  expect_true(all(got$ss[, 2] > 0))
+  expect_identical(plain$ss[, 2], c(0, 0))
+
+  x[3, 4] <- NaN
+  x[7, 5] <- Inf
+  bad <- .Call(C_feature_moments, x, cls, 2L)
+  expect_identical(bad$bad, 3 * 20 + 3)
+  expect_false(bad$constant[4])
+  expect_identical(.Call(C_feature_moments, x[, 5:6], cls, 2L)$bad, 7)
+})
+
+test_that("C_scale_pow2 multiplies column j by 2^(power * shift[j]) exactly", {
+  v <- matrix(c(0.75, -0.5, 3, 1, 0.5, NaN), 2, 3)
+  shift <- c(-1100L, 700L, NA)
+  expect_identical(.Call(C_scale_pow2, v, shift, 1L),
+                   cbind(v[, 1] * 2^-550 * 2^-550, v[, 2] * 2^700, v[, 3]))
+  expect_identical(.Call(C_scale_pow2, v, shift, 2L)[, 2], v[, 2] * 2^700 * 2^700)
+  expect_identical(.Call(C_scale_pow2, c(1.5, 2), c(3L, -2L), 1L), c(12, 0.5))
+  expect_error(.Call(C_scale_pow2, v, 1:2, 1L), "one value per column")
+  expect_error(.Call(C_scale_pow2, v, shift, 3L), "1 or 2")
+})
+
+test_that("C_feature_cor: the correlation at any scale of x and y, constants, non-finite", {
+  set.seed(14)
+  x <- matrix(rnorm(25 * 3), 25, 3)
+  x[, 3] <- 0.1
+  y <- rnorm(25)
+  want <- c(drop(cor(x[, 1:2], y)), NaN)
+  got <- .Call(C_feature_cor, x, y)
+  expect_equal(got$score, want, tolerance = 1e-13)
+  expect_identical(got$constant, c(FALSE, FALSE, TRUE))
+  expect_identical(got$bad, 0)
+  for (s in c(1e-170, 1e170)) {
+    expect_equal(.Call(C_feature_cor, x * s, y)$score, want, tolerance = 1e-13)
+    expect_equal(.Call(C_feature_cor, x, y * s)$score, want, tolerance = 1e-13)
+  }
+  expect_identical(.Call(C_feature_cor, x * 2^-900, y * 2^900)$score, got$score)
+  x[4, 2] <- NA
+  expect_identical(.Call(C_feature_cor, x, y)$bad, 25 + 4)
+})
+
 # ---- statistics against plain R -------------------------------------------------
 
 test_that("pc is the signed Pearson correlation; constant feature NA", {

@@ -176,3 +176,175 @@ test_that("the shipped Golub data set has the documented shape", {
   expect_equal(as.vector(table(golub$y)), c(27L, 11L))
   expect_true(all(is.finite(golub$x)))
 })
+
+# ---- scale -----------------------------------------------------------------------
+# Each feature's sums of squares are taken in units of a power of two of its
+# own (src/scores.c, src/checks.c): exact, so a rescaling of the data by a
+# power of two changes no bit of a scale-free score, and no square underflows
+# or overflows at x * 1e-170 or x * 1e170 (where the plain sums are 0 or Inf
+# and every feature looked constant).
+
+scale_data <- function(seed = 11) {
+  set.seed(seed)
+  m <- 24
+  x <- matrix(rnorm(m * 9, mean = 3), m, 9, dimnames = list(NULL, paste0("g", 1:9)))
+  y <- factor(rep(c("a", "b"), c(10, 14)))
+  x[y == "b", 1:2] <- x[y == "b", 1:2] + 1.2
+  # a feature of integers, one that varies only in one class, and one whose
+  # values span 2^40
+  x[, 4] <- round(x[, 4] * 3)
+  x[y == "a", 5] <- 2.5
+  x[, 6] <- x[, 6] * 2^(seq_len(m) %% 41)
+  list(x = x, y = y, y3 = factor(rep(c("p", "q", "r"), 8)), num = x[, 1] + rnorm(m))
+}
+
+# method (with its arguments) -> the outcome it takes
+scale_cases <- list(
+  list(method = "pc", y = "num"), list(method = "t", y = "y"),
+  list(method = "t", y = "y", var_equal = TRUE), list(method = "snr", y = "y"),
+  list(method = "mt", y = "y"), list(method = "pam", y = "y3"),
+  list(method = "pam", y = "y"), list(method = "mmd", y = "y"),
+  list(method = "mmd", y = "y", kernel = kernel_laplace()),
+  list(method = "kta", y = "y"), list(method = "hsic", y = "y3"),
+  list(method = "hsic", y = "num", estimator = "unbiased")
+)
+
+scores_at <- function(dat, case, s, ...) {
+  args <- case[setdiff(names(case), "y")]
+  do.call(feature_scores, c(list(dat$x * s, dat[[case$y]]), args, list(...)))
+}
+
+test_that("scale-free scores are the same at x * 2^-600 (exactly), 1e-170 and 1e170", {
+  dat <- scale_data()
+  for (case in test_cases(scale_cases)) {
+    what <- paste(unlist(lapply(case, format)), collapse = " ")
+    base <- scores_at(dat, case, 1)
+    expect_true(all(is.finite(base$score)), info = what)
+    if (case$method %in% c("mt", "pam")) {
+      # they compare features: in the data's units at ordinary scales (as limma
+      # and pamr), in a common power-of-two unit beyond, equal to rounding
+      got <- expect_silent(scores_at(dat, case, 2^-600))
+      expect_equal(got, base, tolerance = 1e-13, info = what)
+    } else {
+      expect_identical(expect_silent(scores_at(dat, case, 2^-600)), base, info = what)
+    }
+    for (s in c(1e-170, 1e170, 1e-300)) {
+      got <- expect_silent(scores_at(dat, case, s))
+      expect_equal(got$score, base$score, tolerance = 1e-12, info = paste(what, s))
+      expect_identical(got$rank[abs(got$score - base$score) < 1e-12 * abs(base$score)],
+                       base$rank[abs(got$score - base$score) < 1e-12 * abs(base$score)])
+    }
+  }
+})
+
+test_that("the centroid difference scales with the data, exactly by powers of two", {
+  dat <- scale_data()
+  base <- feature_scores(dat$x, dat$y, method = "lin")
+  for (s in c(2^-600, 2^600)) {
+    got <- feature_scores(dat$x * s, dat$y, method = "lin")
+    expect_identical(got$score, base$score * s)
+    expect_identical(got$rank, base$rank)
+  }
+  for (s in c(1e-170, 1e170)) {
+    got <- expect_silent(feature_scores(dat$x * s, dat$y, method = "lin"))
+    expect_equal(got$score / s, base$score, tolerance = 1e-13)
+  }
+})
+
+test_that("scale-free scores of a block source are those of the matrix at any scale", {
+  dat <- scale_data()
+  for (case in test_cases(scale_cases[c(2, 5, 6, 8)])) {
+    for (s in c(1, 1e-170)) {
+      expect_identical(scores_at(dat, case, s, block_size = 2), scores_at(dat, case, s))
+    }
+  }
+  skip_if_not_installed("Matrix")
+  xs <- Matrix::Matrix(dat$x * 1e-170, sparse = TRUE)
+  expect_identical(feature_scores(xs, dat$y, method = "mt", block_size = 4),
+                   feature_scores(dat$x * 1e-170, dat$y, method = "mt"))
+})
+
+test_that("a constant feature is constant at any scale, and only it", {
+  dat <- scale_data()
+  x <- cbind(dat$x, const = 7)
+  for (s in c(1, 2^-600, 1e-170, 1e170)) {
+    for (method in c("t", "mt", "hsic")) {
+      expect_warning(got <- feature_scores(x * s, dat$y, method = method),
+                     "1 constant feature \\(const\\)")
+    }
+    expect_warning(got <- feature_scores(x * s, dat$num, method = "pc"), "\\(const\\)")
+    expect_identical(is.na(got$score), rep(c(FALSE, TRUE), c(9, 1)))
+  }
+})
+
+test_that("B follows limma at every scale where limma computes, and stays finite beyond", {
+  skip_peer("limma")
+  set.seed(9)
+  sds <- sqrt(4 / rchisq(300, 4))
+  x <- matrix(rnorm(30 * 300, sd = rep(sds, each = 30)), 30, 300)
+  y <- factor(rep(c("ctl", "trt"), c(11, 19)))
+  x[y == "trt", 1:15] <- x[y == "trt", 1:15] + 2
+  fit_at <- function(s) limma::eBayes(limma::lmFit(t(x * s), stats::model.matrix(~y)))
+  # limma bounds the sd of a true log-fold change by stdev.coef.lim = c(0.1, 4)
+  # in the data's units, so B depends on the scale of the data (the moderated
+  # t does not)
+  for (s in c(1e-90, 1e-3, 1, 1e3, 1e90)) {
+    fit <- fit_at(s)
+    got <- feature_scores(x * s, y, method = "lods")
+    expect_equal(got$score, unname(fit$lods[, 2]), tolerance = 1e-12, info = format(s))
+    expect_equal(got$t, unname(fit$t[, 2]), tolerance = 1e-12, info = format(s))
+  }
+  # large scales: v0 at its upper limit, ~0, and B -> log(p / (1 - p))
+  expect_equal(feature_scores(x * 1e170, y, method = "lods")$score,
+               rep(log(0.01 / 0.99), 300), tolerance = 1e-12)
+  # tiny scales: v0 at its lower limit 0.1^2 / s0^2, beyond the doubles at
+  # 2^-600 (s0^2 in the data's units is limma's at scale 1 times 2^-1200);
+  # limma's B formula in logs
+  fit <- fit_at(1)
+  su <- fit$stdev.unscaled[1, 2]
+  df_total <- fit$df.total[1]
+  log_v0 <- log(0.1^2) - log(fit$s2.prior) + 1200 * log(2)
+  log_r <- log_v0 - 2 * log(su) + log1p(exp(2 * log(su) - log_v0))
+  t2 <- fit$t[, 2]^2
+  want <- log(0.01 / 0.99) - log_r / 2 +
+    (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
+  got <- feature_scores(x * 2^-600, y, method = "lods")
+  expect_equal(got$score, unname(want), tolerance = 1e-12)
+  expect_equal(got$t, feature_scores(x, y, method = "lods")$t, tolerance = 1e-13)
+})
+
+test_that("values beyond 1e150 are taken where the scores rescale, refused by fixed kernels", {
+  dat <- scale_data()
+  big <- dat$x * 1e200
+  expect_silent(feature_scores(big, dat$y, method = "t"))
+  expect_silent(feature_scores(big, dat$y, method = "hsic"))
+  for (k in list(kernel_gaussian(1), kernel_linear(), kernel_polynomial(2))) {
+    expect_error(feature_scores(big, dat$y, method = "kta", kernel = k), "beyond 1e150")
+  }
+  # the rescaling has no effect on a kernel with a fixed width
+  expect_equal(feature_scores(dat$x, dat$y, method = "mmd", kernel = kernel_gaussian(0.3))$score,
+               feature_scores(dat$x * 2^-10, dat$y, method = "mmd",
+                              kernel = kernel_gaussian(0.3 * 2^20))$score,
+               tolerance = 1e-14)
+})
+
+test_that("feature_scores() reads a dense double matrix in place: no copy of x", {
+  skip_if_not(capabilities("profmem"))
+  set.seed(2)
+  x <- matrix(rnorm(200 * 300), 200, 300, dimnames = list(NULL, paste0("g", 1:300)))
+  y <- factor(rep(1:2, 100))
+  ynum <- rnorm(200)
+  big <- 8 * length(x) / 2
+  for (run in list(function() feature_scores(x, y, method = "t"),
+                   function() feature_scores(x, y, method = "mt"),
+                   function() feature_scores(x, ynum, method = "pc"))) {
+    run()
+    f <- tempfile()
+    utils::Rprofmem(f, threshold = big)
+    run()
+    utils::Rprofmem(NULL)
+    allocations <- if (file.exists(f)) readLines(f) else character()
+    unlink(f)
+    expect_length(grep("^[0-9]+ ?:", allocations), 0L)
+  }
+})

@@ -234,6 +234,29 @@ test_that("standardize_columns() (C) gives sweep()'s numbers bit for bit and zer
   expect_equal(unname(apply(xs[, -2], 2, stats::sd)), rep(1, 5), tolerance = 1e-12)
 })
 
+test_that("standardize_columns() is the same at any scale of a feature; selectors follow", {
+  set.seed(12)
+  x <- matrix(rnorm(15 * 5, mean = 2), 15, 5, dimnames = list(NULL, paste0("g", 1:5)))
+  x[, 5] <- round(x[, 5])
+  y <- factor(rep(1:3, 5))
+  x[y == 2, 1] <- x[y == 2, 1] + 1.5
+  xs <- bahsic:::standardize_columns(x, colnames(x))
+  scaled <- sweep(x, 2, c(1e-170, 1e170, 2^-600, 1e-300, 1), "*")
+  # no column of scaled underflows to constant (sums of squares near 1e-340)
+  # or overflows (1e340)
+  expect_silent(got <- bahsic:::standardize_columns(scaled, colnames(x)))
+  expect_equal(got, xs, tolerance = 1e-14)
+  expect_identical(got[, 3], xs[, 3])
+  expect_identical(bahsic:::standardize_columns(x * 2^-600, colnames(x)), xs)
+  tiny <- x * 1e-170
+  fit <- expect_silent(bahsic(tiny, y))
+  expect_identical(selected(fit), selected(bahsic(x, y)))
+  set.seed(3)
+  a <- randsel(x * 2^-600, y, n_boot = 10L)
+  set.seed(3)
+  expect_identical(a$features, randsel(x, y, n_boot = 10L)$features)
+})
+
 test_that("one feature per step: ranking, c_j and path equal the oracle's", {
   for (outcome in c("binary", "multiclass", "regression")) {
     dat <- select_data(outcome, seed = match(outcome, c("binary", "multiclass", "regression")))
