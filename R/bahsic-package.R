@@ -18,7 +18,10 @@
 #'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
 #'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
 #'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
-#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()].
+#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()],
+#'   [rfe()] 7.5 (the SVM solver's copies), [randsel()] its label kernel
+#'   and every thread's workspace (about `threads` times (q + 3) matrices of
+#'   the subsample's size, q the bootstraps per batch).
 #'   [lsmi()] and [l1_lsmi()] count the median heuristic's pairwise distances
 #'   (0.5 matrix, 1.5 with more than one column; `lsmi()` needs them for its
 #'   default grid of widths and for a numeric outcome) and their m x
@@ -30,6 +33,7 @@
 #'   block path, count against the same budget. The budget also limits the dense samples x
 #'   features matrix built from a sparse or out-of-memory input (see
 #'   \link{input-classes}).
+#' * `bahsic.threads`: the default number of threads, see \link{threads}.
 #' * `bahsic.simd` (default `TRUE`): let the selectors use their AVX2 loops on
 #'   CPUs that have them; `FALSE` forces the portable loops (same results to
 #'   rounding).

@@ -141,9 +141,12 @@ print.bahsic_kernel <- function(x, ...) {
 #' Computes \eqn{K_{ij} = k(x_i, x_j)} in C for the rows (samples) of `x`.
 #'
 #' @param kernel a kernel from [kernel_gaussian()] and friends.
-#' @param x numeric matrix or data.frame, samples x features (a vector is one
-#'   feature); for [kernel_clinical()] a data frame may also have factor,
-#'   character and logical columns.
+#' @param x samples x features: a numeric matrix or data.frame (a vector is
+#'   one feature), a `Matrix` (e.g. sparse `dgCMatrix`) or `DelayedMatrix`,
+#'   or a Bioconductor container (genes x samples, turned around), as
+#'   everywhere in the package (\link{input-classes}); for
+#'   [kernel_clinical()] a data frame may also have factor, character and
+#'   logical columns.
 #' @param threads number of threads for the C loops; the result does not
 #'   depend on it. Default and limit: see \link{threads}.
 #' @param ... not used: an argument that is none of the above is an error that
@@ -159,13 +162,11 @@ print.bahsic_kernel <- function(x, ...) {
 kernel_matrix <- function(kernel, x, threads = default_threads(), ...) {
   check_dots(...)
   check_kernel(kernel, "kernel", ridge = TRUE)
-  if (is_clinical(kernel)) {
-    x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = TRUE)$x
-  } else {
-    x <- as_feature_matrix(x)
-    check_finite_x(x)
-  }
-  gram(kernel, x, threads = check_threads(threads))
+  threads <- check_threads(threads)
+  # the one data path: sparse and out-of-memory matrices and Bioconductor
+  # containers as everywhere else (?input-classes)
+  x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = is_clinical(kernel))$x
+  gram(kernel, x, threads = threads)
 }
 
 # ridge: whether the caller takes kernel_ridge() (R/kernel-ridge.R); where: how

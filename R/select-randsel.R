@@ -185,9 +185,17 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   check_min_samples(m, 3L, "randsel()")
   if (standardize) xs <- standardize_columns(xs, d$features)
   kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
-  check_memory(m, 1.5)
-  lab <- label_gram(kernel_y, d$y, threads)
   s <- min(m, max(2L, as.integer(round(subsample * m))))
+  # a full label kernel (with the median heuristic's workspace) and what one
+  # iteration allocates: the blocked columns and every thread's workspace,
+  # (q + 3) s^2 doubles for a batch of q bootstraps of s samples
+  full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
+  check_budget(8 * 1.5 * full_label * as.double(m)^2 +
+                 .Call(C_randsel_workspace, m, p, s, threads),
+               m, "randsel()", sprintf("%d features, subsamples of %d, %d thread%s", p, s,
+                                       threads, if (threads == 1L) "" else "s"),
+               "Use a smaller 'subsample', fewer threads, or raise the option.")
+  lab <- label_gram(kernel_y, d$y, threads)
 
   release <- hold_parallel(parallel)
   on.exit(release(), add = TRUE)

@@ -185,7 +185,10 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   }
   z <- d$x
   m <- nrow(z)
-  check_memory(m, 3)
+  # the kernel, its copy with the ridge, kernlab's kernelMatrix and solver
+  # copies, and v v' on the support vectors: 7.4 m x m matrices of R heap at
+  # the peak of one iteration (measured with gc() at m = 2000)
+  check_memory(m, 7.5)
   flags <- clinical_flags(z)
   constant <- apply(z, 2L, function(v) all(v == v[1L]))
   if (all(constant)) {

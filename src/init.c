@@ -32,6 +32,7 @@ SEXP C_randsel_seeds(SEXP n_boot);
 SEXP C_randsel_align(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
                      SEXP kernel, SEXP control, SEXP seeds);
 SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP dims);
+SEXP C_randsel_workspace(SEXP m, SEXP p, SEXP s, SEXP threads);
 SEXP C_lsmi_sqdist(SEXP x, SEXP cen, SEXP w);
 SEXP C_lsmi_gauss(SEXP sq, SEXP sigma);
 SEXP C_lsmi_delta(SEXP cls, SEXP cen);
@@ -71,6 +72,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_randsel_seeds", (DL_FUNC) &C_randsel_seeds, 1},
   {"C_randsel_align", (DL_FUNC) &C_randsel_align, 8},
   {"C_randsel_contrib", (DL_FUNC) &C_randsel_contrib, 4},
+  {"C_randsel_workspace", (DL_FUNC) &C_randsel_workspace, 4},
   {"C_lsmi_sqdist", (DL_FUNC) &C_lsmi_sqdist, 3},
   {"C_lsmi_gauss", (DL_FUNC) &C_lsmi_gauss, 2},
   {"C_lsmi_delta", (DL_FUNC) &C_lsmi_delta, 2},

@@ -274,3 +274,21 @@ SEXP C_randsel_draws(SEXP n_boot, SEXP m_, SEXP s_, SEXP n_, SEXP h_)
   UNPROTECT(2);
   return out;
 }
+
+/* The bytes one randSel iteration allocates at its peak for m samples, p
+ * features in play, subsamples of s and `threads` threads: the blocked copy of
+ * the columns and each thread's workspace (R/select-randsel.R checks them
+ * against the memory budget before the first iteration). */
+SEXP C_randsel_workspace(SEXP m, SEXP p, SEXP s, SEXP threads)
+{
+  const ptrdiff_t mm = whole_arg(m, "m", 1, (double) INT_MAX),
+                  pp = whole_arg(p, "p", 1, (double) INT_MAX),
+                  ss = whole_arg(s, "s", 1, (double) INT_MAX),
+                  nt = whole_arg(threads, "threads", 1, 1e6);
+  const double bytes =
+      8.0 * (double) bk_randsel_blocked_doubles(mm, pp) +
+      (double) nt * (8.0 * (double) bk_randsel_work_doubles(ss, pp) +
+                     4.0 * (double) bk_randsel_work_ints(ss, mm, pp)) +
+      4.0 * (double) RS_CHUNK * (double) (ss + pp);
+  return Rf_ScalarReal(bytes);
+}

@@ -196,3 +196,19 @@ test_that("approx = \"ichol\" and the selectors' low-rank loops stay within the 
   expect_no_error(suppressWarnings(bahsic(x, y, approx = approx_ichol(max_rank = r))))
   expect_no_error(bahsic(x, y, approx = approx_rff(50), threads = 2))
 })
+
+test_that("randsel() counts every thread's workspace and rfe() the SVM's copies", {
+  set.seed(5)
+  m <- 200
+  x <- matrix(rnorm(m * 6), m, 6)
+  y <- factor(rep_len(c("a", "b"), m))
+  old <- options(bahsic.max_memory = 2e6)
+  on.exit(options(old), add = TRUE)
+  # subsamples of every sample on two threads: (q + 3) m^2 doubles per thread
+  expect_error(randsel(x, y, subsample = 1, n_boot = 4, threads = 2),
+               "randsel\\(\\) needs .* GiB for 200 samples \\(6 features, subsamples of 200, 2 threads\\).*option bahsic.max_memory")
+  expect_no_error(randsel(x, y, subsample = 0.1, n_boot = 4, threads = 1))
+  skip_if_not_installed("kernlab")
+  options(bahsic.max_memory = 7 * 8 * m^2)
+  expect_error(rfe(as.data.frame(x), y), "7.5 m x m kernel matrices.*option bahsic.max_memory")
+})

@@ -127,3 +127,14 @@ test_that("the per-feature median of the gaps is exact on tied and rounded data"
     expect_identical(.Call(bahsic:::C_median_columns, v, FALSE), median(dist(v)))
   }
 })
+
+test_that("kernel_matrix() takes every input class of the one data path", {
+  set.seed(3)
+  x <- matrix(rnorm(40), 10, 4, dimnames = list(paste0("s", 1:10), paste0("g", 1:4)))
+  K <- kernel_matrix(kernel_gaussian(), x, threads = 1)
+  skip_if_not_installed("Matrix")
+  expect_identical(kernel_matrix(kernel_gaussian(), Matrix::Matrix(x, sparse = TRUE), threads = 1), K)
+  expect_identical(kernel_matrix(kernel_gaussian(), as.data.frame(x), threads = 1), K)
+  x[2, 3] <- NA
+  expect_error(kernel_matrix(kernel_gaussian(), x), "missing values \\(NA/NaN\\), first at feature 'g3'")
+})
