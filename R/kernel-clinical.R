@@ -1,4 +1,4 @@
-# The clinical kernel (eq. 3-4 of 003_6ec3b1f7786f1d71.txt; Daemen and De
+# The clinical kernel (eq. 3-4 of Paul and Dupont (2014); Daemen and De
 # Moor 2009) for mixed continuous and categorical data. Its data path: the
 # normaliser (normalise_inputs(clinical = TRUE)) turns the data frame into
 # level codes and raw values (clinical_columns()), drops or rejects samples

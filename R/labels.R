@@ -1,5 +1,5 @@
-# Kernels on labels (section 5.2 of 004_cafd97bfb60132b1.txt, section 4 of
-# 000_faf8918e043c2e25.txt). Classification kernels have rank at most the
+# Kernels on labels (section 5.2 of Song et al. (2012), section 4 of
+# Song et al. (2007)). Classification kernels have rank at most the
 # number of classes, so they are kept as a factor Y (m x c) with L = Y Y' and
 # never expanded to m x m.
 
@@ -284,7 +284,7 @@ label_gram <- function(kernel_y, y, threads = 1L) {
       multiclass = {
         ind <- class_indicator(y)
         switch(kernel_y$params$map,
-          # eq. 18 with c_y = 1 / m_y, and eq. 14 (right) of seed 000
+          # eq. 18 with c_y = 1 / m_y, and eq. 14 (right) of Song et al. (2007)
           balanced = , block = sweep(ind, 2L, sqrt(counts), "/"),
           indicator = ind,
           # eq. 19: 1 / m_k in class k, -1 / (m - m_k) elsewhere

@@ -1,4 +1,4 @@
-# Metrics of the evaluation in 003_6ec3b1f7786f1d71.txt, section 4: the
+# Metrics of the evaluation in Paul and Dupont (2014), section 4: the
 # balanced classification rate of a classifier and Kuncheva's consistency
 # index of a set of feature rankings. Plain R: they are cheap.
 

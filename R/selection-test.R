@@ -1,6 +1,6 @@
 # selection_test(): a permutation p-value for the HSIC of the top n features
 # of a selection that accounts for the selection, by re-running the selector
-# on every permuted outcome (seed 004, section 10 asks whether a selected set
+# on every permuted outcome (Song et al. 2012, section 10 asks whether a selected set
 # is more dependent on the labels than chance; the naive test of the
 # selected features answers a different question).
 

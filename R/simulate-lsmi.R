@@ -1,4 +1,4 @@
-# The toy data sets of the l1-LSMI slides (002_91626c83446374ef.txt, slides
+# The toy data sets of the l1-LSMI slides (Jitkrittum 2012, slides
 # "3 Toy Datasets" and "Toy Dataset: 3clusters"). Every draw comes from R's
 # RNG, so set.seed() reproduces a data set.
 

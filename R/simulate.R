@@ -1,4 +1,4 @@
-# The artificial data sets of section 7.1 of 004_cafd97bfb60132b1.txt
+# The artificial data sets of section 7.1 of Song et al. (2012)
 # (Figure 2, first row): 22 features, of which only the first two are related
 # to the outcome and the other 20 are standard normal noise. Every draw comes
 # from R's RNG, so set.seed() reproduces a data set.

@@ -225,7 +225,7 @@ bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
 
 /* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
- * Algorithms 1 and 2 of 004_cafd97bfb60132b1.txt, section 4. */
+ * Algorithms 1 and 2 of Song et al. (2012), section 4. */
 
 enum bk_direction { BK_BACKWARD = 0, BK_FORWARD = 1 };
 enum bk_policy { BK_SIGMA_FIXED = 0, BK_SIGMA_DIMENSION = 1, BK_SIGMA_OPTIMIZE = 2 };
@@ -368,7 +368,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            void *ctx);
 
 /* ---- randSel (randsel.c) ---------------------------------------------------
- * Algorithm 1 of 001_7b6bb2d08f0858c5.txt: centred kernel-target alignment
+ * Algorithm 1 of Athanasakis et al.: centred kernel-target alignment
  * of random subsamples on random halves of the features. */
 
 typedef struct {
@@ -472,7 +472,7 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
 /* ---- ridge-regression kernel (ridge.c) ---------------------------------------
  * BAHSIC (backward = 1) and FOHSIC (0) with the ridge kernel Kbar_S = K_S
  * (K_S + lambda I)^-1 of a base kernel K (section 6.6 of
- * 004_cafd97bfb60132b1.txt): for the linear base, Kbar_S = V_S (V_S'V_S +
+ * Song et al. (2012)): for the linear base, Kbar_S = V_S (V_S'V_S +
  * lambda I)^-1 V_S' and candidates by rank-one updates of (V_S V_S' + lambda
  * I)^-1, O(m^2) each; for any other base one inverse per candidate, O(m^2 s
  * + m^3). Widths of a Gaussian or Laplace base by the policy, grid and
@@ -566,7 +566,7 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
                      const double *y, double *out, int *constant, double *work);
 
 /* ---- LSMI, l1-LSMI and l1-HSIC (lsmi.c) -----------------------------------
- * Slides 002_91626c83446374ef.txt. n samples, d features, b basis centres;
+ * The slides of Jitkrittum (2012). n samples, d features, b basis centres;
  * cen is the b x d matrix of centres; w the d feature weights (NULL: 1). */
 
 /* out (n x b) = sum_j w_j^2 (x_ij - c_lj)^2. */

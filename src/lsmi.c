@@ -2,9 +2,9 @@
  * lsmi.c: least-squares mutual information (LSMI) and the gradients of
  * l1-LSMI and l1-HSIC with respect to the feature weights w. Plain C on
  * double * and ptrdiff_t sizes; R's BLAS and LAPACK for the products and
- * the b x b solves. Slide and equation references are to the seed
- * 002_91626c83446374ef.txt (Jitkrittum, "Feature Selection via
- * l1-penalized Squared-loss Mutual Information").
+ * the b x b solves. Slide and equation references are to Jitkrittum
+ * (2012), "Feature Selection via l1-penalized Squared-loss Mutual
+ * Information" (slides).
  *
  * Notation (slide "LSMI"): n samples, d features, b Gaussian centres
  * c_l = x_{c(l)}; Phi_x[i, l] = exp(-||diag(w)(x_i - c_l)||^2 / (2 sigma^2)),
@@ -302,7 +302,7 @@ ptrdiff_t bk_l1hsic_grad_work(ptrdiff_t m, ptrdiff_t d)
 
 /* The one loop of bk_l1hsic_grad() and bk_hsic_vgrad(). part: 0 uses W,
  * 1 its positive part max(W, 0), -1 its negative part min(W, 0) (the convex
- * and concave halves of appendix A of 004_cafd97bfb60132b1.txt). wrt_v: 0
+ * and concave halves of appendix A of Song et al. (2012)). wrt_v: 0
  * for the gradient in w, 1 for the gradient in v = w o w,
  *   dHSIC/dv_j = -gamma sum_ab Q_ab (x_aj - x_bj)^2,
  * which stays finite and informative at w_j = 0. The exponentials may be

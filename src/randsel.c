@@ -1,6 +1,6 @@
 /*
  * randsel.c: the hot loop of randSel (Algorithm 1 of
- * 001_7b6bb2d08f0858c5.txt): the centred kernel-target alignment of many
+ * Athanasakis et al.): the centred kernel-target alignment of many
  * random (sample subset, feature half) pairs, and the per-feature
  * contributions of Definition 3.2. Numeric core: no R API. Every bootstrap
  * draws its samples and features from its own stream (xoshiro256++), seeded
@@ -283,7 +283,7 @@ static void gather(const double *xb, ptrdiff_t m, ptrdiff_t f, const int *ss,
   for (ptrdiff_t a = 0; a < s; a++) z[a] = blk[(ptrdiff_t) ss[a] * RS_FB];
 }
 
-/* Centred alignment (section 2 of 001_7b6bb2d08f0858c5.txt)
+/* Centred alignment (section 2 of Athanasakis et al.)
  *   A(K, L) = <HKH, HLH>_F / (||HKH||_F ||HLH||_F),
  * with Lc = HLH given and lnorm = ||Lc||_F. Then
  * (HKH)_ab = K_ab - r_a - r_b + t from the row means r and grand mean t:

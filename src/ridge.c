@@ -1,6 +1,6 @@
 /*
  * ridge.c: BAHSIC and FOHSIC with the ridge-regression kernel K (K + lambda
- * I)^-1 of a base kernel K (section 6.6 of 004_cafd97bfb60132b1.txt, eq. 29
+ * I)^-1 of a base kernel K (section 6.6 of Song et al. (2012), eq. 29
  * and after). Numeric core: no R API besides R's BLAS and LAPACK.
  *
  * For the linear base and a set S with data V_S (m x s) the kernel is

@@ -1,6 +1,6 @@
 /*
  * select.c: BAHSIC (Algorithm 1) and FOHSIC (Algorithm 2) of
- * 004_cafd97bfb60132b1.txt, section 4. Numeric core: no R API.
+ * Song et al. (2012), section 4. Numeric core: no R API.
  *
  * Both estimators are linear in the data kernel, HSIC(K) = sum(K o W) with W
  * made once from the labels (weight_matrix() in R), so a candidate set costs
@@ -12,7 +12,7 @@
  * from Q -/+ q_j(a, b) in the same pass that evaluates the kernel, so no Gram
  * matrix is ever rebuilt.
  *
- * The clinical kernel (BK_CLINICAL, eq. 3-4 of 003_6ec3b1f7786f1d71.txt) is
+ * The clinical kernel (BK_CLINICAL, eq. 3-4 of Paul and Dupont (2014)) is
  * the average of per-feature kernels K_f, so HSIC(S) = sum_{f in S} t_f / |S|
  * with t_f = sum(K_f o W): the t_f are computed once (bk_clinical_dot(), one
  * pass over the pairs per feature) and a candidate is then scored exactly in

@@ -1,5 +1,5 @@
 /* weights_call.c: SEXP glue for the feature weighting of appendix A of
- * 004_cafd97bfb60132b1.txt (hsic_weights(), R/select-weights.R). The
+ * Song et al. (2012) (hsic_weights(), R/select-weights.R). The
  * numeric core is bk_hsic_vgrad() in lsmi.c, which shares its loop with the
  * l1-HSIC gradient. The R wrapper validates the arguments; these checks only
  * catch a wrapper that does not. */

@@ -1,5 +1,5 @@
 # Timing of bahsic() and fohsic() (Algorithms 1 and 2, section 4 of
-# 004_cafd97bfb60132b1.txt) on the Golub and ALL expression data, and of a
+# Song et al. (2012)) on the Golub and ALL expression data, and of a
 # plain-R Algorithm 1 beside bahsic() on a subset.
 #
 #   (a) Golub (38 x 3051), full BAHSIC ranking with the defaults (Gaussian,

@@ -1,4 +1,5 @@
-# Cost and outcome of the members of the framework added in issue 8, each
+# Cost and outcome of the rest of the framework (Song et al. 2012, sections
+# 6.6, 6.7, 10 and Appendix A), each
 # best of `repeats` runs (default 3), one thread:
 #
 #   (a) kernel_ridge(): BAHSIC's full ranking of the first 500 Golub genes

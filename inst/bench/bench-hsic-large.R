@@ -1,7 +1,7 @@
 # hsic() at m = 100,000 samples, d = 50 features, Gaussian kernel (median
 # heuristic), binary labels with a planted dependence: the approximations of
 # ?approximations, which need no m x m matrix (exact HSIC would need two
-# 80 GB matrices here). Target of issue 7: under 10 s and under 1 GB with
+# 80 GB matrices here). The target: under 10 s and under 1 GB with
 # approx = "ichol" or "block".
 #
 # For each approximation: elapsed seconds (best of `reps` runs), the peak

@@ -1,6 +1,6 @@
 # F-measure of l1_lsmi(), l1_hsic() and bahsic() on the l1-LSMI slides' toy
-# data (n = 400, 10 draws, seeds 101-110): the table of the closing note of
-# issue 5; tests/testthat/test-select-l1.R asserts its ordering on the first
+# data (n = 400, 10 draws, seeds 101-110), as in the slides' table;
+# tests/testthat/test-select-l1.R asserts its ordering on the first
 # three sets. About 2 minutes.
 #
 # Usage, after installing the package: Rscript inst/bench/bench-lsmi-fmeasure.R

@@ -1,4 +1,4 @@
-# Timing of l1_lsmi() and l1_hsic() (slides 002_91626c83446374ef.txt) on a
+# Timing of l1_lsmi() and l1_hsic() (the slides of Jitkrittum (2012)) on a
 # 400 x 50 problem: the and-or toy data of the slides (10 features, k = 4)
 # with 40 more Bernoulli(0.5) noise features. Target: l1-LSMI under 30 s
 # with the defaults (3 restarts, 100 basis functions, 5-fold CV over

@@ -1,4 +1,4 @@
-# Timing of randsel() (Algorithm 1 of 001_7b6bb2d08f0858c5.txt) against
+# Timing of randsel() (Algorithm 1 of Athanasakis et al.) against
 # bahsic()'s full ranking on the ALL expression data (B vs T lineage, 128 x
 # 12625), as in inst/scripts/main-job.R.
 #

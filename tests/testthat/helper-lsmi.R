@@ -1,5 +1,5 @@
 # Plain-R oracles for LSMI, l1-LSMI and l1-HSIC (slides of
-# 002_91626c83446374ef.txt): the slide's sums written out literally. Slow;
+# Jitkrittum (2012)): the slide's sums written out literally. Slow;
 # for small data only.
 
 # phi_l(x, y) = exp(-||x - x_c(l)||^2 / (2 sigma^2)) * phi_y(y, y_c(l))

@@ -7,7 +7,7 @@ oracle_hsic0 <- function(K, L) {
   sum(diag(K %*% H %*% L %*% H)) / (m - 1)^2
 }
 
-# eq. 5 of 004_cafd97bfb60132b1.txt, written out with explicit matrices
+# eq. 5 of Song et al. (2012), written out with explicit matrices
 oracle_hsic1 <- function(K, L) {
   m <- nrow(K)
   Kt <- K

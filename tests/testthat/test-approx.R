@@ -1,4 +1,4 @@
-# The approximations of issue 7: the low-rank C core (src/lowrank.c) against
+# The approximations (Song et al. 2012, section 2.6; ?approximations): the low-rank C core (src/lowrank.c) against
 # plain-R oracles, and hsic(approx = ...) against the exact estimates.
 
 ichol_c <- function(x, kernel, p1, p2 = 0, tol = 0, max_rank = nrow(x)) {

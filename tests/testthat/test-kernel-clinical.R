@@ -1,4 +1,4 @@
-# kernel_clinical(): eq. 3-4 of 003_6ec3b1f7786f1d71.txt, and its use by
+# kernel_clinical(): eq. 3-4 of Paul and Dupont (2014), and its use by
 # hsic(), bahsic() and fohsic().
 
 # eq. 3-4 written out, one pair and one feature at a time; ordered factors

@@ -1,6 +1,6 @@
 # lsmi(): the LSMI estimator and its cross-validation (slides "LSMI",
 # "Delta Kernel for Classification Task", "Model Selection by Cross
-# Validation" of 002_91626c83446374ef.txt), checked against plain-R oracles
+# Validation" of Jitkrittum (2012)), checked against plain-R oracles
 # that write the slide's sums out literally.
 
 # The oracles (oracle_lsmi(), oracle_cv(), ...) are in helper-lsmi.R.

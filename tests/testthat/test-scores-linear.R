@@ -273,7 +273,7 @@ test_that("pam: standardised centroid differences, three classes", {
 })
 
 test_that("pam score is tr(KHLH) with scaled features and map e_y / (m_y mk_y)", {
-  # eq. (27-28) of 004_cafd97bfb60132b1.txt
+  # eq. (27-28) of Song et al. (2012)
   set.seed(7)
   x <- matrix(rnorm(15 * 4), 15, 4)
   y <- factor(rep(1:3, c(4, 5, 6)))

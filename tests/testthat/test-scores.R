@@ -1,4 +1,4 @@
-# feature_scores(): the special cases of section 6 of 004_cafd97bfb60132b1.txt
+# feature_scores(): the special cases of section 6 of Song et al. (2012)
 # as HSIC with the kernel and preprocessing the paper names.
 
 hsic0_scaled <- function(x, y, kernel, kernel_y) {

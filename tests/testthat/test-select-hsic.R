@@ -1,6 +1,6 @@
-# bahsic() and fohsic(): Algorithms 1 and 2 of 004_cafd97bfb60132b1.txt
+# bahsic() and fohsic(): Algorithms 1 and 2 of Song et al. (2012)
 # (section 4) against a brute-force plain-R oracle that follows the shared
-# specification (/tmp/spec/issue3-spec.md) to the letter and recomputes every
+# specification of the algorithms to the letter and recomputes every
 # HSIC(sigma, T) from scratch with an explicit Gram matrix.
 
 # ---- the oracle -------------------------------------------------------------

@@ -1,7 +1,7 @@
 # l1_lsmi() and l1_hsic(): gradient projection onto the positive l1 ball
 # with a search over its radius (slides "l1-LSMI (proposed method)" and
 # "Gradient Projection Algorithm to Solve l1-LSMI" of
-# 002_91626c83446374ef.txt). Oracles in helper-lsmi.R.
+# Jitkrittum (2012)). Oracles in helper-lsmi.R.
 
 test_that("the projection onto the positive l1 ball equals the oracle", {
   set.seed(1)

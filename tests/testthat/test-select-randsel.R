@@ -1,4 +1,4 @@
-# randsel(): Algorithm 1 of 001_7b6bb2d08f0858c5.txt.
+# randsel(): Algorithm 1 of Athanasakis et al.
 
 # One iteration in plain R from explicit Gram matrices, with the draws of
 # C_randsel_iter: per bootstrap sample.int(m, s), then sample.int(n, h + 1).

@@ -1,6 +1,6 @@
 # hsic_weights(): feature weighting by HSIC with a relaxed l0 penalty,
 # solved by the convex-concave procedure in v = w^2 (appendix A of
-# 004_cafd97bfb60132b1.txt). The C routine C_hsic_vgrad (bk_hsic_vgrad() in
+# Song et al. (2012)). The C routine C_hsic_vgrad (bk_hsic_vgrad() in
 # lsmi.c) is checked against a plain-R oracle.
 
 # sum(W' o K(w)) and its gradient in v = w^2, written out: K_ab = exp(-gamma

@@ -1,4 +1,4 @@
-# The artificial data of section 7.1 of 004_cafd97bfb60132b1.txt (Figure 2).
+# The artificial data of section 7.1 of Song et al. (2012) (Figure 2).
 
 generators <- list(xor = simulate_xor, multiclass = simulate_multiclass,
                    regression = simulate_regression)

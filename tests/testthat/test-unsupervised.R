@@ -1,4 +1,4 @@
-# Unsupervised selection (section 10 of 004_cafd97bfb60132b1.txt): y = NULL
+# Unsupervised selection (section 10 of Song et al. (2012)): unsupervised = TRUE
 # makes the standardised data the labels.
 
 # x = F A + noise: three latent factors, each behind its own group of 6
