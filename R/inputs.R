@@ -29,7 +29,8 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
                              assay = 1L, require_y = TRUE, clinical = FALSE,
                              blocks = FALSE) {
   na_action <- arg_match(na_action)
-  if (missing(y) || (is.null(y) && require_y)) stop(missing_y_message(), call. = FALSE)
+  if (missing(y)) stop(missing_y_message(), call. = FALSE)
+  if (is.null(y) && require_y) stop(null_y_message(), call. = FALSE)
   # Everything but an ordinary matrix or data frame -- Bioconductor containers,
   # Matrix and DelayedArray matrices -- is a source of feature blocks.
   src <- NULL
@@ -103,6 +104,12 @@ missing_y_message <- function() {
          "and y may be NULL.")
 }
 
+# A NULL outcome is more often a column that is not there than a choice.
+null_y_message <- function(more = "") {
+  paste0("'y' is NULL: give the outcome, one value per sample. (A column that is not in the ",
+         "data, e.g. pheno$class for a column named Class, is NULL.)", more)
+}
+
 # The outcome the label kernel sees, after normalise_inputs() (`d`), for the
 # entry points that take y = NULL; one path for all of them. Returns d with
 # y the outcome, kernel_y the label kernel (NULL still means the default)
@@ -148,14 +155,13 @@ resolve_outcome <- function(d, kernel_y, unsupervised = FALSE, what = NULL) {
     return(outcome_into(d, d$y, kernel_y, FALSE))
   }
   if (!is.null(what)) {
-    stop(sprintf(paste0("'y' is NULL: %s needs the outcome, one value per sample, or a ",
-                        "precomputed label kernel kernel_y = label_kernel_precomputed(L) ",
-                        "(then y may be NULL)."), what), call. = FALSE)
+    stop(null_y_message(sprintf(paste0(" %s needs an outcome, or a precomputed label kernel ",
+                                       "kernel_y = label_kernel_precomputed(L), with which y ",
+                                       "may be NULL."), what)), call. = FALSE)
   }
   if (!unsupervised) {
-    stop(paste0("'y' is NULL: give the outcome, one value per sample. (A column that is not ",
-                "in the data, e.g. pheno$class for a column named Class, is NULL.) To select ",
-                "features without an outcome, say so: unsupervised = TRUE."), call. = FALSE)
+    stop(null_y_message(paste0(" To select features without an outcome, say so: ",
+                               "unsupervised = TRUE.")), call. = FALSE)
   }
   outcome_into(d, unsupervised_outcome(d$x),
                if (is.null(kernel_y)) label_kernel_regression(kernel_gaussian()) else kernel_y,

@@ -15,11 +15,13 @@
 #'   `_R_CHECK_LIMIT_CORES_`, CRAN's limit for examples and tests) and at
 #'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set.
 #'
-#' All cores is the default because it is the fastest on the measurements
-#' of `inst/bench/bench-threads.R` (in the sources): on a 2-core machine two
-#' threads rank the 12,625 genes of the ALL data by BAHSIC 1.7 times faster
-#' than one, and speed up [hsic()] at 2,000 samples and the kernel
-#' [feature_scores()]; no function was slower with every core. Inside
+#' All cores is the default because it was the fastest on every function
+#' measured by `inst/bench/bench-threads.R` (in the sources): on a 2-core
+#' machine two threads ranked the 12,625 genes of the ALL data by BAHSIC 1.74
+#' times faster than one, and sped up [hsic()] (1.29x), [hsic_test()]
+#' (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples, [randsel()]
+#' (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene HSIC
+#' (1.12x). Inside
 #' parallel workers that share a machine (`parallel =`, future or
 #' BiocParallel, or `parallel::mclapply()`), use fewer threads per worker
 #' (`threads = 1`, or the option in each worker); [evaluate_selection()]

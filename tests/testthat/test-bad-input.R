@@ -476,6 +476,32 @@ bad_input <- list(
     rule("*", "error", paste0("'y' has 9 values but 'x' has 12 samples \\(rows\\)\\. ",
                               "Give one value of 'y' per row of 'x'")))),
 
+  list(case = "y is NULL (a column that is not there)", input = function() {
+    d <- toy()
+    pheno <- data.frame(Class = d$y)
+    d$y <- pheno$class
+    d
+  }, rules = list(
+    rule(c(HSIC, TESTS), "error", "'y' is NULL: give the outcome.*needs an outcome.*label_kernel_precomputed"),
+    rule(c(SELECT, L1), "error", "'y' is NULL: give the outcome.*unsupervised = TRUE"),
+    rule("*", "error", "'y' is NULL: give the outcome, one value per sample"))),
+
+  list(case = "a misspelt argument (na_actoin)", args = list(na_actoin = "omit"),
+       input = toy, rules = list(
+    rule("*", "error", "has no argument 'na_actoin'\\. Did you mean 'na_action'\\?"))),
+
+  list(case = "threads = 1e6", args = list(threads = 1e6), input = toy, rules = list(
+    rule(LSMI, "error", "has no argument 'threads'"),
+    rule("*", "warning", "threads = 1e\\+06 is more than the [0-9]+ cores? this session may use",
+         check = defined_or_value))),
+
+  list(case = "a sparse matrix (dgCMatrix)", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    if (requireNamespace("Matrix", quietly = TRUE)) d$x <- Matrix::Matrix(d$x, sparse = TRUE)
+    d
+  }, rules = list(rule("*", "value", check = same_as_ref))),
+
   list(case = "the transposed gene matrix", input = function() {
     d <- toy(d = 30)
     d$x <- t(d$x)

@@ -116,6 +116,6 @@ test_that("unsupervised selection must be asked for: a NULL or missing y is an e
   # hsic() has no unsupervised use: y = NULL needs a precomputed label kernel
   expect_error(hsic(x), "'y' is missing")
   expect_error(hsic(x, NULL), "label_kernel_precomputed")
-  expect_error(feature_scores(x, NULL), "'y' is missing")
+  expect_error(feature_scores(x, NULL), "'y' is NULL: give the outcome")
   expect_error(bahsic(matrix(1, 10, 3), unsupervised = TRUE), "every feature of 'x' is constant")
 })
