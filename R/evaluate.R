@@ -122,7 +122,14 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                assay = 1L, ...) {
   check_dots(...)
   call <- match.call()
+  inner_given <- !missing(inner_folds)
   classifier <- arg_match(classifier)
+  if (classifier == "none") {
+    if (!missing(tune)) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
+    if (inner_given) {
+      stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
+    }
+  }
   d <- normalise_inputs(x, y, assay = assay)
   x <- d$x
   y <- d$y
@@ -187,6 +194,11 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
            "or use classifier = \"none\".", call. = FALSE)
     }
     grid <- tune_grid(tune)
+    # one (C, sigma) pair needs no inner cross-validation to choose it
+    if (nrow(grid) == 1L && inner_given) {
+      stop_unused("inner_folds", "a 'tune' grid of more than one (C, sigma) pair",
+                  "a single pair")
+    }
   }
   run <- check_parallel(parallel)
 

@@ -149,6 +149,10 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
   check_bandwidth(bandwidth_y, "bandwidth_y")
   prep <- hsic_prepare(x, y, kernel_parzen(bandwidth_x), label_kernel_parzen(bandwidth_y),
                        arg_match(na_action), assay, threads, min_m = 2L, why = "qmi()")
+  if (is.factor(prep$data$y) && !is.null(bandwidth_y)) {
+    # classes take the counting measure's window, which has no bandwidth
+    stop_unused("bandwidth_y", "a numeric outcome", "class labels")
+  }
   lab <- prep$label
   m <- prep$m
   hsic0 <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)[1L]

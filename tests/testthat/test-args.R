@@ -128,6 +128,13 @@ test_that("arguments the call does not use are errors, not silently dropped", {
   expect_error(bahsic(x, y, sigma_grid = c(0.1, 1)),
                "'sigma_grid' is not used with sigma = \"dimension\"")
   expect_error(bahsic(x, y, sigma = "optimize", sigma_grid = c(0.1, 1), threads = 1), NA)
+  expect_error(qmi(x[, 1:2], y, bandwidth_y = 1), "'bandwidth_y' is not used with class labels")
+  expect_error(evaluate_selection(x, y, selectors = "t", classifier = "none", tune = list()),
+               "'tune' is not used with classifier = \"none\"")
+  skip_if_not_installed("kernlab")
+  expect_error(evaluate_selection(x, y, selectors = "t", tune = list(C = 1, sigma = "median"),
+                                  inner_folds = 3),
+               "'inner_folds' is not used with a single pair")
 })
 
 # The methods of generics from base R, each called on an object of its class.
