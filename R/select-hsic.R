@@ -130,6 +130,9 @@
 #' @param approx `"exact"`, `"block"`, `"rff"` or `"ichol"` (`bahsic()`
 #'   only), or an approximation from [approx_block()], [approx_rff()] or
 #'   [approx_ichol()]; see Details and [approximations].
+#' @param unsupervised `TRUE` to select without an outcome, the data being
+#'   their own labels (see Details); `y` is then left out (or `NULL`). A `y`
+#'   that is `NULL` without it is an error.
 #' @return An object of class `bahsic_selection`, see [selected()].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
