@@ -163,7 +163,7 @@ check_positive_number <- function(v, arg) {
 median_sigma <- function(x, squared, n_max = 1000L) {
   m <- nrow(x)
   if (m > n_max) x <- x[unique(round(seq(1, m, length.out = n_max))), , drop = FALSE]
-  med <- .Call(C_median_pairwise, x, squared)
+  med <- pairwise_median(x, squared)
   if (is.finite(med) && med > 0) 1 / med else 1
 }
 

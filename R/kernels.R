@@ -39,6 +39,13 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' ("dis") kernel
 #' is \eqn{1 / (\|x - x'\| + \epsilon)}.
 #'
+#' The distance kernels work on data of any scale: where the squared
+#' distances would over- or underflow (values beyond about \eqn{2^{\pm 256}}),
+#' they are computed on the data multiplied by a power of two, which is exact,
+#' so the kernel is the same to the last bit. Only a median-heuristic width
+#' that is itself beyond double precision (squared distances near 1e-310, as
+#' for data near 1e-155) is an error, which asks to rescale `x`.
+#'
 #' @param degree,offset polynomial kernel \eqn{(\langle x, x'\rangle +
 #'   \mathrm{offset})^\mathrm{degree}}; `degree` a positive whole number,
 #'   `offset` >= 0.
@@ -182,11 +189,55 @@ check_threads <- function(threads) {
 # The median heuristic in C already falls back to the median over the pairs
 # that differ when more than half coincide (tied or discrete data); a median
 # of 0 is left only when all samples are identical, where the kernel is
-# constant and any width gives the same, zero, dependence: use 1.
+# constant and any width gives the same, zero, dependence: use 1. NaN: the
+# feature's scale leaves no representable width (pairwise_median()).
 feature_sigmas <- function(name, x) {
   med <- .Call(C_median_columns, x, name == "gaussian")
+  bad <- which(is.nan(med))
+  if (length(bad)) {
+    features <- colnames(x)[bad]
+    if (is.null(features)) features <- as.character(bad)
+    stop_width_range(x[, bad, drop = FALSE], name == "gaussian", "x", features)
+  }
   med[!is.finite(med) | med <= 0] <- 1
   1 / med
+}
+
+# The median of the pairwise squared distances (squared = TRUE) or distances
+# between the rows of x, the median heuristic's: NA for fewer than 2 samples,
+# 0 when all samples coincide. C computes it on x rescaled by a power of two
+# when x's scale is extreme (exactly: the same number for ordinary data); an
+# error when the median or its inverse, the width, is not a representable
+# (normal) double in x's units.
+pairwise_median <- function(x, squared, arg = "x") {
+  med <- .Call(C_median_pairwise, x, squared)
+  if (is.nan(med)) stop_width_range(x, squared, arg)
+  med
+}
+
+# The error for data whose median heuristic width cannot be represented:
+# x on so small a scale that 1 / median overflows (squared distances near
+# 1e-310), or so large a one that it underflows. features: the columns of
+# per-feature widths that fail.
+stop_width_range <- function(x, squared, arg, features = NULL) {
+  top <- max(abs(range(x)))
+  small <- top < 1
+  where <- if (is.null(features)) {
+    sprintf("'%s'", arg)
+  } else {
+    sprintf("feature%s %s%s of '%s'", if (length(features) > 1L) "s" else "",
+            paste0("'", utils::head(features, 3L), "'", collapse = ", "),
+            if (length(features) > 3L) sprintf(" and %d more", length(features) - 3L) else "",
+            arg)
+  }
+  stop(sprintf(paste0("The median heuristic cannot set a kernel width for %s: its values are so ",
+                      "%s (largest %s) that the width 1 / median %sdistance between samples ",
+                      "is beyond the range of double precision. Rescale '%s', e.g. with scale() ",
+                      "or by %s it by a power of ten."),
+               where, if (small) "small" else "large", format(top, digits = 3L),
+               if (squared) "squared " else "", arg,
+               if (small) "multiplying" else "dividing"),
+       call. = FALSE)
 }
 
 kernel_param <- function(kernel) {
@@ -198,8 +249,9 @@ kernel_param <- function(kernel) {
          c(0, 0))
 }
 
-# Gram matrix of a (possibly unresolved) kernel on a validated double matrix.
-gram <- function(kernel, x, threads = 1L) {
+# Gram matrix of a (possibly unresolved) kernel on a validated double matrix;
+# arg names x in errors.
+gram <- function(kernel, x, threads = 1L, arg = "x") {
   m <- nrow(x)
   if (kernel$name == "precomputed") {
     K <- kernel$params$K
@@ -220,7 +272,8 @@ gram <- function(kernel, x, threads = 1L) {
   if (median_width && m < 2L) kernel$params$sigma <- 1
   p <- kernel_param(kernel)
   # with p[1] = NA the C code sets the width by the median heuristic from the
-  # distances it computes anyway
+  # distances it computes anyway (on x rescaled by a power of two when x's
+  # scale is extreme)
   K <- .Call(C_gram, x, kernel_code(kernel), p[1L], p[2L], threads)
   if (median_width) {
     sigma <- attr(K, "p1")
@@ -228,6 +281,8 @@ gram <- function(kernel, x, threads = 1L) {
       # all samples identical: the kernel is constant whatever the width
       sigma <- 1
       K <- .Call(C_gram, x, kernel_code(kernel), sigma, p[2L], threads)
+    } else if (!(sigma >= .Machine$double.xmin && sigma <= .Machine$double.xmax)) {
+      stop_width_range(x, kernel$name == "gaussian", arg)
     }
     kernel$params$sigma <- sigma
     kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")

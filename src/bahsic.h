@@ -76,6 +76,56 @@ static inline double bk_exp(double x)
 #define BK_SIMD_SUM2(u, v)
 #endif
 
+/* ---- interrupts ------------------------------------------------------------
+ * The long loops over pairs of samples run in blocks of about BK_CHECK_OPS
+ * element operations (some 10-50 ms) and hand control back between blocks:
+ * the glue passes a pacer whose check is R_CheckUserInterrupt() (which may
+ * not return: R unwinds to the top level; scratch memory is R_alloc'ed, so
+ * nothing leaks). The check runs on the calling (main) thread between
+ * OpenMP regions, never inside one; the blocks change only when work is
+ * done, not what is computed, so results do not depend on them. A NULL
+ * pacer checks nothing (fuzzers, small matrices inside loops that check
+ * themselves). */
+#define BK_CHECK_OPS ((ptrdiff_t) 1 << 26)
+
+typedef struct {
+  void (*check)(void); /* called on the main thread; may not return */
+  ptrdiff_t ops;       /* operations since the last check */
+} bk_pacer;
+
+/* count ops operations done; check when a block's worth has accumulated */
+static inline void bk_pace(bk_pacer *p, ptrdiff_t ops)
+{
+  if (p && (p->ops += ops) >= BK_CHECK_OPS) {
+    p->ops = 0;
+    p->check();
+  }
+}
+
+/* ---- scales -----------------------------------------------------------------
+ * Floating-point products and sums scale exactly by powers of two (barring
+ * over- and underflow), so a computation on data multiplied by 2^e gives the
+ * very numbers of the computation on the data, times the matching power of
+ * two. Data (or kernels) of an extreme scale are brought to one this way
+ * before their squares could over- or underflow; data of an ordinary scale
+ * are not touched, so their results are the same bits as ever. */
+
+/* e with 2^e v in [0.5, 1) when v > 0 lies outside [2^-range, 2^range];
+ * 0 inside it, and for v = 0, Inf or NaN. |e| <= 1000, so that 2^e and 2^-e
+ * are normal doubles. */
+int bk_pow2_exponent(double v, int range);
+
+/* The range of the data's largest absolute value within which the squared
+ * distances and inner products of the kernels neither over- nor underflow:
+ * outside [2^-256, 2^256], the distance kernels work on rescaled data. */
+#define BK_DATA_RANGE 256
+
+/* max |x[i]| over i < n (0 for n = 0) */
+double bk_max_abs(const double *x, ptrdiff_t n);
+
+/* out[i] = 2^e x[i], exactly (out may be x) */
+void bk_scale_pow2(const double *x, ptrdiff_t n, int e, double *out);
+
 /* ---- kernels (gram.c) ---------------------------------------------------- */
 
 /* Kernel codes; must agree with kernel_code() in R/kernels.R. */
@@ -99,16 +149,34 @@ typedef struct {
 /* 1 if the kernel is a function of the distance, 0 if of the inner product */
 int bk_kernel_uses_distance(int type);
 
+/* The kernel in the units of xs = 2^e x from its parameters in x's units
+ * (the distance kernels; others are returned as they are): the squared
+ * distances of xs are 2^(2e) times those of x, the distances 2^e times. A
+ * parameter beyond the largest double is the largest double (the same
+ * kernel: exp(-w v) is 0 for every v > 0 either way). The inverse-distance
+ * kernel of xs is then 2^-e times that of x. */
+bk_kernel bk_scaled_kernel(bk_kernel kern, int e);
+
 /* Upper triangle (a <= b) of the inner products (dist = 0) or squared
  * distances (dist = 1) of the rows of the m x d matrix x, into K (m x m). */
 void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
-              int nthreads);
+              int nthreads, bk_pacer *pace);
 
-/* Full symmetric Gram matrix K (m x m) of the rows of x. When work is not
- * NULL (BK_MEDIAN_WORK(m) doubles) and the kernel is Gaussian or Laplace, its
- * width kern->p1 is first set by the median heuristic from the pairwise
- * distances; if that median is 0, p1 is set to NaN and K holds the squared
- * distances (the caller decides on a fallback and calls again). */
+/* Full symmetric Gram matrix K (m x m) of the rows of xs = 2^e x, where x
+ * are the data the kernel is meant for (e = 0: xs is x; see bk_pow2_exponent;
+ * only the distance kernels may be given e != 0), kern's parameters in x's
+ * units. When work is not NULL (BK_MEDIAN_WORK(m) doubles) and the kernel is
+ * Gaussian or Laplace, its width kern->p1 is first set, in x's units, by the
+ * median heuristic from the pairwise distances of xs (K is computed with it
+ * in xs's units, so also when the width in x's units is beyond the range of
+ * doubles, Inf or subnormal: the caller decides whether to report it); if
+ * that median is 0, p1 is set to NaN and K holds the squared distances (the
+ * caller decides on a fallback and calls again). */
+void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                bk_kernel *kern, double *K, double *work, int nthreads,
+                bk_pacer *pace);
+/* bk_gram_ck() of unscaled data without interrupt checks (small matrices
+ * inside loops that check themselves) */
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
              double *K, double *work, int nthreads);
 
@@ -116,6 +184,8 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
  * m x m matrix (packed = 0) or packed column after column, column b at
  * b (b - 1) / 2 (packed = 1): of the squared distances (squared = 1) or of
  * their square roots (squared = 0). work: BK_MEDIAN_WORK(m) doubles. */
+double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
+                             int squared, double *work, bk_pacer *pace);
 double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
                           int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
@@ -127,6 +197,9 @@ double bk_kernel_value(bk_kernel kern, double v);
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
  * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles
  * (and cross: m * m doubles when d > 1). */
+double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             int squared, double *work, double *cross,
+                             bk_pacer *pace);
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross);
 

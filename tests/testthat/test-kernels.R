@@ -110,3 +110,104 @@ test_that("the per-feature median of the gaps is exact on tied and rounded data"
     expect_identical(.Call(bahsic:::C_median_columns, v, FALSE), median(dist(v)))
   }
 })
+
+test_that("the distance kernels are exact on data of any scale (powers of two)", {
+  # x * 2^k is exact, and so are the distances of the copy the C code
+  # rescales by a power of two when x's scale is extreme: the Gram matrix of
+  # the median heuristic is the same, bit for bit, and its width scales
+  set.seed(11)
+  x <- matrix(rnorm(40 * 3), 40, 3)
+  ref <- list(gaussian = kernel_matrix(kernel_gaussian(), x),
+              laplace = kernel_matrix(kernel_laplace(), x))
+  sigma <- function(K) attr(K, "kernel")$params$sigma
+  for (k in c(-1000, -500, -300, 300, 480)) {
+    xs <- x * 2^k
+    if (k > -510) {
+      K <- kernel_matrix(kernel_gaussian(), xs)
+      expect_identical(as.vector(K), as.vector(ref$gaussian), label = paste("Gaussian, 2 ^", k))
+      expect_identical(sigma(K), sigma(ref$gaussian) * 2^(-2 * k))
+    }
+    K <- kernel_matrix(kernel_laplace(), xs)
+    expect_identical(as.vector(K), as.vector(ref$laplace), label = paste("Laplace, 2 ^", k))
+    expect_identical(sigma(K), sigma(ref$laplace) * 2^-k)
+    # fixed widths, in the data's units
+    if (k > -510) {
+      expect_identical(as.vector(kernel_matrix(kernel_gaussian(0.3 * 2^(-2 * k)), xs)),
+                       as.vector(kernel_matrix(kernel_gaussian(0.3), x)))
+    }
+    expect_identical(as.vector(kernel_matrix(kernel_laplace(0.3 * 2^-k), xs)),
+                     as.vector(kernel_matrix(kernel_laplace(0.3), x)))
+    # the inverse-distance kernel is not scale-free: 1 / (|x - x'| + eps) scales
+    expect_identical(as.vector(kernel_matrix(kernel_inverse_distance(0.01 * 2^k), xs)),
+                     as.vector(kernel_matrix(kernel_inverse_distance(0.01), x)) * 2^-k)
+  }
+  # and where the scale is not a power of two, the same to rounding
+  expect_equal(hsic(x * 1e-155, x[, 1], kernel_x = kernel_laplace())$estimate,
+               hsic(x, x[, 1], kernel_x = kernel_laplace())$estimate, tolerance = 1e-10)
+})
+
+test_that("a median-heuristic width beyond double precision is an error that says to rescale", {
+  set.seed(12)
+  x <- matrix(rnorm(30 * 3), 30, 3, dimnames = list(NULL, c("g1", "g2", "g3")))
+  y <- x[, 1] + rnorm(30)
+  cls <- factor(rep(c("a", "b"), 15))
+  tiny <- x * 1e-155 # squared distances near 1e-310: 1 / median overflows
+  small <- paste0("cannot set a kernel width for 'x': its values are so small \\(largest ",
+                  "[0-9.e-]+\\).*Rescale 'x', e.g. with scale\\(\\) or by multiplying it")
+  expect_error(kernel_matrix(kernel_gaussian(), tiny), small)
+  expect_error(hsic(tiny, y), small)
+  expect_error(hsic_test(tiny, y), small)
+  expect_error(hsic_test(tiny, y, method = "permutation", n_perm = 10), small)
+  # the approximate paths' width (median_sigma()) and LSMI's grid
+  expect_error(hsic(tiny, y, approx = "ichol"), small)
+  expect_error(hsic(tiny, y, approx = "rff"), small)
+  expect_error(bahsic:::lsmi_sigma_grid(x * 1e-160), small)
+  # per-feature widths name the features
+  expect_error(feature_scores(tiny, cls, method = "hsic"),
+               "cannot set a kernel width for features 'g1', 'g2', 'g3' of 'x'")
+  expect_error(feature_scores(cbind(x, g4 = x[, 1] * 1e-160), cls, method = "mmd"),
+               "cannot set a kernel width for feature 'g4' of 'x'")
+  # the other way round (the data checks refuse such values before a kernel
+  # sees them; the helper says so too)
+  expect_error(bahsic:::pairwise_median(x * 2^600, TRUE),
+               "its values are so large .* by dividing it by a power of ten")
+  # within range: finite widths, as before
+  expect_equal(bahsic:::pairwise_median(x, TRUE), median(dist(x)^2))
+  expect_true(all(is.finite(bahsic:::lsmi_sigma_grid(x * 1e-150))))
+  expect_identical(bahsic:::median_sigma(x * 2^-500, TRUE), bahsic:::median_sigma(x, TRUE) * 2^1000)
+})
+
+# The median of the pairwise (squared) distances, as the C code defines it:
+# the mean of the two middle values, over the pairs that differ when more than
+# half coincide. v: the n values of the pairs.
+oracle_pair_median <- function(v) {
+  middle <- function(v) {
+    v <- sort(v)
+    n <- length(v)
+    0.5 * (v[(n + 1) %/% 2] + v[n %/% 2 + 1])
+  }
+  med <- middle(v)
+  if (med == 0 && any(v > 0)) middle(v[v > 0]) else med
+}
+
+test_that("the median heuristic's selection is exact when most pairs share a bucket", {
+  # over 2^20 squared distances within one bucket of their top 16 bits (as in
+  # high-dimensional data, whose distances concentrate), split again by the
+  # next bits; and two values only, left to the last bits. A second, zero
+  # column keeps the several-feature path; the oracle squares the same exact
+  # differences.
+  set.seed(13)
+  m <- 2100
+  two_clusters <- c(sample(0:1024, m / 2, TRUE), 1.1 * 2^30 + sample(0:1024, m / 2, TRUE))
+  binary <- as.double(runif(m) < 0.6)
+  for (v in list(two_clusters, binary)) {
+    for (n in c(m, m - 1)) { # an even and an odd number of pairs
+      g <- outer(v[seq_len(n)], v[seq_len(n)], "-")
+      d2 <- g[upper.tri(g)]^2
+      x <- cbind(v[seq_len(n)], 0)
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE), oracle_pair_median(d2))
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE),
+                       oracle_pair_median(sqrt(d2)))
+    }
+  }
+})
