@@ -109,9 +109,10 @@ hsic.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NULL,
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
-  variance <- if (m >= 4L) max(st[3L], 0) else NA_real_
+  # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
+  se <- if (m >= 4L) st[4L] else NA_real_
   structure(list(estimate = if (estimator == "unbiased") st[2L] else st[1L],
-                 estimator = estimator, se = sqrt(variance), hsic0 = st[1L],
+                 estimator = estimator, se = se, hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
                  kernel_x = attr(prep$K, "kernel"), kernel_y = lab$kernel,
                  call = match.call(), approx = approx),
@@ -237,15 +238,17 @@ hsic_test.default <- function(x, y, kernel_x = kernel_gaussian(), kernel_y = NUL
   lab <- prep$label
   m <- prep$m
   if (method == "gamma") {
+    # g: the statistic, its null mean and variance, and the gamma distribution
+    # with those moments (shape, scale; NaN when the mean or variance is 0)
     g <- .Call(C_hsic_gamma, prep$K, lab$L, lab$Y)
     stat <- g[1L]
-    if (!(g[2L] > 0 && g[3L] > 0)) {
+    if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",
               call. = FALSE)
       shape <- scale <- p <- NA_real_
     } else {
-      shape <- g[2L]^2 / g[3L]
-      scale <- g[3L] / g[2L]
+      shape <- g[4L]
+      scale <- g[5L]
       p <- stats::pgamma(stat, shape = shape, scale = scale, lower.tail = FALSE)
     }
     out <- list(statistic = c("m * HSIC_b" = stat), parameter = c(shape = shape, scale = scale),

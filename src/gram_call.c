@@ -80,11 +80,12 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
   if (!Rf_isReal(par) || (XLENGTH(par) != 1 && XLENGTH(par) != d))
     Rf_error("'par' must be a double vector of length 1 or ncol(x)");
   bk_kernel k = bk_make_kernel(Rf_asInteger(type), REAL(par)[0], Rf_asReal(p2));
-  double *work = (double *) R_alloc((size_t) (m * (m - 1) + 1), sizeof(double));
+  int nthreads = Rf_asInteger(threads);
+  double *work = (double *) R_alloc(
+      (size_t) (BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
-                 REAL(W), REAL(out), work, Rf_asLogical(simd),
-                 Rf_asInteger(threads));
+                 REAL(W), REAL(out), work, Rf_asLogical(simd), nthreads);
   UNPROTECT(1);
   return out;
 }

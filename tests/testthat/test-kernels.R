@@ -141,6 +141,14 @@ test_that("the distance kernels are exact on data of any scale (powers of two)",
     expect_identical(as.vector(kernel_matrix(kernel_inverse_distance(0.01 * 2^k), xs)),
                      as.vector(kernel_matrix(kernel_inverse_distance(0.01), x)) * 2^-k)
   }
+  # on their own scale per feature too (feature_scores())
+  cls <- factor(rep(c("a", "b"), 20))
+  for (k in c(-1000, 480)) {
+    expect_identical(feature_scores(x * 2^k, cls, method = "hsic", kernel = kernel_laplace()),
+                     feature_scores(x, cls, method = "hsic", kernel = kernel_laplace()))
+  }
+  expect_identical(feature_scores(x * 2^-500, cls, method = "mmd"),
+                   feature_scores(x, cls, method = "mmd"))
   # and where the scale is not a power of two, the same to rounding
   expect_equal(hsic(x * 1e-155, x[, 1], kernel_x = kernel_laplace())$estimate,
                hsic(x, x[, 1], kernel_x = kernel_laplace())$estimate, tolerance = 1e-10)
