@@ -44,7 +44,12 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' they are computed on the data multiplied by a power of two, which is exact,
 #' so the kernel is the same to the last bit. Only a median-heuristic width
 #' that is itself beyond double precision (squared distances near 1e-310, as
-#' for data near 1e-155) is an error, which asks to rescale `x`.
+#' for data near 1e-155) is an error, which asks to rescale `x`. The linear
+#' and polynomial kernels are checked before any \eqn{m \times m} work: their
+#' largest value, \eqn{(\max_i \|x_i\|^2 + \mathrm{offset})^\mathrm{degree}}
+#' on the diagonal, summed over the \eqn{m^2} pairs must stay within double
+#' precision, or an error names the degree and asks for a lower one or
+#' rescaled data.
 #'
 #' @param degree,offset polynomial kernel \eqn{(\langle x, x'\rangle +
 #'   \mathrm{offset})^\mathrm{degree}}; `degree` a positive whole number,
@@ -240,6 +245,42 @@ stop_width_range <- function(x, squared, arg, features = NULL) {
        call. = FALSE)
 }
 
+# Stops before any m x m work when a linear or polynomial kernel would
+# overflow on x. Its largest value is on the diagonal: |<x_i, x_j> + offset|
+# <= max_i ||x_i||^2 + offset (Cauchy-Schwarz, offset >= 0), so
+# (max_i ||x_i||^2 + offset)^degree bounds it, in O(m d) and in logs. HSIC
+# sums m^2 kernel values (the C code rescales the products and squares of an
+# extreme kernel, src/hsic.c, but not these sums): m^2 times the bound must
+# stay below 2^1000, which leaves the label kernel room up to 2^23 within the
+# largest double, about 2^1024.
+check_kernel_range <- function(kernel, x, arg = "x") {
+  if (identical(kernel$name, "ridge")) kernel <- kernel$params$base
+  if (!kernel$name %in% c("linear", "polynomial") || nrow(x) == 0L || ncol(x) == 0L) {
+    return(invisible())
+  }
+  polynomial <- kernel$name == "polynomial"
+  degree <- if (polynomial) kernel$params$degree else 1
+  offset <- if (polynomial) kernel$params$offset else 0
+  top <- max(rowSums(x * x)) + offset
+  log2_top <- degree * log2(top)
+  m <- nrow(x)
+  if (log2_top <= 1000 - 2 * log2(m)) return(invisible())
+  size <- sprintf("is about 10^%.0f, and HSIC adds up %d^2 such values; the largest double is about 10^308",
+                  log2_top * log10(2), m)
+  if (polynomial) {
+    stop(sprintf(paste0("The polynomial kernel of degree %g overflows on '%s': its largest value, ",
+                        "(max_i ||x_i||^2 + offset)^degree = %s^%g, %s. Use a lower degree, or rescale ",
+                        "'%s' so that max_i ||x_i||^2 + offset is nearer 1 (e.g. scale(%s) / ",
+                        "sqrt(ncol(%s)))."),
+                 degree, arg, format(top, digits = 3L), degree, size, arg, arg, arg),
+         call. = FALSE)
+  }
+  stop(sprintf(paste0("The linear kernel overflows on '%s': its largest value, max_i ||x_i||^2 = %s, ",
+                      "%s. Rescale '%s', e.g. with scale() or by dividing it by a power of ten."),
+               arg, format(top, digits = 3L), size, arg),
+       call. = FALSE)
+}
+
 kernel_param <- function(kernel) {
   switch(kernel$name,
          polynomial = c(kernel$params$degree, kernel$params$offset),
@@ -266,6 +307,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
     check_memory(m, 1)
     return(clinical_gram(kernel, x, threads))
   }
+  check_kernel_range(kernel, x, arg)
   median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
   # K, and the packed distances of the median heuristic
   check_memory(m, 1 + 0.5 * median_width)

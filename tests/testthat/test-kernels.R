@@ -219,3 +219,38 @@ test_that("the median heuristic's selection is exact when most pairs share a buc
     }
   }
 })
+
+test_that("a linear or polynomial kernel that would overflow is an error naming its degree", {
+  set.seed(14)
+  m <- 50
+  x <- matrix(rnorm(m * 20), m, 20)
+  y <- x[, 1] + rnorm(m)
+  overflow <- paste0("The polynomial kernel of degree 200 overflows on 'x': its largest value.*",
+                     "Use a lower degree, or rescale 'x'")
+  expect_error(kernel_matrix(kernel_polynomial(degree = 200), x), overflow)
+  expect_error(kernel_matrix(kernel_polynomial(degree = 20), x * 1e20),
+               "polynomial kernel of degree 20 overflows")
+  expect_error(hsic(x, y, kernel_x = kernel_polynomial(degree = 200)), overflow)
+  expect_error(hsic_test(x, y, kernel_x = kernel_polynomial(degree = 200)), overflow)
+  # the selectors check the standardised data before the C loop
+  expect_error(bahsic(x, y, kernel = kernel_polynomial(degree = 200)), overflow)
+  expect_error(fohsic(x, y, kernel = kernel_polynomial(degree = 200), n_features = 2), overflow)
+  expect_error(bahsic(x * 1e20, y, kernel = kernel_polynomial(degree = 20), standardize = FALSE),
+               "degree 20 overflows")
+  # the bound is the largest value, on the diagonal: a degree just within the
+  # limit (m^2 values below 2^1000) gives finite kernels and estimates
+  top <- max(rowSums(x^2)) + 1
+  degree <- floor((1000 - 2 * log2(m)) / log2(top))
+  K <- kernel_matrix(kernel_polynomial(degree = degree), x)
+  expect_true(all(is.finite(K)))
+  expect_equal(max(K), top^degree, tolerance = 1e-12)
+  h <- hsic(x, y, kernel_x = kernel_polynomial(degree = degree))
+  expect_true(is.finite(h$estimate) && is.finite(h$se) && h$se > 0)
+  expect_true(is.finite(hsic_test(x, y, kernel_x = kernel_polynomial(degree = degree))$p.value))
+  expect_error(kernel_matrix(kernel_polynomial(degree = degree + 2), x),
+               sprintf("degree %d overflows", degree + 2))
+  # the linear kernel within the data checks' range (|x| <= 1e150)
+  expect_error(kernel_matrix(kernel_linear(), matrix(1e150, 4, 300)),
+               "The linear kernel overflows on 'x': its largest value, max_i \\|\\|x_i\\|\\|\\^2")
+  expect_true(all(is.finite(kernel_matrix(kernel_linear(), x * 1e140))))
+})
