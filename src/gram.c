@@ -119,8 +119,9 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
   ptrdiff_t bs = 16384 / (m > 0 ? m : 1);
   if (bs < 1) bs = 1;
   ptrdiff_t nblocks = (m + bs - 1) / bs;
-  /* an element of a column costs about d / 4 sweeps of four features */
-  ptrdiff_t cost = d / 4 + 1;
+  /* an element of a column costs about d / 4 sweeps of four features, and
+   * zeroing it first (the first touch of a fresh page) some four more */
+  ptrdiff_t cost = d / 4 + 4;
   for (ptrdiff_t g0 = 0; g0 < nblocks;) {
     /* the cache blocks g0..g1-1 between two interrupt checks */
     ptrdiff_t g1 = pace ? g0 : nblocks, ops = 0;
@@ -226,8 +227,9 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
         for (ptrdiff_t a = a0 > b + 1 ? a0 : b + 1; a < a1; a++)
           K[a + m * b] = K[b + m * a];
     }
-    /* a strided copy: some four operations per element */
-    bk_pace(pace, 4 * T * (m - b0));
+    /* a strided copy into pages touched for the first time (K's lower
+     * triangle): some thirty operations per element */
+    bk_pace(pace, 32 * T * (m - b0));
   }
 }
 
