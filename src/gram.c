@@ -371,11 +371,19 @@ static double next_upper(const double *base, ptrdiff_t m, int packed,
   double above = INFINITY;
   for (ptrdiff_t b = 1; b < m; b++) {
     const double *col = upper_col(base, m, packed, b);
+    /* branch-free (the comparisons with v go either way at random), so
+     * that the loop vectorises */
+    ptrdiff_t n_le = 0;
+    double low = INFINITY;
+    BK_SIMD_MIN_COUNT(low, n_le)
     for (ptrdiff_t a = 0; a < b; a++) {
       double t = col[a];
-      le += t <= v;
-      above = t > v && t < above ? t : above;
+      n_le += t <= v;
+      double c = t > v ? t : INFINITY;
+      low = c < low ? c : low;
     }
+    le += n_le;
+    above = low < above ? low : above;
     bk_pace(pace, 2 * b);
   }
   return le >= k + 2 ? v : above;
