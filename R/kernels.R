@@ -265,7 +265,8 @@ check_kernel_range <- function(kernel, x, arg = "x") {
   log2_top <- degree * log2(top)
   m <- nrow(x)
   if (log2_top <= 1000 - 2 * log2(m)) return(invisible())
-  size <- sprintf("is about 10^%.0f, and HSIC adds up %d^2 such values; the largest double is about 10^308",
+  size <- sprintf(paste0("is about 10^%.0f, and HSIC sums %d^2 such values: the sum must stay below ",
+                         "about 10^301 (2^1000, with room for the label kernel)"),
                   log2_top * log10(2), m)
   if (polynomial) {
     stop(sprintf(paste0("The polynomial kernel of degree %g overflows on '%s': its largest value, ",
