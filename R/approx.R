@@ -193,10 +193,10 @@ check_positive_number <- function(v, arg) {
 # needs no O(m^2) memory on the approximate paths; on all samples when
 # m <= n_max. 1 when the distances are all 0 (the kernel is then constant
 # whatever the width).
-median_sigma <- function(x, squared, n_max = 1000L) {
+median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
   m <- nrow(x)
   if (m > n_max) x <- x[unique(round(seq(1, m, length.out = n_max))), , drop = FALSE]
-  med <- .Call(C_median_pairwise, x, squared)
+  med <- pairwise_median(x, squared, arg)
   if (is.finite(med) && med > 0) 1 / med else 1
 }
 
@@ -257,9 +257,9 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
 
 # A kernel with its width resolved without any m x m matrix: the
 # median heuristic on at most 1000 evenly spaced samples (median_sigma()).
-resolve_width_approx <- function(kernel, x) {
+resolve_width_approx <- function(kernel, x, arg = "x") {
   if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(x, squared = kernel$name == "gaussian")
+    kernel$params$sigma <- median_sigma(x, squared = kernel$name == "gaussian", arg = arg)
     kernel$label <- paste0(kernel$label, " (sigma by the median heuristic",
                            if (nrow(x) > 1000L) " on 1000 samples" else "", ")")
   }
@@ -283,7 +283,7 @@ check_kernel_approximable <- function(kernel, arg, approx) {
 # "rff"). warn = FALSE leaves the residual warning to the caller.
 kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
   check_kernel_approximable(kernel, arg, approx)
-  kernel <- resolve_width_approx(kernel, x)
+  kernel <- resolve_width_approx(kernel, x, if (arg == "kernel_y") "y" else "x")
   if (approx$name == "rff") {
     if (!kernel$name %in% c("gaussian", "laplace")) {
       stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
@@ -578,7 +578,7 @@ hsic_block <- function(x, y, kernel_x, kernel_y, approx, threads) {
   blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
   est <- vapply(blocks$list, function(idx) {
     l <- lab$block(idx)
-    .Call(C_hsic_stats, block_gram(kernel_x, x, idx, threads), l$L, l$Y)
+    .Call(C_hsic_stats, block_gram(kernel_x, x, idx, threads), l$L, l$Y)[1:3]
   }, numeric(3))
   # blocks per partition (size >= m: one block, the exact estimate, whatever n_partitions)
   nb <- max(1L, m %/% min(approx$params$size, m))
@@ -629,11 +629,11 @@ block_label_source <- function(kernel_y, y, threads) {
     return(list(kernel = kernel_y, block = function(i) list(L = L[i, i, drop = FALSE])))
   }
   ymat <- regression_outcome(y)
-  kern <- resolve_width_approx(kern, ymat)
+  kern <- resolve_width_approx(kern, ymat, "y")
   kernel_y$params$kernel <- kern
   kernel_y$label <- paste("regression label kernel:", kern$label)
   list(kernel = kernel_y, block = function(i) {
-    L <- gram(kern, ymat[i, , drop = FALSE], threads)
+    L <- gram(kern, ymat[i, , drop = FALSE], threads, arg = "y")
     attr(L, "kernel") <- NULL
     list(L = L)
   })

@@ -134,9 +134,10 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
-  variance <- if (m >= 4L) max(st[3L], 0) else NA_real_
+  # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
+  se <- if (m >= 4L) st[4L] else NA_real_
   structure(list(estimate = if (estimator == "unbiased") st[2L] else st[1L],
-                 estimator = estimator, se = sqrt(variance), hsic0 = st[1L],
+                 estimator = estimator, se = se, hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
                  kernel = attr(prep$K, "kernel"), kernel_y = lab$kernel,
                  call = match.call(), approx = approx),
@@ -273,15 +274,17 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   lab <- prep$label
   m <- prep$m
   if (method == "gamma") {
+    # g: the statistic, its null mean and variance, and the gamma distribution
+    # with those moments (shape, scale; NaN when the mean or variance is 0)
     g <- .Call(C_hsic_gamma, prep$K, lab$L, lab$Y)
     stat <- g[1L]
-    if (!(g[2L] > 0 && g[3L] > 0)) {
+    if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",
               call. = FALSE)
       shape <- scale <- p <- NA_real_
     } else {
-      shape <- g[2L]^2 / g[3L]
-      scale <- g[3L] / g[2L]
+      shape <- g[4L]
+      scale <- g[5L]
       p <- stats::pgamma(stat, shape = shape, scale = scale, lower.tail = FALSE)
     }
     out <- list(statistic = c("m * HSIC_b" = stat), parameter = c(shape = shape, scale = scale),
@@ -304,9 +307,11 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     }
     null <- null[k, ]
     stat <- obs[k]
-    # a relative tolerance so that ties with the observed value count
-    tol <- sqrt(.Machine$double.eps) * max(1, abs(stat))
-    p <- (1 + sum(null >= stat - tol)) / (1 + n_perm)
+    # the size of the sums' terms, ||K|| ||L|| / (m - 1)^2: what a tie is
+    # measured against (a statistic that is 0 up to rounding is a tie)
+    # (norm(, "F") is LAPACK's dlange: scaled, no overflow at extreme scales)
+    norm_l <- if (is.null(lab$Y)) norm(lab$L, "F") else norm(crossprod(lab$Y), "F")
+    p <- perm_p_value(stat, null, norm(prep$K, "F") * norm_l / max(1, m - 1)^2)
     out <- list(statistic = stats::setNames(stat, if (k == 2L) "HSIC1" else "HSIC0"),
                 parameter = c(n_perm = n_perm), p.value = p,
                 method = sprintf("HSIC test of independence (%d permutations)", n_perm))
@@ -322,6 +327,15 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @export
 hsic_test.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("hsic_test", match.call(), parent.frame(), list(...)[["kernel"]], ...)
+}
+
+# The permutation p-value (1 + #{T_b >= T}) / (1 + B), with a tolerance
+# relative to `scale`, the size of the statistics or of the terms they sum,
+# so that ties with the observed value count at any scale of the data (an
+# absolute tolerance made every permuted statistic a tie at x * 1e-155).
+perm_p_value <- function(obs, null, scale = max(abs(obs), abs(null))) {
+  tol <- sqrt(.Machine$double.eps) * scale
+  (1 + sum(null >= obs - tol)) / (1 + length(null))
 }
 
 # The weight matrix W with estimate(K) = sum(K * W): both estimators are

@@ -37,6 +37,16 @@
 #'   d much larger than m \tab value \tab value \tab value \cr
 #'   length mismatch \tab error \tab error \tab error \cr
 #'   a transposed gene matrix \tab error \tab error \tab error \cr
+#'   y is NULL \tab error \tab error \tab error (unless unsupervised) \cr
+#'   data of extreme scale \tab value, or error \tab value \tab value \cr
+#'   an overflowing polynomial kernel \tab error \tab error \tab error \cr
+#'   a sparse or out-of-memory matrix \tab value \tab value \tab value \cr
+#'   a misspelt or unknown argument \tab error \tab error \tab error \cr
+#'   an argument the call does not use \tab error \tab error \tab error \cr
+#'   a choice outside its list \tab error \tab error \tab error \cr
+#'   more threads than cores \tab warning; value \tab warning; value
+#'     \tab warning; value \cr
+#'   more memory than the budget \tab error \tab error \tab error \cr
 #' }
 #'
 #' \describe{
@@ -152,6 +162,50 @@
 #'     This cannot be detected when x is square. \code{ExpressionSet} and
 #'     \code{SummarizedExperiment} objects are genes x samples by design and
 #'     are turned around automatically.}
+#'   \item{y is NULL}{An error, whatever the function: a \code{NULL} outcome
+#'     is more often a column that is not there (\code{pheno$class} for a
+#'     column \code{Class}) than a choice. The selectors select without an
+#'     outcome only when asked, with \code{unsupervised = TRUE} or a
+#'     one-sided formula; with a precomputed label kernel
+#'     (\code{\link{label_kernel_precomputed}()}) \code{y} may be \code{NULL}.}
+#'   \item{Data of extreme scale in the kernels}{The Gaussian and Laplace
+#'     kernels with the median heuristic do not depend on the scale of the
+#'     data: \code{hsic()}, \code{hsic_test()} and \code{kernel_matrix()}
+#'     compute them on a copy rescaled by a power of two when the largest
+#'     value is beyond \eqn{2^{\pm 256}}{2^+-256}, so the result is that of
+#'     the data at an ordinary scale. Where the width itself cannot be written
+#'     in the data's units (beyond about \eqn{10^{\pm 154}}{1e+-154}), an
+#'     error says so and to rescale x. Kernels that do depend on the scale
+#'     (linear, polynomial, inverse distance, a given \code{sigma}) give their
+#'     value, tiny or large, never \code{NaN}.}
+#'   \item{An overflowing polynomial kernel}{A polynomial (or linear) kernel
+#'     whose values would overflow the sums of HSIC, e.g.
+#'     \code{kernel_polynomial(degree = 200)}: an error before any m x m work
+#'     that gives the degree and the size of the largest value and suggests a
+#'     lower degree or rescaling x.}
+#'   \item{A sparse or out-of-memory matrix}{The same result as the dense
+#'     matrix (see \link{input-classes}), \code{kernel_matrix()} included.}
+#'   \item{A misspelt or unknown argument}{An error that names it and suggests
+#'     the closest argument, e.g. \code{bahsic(x, y, dorp = 0.2)}: "bahsic()
+#'     has no argument 'dorp'. Did you mean 'drop'?". Names from other
+#'     packages are recognised (\code{var.equal}, \code{nperm},
+#'     \code{nboot}, \code{kernel_x}). A unique prefix of an argument is
+#'     accepted, as everywhere in R; a prefix of several is an error that
+#'     lists them.}
+#'   \item{An argument the call does not use}{An error: \code{var_equal}
+#'     with a method other than \code{"t"}, \code{n_perm} with the gamma
+#'     test, \code{sigma_grid} without \code{sigma = "optimize"}, a width
+#'     policy with a kernel that has no width, \code{j_svm} with
+#'     \code{importance = "mkl"}, \ldots}
+#'   \item{A choice outside its list}{An error that names the argument, lists
+#'     the choices and suggests the closest, e.g. \code{method = "limma"}:
+#'     "'method' = "limma" is not one of ... Did you mean "mt"?".}
+#'   \item{More threads than cores}{A warning, and the number of cores is
+#'     used (see \link{threads}); a very large number would otherwise
+#'     exhaust the memory of the per-thread workspaces.}
+#'   \item{More memory than the budget}{An error before allocating that says
+#'     how much is needed and what to do (option \code{bahsic.max_memory},
+#'     see \link{bahsic-package}).}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},

@@ -39,6 +39,18 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' ("dis") kernel
 #' is \eqn{1 / (\|x - x'\| + \epsilon)}.
 #'
+#' The distance kernels work on data of any scale: where the squared
+#' distances would over- or underflow (values beyond about \eqn{2^{\pm 256}}),
+#' they are computed on the data multiplied by a power of two, which is exact,
+#' so the kernel is the same to the last bit. Only a median-heuristic width
+#' that is itself beyond double precision (squared distances near 1e-310, as
+#' for data near 1e-155) is an error, which asks to rescale `x`. The linear
+#' and polynomial kernels are checked before any \eqn{m \times m} work: their
+#' largest value, \eqn{(\max_i \|x_i\|^2 + \mathrm{offset})^\mathrm{degree}}
+#' on the diagonal, summed over the \eqn{m^2} pairs must stay within double
+#' precision, or an error names the degree and asks for a lower one or
+#' rescaled data.
+#'
 #' @param degree,offset polynomial kernel \eqn{(\langle x, x'\rangle +
 #'   \mathrm{offset})^\mathrm{degree}}; `degree` a positive whole number,
 #'   `offset` >= 0.
@@ -188,11 +200,92 @@ use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
 # The median heuristic in C already falls back to the median over the pairs
 # that differ when more than half coincide (tied or discrete data); a median
 # of 0 is left only when all samples are identical, where the kernel is
-# constant and any width gives the same, zero, dependence: use 1.
+# constant and any width gives the same, zero, dependence: use 1. NaN: the
+# feature's scale leaves no representable width (pairwise_median()).
 feature_sigmas <- function(name, x) {
   med <- .Call(C_median_columns, x, name == "gaussian")
+  bad <- which(is.nan(med))
+  if (length(bad)) {
+    features <- colnames(x)[bad]
+    if (is.null(features)) features <- as.character(bad)
+    stop_width_range(x[, bad, drop = FALSE], name == "gaussian", "x", features)
+  }
   med[!is.finite(med) | med <= 0] <- 1
   1 / med
+}
+
+# The median of the pairwise squared distances (squared = TRUE) or distances
+# between the rows of x, the median heuristic's: NA for fewer than 2 samples,
+# 0 when all samples coincide. C computes it on x rescaled by a power of two
+# when x's scale is extreme (exactly: the same number for ordinary data); an
+# error when the median or its inverse, the width, is not a representable
+# (normal) double in x's units.
+pairwise_median <- function(x, squared, arg = "x") {
+  med <- .Call(C_median_pairwise, x, squared)
+  if (is.nan(med)) stop_width_range(x, squared, arg)
+  med
+}
+
+# The error for data whose median heuristic width cannot be represented:
+# x on so small a scale that 1 / median overflows (squared distances near
+# 1e-310), or so large a one that it underflows. features: the columns of
+# per-feature widths that fail.
+stop_width_range <- function(x, squared, arg, features = NULL) {
+  top <- max(abs(range(x)))
+  small <- top < 1
+  where <- if (is.null(features)) {
+    sprintf("'%s'", arg)
+  } else {
+    sprintf("feature%s %s%s of '%s'", if (length(features) > 1L) "s" else "",
+            paste0("'", utils::head(features, 3L), "'", collapse = ", "),
+            if (length(features) > 3L) sprintf(" and %d more", length(features) - 3L) else "",
+            arg)
+  }
+  stop(sprintf(paste0("The median heuristic cannot set a kernel width for %s: its values are so ",
+                      "%s (largest %s) that the width 1 / median %sdistance between samples ",
+                      "is beyond the range of double precision. Rescale '%s', e.g. with scale() ",
+                      "or by %s it by a power of ten."),
+               where, if (small) "small" else "large", format(top, digits = 3L),
+               if (squared) "squared " else "", arg,
+               if (small) "multiplying" else "dividing"),
+       call. = FALSE)
+}
+
+# Stops before any m x m work when a linear or polynomial kernel would
+# overflow on x. Its largest value is on the diagonal: |<x_i, x_j> + offset|
+# <= max_i ||x_i||^2 + offset (Cauchy-Schwarz, offset >= 0), so
+# (max_i ||x_i||^2 + offset)^degree bounds it, in O(m d) and in logs. HSIC
+# sums m^2 kernel values (the C code rescales the products and squares of an
+# extreme kernel, src/hsic.c, but not these sums): m^2 times the bound must
+# stay below 2^1000, which leaves the label kernel room up to 2^23 within the
+# largest double, about 2^1024.
+check_kernel_range <- function(kernel, x, arg = "x") {
+  if (identical(kernel$name, "ridge")) kernel <- kernel$params$base
+  if (!kernel$name %in% c("linear", "polynomial") || nrow(x) == 0L || ncol(x) == 0L) {
+    return(invisible())
+  }
+  polynomial <- kernel$name == "polynomial"
+  degree <- if (polynomial) kernel$params$degree else 1
+  offset <- if (polynomial) kernel$params$offset else 0
+  top <- max(rowSums(x * x)) + offset
+  log2_top <- degree * log2(top)
+  m <- nrow(x)
+  if (log2_top <= 1000 - 2 * log2(m)) return(invisible())
+  size <- sprintf(paste0("is about 10^%.0f, and HSIC sums %d^2 such values: the sum must stay below ",
+                         "about 10^301 (2^1000, with room for the label kernel)"),
+                  log2_top * log10(2), m)
+  if (polynomial) {
+    stop(sprintf(paste0("The polynomial kernel of degree %g overflows on '%s': its largest value, ",
+                        "(max_i ||x_i||^2 + offset)^degree = %s^%g, %s. Use a lower degree, or rescale ",
+                        "'%s' so that max_i ||x_i||^2 + offset is nearer 1 (e.g. scale(%s) / ",
+                        "sqrt(ncol(%s)))."),
+                 degree, arg, format(top, digits = 3L), degree, size, arg, arg, arg),
+         call. = FALSE)
+  }
+  stop(sprintf(paste0("The linear kernel overflows on '%s': its largest value, max_i ||x_i||^2 = %s, ",
+                      "%s. Rescale '%s', e.g. with scale() or by dividing it by a power of ten."),
+               arg, format(top, digits = 3L), size, arg),
+       call. = FALSE)
 }
 
 kernel_param <- function(kernel) {
@@ -204,8 +297,9 @@ kernel_param <- function(kernel) {
          c(0, 0))
 }
 
-# Gram matrix of a (possibly unresolved) kernel on a validated double matrix.
-gram <- function(kernel, x, threads = 1L) {
+# Gram matrix of a (possibly unresolved) kernel on a validated double matrix;
+# arg names x in errors.
+gram <- function(kernel, x, threads = 1L, arg = "x") {
   m <- nrow(x)
   if (kernel$name == "precomputed") {
     K <- kernel$params$K
@@ -220,13 +314,15 @@ gram <- function(kernel, x, threads = 1L) {
     check_memory(m, 1)
     return(clinical_gram(kernel, x, threads))
   }
+  check_kernel_range(kernel, x, arg)
   median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
   # K, and the packed distances of the median heuristic
   check_memory(m, 1 + 0.5 * median_width)
   if (median_width && m < 2L) kernel$params$sigma <- 1
   p <- kernel_param(kernel)
   # with p[1] = NA the C code sets the width by the median heuristic from the
-  # distances it computes anyway
+  # distances it computes anyway (on x rescaled by a power of two when x's
+  # scale is extreme)
   K <- .Call(C_gram, x, kernel_code(kernel), p[1L], p[2L], threads)
   if (median_width) {
     sigma <- attr(K, "p1")
@@ -234,6 +330,8 @@ gram <- function(kernel, x, threads = 1L) {
       # all samples identical: the kernel is constant whatever the width
       sigma <- 1
       K <- .Call(C_gram, x, kernel_code(kernel), sigma, p[2L], threads)
+    } else if (!(sigma >= .Machine$double.xmin && sigma <= .Machine$double.xmax)) {
+      stop_width_range(x, kernel$name == "gaussian", arg)
     }
     kernel$params$sigma <- sigma
     kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")

@@ -314,7 +314,7 @@ label_gram <- function(kernel_y, y, threads = 1L) {
   if (kern$name == "linear") {
     return(list(L = NULL, Y = ymat, kernel = kernel_y))
   }
-  L <- gram(kern, ymat, threads)
+  L <- gram(kern, ymat, threads, arg = "y")
   kernel_y$params$kernel <- attr(L, "kernel")
   attr(L, "kernel") <- NULL
   list(L = L, Y = NULL, kernel = kernel_y)

@@ -213,7 +213,7 @@ lsmi_basis <- function(y, m, n_basis, folds, L = NULL) {
 
 # The median distance between the samples times 2^(-2), ..., 2.
 lsmi_sigma_grid <- function(x, factors = 2^seq(-2, 1, by = 0.5)) {
-  med <- .Call(C_median_pairwise, x, TRUE)
+  med <- pairwise_median(x, TRUE)
   med <- if (is.finite(med) && med > 0) sqrt(med) else 1
   med * factors
 }

@@ -425,6 +425,12 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd) 
       # a kernel with fixed parameters sees the data's own scale, where
       # squared distances and products must not overflow
       if (scan[2L] > 1e150) too_large_error()
+      # a linear or polynomial kernel on one feature: its largest value is
+      # that of the block's largest |value|
+      if (name %in% c("linear", "polynomial")) {
+        check_kernel_range(list(name = name, params = list(degree = par[1L], offset = par[2L])),
+                           matrix(scan[2L], nrow(b), 1L))
+      }
       p1 <- par[1L]
     }
     list(score = .Call(C_feature_dot, b, code, as.double(p1), par[2L], W, threads, simd),

@@ -316,6 +316,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   # the clinical kernel scales by range itself
   if (clinical) standardize <- FALSE
   if (standardize) xs <- standardize_columns(xs, d$features)
+  check_kernel_range(kernel, xs)
   kernel_y <- resolve_label_kernel(kernel_y, d$y)
   blocks <- NULL
   if (block) {

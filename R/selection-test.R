@@ -146,8 +146,7 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
     unlist(run(chunk_units(n_perm, 5L),
                ship(selection_perm, perms, seeds, kinds, rerun, stat, n)))
   }
-  tol <- sqrt(.Machine$double.eps) * max(1, abs(obs))
-  p <- (1 + sum(null >= obs - tol)) / (1 + n_perm)
+  p <- perm_p_value(obs, null)
   out <- list(statistic = stats::setNames(obs, if (stat$unbiased) "HSIC1" else "HSIC0"),
               parameter = c(n = n, n_perm = n_perm), p.value = p,
               method = sprintf(paste0("HSIC of the top %d features of %s, selection repeated ",

@@ -71,11 +71,74 @@ static inline double bk_exp(double x)
 #define BK_SIMD _Pragma("omp simd")
 #define BK_SIMD_SUM(v) BK_PRAGMA(omp simd reduction(+ : v))
 #define BK_SIMD_SUM2(u, v) BK_PRAGMA(omp simd reduction(+ : u, v))
+#define BK_SIMD_MIN_COUNT(lo, n) BK_PRAGMA(omp simd reduction(min : lo) reduction(+ : n))
 #else
 #define BK_SIMD
 #define BK_SIMD_SUM(v)
 #define BK_SIMD_SUM2(u, v)
+#define BK_SIMD_MIN_COUNT(lo, n)
 #endif
+
+/* ---- interrupts ------------------------------------------------------------
+ * The long loops over pairs of samples run in blocks of about BK_CHECK_OPS
+ * element operations (some 10-50 ms) and hand control back between blocks:
+ * the glue passes a pacer whose check is R_CheckUserInterrupt() (which may
+ * not return: R unwinds to the top level; scratch memory is R_alloc'ed, so
+ * nothing leaks). The check runs on the calling (main) thread between
+ * OpenMP regions, never inside one; the blocks change only when work is
+ * done, not what is computed, so results do not depend on them. A NULL
+ * pacer checks nothing (fuzzers, small matrices inside loops that check
+ * themselves). */
+#define BK_CHECK_OPS ((ptrdiff_t) 1 << 26)
+
+typedef struct {
+  void (*check)(void); /* called on the main thread; may not return */
+  ptrdiff_t ops;       /* operations since the last check */
+} bk_pacer;
+
+/* count ops operations done; check when a block's worth has accumulated */
+static inline void bk_pace(bk_pacer *p, ptrdiff_t ops)
+{
+  if (p && (p->ops += ops) >= BK_CHECK_OPS) {
+    p->ops = 0;
+    p->check();
+  }
+}
+
+/* ---- scales -----------------------------------------------------------------
+ * Floating-point products and sums scale exactly by powers of two (barring
+ * over- and underflow), so a computation on data multiplied by 2^e gives the
+ * very numbers of the computation on the data, times the matching power of
+ * two. Data (or kernels) of an extreme scale are brought to one this way
+ * before their squares could over- or underflow; data of an ordinary scale
+ * are not touched, so their results are the same bits as ever. */
+
+/* The exponent of a column without a power of two: all its values are 0
+ * (or it has a non-finite one). INT_MIN, which is also R's NA_integer_. */
+#define BK_NO_EXPONENT INT_MIN
+
+/* e with maxabs in [2^(e-1), 2^e), at least -1021 (so that 2^-e is a
+ * double); BK_NO_EXPONENT for 0 or a non-finite maxabs. */
+int bk_pow2_exponent(double maxabs);
+
+/* 2^-e, exactly; 1 for BK_NO_EXPONENT. */
+double bk_pow2_scale(int e);
+
+/* e with 2^e v in [0.5, 1) (that is, -bk_pow2_exponent(v)) when v > 0 lies
+ * outside [2^-range, 2^range]; 0 inside it, and for v = 0, Inf or NaN.
+ * |e| <= 1000, so that 2^e and 2^-e are normal doubles. */
+int bk_pow2_shift(double v, int range);
+
+/* The range of the data's largest absolute value within which the squared
+ * distances and inner products of the kernels neither over- nor underflow:
+ * outside [2^-256, 2^256], the distance kernels work on rescaled data. */
+#define BK_DATA_RANGE 256
+
+/* max |x[i]| over i < n (0 for n = 0) */
+double bk_max_abs(const double *x, ptrdiff_t n);
+
+/* out[i] = 2^e x[i], exactly (out may be x) */
+void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out);
 
 /* ---- kernels (gram.c) ---------------------------------------------------- */
 
@@ -100,16 +163,34 @@ typedef struct {
 /* 1 if the kernel is a function of the distance, 0 if of the inner product */
 int bk_kernel_uses_distance(int type);
 
+/* The kernel in the units of xs = 2^e x from its parameters in x's units
+ * (the distance kernels; others are returned as they are): the squared
+ * distances of xs are 2^(2e) times those of x, the distances 2^e times. A
+ * parameter beyond the largest double is the largest double (the same
+ * kernel: exp(-w v) is 0 for every v > 0 either way). The inverse-distance
+ * kernel of xs is then 2^-e times that of x. */
+bk_kernel bk_scaled_kernel(bk_kernel kern, int e);
+
 /* Upper triangle (a <= b) of the inner products (dist = 0) or squared
  * distances (dist = 1) of the rows of the m x d matrix x, into K (m x m). */
 void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
-              int nthreads);
+              int nthreads, bk_pacer *pace);
 
-/* Full symmetric Gram matrix K (m x m) of the rows of x. When work is not
- * NULL (BK_MEDIAN_WORK(m) doubles) and the kernel is Gaussian or Laplace, its
- * width kern->p1 is first set by the median heuristic from the pairwise
- * distances; if that median is 0, p1 is set to NaN and K holds the squared
- * distances (the caller decides on a fallback and calls again). */
+/* Full symmetric Gram matrix K (m x m) of the rows of xs = 2^e x, where x
+ * are the data the kernel is meant for (e = 0: xs is x; see bk_pow2_shift;
+ * only the distance kernels may be given e != 0), kern's parameters in x's
+ * units. When work is not NULL (BK_MEDIAN_WORK(m) doubles) and the kernel is
+ * Gaussian or Laplace, its width kern->p1 is first set, in x's units, by the
+ * median heuristic from the pairwise distances of xs (K is computed with it
+ * in xs's units, so also when the width in x's units is beyond the range of
+ * doubles, Inf or subnormal: the caller decides whether to report it); if
+ * that median is 0, p1 is set to NaN and K holds the squared distances (the
+ * caller decides on a fallback and calls again). */
+void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                bk_kernel *kern, double *K, double *work, int nthreads,
+                bk_pacer *pace);
+/* bk_gram_ck() of unscaled data without interrupt checks (small matrices
+ * inside loops that check themselves) */
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
              double *K, double *work, int nthreads);
 
@@ -117,6 +198,8 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
  * m x m matrix (packed = 0) or packed column after column, column b at
  * b (b - 1) / 2 (packed = 1): of the squared distances (squared = 1) or of
  * their square roots (squared = 0). work: BK_MEDIAN_WORK(m) doubles. */
+double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
+                             int squared, double *work, bk_pacer *pace);
 double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
                           int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
@@ -128,6 +211,9 @@ double bk_kernel_value(bk_kernel kern, double v);
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
  * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles
  * (and cross: m * m doubles when d > 1). */
+double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             int squared, double *work, double *cross,
+                             bk_pacer *pace);
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross);
 
@@ -177,33 +263,47 @@ typedef struct {
 } bk_label;
 
 /* out[0] = HSIC0 (eq. 4), out[1] = HSIC1 (eq. 5), out[2] = variance of HSIC1
- * (eq. 15 with the vector h of section 2.5). work: 8 m + 2 m c doubles. */
+ * (eq. 15 with the vector h of section 2.5), out[3] = its standard error
+ * sqrt(max(variance, 0)), computed so that it is representable whenever the
+ * estimates are (the variance may overflow where they do not). Kernels of
+ * an extreme scale are rescaled exactly by a power of two for the sums.
+ * work: 8 m + 2 m c doubles. */
 void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work);
+                   double *work, bk_pacer *pace);
 
 /* The data-side quantities every estimator needs, computed once per K:
  * kd = diag(K) and k1 = K~ 1 (row sums without the diagonal). */
-void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1);
+void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1,
+              bk_pacer *pace);
 
 /* HSIC0 and HSIC1 of K against the label kernel with its samples reordered by
  * perm (0-based, length m; NULL for the identity), given kd and k1 from
- * bk_kside(). out[0] = HSIC0, out[1] = HSIC1. work: 3 m + 2 m c doubles. */
+ * bk_kside(). out[0] = HSIC0, out[1] = HSIC1, the very numbers of
+ * bk_hsic_stats() for perm = NULL. work: 3 m + 2 m c doubles. */
 void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
                   const double *k1, bk_label lab, const int *perm, double *out,
-                  double *work);
+                  double *work, bk_pacer *pace);
 
 /* Moments of the biased statistic under independence for the gamma
  * approximation (Gretton et al. 2008): out[0] = m * HSIC_b with
  * HSIC_b = tr(KHLH) / m^2, out[1] = its null mean, out[2] = its null
- * variance. work: 4 m + 2 m c doubles. */
+ * variance, and the gamma distribution with that mean and variance:
+ * out[3] = shape, out[4] = scale (NaN both when the mean or the variance is
+ * not positive, i.e. a kernel is constant). The shape and scale are
+ * computed from moments rescaled by a power of two, so they are finite
+ * whenever the statistic is, even where the variance overflows.
+ * work: 4 m + 2 m c doubles. */
 void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work);
+                   double *work, bk_pacer *pace);
 
 /* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
  * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC
  * estimators, MMD and the alignment are linear in K, a weight matrix W made
- * once from the labels scores every feature in one pass over its pairs.
- * work: m (m - 1) doubles; simd as for bk_pick_gauss_pass(). */
+ * once from the labels scores every feature in one pass over its pairs. A
+ * feature of an extreme scale is rescaled by a power of two for the distance
+ * kernels, as in bk_gram_ck(). work: BK_FEATURE_DOT_WORK(m, nthreads)
+ * doubles; simd as for bk_pick_gauss_pass(). */
+#define BK_FEATURE_DOT_WORK(m, nthreads) ((m) * ((m) - 1) + (nthreads) * (m))
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
                     double *work, int simd, int nthreads);
@@ -510,17 +610,6 @@ ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs);
 
 /* out[j] = 1 if column j of x (m x d) has a single value, else 0. */
 void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out);
-
-/* The exponent of a column without a power of two: all its values are 0
- * (or it has a non-finite one). INT_MIN, which is also R's NA_integer_. */
-#define BK_NO_EXPONENT INT_MIN
-
-/* e with maxabs in [2^(e-1), 2^e), at least -1021 (so that 2^-e is a
- * double); BK_NO_EXPONENT for 0 or a non-finite maxabs. */
-int bk_pow2_exponent(double maxabs);
-
-/* 2^-e, exactly; 1 for BK_NO_EXPONENT. */
-double bk_pow2_scale(int e);
 
 /* One read of the m values of a column: returns the index of the first
  * non-finite one or -1; *same = 1 when all equal the first; *expo the

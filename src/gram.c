@@ -2,10 +2,35 @@
  * gram.c: Gram matrices of the data kernels and the median heuristic.
  * Numeric core: no R API.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bahsic.h"
+
+int bk_pow2_shift(double v, int range)
+{
+  const int k = bk_pow2_exponent(v); /* v = f 2^k, f in [0.5, 1) (checks.c) */
+  if (k == BK_NO_EXPONENT || (k - 1 >= -range && k <= range)) return 0;
+  const int e = -k;
+  return e > 1000 ? 1000 : e < -1000 ? -1000 : e;
+}
+
+double bk_max_abs(const double *x, ptrdiff_t n)
+{
+  double top = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    double a = fabs(x[i]);
+    top = a > top ? a : top;
+  }
+  return top;
+}
+
+void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out)
+{
+  const double f = ldexp(1.0, e); /* a normal double: |e| <= 1000 */
+  for (ptrdiff_t i = 0; i < n; i++) out[i] = x[i] * f;
+}
 
 int bk_kernel_uses_distance(int type)
 {
@@ -30,111 +55,180 @@ double bk_kernel_value(bk_kernel kern, double v)
   }
 }
 
+/* Columns b0..b1-1 of the upper triangle of K (see bk_cross()). */
+static void cross_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
+                          double *K, ptrdiff_t b0, ptrdiff_t b1)
+{
+  for (ptrdiff_t b = b0; b < b1; b++)
+    memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));
+  /* four features per sweep over a column block: a quarter of the loads
+   * and stores of K, which is what bounds this loop */
+  ptrdiff_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;
+    for (ptrdiff_t b = b0; b < b1; b++) {
+      double *col = K + m * b;
+      const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];
+      /* omp simd: at R's -O2 gcc vectorises only loops whose trip count
+       * is a multiple of the vector width */
+      if (dist) {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++) {
+          double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,
+                 t3 = x3[a] - c3;
+          col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);
+        }
+      } else {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++)
+          col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);
+      }
+    }
+  }
+  for (; j < d; j++) {
+    const double *xj = x + m * j;
+    for (ptrdiff_t b = b0; b < b1; b++) {
+      double *col = K + m * b;
+      const double xb = xj[b];
+      if (dist) {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++) {
+          double t = xj[a] - xb;
+          col[a] += t * t;
+        }
+      } else {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;
+      }
+    }
+  }
+}
+
 /* Columns of K are filled in blocks small enough to stay in cache while every
  * feature column of x streams past once per block: x is read m / B times
  * instead of m times, which matters for gene matrices (d >> m). The
  * differences are formed directly, not as |x|^2 + |x'|^2 - 2 <x, x'>, so the
- * squared distances are exact to rounding and never negative. */
+ * squared distances are exact to rounding and never negative. Each column is
+ * computed on its own, so neither the threads nor the groups of blocks
+ * between interrupt checks change a bit of it. */
 void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
-              int nthreads)
+              int nthreads, bk_pacer *pace)
 {
   ptrdiff_t bs = 16384 / (m > 0 ? m : 1);
   if (bs < 1) bs = 1;
   ptrdiff_t nblocks = (m + bs - 1) / bs;
+  /* an element of a column costs about d / 4 sweeps of four features, and
+   * zeroing it first (the first touch of a fresh page) some four more */
+  ptrdiff_t cost = d / 4 + 4;
+  for (ptrdiff_t g0 = 0; g0 < nblocks;) {
+    /* the cache blocks g0..g1-1 between two interrupt checks */
+    ptrdiff_t g1 = pace ? g0 : nblocks, ops = 0;
+    while (g1 < nblocks && ops < BK_CHECK_OPS) {
+      ptrdiff_t b0 = g1 * bs, b1 = b0 + bs < m ? b0 + bs : m;
+      ops += (b1 - b0) * b1 * cost;
+      g1++;
+    }
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
 #endif
-  for (ptrdiff_t blk = 0; blk < nblocks; blk++) {
-    ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
-    for (ptrdiff_t b = b0; b < b1; b++)
-      memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));
-    /* four features per sweep over a column block: a quarter of the loads
-     * and stores of K, which is what bounds this loop */
-    ptrdiff_t j = 0;
-    for (; j + 4 <= d; j += 4) {
-      const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;
-      for (ptrdiff_t b = b0; b < b1; b++) {
-        double *col = K + m * b;
-        const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];
-        /* omp simd: at R's -O2 gcc vectorises only loops whose trip count
-         * is a multiple of the vector width */
-        if (dist) {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++) {
-            double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,
-                   t3 = x3[a] - c3;
-            col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);
-          }
-        } else {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++)
-            col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);
-        }
-      }
+    for (ptrdiff_t blk = g0; blk < g1; blk++) {
+      ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
+      cross_columns(x, m, d, dist, K, b0, b1);
     }
-    for (; j < d; j++) {
-      const double *xj = x + m * j;
-      for (ptrdiff_t b = b0; b < b1; b++) {
-        double *col = K + m * b;
-        const double xb = xj[b];
-        if (dist) {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++) {
-            double t = xj[a] - xb;
-            col[a] += t * t;
-          }
-        } else {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;
-        }
-      }
-    }
+    g0 = g1;
+    bk_pace(pace, ops);
   }
   (void) nthreads;
+}
+
+bk_kernel bk_scaled_kernel(bk_kernel kern, int e)
+{
+  if (e == 0) return kern;
+  int shift = kern.type == BK_GAUSSIAN ? -2 * e
+              : kern.type == BK_LAPLACE ? -e
+              : kern.type == BK_INVDIST ? e /* eps, a distance */
+                                        : 0;
+  double p = ldexp(kern.p1, shift);
+  kern.p1 = p > DBL_MAX ? DBL_MAX : p;
+  return kern;
 }
 
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern_in,
              double *K, double *work, int nthreads)
 {
-  bk_cross(x, m, d, bk_kernel_uses_distance(kern_in->type), K, nthreads);
+  bk_gram_ck(x, m, d, 0, kern_in, K, work, nthreads, NULL);
+}
+
+void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                bk_kernel *kern_in, double *K, double *work, int nthreads,
+                bk_pacer *pace)
+{
+  bk_cross(xs, m, d, bk_kernel_uses_distance(kern_in->type), K, nthreads, pace);
+  bk_kernel kern = bk_scaled_kernel(*kern_in, e);
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
   if (work && (kern_in->type == BK_GAUSSIAN || kern_in->type == BK_LAPLACE)) {
-    double med = bk_median_triangle(K, m, 0, kern_in->type == BK_GAUSSIAN, work);
-    kern_in->p1 = med > 0 ? 1.0 / med : NAN;
-    if (!(med > 0)) return;
+    int squared = kern_in->type == BK_GAUSSIAN;
+    double med = bk_median_triangle_ck(K, m, 0, squared, work, pace);
+    if (!(med > 0)) {
+      kern_in->p1 = NAN;
+      return;
+    }
+    kern.p1 = 1.0 / med;
+    /* the width in x's units, which the caller reports (and reuses): it
+     * may be out of the range of doubles where the one of xs is not */
+    kern_in->p1 = ldexp(kern.p1, squared ? 2 * e : e);
   }
-  bk_kernel kern = *kern_in;
+  /* the inverse-distance kernel is not scale-free: 1 / (|x - x'| + eps) is
+   * 2^e / (|xs - xs'| + 2^e eps) */
+  const double post = kern.type == BK_INVDIST ? ldexp(1.0, e) : 1.0;
   if (kern.type != BK_LINEAR) {
     const double s = kern.p1;
+    /* operations per value: a vectorised exponential some ten, with a
+     * square root twenty, pow() or a division some fifty */
+    const ptrdiff_t cost = kern.type == BK_GAUSSIAN  ? 10
+                           : kern.type == BK_LAPLACE ? 20
+                                                     : 50;
+    for (ptrdiff_t b0 = 0; b0 < m;) {
+      /* columns b0..b1-1 between two interrupt checks */
+      ptrdiff_t b1 = pace ? b0 : m, ops = 0;
+      while (b1 < m && ops < BK_CHECK_OPS) ops += cost * (++b1);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (nthreads > 1)
 #endif
-    for (ptrdiff_t b = 0; b < m; b++) {
-      double *col = K + m * b;
-      /* the exponential kernels get loops the compiler can vectorise */
-      if (kern.type == BK_GAUSSIAN) {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
-      } else if (kern.type == BK_LAPLACE) {
-        /* sqrt sets errno, which keeps its loop scalar: keep it apart */
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] = sqrt(col[a]);
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
-      } else {
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_kernel_value(kern, col[a]);
+      for (ptrdiff_t b = b0; b < b1; b++) {
+        double *col = K + m * b;
+        /* the exponential kernels get loops the compiler can vectorise */
+        if (kern.type == BK_GAUSSIAN) {
+          BK_SIMD
+          for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
+        } else if (kern.type == BK_LAPLACE) {
+          /* sqrt sets errno, which keeps its loop scalar: keep it apart */
+          for (ptrdiff_t a = 0; a <= b; a++) col[a] = sqrt(col[a]);
+          BK_SIMD
+          for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
+        } else {
+          for (ptrdiff_t a = 0; a <= b; a++)
+            col[a] = bk_kernel_value(kern, col[a]) * post;
+        }
       }
+      b0 = b1;
+      bk_pace(pace, ops);
     }
   }
   /* mirror the upper triangle in tiles, so that both sides stay in cache */
   const ptrdiff_t T = 64;
-  for (ptrdiff_t b0 = 0; b0 < m; b0 += T)
+  for (ptrdiff_t b0 = 0; b0 < m; b0 += T) {
     for (ptrdiff_t a0 = b0; a0 < m; a0 += T) {
       ptrdiff_t b1 = b0 + T < m ? b0 + T : m, a1 = a0 + T < m ? a0 + T : m;
       for (ptrdiff_t b = b0; b < b1; b++)
         for (ptrdiff_t a = a0 > b + 1 ? a0 : b + 1; a < a1; a++)
           K[a + m * b] = K[b + m * a];
     }
+    /* a strided copy into pages touched for the first time (K's lower
+     * triangle): some thirty operations per element */
+    bk_pace(pace, 32 * T * (m - b0));
+  }
 }
 
 static void swap(double *v, ptrdiff_t i, ptrdiff_t j)
@@ -184,75 +278,153 @@ static const double *upper_col(const double *base, ptrdiff_t m, int packed,
   return packed ? base + b * (b - 1) / 2 : base + m * b;
 }
 
+/* Values that share a bucket beyond this many are split by the next 16 bits
+ * before the quickselect; fewer take it directly. */
+#define BK_SELECT_DIRECT ((ptrdiff_t) 1 << 20)
+
+static inline unsigned long long double_bits(double d)
+{
+  unsigned long long u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+
+/* The bucket (of 65536) holding the k-th smallest (0-based) of the counts in
+ * hist; *before: how many values lie in the buckets below it. */
+static unsigned long long find_bucket(const ptrdiff_t *hist, ptrdiff_t k,
+                                      ptrdiff_t *before)
+{
+  ptrdiff_t below = 0;
+  unsigned long long bucket = 0;
+  for (; bucket < 65535; bucket++) {
+    if (below + hist[bucket] > k) break;
+    below += hist[bucket];
+  }
+  *before = below;
+  return bucket;
+}
+
 /* k-th smallest (0-based) of the values >= 0 of the strictly upper triangle,
  * by a radix step on the top 16 bits of the doubles (for non-negative
  * doubles the bit patterns order as the values) and a quickselect among the
  * few values that share the bucket of the k-th: two streaming passes over
- * the triangle instead of a quickselect over all pairs.
+ * the triangle instead of a quickselect over all pairs. When many values
+ * share that bucket (the squared distances of high-dimensional data
+ * concentrate in a narrow range), they are split again by the next 16 bits,
+ * and so on: after the last 16 bits the values left are all equal.
  * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst. */
 static double select_upper(const double *base, ptrdiff_t m, int packed,
-                           ptrdiff_t k, ptrdiff_t *hist, double *work)
+                           ptrdiff_t k, ptrdiff_t *hist, double *work,
+                           bk_pacer *pace)
 {
-  union {
-    double d;
-    unsigned long long u;
-  } v;
+  /* counting into the histogram costs some four operations per value, as
+   * the gathers do */
   memset(hist, 0, 65536 * sizeof(ptrdiff_t));
   for (ptrdiff_t b = 1; b < m; b++) {
     const double *col = upper_col(base, m, packed, b);
-    for (ptrdiff_t a = 0; a < b; a++) {
-      v.d = col[a];
-      hist[v.u >> 48]++;
-    }
+    for (ptrdiff_t a = 0; a < b; a++) hist[double_bits(col[a]) >> 48]++;
+    bk_pace(pace, 4 * b);
   }
-  ptrdiff_t before = 0;
-  unsigned long long bucket = 0;
-  for (; bucket < 65536; bucket++) {
-    if (before + hist[bucket] > k) break;
-    before += hist[bucket];
-  }
+  ptrdiff_t before;
+  unsigned long long bucket = find_bucket(hist, k, &before);
   ptrdiff_t p = 0;
   for (ptrdiff_t b = 1; b < m; b++) {
     const double *col = upper_col(base, m, packed, b);
-    for (ptrdiff_t a = 0; a < b; a++) {
-      v.d = col[a];
-      if ((v.u >> 48) == bucket) work[p++] = v.d;
-    }
+    for (ptrdiff_t a = 0; a < b; a++)
+      if ((double_bits(col[a]) >> 48) == bucket) work[p++] = col[a];
+    bk_pace(pace, 4 * b);
   }
-  return bk_select(work, p, k - before);
+  k -= before;
+  for (int shift = 32; shift >= 0 && p > BK_SELECT_DIRECT; shift -= 16) {
+    memset(hist, 0, 65536 * sizeof(ptrdiff_t));
+    for (ptrdiff_t i0 = 0; i0 < p; i0 += BK_SELECT_DIRECT) {
+      ptrdiff_t i1 = i0 + BK_SELECT_DIRECT < p ? i0 + BK_SELECT_DIRECT : p;
+      for (ptrdiff_t i = i0; i < i1; i++)
+        hist[(double_bits(work[i]) >> shift) & 0xffff]++;
+      bk_pace(pace, 4 * (i1 - i0));
+    }
+    bucket = find_bucket(hist, k, &before);
+    ptrdiff_t q = 0;
+    for (ptrdiff_t i0 = 0; i0 < p; i0 += BK_SELECT_DIRECT) {
+      ptrdiff_t i1 = i0 + BK_SELECT_DIRECT < p ? i0 + BK_SELECT_DIRECT : p;
+      for (ptrdiff_t i = i0; i < i1; i++)
+        if (((double_bits(work[i]) >> shift) & 0xffff) == bucket) work[q++] = work[i];
+      bk_pace(pace, 4 * (i1 - i0));
+    }
+    p = q;
+    k -= before;
+    /* every bit compared: the values left are one value */
+    if (shift == 0) return work[0];
+  }
+  return bk_select(work, p, k);
+}
+
+/* The (k+1)-th smallest (0-based) of the triangle's values given its k-th,
+ * v: v itself when at least k + 2 values are <= v, else the smallest value
+ * above v. One pass instead of another selection. */
+static double next_upper(const double *base, ptrdiff_t m, int packed,
+                         ptrdiff_t k, double v, bk_pacer *pace)
+{
+  ptrdiff_t le = 0;
+  double above = INFINITY;
+  for (ptrdiff_t b = 1; b < m; b++) {
+    const double *col = upper_col(base, m, packed, b);
+    /* branch-free (the comparisons with v go either way at random), so
+     * that the loop vectorises */
+    ptrdiff_t n_le = 0;
+    double low = INFINITY;
+    BK_SIMD_MIN_COUNT(low, n_le)
+    for (ptrdiff_t a = 0; a < b; a++) {
+      double t = col[a];
+      n_le += t <= v;
+      double c = t > v ? t : INFINITY;
+      low = c < low ? c : low;
+    }
+    le += n_le;
+    above = low < above ? low : above;
+    bk_pace(pace, 2 * b);
+  }
+  return le >= k + 2 ? v : above;
 }
 
 /* The median over pairs a < b of the squared distances in the upper
  * triangle, as R's median() of dist(x)^2 (or of dist(x) when squared = 0)
  * would give: the mean of the two middle values when their count is even.
  * work: BK_MEDIAN_WORK(m) doubles. */
-double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
-                          int squared, double *work)
+double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
+                             int squared, double *work, bk_pacer *pace)
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
   ptrdiff_t *hist = (ptrdiff_t *) (work + n);
   ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
-  double lo = select_upper(base, m, packed, k, hist, work), hi = lo;
-  if (n % 2 == 0) hi = select_upper(base, m, packed, k + 1, hist, work);
+  double lo = select_upper(base, m, packed, k, hist, work, pace), hi = lo;
+  if (n % 2 == 0) hi = next_upper(base, m, packed, k, lo, pace);
   if (lo + hi == 0.0) {
     /* more than half the pairs coincide (tied or discrete data): the median
      * over the pairs that differ, as the zeros sort first; 0 if none do */
     for (ptrdiff_t b = 1; b < m; b++) {
       const double *col = upper_col(base, m, packed, b);
       for (ptrdiff_t a = 0; a < b; a++) zeros += col[a] == 0.0;
+      bk_pace(pace, b);
     }
     nz = n - zeros;
     if (nz == 0) return 0.0;
     k = zeros + (nz - 1) / 2;
-    lo = hi = select_upper(base, m, packed, k, hist, work);
-    if (nz % 2 == 0) hi = select_upper(base, m, packed, k + 1, hist, work);
+    lo = hi = select_upper(base, m, packed, k, hist, work, pace);
+    if (nz % 2 == 0) hi = next_upper(base, m, packed, k, lo, pace);
   }
   if (!squared) {
     lo = sqrt(lo);
     hi = sqrt(hi);
   }
   return 0.5 * (lo + hi);
+}
+
+double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
+                          int squared, double *work)
+{
+  return bk_median_triangle_ck(base, m, packed, squared, work, NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -314,14 +486,21 @@ static double next_gap(const double *s, ptrdiff_t m, double v)
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross)
 {
+  return bk_median_pairwise_ck(x, m, d, squared, work, cross, NULL);
+}
+
+double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             int squared, double *work, double *cross,
+                             bk_pacer *pace)
+{
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
   /* no features: every distance is 0 (what bk_median_triangle() says of
    * bk_cross()), and x has no column for the one-feature path to read */
   if (d < 1) return 0.0;
   if (d > 1) {
-    bk_cross(x, m, d, 1, cross, 1);
-    return bk_median_triangle(cross, m, 0, squared, work);
+    bk_cross(x, m, d, 1, cross, 1, pace);
+    return bk_median_triangle_ck(cross, m, 0, squared, work, pace);
   }
   /* one feature: sort it and select among the gaps, no m x m work */
   memcpy(work, x, (size_t) m * sizeof(double));

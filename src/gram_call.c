@@ -1,34 +1,72 @@
 /* gram_call.c: SEXP glue for gram.c and the per-feature kernel sums. */
+#include <float.h>
 #include "glue.h"
 
+/* The data the distance kernels are computed on: x itself, or, when x's scale
+ * is extreme, a copy multiplied by 2^e (*e; see bk_pow2_shift()), so that
+ * the squared distances neither over- nor underflow. The kernels and medians
+ * of the copy are those of x, exactly, in other units. */
+static const double *rescaled(const double *x, ptrdiff_t n, int *e)
+{
+  *e = bk_pow2_shift(bk_max_abs(x, n), BK_DATA_RANGE);
+  if (*e == 0) return x;
+  double *xs = (double *) R_alloc((size_t) n, sizeof(double));
+  bk_copy_pow2(x, n, *e, xs);
+  return xs;
+}
+
+/* A median of (squared) distances of data rescaled by 2^e, in the data's
+ * units: NaN when it is positive but it or its inverse (the width of the
+ * median heuristic) is not a normal double there, so that no width in the
+ * data's units can express it. */
+static double median_in_units(double med, int e, int squared)
+{
+  if (!(med > 0.0)) return med;
+  double out = ldexp(med, squared ? -2 * e : -e);
+  return out >= DBL_MIN && 1.0 / out >= DBL_MIN ? out : R_NaN;
+}
+
 /* p1 = NA asks for the median heuristic; the width used is returned as the
- * attribute "p1" (NaN when the median is 0). */
+ * attribute "p1": NaN when the median is 0 (all samples coincide), and
+ * outside the normal doubles when the data's scale leaves no representable
+ * width (the R side then stops). */
 SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   bk_kernel k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int e = 0;
+  const double *xs = bk_kernel_uses_distance(k.type) ? rescaled(REAL(x), m * d, &e)
+                                                     : REAL(x);
   double *work = NULL;
   if (ISNAN(k.p1) && (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) && m > 1)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
-  bk_gram(REAL(x), m, d, &k, REAL(K), work, Rf_asInteger(threads));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_gram_ck(xs, m, d, e, &k, REAL(K), work, Rf_asInteger(threads), &pace);
   SEXP width = PROTECT(Rf_ScalarReal(k.p1));
   Rf_setAttrib(K, Rf_install("p1"), width);
   UNPROTECT(2);
   return K;
 }
 
+/* The median of the pairwise squared distances (squared = TRUE) or
+ * distances of the rows of x: NA for fewer than 2 rows, 0 when all rows
+ * coincide, NaN when it is positive but not representable with its inverse
+ * (median_in_units()). */
 SEXP C_median_pairwise(SEXP x, SEXP squared)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) return Rf_ScalarReal(NA_REAL);
+  int e, sq = Rf_asLogical(squared);
+  const double *xs = rescaled(REAL(x), m * d, &e);
   double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
                         : NULL;
-  return Rf_ScalarReal(
-      bk_median_pairwise(REAL(x), m, d, Rf_asLogical(squared), work, cross));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  double med = bk_median_pairwise_ck(xs, m, d, sq, work, cross, &pace);
+  return Rf_ScalarReal(median_in_units(med, e, sq));
 }
 
 SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
@@ -42,17 +80,18 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
   if (!Rf_isReal(par) || (XLENGTH(par) != 1 && XLENGTH(par) != d))
     Rf_error("'par' must be a double vector of length 1 or ncol(x)");
   bk_kernel k = bk_make_kernel(Rf_asInteger(type), REAL(par)[0], Rf_asReal(p2));
-  double *work = (double *) R_alloc((size_t) (m * (m - 1) + 1), sizeof(double));
+  int nthreads = Rf_asInteger(threads);
+  double *work = (double *) R_alloc(
+      (size_t) (BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
-                 REAL(W), REAL(out), work, Rf_asLogical(simd),
-                 Rf_asInteger(threads));
+                 REAL(W), REAL(out), work, Rf_asLogical(simd), nthreads);
   UNPROTECT(1);
   return out;
 }
 
 /* The median heuristic for every column of x on its own (per-feature
- * kernels of feature_scores()). */
+ * kernels of feature_scores()), each as C_median_pairwise() gives it. */
 SEXP C_median_columns(SEXP x, SEXP squared)
 {
   bk_need_double_matrix(x, "x");
@@ -63,8 +102,19 @@ SEXP C_median_columns(SEXP x, SEXP squared)
     for (ptrdiff_t j = 0; j < d; j++) REAL(out)[j] = NA_REAL;
   } else {
     double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
-    for (ptrdiff_t j = 0; j < d; j++)
-      REAL(out)[j] = bk_median_pairwise(REAL(x) + m * j, m, 1, sq, work, NULL);
+    double *col = (double *) R_alloc((size_t) m, sizeof(double));
+    for (ptrdiff_t j = 0; j < d; j++) {
+      /* each feature on its own scale, as each has its own width */
+      const double *xj = REAL(x) + m * j;
+      int e = bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE);
+      if (e != 0) {
+        bk_copy_pow2(xj, m, e, col);
+        xj = col;
+      }
+      double med = bk_median_pairwise(xj, m, 1, sq, work, NULL);
+      REAL(out)[j] = median_in_units(med, e, sq);
+      if (j % 64 == 63) R_CheckUserInterrupt();
+    }
   }
   UNPROTECT(1);
   return out;

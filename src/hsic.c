@@ -1,5 +1,5 @@
 /*
- * hsic.c: the HSIC estimators of 004_cafd97bfb60132b1.txt section 2, their
+ * hsic.c: the HSIC estimators of Song et al. 2012, section 2, their
  * variance, the null moments for the gamma test, and per-feature kernel sums.
  * Everything is O(m^2) from the Gram matrices (O(m^2 c) with a rank-c label
  * factor): no m x m x m products and no explicit centring matrix H.
@@ -8,6 +8,37 @@
 #include <math.h>
 #include <string.h>
 #include "bahsic.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+static int thread_id(void) { return omp_get_thread_num(); }
+#else
+static int thread_id(void) { return 0; }
+#endif
+
+/* Both estimators are bilinear in K and L, their variance quadratic: a
+ * kernel of an extreme scale (a linear kernel on data near 1e150, a
+ * polynomial one, a linear kernel on data near 1e-155) is brought to one near
+ * 1 by a power of two 2^e (exact) before the sums whose products would over-
+ * or underflow (m^4 K L, h^2), and the results are scaled back. A kernel
+ * whose largest value lies within [2^-BK_KERNEL_RANGE, 2^BK_KERNEL_RANGE]
+ * is used as it is, which leaves room for m^6 (K L)^2 up to m = 2^20. */
+#define BK_KERNEL_RANGE 128
+
+/* The exponent e (K times 2^e is of an ordinary scale; 0 for K of an
+ * ordinary scale) for a kernel with diagonal kd and off-diagonal row sums k1
+ * (|K_ab| <= max(K_aa, K_bb) for a positive semi-definite K; the row sums
+ * cover one that is not). */
+static int kernel_exponent(const double *kd, const double *k1, ptrdiff_t m)
+{
+  double top = 0.0, md = m > 1 ? (double) (m - 1) : 1.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double v = fabs(kd[a]), w = fabs(k1[a]) / md;
+    v = v > w ? v : w;
+    top = v > top ? v : top;
+  }
+  return bk_pow2_shift(top, BK_KERNEL_RANGE);
+}
 
 /* Sums over the off-diagonal entries a != b of a column, in two runs so that
  * the loops stay vectorisable. The unbiased estimator ignores the diagonals
@@ -45,13 +76,15 @@ static inline void axpy_off(const double *u, const double *v, double scale,
   for (ptrdiff_t a = b + 1; a < m; a++) out[a] += u[a] * v[a] * scale;
 }
 
-void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1)
+void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1,
+              bk_pacer *pace)
 {
   /* K is symmetric: the column sum is the row sum */
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *col = K + m * b;
     kd[b] = col[b];
     k1[b] = sum_off(col, m, b);
+    bk_pace(pace, m);
   }
 }
 
@@ -63,7 +96,7 @@ void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1)
  * sums of K~ o Lp~ when klrow != NULL. */
 static double label_side(const double *K, ptrdiff_t m, bk_label lab,
                          const int *perm, double *ld, double *l1,
-                         double *klrow, double *Yp, double *KY)
+                         double *klrow, double *Yp, double *KY, bk_pacer *pace)
 {
   double T = 0.0;
   if (lab.Y == NULL) {
@@ -93,6 +126,8 @@ static double label_side(const double *K, ptrdiff_t m, bk_label lab,
       }
       l1[b] = s;
       T += t;
+      /* a permuted column is read at random: some four times the cost */
+      bk_pace(pace, perm ? 4 * m : m);
     }
     return T;
   }
@@ -116,6 +151,7 @@ static double label_side(const double *K, ptrdiff_t m, bk_label lab,
       BK_SIMD
       for (ptrdiff_t a = b + 1; a < m; a++) KYk[a] += Kcol[a] * yb;
     }
+    bk_pace(pace, m * c);
   }
   for (ptrdiff_t a = 0; a < m; a++) {
     ld[a] = 0.0;
@@ -139,22 +175,30 @@ static double label_side(const double *K, ptrdiff_t m, bk_label lab,
 }
 
 /* HSIC0 (eq. 4) and HSIC1 (eq. 5) from the sums they are made of.
- * tr(KHLH) = sum K o L - (2/m) (K1)'(L1) + (1'K1)(1'L1)/m^2. */
+ * tr(KHLH) = sum K o L - (2/m) (K1)'(L1) + (1'K1)(1'L1)/m^2.
+ * The K-side vectors are taken times fk = 2^ek, the L-side ones times
+ * fl = 2^el (both 1 for kernels of an ordinary scale: then these are the
+ * very operations of the unscaled formulas); out[0..1] are in those units,
+ * 2^(ek + el) times the estimates. */
 static void estimators(ptrdiff_t m, const double *kd, const double *k1,
-                       const double *ld, const double *l1, double T,
-                       double *out)
+                       const double *ld, const double *l1, double T, int ek,
+                       int el, double *out)
 {
+  const double fk = ldexp(1.0, ek), fl = ldexp(1.0, el);
   double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0, KL1 = 0.0, trK = 0.0,
          trL = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    SK += k1[a];
-    SL += l1[a];
-    kl += k1[a] * l1[a];
-    dd += kd[a] * ld[a];
-    KL1 += (k1[a] + kd[a]) * (l1[a] + ld[a]);
-    trK += kd[a];
-    trL += ld[a];
+    double k1a = k1[a] * fk, kda = kd[a] * fk, l1a = l1[a] * fl,
+           lda = ld[a] * fl;
+    SK += k1a;
+    SL += l1a;
+    kl += k1a * l1a;
+    dd += kda * lda;
+    KL1 += (k1a + kda) * (l1a + lda);
+    trK += kda;
+    trL += lda;
   }
+  T = T * fk * fl;
   double md = (double) m;
   double sumKL = T + dd, oneK1 = SK + trK, oneL1 = SL + trL;
   double trKHLH = sumKL - 2.0 * KL1 / md + oneK1 * oneL1 / (md * md);
@@ -165,28 +209,40 @@ static void estimators(ptrdiff_t m, const double *kd, const double *k1,
 
 void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
                   const double *k1, bk_label lab, const int *perm, double *out,
-                  double *work)
+                  double *work, bk_pacer *pace)
 {
   double *ld = work, *l1 = work + m, *Yp = work + 2 * m,
          *KY = Yp + m * lab.c;
-  double T = label_side(K, m, lab, perm, ld, l1, NULL, Yp, KY);
-  estimators(m, kd, k1, ld, l1, T, out);
+  double T = label_side(K, m, lab, perm, ld, l1, NULL, Yp, KY, pace);
+  /* the label's diagonal and row sums are those of L permuted: the same
+   * scale as the unpermuted statistic's */
+  int ek = kernel_exponent(kd, k1, m), el = kernel_exponent(ld, l1, m);
+  estimators(m, kd, k1, ld, l1, T, ek, el, out);
+  out[0] = ldexp(out[0], -(ek + el));
+  out[1] = ldexp(out[1], -(ek + el));
 }
 
 void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work)
+                   double *work, bk_pacer *pace)
 {
   double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
-  bk_kside(K, m, kd, k1);
-  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY);
-  estimators(m, kd, k1, ld, l1, T, out);
+  bk_kside(K, m, kd, k1, pace);
+  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY, pace);
+  int ek = kernel_exponent(kd, k1, m), el = kernel_exponent(ld, l1, m);
+  estimators(m, kd, k1, ld, l1, T, ek, el, out);
 
   /* K~ L~ 1 and L~ K~ 1 for the vector h of section 2.5 */
-  for (ptrdiff_t b = 0; b < m; b++) Kl[b] = dot_off(K + m * b, l1, m, b);
+  for (ptrdiff_t b = 0; b < m; b++) {
+    Kl[b] = dot_off(K + m * b, l1, m, b);
+    bk_pace(pace, m);
+  }
   if (lab.Y == NULL) {
-    for (ptrdiff_t b = 0; b < m; b++) Lk[b] = dot_off(lab.L + m * b, k1, m, b);
+    for (ptrdiff_t b = 0; b < m; b++) {
+      Lk[b] = dot_off(lab.L + m * b, k1, m, b);
+      bk_pace(pace, m);
+    }
   } else {
     for (ptrdiff_t a = 0; a < m; a++) Lk[a] = -ld[a] * k1[a];
     for (ptrdiff_t k = 0; k < lab.c; k++) {
@@ -197,13 +253,17 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
     }
   }
 
+  /* from here on in the units of estimators(): K-side values times fk,
+   * L-side ones times fl, products of both times fkl */
+  const double fk = ldexp(1.0, ek), fl = ldexp(1.0, el),
+               fkl = ldexp(1.0, ek + el);
   double SK = 0.0, SL = 0.0, kl = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    SK += k1[a];
-    SL += l1[a];
-    kl += k1[a] * l1[a];
+    SK += k1[a] * fk;
+    SL += l1[a] * fl;
+    kl += k1[a] * fk * (l1[a] * fl);
   }
-  double md = (double) m;
+  double md = (double) m, Ts = T * fk * fl;
   /* h of section 2.5, with h_i = 2 sum h(i, j, q, r) over the ordered
    * triples (j, q, r) without i. The printed formula has -K~L~1 - L~K~1;
    * summing the U-statistic kernel (eq. 11) term by term gives
@@ -211,21 +271,28 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
    * tests/testthat/test-hsic.R confirms. */
   double hh = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    h[a] = (md - 2.0) * (md - 2.0) * klrow[a] + (md - 2.0) * T -
-           (md - 2.0) * (Kl[a] + Lk[a]) - md * k1[a] * l1[a] + SL * k1[a] +
-           SK * l1[a] - kl;
+    double k1a = k1[a] * fk, l1a = l1[a] * fl;
+    h[a] = (md - 2.0) * (md - 2.0) * (klrow[a] * fkl) + (md - 2.0) * Ts -
+           (md - 2.0) * (Kl[a] * fkl + Lk[a] * fkl) - md * k1a * l1a + SL * k1a +
+           SK * l1a - kl;
     hh += h[a] * h[a];
   }
   double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
   /* eq. (15): R = (4 m)^-1 (m - 1)_3^-2 h'h, var = 16 / m (R - HSIC1^2) */
   double R = hh / (4.0 * md * p3 * p3);
-  out[2] = 16.0 / md * (R - out[1] * out[1]);
+  double var = 16.0 / md * (R - out[1] * out[1]);
+  out[0] = ldexp(out[0], -(ek + el));
+  out[1] = ldexp(out[1], -(ek + el));
+  out[2] = ldexp(var, -2 * (ek + el));
+  /* the standard error in the scaled units first: it is representable
+   * where the variance, its square, may not be */
+  out[3] = ldexp(sqrt(var > 0.0 ? var : 0.0), -(ek + el));
 }
 
 /* Row means r, grand mean 1'A1 / m^2 and trace of a symmetric m x m A: what
  * H A H is made of, (HAH)_ab = A_ab - r_a - r_b + mean. */
 static void centring_terms(const double *A, ptrdiff_t m, double *r,
-                           double *mean, double *trace)
+                           double *mean, double *trace, bk_pacer *pace)
 {
   double md = (double) m, tot = 0.0, tr = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {
@@ -236,22 +303,59 @@ static void centring_terms(const double *A, ptrdiff_t m, double *r,
     r[b] = s / md;
     tot += s;
     tr += col[b];
+    bk_pace(pace, m);
   }
   *mean = tot / (md * md);
   *trace = tr;
 }
 
+/* The exponent e for a kernel A (m x m) from its diagonal and row means r,
+ * as kernel_exponent() */
+static int centred_exponent(const double *A, ptrdiff_t m, const double *r)
+{
+  double top = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double v = fabs(A[a + m * a]), w = fabs(r[a]);
+    v = v > w ? v : w;
+    top = v > top ? v : top;
+  }
+  return bk_pow2_shift(top, BK_KERNEL_RANGE);
+}
+
 void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work)
+                   double *work, bk_pacer *pace)
 {
   double *rk = work, *rl = work + m, *Yc = work + 2 * m;
   double md = (double) m, sk = 0.0, sl = 0.0, trK = 0.0, trL = 0.0;
   ptrdiff_t c = lab.c;
 
-  centring_terms(K, m, rk, &sk, &trK);
+  /* as in estimators(): each kernel times 2^e (1 at an ordinary scale), the
+   * moments scaled back at the end */
+  centring_terms(K, m, rk, &sk, &trK, pace);
+  int ek = centred_exponent(K, m, rk), el;
+  const double fk = ldexp(1.0, ek);
+  for (ptrdiff_t a = 0; a < m; a++) rk[a] *= fk;
+  sk *= fk;
+  trK *= fk;
+  double fl;
   if (lab.Y == NULL) {
-    centring_terms(lab.L, m, rl, &sl, &trL);
+    centring_terms(lab.L, m, rl, &sl, &trL, pace);
+    el = centred_exponent(lab.L, m, rl);
+    fl = ldexp(1.0, el);
+    for (ptrdiff_t a = 0; a < m; a++) rl[a] *= fl;
+    sl *= fl;
+    trL *= fl;
   } else {
+    /* diag(L) = the rows' squared norms; Y is scaled by 2^(el / 2), el even */
+    double top = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) {
+      double r2 = 0.0;
+      for (ptrdiff_t k = 0; k < c; k++) r2 += lab.Y[a + m * k] * lab.Y[a + m * k];
+      top = r2 > top ? r2 : top;
+    }
+    el = bk_pow2_shift(top, BK_KERNEL_RANGE) / 2 * 2;
+    fl = ldexp(1.0, el);
+    const double gl = ldexp(1.0, el / 2);
     /* H Y: the centred factor gives H L H = (HY)(HY)' exactly */
     for (ptrdiff_t k = 0; k < c; k++) {
       const double *Yk = lab.Y + m * k;
@@ -259,10 +363,11 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
       for (ptrdiff_t a = 0; a < m; a++) mean += Yk[a];
       mean /= md;
       for (ptrdiff_t a = 0; a < m; a++) {
-        Yc[a * c + k] = Yk[a] - mean; /* row-major: a row is contiguous */
-        trL += Yk[a] * Yk[a];
+        /* row-major: a row is contiguous */
+        Yc[a * c + k] = (Yk[a] - mean) * gl;
+        trL += Yk[a] * gl * (Yk[a] * gl);
       }
-      sl += mean * mean; /* 1'L1 / m^2 = sum_k mean(Y_k)^2 */
+      sl += mean * gl * (mean * gl); /* 1'L1 / m^2 = sum_k mean(Y_k)^2 */
     }
   }
 
@@ -270,9 +375,9 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *Kcol = K + m * b;
     for (ptrdiff_t a = 0; a < m; a++) {
-      double kc = Kcol[a] - rk[a] - rk[b] + sk, lc;
+      double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
       if (lab.Y == NULL) {
-        lc = lab.L[a + m * b] - rl[a] - rl[b] + sl;
+        lc = lab.L[a + m * b] * fl - rl[a] - rl[b] + sl;
       } else {
         lc = 0.0;
         for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
@@ -281,6 +386,7 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
       stat += p;
       if (a != b) v += p * p;
     }
+    bk_pace(pace, m * (c + 2));
   }
   stat /= md;
   /* Gretton et al. (2008): the null variance of HSIC_b = tr(KHLH) / m^2 */
@@ -291,9 +397,21 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   double muK = (sk * md * md - trK) / (md * (md - 1.0));
   double muL = (sl * md * md - trL) / (md * (md - 1.0));
   double mean = (trK / md - muK) * (trL / md - muL) / md;
-  out[0] = stat;
-  out[1] = md * mean;
-  out[2] = md * md * var;
+  double g1 = md * mean, g2 = md * md * var;
+  int e = -(ek + el);
+  out[0] = ldexp(stat, e);
+  out[1] = ldexp(g1, e);
+  out[2] = ldexp(g2, 2 * e);
+  /* the gamma distribution with that mean and variance, from the scaled
+   * moments (its shape is scale-free; its scale, like the statistic, is
+   * representable where the variance may not be); NaN when a kernel is
+   * constant, where it is undefined */
+  if (g1 > 0.0 && g2 > 0.0) {
+    out[3] = g1 * g1 / g2;
+    out[4] = ldexp(g2 / g1, e);
+  } else {
+    out[3] = out[4] = NAN;
+  }
 }
 
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
@@ -303,7 +421,7 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
   /* W's upper triangle packed once, and zero distances to add the feature
    * to: the Gaussian case is then the selectors' pair loop (pairs.c) */
   const ptrdiff_t P = m * (m - 1) / 2;
-  double *Wp = work, *zero = work + P;
+  double *Wp = work, *zero = work + P, *cols = work + 2 * P;
   bk_pack_upper(W, m, Wp);
   memset(zero, 0, (size_t) P * sizeof(double));
   bk_gauss_pass_fn pass_clamped = bk_pick_gauss_pass(0, simd),
@@ -316,6 +434,18 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
     bk_kernel kj = kern;
     if (par) kj.p1 = par[j];
     int dist = bk_kernel_uses_distance(kj.type);
+    /* a feature of an extreme scale (its squares would over- or underflow)
+     * is brought to a scale of 1 by a power of two, with its kernel's
+     * parameter: the same kernel values, exactly (bk_scaled_kernel()) */
+    double post = 1.0;
+    int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
+    if (e != 0) {
+      double *col = cols + m * thread_id();
+      bk_copy_pow2(xj, m, e, col);
+      xj = col;
+      kj = bk_scaled_kernel(kj, e);
+      if (kj.type == BK_INVDIST) post = ldexp(1.0, e);
+    }
     double diag = 0.0, off = 0.0;
     /* m = 0: no pairs, and no xj[0] for the range (the other branch sums
      * nothing) */
@@ -345,7 +475,7 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
     for (ptrdiff_t a = 0; a < m; a++)
       diag += bk_kernel_value(kj, dist ? 0.0 : xj[a] * xj[a]) * W[a + m * a];
     /* W is symmetric: the pairs a < b count twice */
-    out[j] = diag + 2.0 * off;
+    out[j] = (diag + 2.0 * off) * post;
   }
   (void) nthreads;
 }

@@ -16,8 +16,9 @@ SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
   bk_label lab = bk_make_label(L, Y, m);
   double *work = (double *) R_alloc((size_t) (8 * m + 2 * m * lab.c),
                                     sizeof(double));
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  bk_hsic_stats(REAL(K), m, lab, REAL(out), work);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_hsic_stats(REAL(K), m, lab, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
 }
@@ -36,15 +37,17 @@ SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
                                     sizeof(double));
   int *perm = (int *) R_alloc((size_t) m, sizeof(int));
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) B));
-  bk_kside(REAL(K), m, kd, k1);
+  /* one pacer for all permutations: with small m it checks every so many of
+   * them, with large m within each */
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_kside(REAL(K), m, kd, k1, &pace);
   for (ptrdiff_t r = 0; r < B; r++) {
     for (ptrdiff_t a = 0; a < m; a++) {
       int p = P[a + m * r];
       if (p < 1 || p > m) Rf_error("'perms' has an index out of range");
       perm[a] = p - 1;
     }
-    bk_hsic_pair(REAL(K), m, kd, k1, lab, perm, REAL(out) + 2 * r, work);
-    if (r % 16 == 15) R_CheckUserInterrupt();
+    bk_hsic_pair(REAL(K), m, kd, k1, lab, perm, REAL(out) + 2 * r, work, &pace);
   }
   UNPROTECT(1);
   return out;
@@ -56,8 +59,9 @@ SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y)
   bk_label lab = bk_make_label(L, Y, m);
   double *work = (double *) R_alloc((size_t) (4 * m + 2 * m * lab.c),
                                     sizeof(double));
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  bk_hsic_gamma(REAL(K), m, lab, REAL(out), work);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_hsic_gamma(REAL(K), m, lab, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
 }

@@ -495,6 +495,24 @@ bad_input <- list(
     rule("*", "warning", "threads = 1e\\+06 is more than the [0-9]+ cores? this session may use",
          check = defined_or_value))),
 
+  list(case = "data of tiny scale (x * 1e-160)", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    d$x <- d$x * 1e-160
+    d
+  }, rules = list(
+    # the clinical kernel divides by the range; the selectors, LSMI and the
+    # scores standardise or rescale each feature: the result is that at scale 1
+    # the mean difference is in the data's units and B's prior limits too
+    # (as limma's): finite values
+    rule(fs("lin", "lods"), "value", check = defined),
+    rule(c(CLINICAL, SELECT, LSMI, fs(score_methods), T_POOLED, FS_HSIC_U), "value",
+         check = function(res, run, input) {
+           expect_equal(core(res), core(run(input$ref$x, input$ref$y)), tolerance = 1e-8)
+         }),
+    # a median-heuristic width of the whole data is not a double in these units
+    rule("*", "error", "cannot set a kernel width for 'x': its values are so small.*Rescale 'x'"))),
+
   list(case = "a sparse matrix (dgCMatrix)", input = function() {
     d <- toy()
     d$ref <- list(x = d$x, y = d$y)

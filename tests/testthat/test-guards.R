@@ -212,3 +212,42 @@ test_that("randsel() counts every thread's workspace and rfe() the SVM's copies"
   options(bahsic.max_memory = 7 * 8 * m^2)
   expect_error(rfe(as.data.frame(x), y), "7.5 m x m kernel matrices.*option bahsic.max_memory")
 })
+
+# The whole-matrix paths: the Gram matrix (its cross products, the median
+# heuristic's selection, the kernel function, the mirror), the HSIC sums and
+# the gamma moments run in blocks with R_CheckUserInterrupt() between them
+# (src/gram_call.c, src/hsic_call.c). 5000 samples x 400 features are a few
+# seconds of C, most of it in the Gram matrix; the time limit, set just
+# before the call, is raised by the first check after it expires: the same
+# path as Ctrl-C. Without the checks the call would run to its end and
+# return (R checks the limit only between its own evaluations).
+test_that("kernel_matrix(), hsic() and hsic_test() stop on an interrupt inside the C code", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(5)
+  m <- 5000
+  x <- matrix(rnorm(m * 400), m, 400)
+  y <- factor(rep_len(c("a", "b"), m))
+  small <- toy_binary()
+  before <- hsic(small$x, small$y)
+  calls <- list(
+    kernel_matrix = function(threads) kernel_matrix(kernel_gaussian(), x, threads = threads),
+    hsic = function(threads) hsic(x, y, threads = threads),
+    hsic_test = function(threads) hsic_test(x, y, threads = threads)
+  )
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  for (f in names(calls)) {
+    for (threads in 1:2) {
+      err <- tryCatch({
+        setTimeLimit(elapsed = 0.5, transient = FALSE)
+        calls[[f]](threads)
+      }, error = function(e) e)
+      setTimeLimit(elapsed = Inf)
+      expect_s3_class(err, "error")
+      expect_match(if (inherits(err, "error")) conditionMessage(err) else "ran to its end",
+                   "time limit", label = paste(f, threads))
+      # the session still works and gives the same answers as before
+      expect_identical(hsic(small$x, small$y), before)
+    }
+  }
+})

@@ -199,3 +199,83 @@ test_that("weight_matrix() turns both estimators into one weighted sum of K", {
                  tolerance = 1e-12)
   }
 })
+
+test_that("the HSIC sums are exact for kernels of an extreme scale (powers of two)", {
+  # a kernel times 2^900 or 2^-900: the C code brings it back to a scale of 1
+  # by a power of two before the sums whose products over- or underflow, so
+  # the estimates, standard error, gamma moments and permutation statistics
+  # scale exactly; only the variance itself leaves the range of doubles
+  set.seed(31)
+  m <- 30
+  x <- matrix(rnorm(m * 3), m, 3)
+  K <- unclass(kernel_matrix(kernel_linear(), x))[, ]
+  L <- unclass(kernel_matrix(kernel_gaussian(0.5), x[, 1, drop = FALSE] + rnorm(m)))[, ]
+  Y <- cbind(rep(c(1, 0), m / 2), rep(c(0, 1), m / 2))
+  perms <- vapply(1:20, function(i) sample.int(m), integer(m))
+  for (lab in list(list(L = L, Y = NULL), list(L = NULL, Y = Y))) {
+    st0 <- .Call(bahsic:::C_hsic_stats, K, lab$L, lab$Y)
+    g0 <- .Call(bahsic:::C_hsic_gamma, K, lab$L, lab$Y)
+    p0 <- .Call(bahsic:::C_hsic_perm, K, lab$L, lab$Y, perms)
+    expect_identical(st0[4L], sqrt(max(st0[3L], 0)))
+    expect_identical(g0[4:5], c(g0[2L]^2 / g0[3L], g0[3L] / g0[2L]))
+    for (k in c(900, -900)) {
+      st <- .Call(bahsic:::C_hsic_stats, K * 2^k, lab$L, lab$Y)
+      expect_identical(st[c(1L, 2L, 4L)], st0[c(1L, 2L, 4L)] * 2^k)
+      expect_identical(st[3L], if (k > 0) Inf else 0)
+      g <- .Call(bahsic:::C_hsic_gamma, K * 2^k, lab$L, lab$Y)
+      expect_identical(g[c(1L, 2L, 5L)], g0[c(1L, 2L, 5L)] * 2^k)
+      expect_identical(g[4L], g0[4L])
+      expect_identical(.Call(bahsic:::C_hsic_perm, K * 2^k, lab$L, lab$Y, perms), p0 * 2^k)
+    }
+  }
+  # a linear label kernel on an outcome of an extreme scale: the factor side
+  Yt <- Y * 2^-500
+  g <- .Call(bahsic:::C_hsic_gamma, K, NULL, Yt)
+  g0 <- .Call(bahsic:::C_hsic_gamma, K, NULL, Y)
+  expect_identical(g[4L], g0[4L])
+  expect_identical(g[c(1L, 5L)], g0[c(1L, 5L)] * 2^-1000)
+})
+
+test_that("hsic() and hsic_test() give no NaN with the linear and inverse-distance kernels at extreme scales", {
+  set.seed(32)
+  m <- 40
+  x <- matrix(rnorm(m * 3), m, 3)
+  y <- x[, 1]^2 + rnorm(m, sd = 0.3)
+  lin <- kernel_linear()
+  h0 <- hsic(x, y, kernel = lin)
+  g0 <- hsic_test(x, y, kernel = lin)
+  set.seed(1)
+  q0 <- hsic_test(x, y, kernel = lin, method = "permutation", n_perm = 30)
+  # about 1e140: the linear kernel near 1e280, exact for a power of two
+  big <- x * 2^465
+  h <- hsic(big, y, kernel = lin)
+  expect_identical(c(h$estimate, h$se, h$hsic0, h$hsic1),
+                   c(h0$estimate, h0$se, h0$hsic0, h0$hsic1) * 2^930)
+  g <- hsic_test(big, y, kernel = lin)
+  expect_identical(g$p.value, g0$p.value)
+  expect_identical(g$statistic, g0$statistic * 2^930)
+  expect_identical(g$parameter, g0$parameter * c(1, 2^930))
+  set.seed(1)
+  q <- hsic_test(big, y, kernel = lin, method = "permutation", n_perm = 30)
+  expect_identical(q$p.value, q0$p.value)
+  expect_identical(q$statistic, q0$statistic * 2^930)
+  # about 1e-155: a kernel of subnormal numbers, finite and close
+  tiny <- x * 1e-155
+  h <- hsic(tiny, y, kernel = lin)
+  expect_equal(c(h$estimate, h$se) * 1e155 * 1e155, c(h0$estimate, h0$se), tolerance = 1e-8)
+  g <- hsic_test(tiny, y, kernel = lin)
+  expect_equal(g$p.value, g0$p.value, tolerance = 1e-8)
+  # the inverse-distance kernel: finite at both scales (at 1e-155 it is
+  # constant, 1 / eps, to double precision: the gamma test says so)
+  inv <- kernel_inverse_distance()
+  for (s in c(1e-155, 1e140)) {
+    h <- hsic(x * s, y, kernel = inv)
+    expect_true(all(is.finite(c(h$estimate, h$se, h$hsic0, h$hsic1))))
+    set.seed(1)
+    q <- hsic_test(x * s, y, kernel = inv, method = "permutation", n_perm = 30)
+    expect_true(is.finite(q$p.value))
+  }
+  expect_true(is.finite(hsic_test(x * 1e140, y, kernel = inv)$p.value))
+  expect_warning(g <- hsic_test(x * 1e-155, y, kernel = inv), "A kernel is constant")
+  expect_true(is.na(g$p.value) && !is.nan(g$p.value))
+})

@@ -138,3 +138,155 @@ test_that("kernel_matrix() takes every input class of the one data path", {
   x[2, 3] <- NA
   expect_error(kernel_matrix(kernel_gaussian(), x), "missing values \\(NA/NaN\\), first at feature 'g3'")
 })
+
+test_that("the distance kernels are exact on data of any scale (powers of two)", {
+  # x * 2^k is exact, and so are the distances of the copy the C code
+  # rescales by a power of two when x's scale is extreme: the Gram matrix of
+  # the median heuristic is the same, bit for bit, and its width scales
+  set.seed(11)
+  x <- matrix(rnorm(40 * 3), 40, 3)
+  ref <- list(gaussian = kernel_matrix(kernel_gaussian(), x),
+              laplace = kernel_matrix(kernel_laplace(), x))
+  sigma <- function(K) attr(K, "kernel")$params$sigma
+  for (k in c(-1000, -500, -300, 300, 480)) {
+    xs <- x * 2^k
+    if (k > -510) {
+      K <- kernel_matrix(kernel_gaussian(), xs)
+      expect_identical(as.vector(K), as.vector(ref$gaussian), label = paste("Gaussian, 2 ^", k))
+      expect_identical(sigma(K), sigma(ref$gaussian) * 2^(-2 * k))
+    }
+    K <- kernel_matrix(kernel_laplace(), xs)
+    expect_identical(as.vector(K), as.vector(ref$laplace), label = paste("Laplace, 2 ^", k))
+    expect_identical(sigma(K), sigma(ref$laplace) * 2^-k)
+    # fixed widths, in the data's units
+    if (k > -510) {
+      expect_identical(as.vector(kernel_matrix(kernel_gaussian(0.3 * 2^(-2 * k)), xs)),
+                       as.vector(kernel_matrix(kernel_gaussian(0.3), x)))
+    }
+    expect_identical(as.vector(kernel_matrix(kernel_laplace(0.3 * 2^-k), xs)),
+                     as.vector(kernel_matrix(kernel_laplace(0.3), x)))
+    # the inverse-distance kernel is not scale-free: 1 / (|x - x'| + eps) scales
+    expect_identical(as.vector(kernel_matrix(kernel_inverse_distance(0.01 * 2^k), xs)),
+                     as.vector(kernel_matrix(kernel_inverse_distance(0.01), x)) * 2^-k)
+  }
+  # on their own scale per feature too (feature_scores())
+  cls <- factor(rep(c("a", "b"), 20))
+  for (k in c(-1000, 480)) {
+    expect_identical(feature_scores(x * 2^k, cls, method = "hsic", kernel = kernel_laplace()),
+                     feature_scores(x, cls, method = "hsic", kernel = kernel_laplace()))
+  }
+  expect_identical(feature_scores(x * 2^-500, cls, method = "mmd"),
+                   feature_scores(x, cls, method = "mmd"))
+  # and where the scale is not a power of two, the same to rounding
+  expect_equal(hsic(x * 1e-155, x[, 1], kernel = kernel_laplace())$estimate,
+               hsic(x, x[, 1], kernel = kernel_laplace())$estimate, tolerance = 1e-10)
+})
+
+test_that("a median-heuristic width beyond double precision is an error that says to rescale", {
+  set.seed(12)
+  x <- matrix(rnorm(30 * 3), 30, 3, dimnames = list(NULL, c("g1", "g2", "g3")))
+  y <- x[, 1] + rnorm(30)
+  cls <- factor(rep(c("a", "b"), 15))
+  tiny <- x * 1e-155 # squared distances near 1e-310: 1 / median overflows
+  small <- paste0("cannot set a kernel width for 'x': its values are so small \\(largest ",
+                  "[0-9.e-]+\\).*Rescale 'x', e.g. with scale\\(\\) or by multiplying it")
+  expect_error(kernel_matrix(kernel_gaussian(), tiny), small)
+  expect_error(hsic(tiny, y), small)
+  expect_error(hsic_test(tiny, y), small)
+  expect_error(hsic_test(tiny, y, method = "permutation", n_perm = 10), small)
+  # the approximate paths' width (median_sigma()) and LSMI's grid
+  expect_error(hsic(tiny, y, approx = "ichol"), small)
+  expect_error(hsic(tiny, y, approx = "rff"), small)
+  expect_error(bahsic:::lsmi_sigma_grid(x * 1e-160), small)
+  # per-feature widths are not reported: feature_scores() rescales each
+  # feature by a power of two and scores it at an ordinary scale
+  expect_equal(feature_scores(tiny, cls, method = "hsic"),
+               feature_scores(x, cls, method = "hsic"), tolerance = 1e-10)
+  expect_equal(feature_scores(cbind(x, g4 = x[, 1] * 1e-160), cls, method = "mmd")$score,
+               feature_scores(cbind(x, g4 = x[, 1]), cls, method = "mmd")$score,
+               tolerance = 1e-10)
+  # the other way round (the data checks refuse such values before a kernel
+  # sees them; the helper says so too)
+  expect_error(bahsic:::pairwise_median(x * 2^600, TRUE),
+               "its values are so large .* by dividing it by a power of ten")
+  # within range: finite widths, as before
+  expect_equal(bahsic:::pairwise_median(x, TRUE), median(dist(x)^2))
+  expect_true(all(is.finite(bahsic:::lsmi_sigma_grid(x * 1e-150))))
+  expect_identical(bahsic:::median_sigma(x * 2^-500, TRUE), bahsic:::median_sigma(x, TRUE) * 2^1000)
+})
+
+# The median of the pairwise (squared) distances, as the C code defines it:
+# the mean of the two middle values, over the pairs that differ when more than
+# half coincide. v: the n values of the pairs.
+oracle_pair_median <- function(v) {
+  middle <- function(v) {
+    v <- sort(v)
+    n <- length(v)
+    0.5 * (v[(n + 1) %/% 2] + v[n %/% 2 + 1])
+  }
+  med <- middle(v)
+  if (med == 0 && any(v > 0)) middle(v[v > 0]) else med
+}
+
+test_that("the median heuristic's selection is exact when most pairs share a bucket", {
+  # over 2^20 squared distances within one bucket of their top 16 bits (as in
+  # high-dimensional data, whose distances concentrate), split again by the
+  # next bits; and two values only, left to the last bits. A second, zero
+  # column keeps the several-feature path; the oracle squares the same exact
+  # differences.
+  set.seed(13)
+  m <- 2100
+  two_clusters <- c(sample(0:1024, m / 2, TRUE), 1.1 * 2^30 + sample(0:1024, m / 2, TRUE))
+  binary <- as.double(runif(m) < 0.6)
+  for (v in list(two_clusters, binary)) {
+    for (n in c(m, m - 1)) { # an even and an odd number of pairs
+      g <- outer(v[seq_len(n)], v[seq_len(n)], "-")
+      d2 <- g[upper.tri(g)]^2
+      x <- cbind(v[seq_len(n)], 0)
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE), oracle_pair_median(d2))
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE),
+                       oracle_pair_median(sqrt(d2)))
+    }
+  }
+})
+
+test_that("a linear or polynomial kernel that would overflow is an error naming its degree", {
+  set.seed(14)
+  m <- 50
+  x <- matrix(rnorm(m * 20), m, 20)
+  y <- x[, 1] + rnorm(m)
+  overflow <- paste0("The polynomial kernel of degree 200 overflows on 'x': its largest value.*",
+                     "Use a lower degree, or rescale 'x'")
+  expect_error(kernel_matrix(kernel_polynomial(degree = 200), x), overflow)
+  expect_error(kernel_matrix(kernel_polynomial(degree = 20), x * 1e20),
+               "polynomial kernel of degree 20 overflows")
+  expect_error(hsic(x, y, kernel = kernel_polynomial(degree = 200)), overflow)
+  # per feature the largest value is that of one coordinate: no overflow
+  # here, one at ten times the scale
+  expect_true(all(is.finite(feature_scores(x, y, method = "hsic",
+                                           kernel = kernel_polynomial(degree = 200))$score)))
+  expect_error(feature_scores(x * 10, y, method = "hsic", kernel = kernel_polynomial(degree = 200)),
+               "polynomial kernel of degree 200 overflows")
+  expect_error(hsic_test(x, y, kernel = kernel_polynomial(degree = 200)), overflow)
+  # the selectors check the standardised data before the C loop
+  expect_error(bahsic(x, y, kernel = kernel_polynomial(degree = 200)), overflow)
+  expect_error(fohsic(x, y, kernel = kernel_polynomial(degree = 200), n_features = 2), overflow)
+  expect_error(bahsic(x * 1e20, y, kernel = kernel_polynomial(degree = 20), standardize = FALSE),
+               "degree 20 overflows")
+  # the bound is the largest value, on the diagonal: a degree just within the
+  # limit (m^2 values below 2^1000) gives finite kernels and estimates
+  top <- max(rowSums(x^2)) + 1
+  degree <- floor((1000 - 2 * log2(m)) / log2(top))
+  K <- kernel_matrix(kernel_polynomial(degree = degree), x)
+  expect_true(all(is.finite(K)))
+  expect_equal(max(K), top^degree, tolerance = 1e-12)
+  h <- hsic(x, y, kernel = kernel_polynomial(degree = degree))
+  expect_true(is.finite(h$estimate) && is.finite(h$se) && h$se > 0)
+  expect_true(is.finite(hsic_test(x, y, kernel = kernel_polynomial(degree = degree))$p.value))
+  expect_error(kernel_matrix(kernel_polynomial(degree = degree + 2), x),
+               sprintf("degree %d overflows", degree + 2))
+  # the linear kernel within the data checks' range (|x| <= 1e150)
+  expect_error(kernel_matrix(kernel_linear(), matrix(1e150, 4, 300)),
+               "The linear kernel overflows on 'x': its largest value, max_i \\|\\|x_i\\|\\|\\^2")
+  expect_true(all(is.finite(kernel_matrix(kernel_linear(), x * 1e140))))
+})

@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   /* bk_cross: inner products and squared distances (upper triangle) */
   double *K = FZ_NEW(double, m * m);
   for (int dist = 0; dist <= 1; dist++) {
-    bk_cross(x, m, d, dist, K, nthreads);
+    bk_cross(x, m, d, dist, K, nthreads, NULL);
     if (dist && finite)
       for (ptrdiff_t b = 0; b < m; b++)
         for (ptrdiff_t a = 0; a <= b; a++) FZ_CHECK(!(K[a + m * b] < 0.0));
@@ -155,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tame && m >= 2 && d >= 1) {
       /* against the full sort of the squared distances */
       double *ref = FZ_NEW(double, P), *Kc = FZ_NEW(double, m * m);
-      bk_cross(x, m, d, 1, Kc, 1);
+      bk_cross(x, m, d, 1, Kc, 1, NULL);
       bk_pack_upper(Kc, m, ref);
       FZ_CHECK(fz_same(med, ref_median(ref, P, squared)));
       free(ref);

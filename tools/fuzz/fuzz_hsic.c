@@ -70,23 +70,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   bk_label labL = {L, NULL, 0}, labY = {NULL, Y, c};
   const bk_label labs[2] = {labL, labY};
   double *kd = FZ_NEW(double, m), *k1 = FZ_NEW(double, m);
-  bk_kside(K, m, kd, k1);
+  bk_kside(K, m, kd, k1, NULL);
   int *ident = FZ_NEW(int, m);
   for (ptrdiff_t a = 0; a < m; a++) ident[a] = (int) a;
 
   for (int l = 0; l < 2; l++) {
     bk_label lab = labs[l];
-    double stats[3], pair[2], pid[2], pp[2], gam[3];
+    double stats[4], pair[2], pid[2], pp[2], gam[5];
     double *w8 = FZ_NEW(double, 8 * m + 2 * m * lab.c);
-    bk_hsic_stats(K, m, lab, stats, w8);
+    bk_hsic_stats(K, m, lab, stats, w8, NULL);
     free(w8);
     double *w3 = FZ_NEW(double, 3 * m + 2 * m * lab.c);
-    bk_hsic_pair(K, m, kd, k1, lab, NULL, pair, w3);
-    bk_hsic_pair(K, m, kd, k1, lab, ident, pid, w3);
-    bk_hsic_pair(K, m, kd, k1, lab, perm, pp, w3);
+    bk_hsic_pair(K, m, kd, k1, lab, NULL, pair, w3, NULL);
+    bk_hsic_pair(K, m, kd, k1, lab, ident, pid, w3, NULL);
+    bk_hsic_pair(K, m, kd, k1, lab, perm, pp, w3, NULL);
     free(w3);
     double *w4 = FZ_NEW(double, 4 * m + 2 * m * lab.c);
-    bk_hsic_gamma(K, m, lab, gam, w4);
+    bk_hsic_gamma(K, m, lab, gam, w4, NULL);
     free(w4);
     if (finite) {
       FZ_CHECK(fz_same(stats[0], pair[0]) && fz_same(stats[1], pair[1]));
@@ -97,7 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   /* bk_feature_dot with one width and with a width per feature */
   {
     double *W = FZ_NEW(double, m * m), *out = FZ_NEW(double, d),
-           *par = FZ_NEW(double, d), *work = FZ_NEW(double, m * (m - 1));
+           *par = FZ_NEW(double, d),
+           *work = FZ_NEW(double, BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1));
     fz_symmetric(&f, W, m);
     for (ptrdiff_t j = 0; j < d; j++) par[j] = fz_param(&f);
     bk_feature_dot(x, m, d, kern, NULL, W, out, work, simd, nthreads);
