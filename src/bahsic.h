@@ -302,11 +302,12 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
  * once from the labels scores every feature in one pass over its pairs. A
  * feature of an extreme scale is rescaled by a power of two for the distance
  * kernels, as in bk_gram_ck(). work: BK_FEATURE_DOT_WORK(m, nthreads)
- * doubles; simd as for bk_pick_gauss_pass(). */
+ * doubles; simd as for bk_pick_gauss_pass(); pace between chunks of
+ * features (NULL: no checks). */
 #define BK_FEATURE_DOT_WORK(m, nthreads) ((m) * ((m) - 1) + (nthreads) * (m))
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
-                    double *work, int simd, int nthreads);
+                    double *work, int simd, int nthreads, bk_pacer *pace);
 
 /* ---- the Gaussian pair loop (pairs.c) ---------------------------------------
  * sum_{a<b} w_ab exp(ns (q_ab + sgn (x_a - x_b)^2)) over the pairs packed

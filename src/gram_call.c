@@ -84,8 +84,9 @@ SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
   double *work = (double *) R_alloc(
       (size_t) (BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
   bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
-                 REAL(W), REAL(out), work, Rf_asLogical(simd), nthreads);
+                 REAL(W), REAL(out), work, Rf_asLogical(simd), nthreads, &pace);
   UNPROTECT(1);
   return out;
 }

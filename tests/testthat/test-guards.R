@@ -221,7 +221,7 @@ test_that("randsel() counts every thread's workspace and rfe() the SVM's copies"
 # before the call, is raised by the first check after it expires: the same
 # path as Ctrl-C. Without the checks the call would run to its end and
 # return (R checks the limit only between its own evaluations).
-test_that("kernel_matrix(), hsic() and hsic_test() stop on an interrupt inside the C code", {
+test_that("kernel_matrix(), hsic(), hsic_test() and kernel scores stop on an interrupt inside the C code", {
   skip_on_cran()
   skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
   set.seed(5)
@@ -233,7 +233,9 @@ test_that("kernel_matrix(), hsic() and hsic_test() stop on an interrupt inside t
   calls <- list(
     kernel_matrix = function(threads) kernel_matrix(kernel_gaussian(), x, threads = threads),
     hsic = function(threads) hsic(x, y, threads = threads),
-    hsic_test = function(threads) hsic_test(x, y, threads = threads)
+    hsic_test = function(threads) hsic_test(x, y, threads = threads),
+    # per-feature HSIC: chunks of features between checks (bk_feature_dot())
+    feature_scores = function(threads) feature_scores(x, y, method = "hsic", threads = threads)
   )
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
   for (f in names(calls)) {

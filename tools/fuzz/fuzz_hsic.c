@@ -101,8 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
            *work = FZ_NEW(double, BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1));
     fz_symmetric(&f, W, m);
     for (ptrdiff_t j = 0; j < d; j++) par[j] = fz_param(&f);
-    bk_feature_dot(x, m, d, kern, NULL, W, out, work, simd, nthreads);
-    bk_feature_dot(x, m, d, kern, par, W, out, work, simd, nthreads);
+    bk_feature_dot(x, m, d, kern, NULL, W, out, work, simd, nthreads, NULL);
+    bk_feature_dot(x, m, d, kern, par, W, out, work, simd, nthreads, NULL);
     free(W);
     free(out);
     free(par);
