@@ -141,8 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double *mean = FZ_NEW(double, ncls * d), *ss = FZ_NEW(double, ncls * d),
            *y = FZ_NEW(double, m), *cor = FZ_NEW(double, d);
     fz_classes(&f, cls, m, ncls);
-    bk_class_moments(x, m, d, cls, ncls, n, mean, ss, work);
+    int *expo = FZ_NEW(int, d), *constant = FZ_NEW(int, d);
+    double *cwork = FZ_NEW(double, m);
+    ptrdiff_t bad = bk_class_moments(x, m, d, cls, ncls, n, mean, ss, expo, constant, work);
     int xfin = fz_all_finite(x, m * d);
+    FZ_CHECK((bad < 0) == (xfin != 0));
     if (xfin) {
       ptrdiff_t tot = 0;
       for (int k = 0; k < ncls; k++) {
@@ -156,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       FZ_CHECK(tot == m);
     }
     fz_doubles(&f, y, m);
-    bk_col_cor(x, m, d, y, cor);
+    bk_col_cor(x, m, d, y, cor, constant, cwork);
     if (xfin && fz_all_finite(y, m))
       for (ptrdiff_t j = 0; j < d; j++)
         FZ_CHECK(isnan(cor[j]) || (cor[j] >= -1.0 && cor[j] <= 1.0));
@@ -167,6 +170,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(ss);
     free(y);
     free(cor);
+    free(expo);
+    free(constant);
+    free(cwork);
   }
 
   /* checks.c, against naive scans */
