@@ -93,12 +93,8 @@ void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out)
 {
   for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + m * j;
-    double *oj = out + m * j, mx = 0.0;
-    for (ptrdiff_t i = 0; i < m; i++) {
-      double a = fabs(xj[i]);
-      mx = a > mx ? a : mx;
-    }
-    const double sc = bk_pow2_scale(bk_pow2_exponent(mx));
+    double *oj = out + m * j;
+    const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
     for (ptrdiff_t i = 0; i < m; i++) oj[i] = xj[i] * sc;
   }
 }
@@ -120,13 +116,9 @@ void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
 {
   for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + m * j;
-    double *oj = out + m * j, mx = 0.0;
+    double *oj = out + m * j;
     /* rescaled (see bk_pow2_exponent()): the quotient is the same */
-    for (ptrdiff_t i = 0; i < m; i++) {
-      double a = fabs(xj[i]);
-      mx = a > mx ? a : mx;
-    }
-    const double sc = bk_pow2_scale(bk_pow2_exponent(mx));
+    const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
     /* the mean as colMeans() takes it (long double sum) */
     long double sum = 0.0L;
     for (ptrdiff_t i = 0; i < m; i++) sum += xj[i] * sc;

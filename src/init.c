@@ -12,8 +12,6 @@ SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms);
 SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y);
 SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
                    SEXP simd);
-SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls);
-SEXP C_col_cor(SEXP x, SEXP y);
 SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_cor(SEXP x, SEXP y);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
@@ -55,8 +53,6 @@ static const R_CallMethodDef call_methods[] = {
   {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 4},
   {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 3},
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 7},
-  {"C_class_moments", (DL_FUNC) &C_class_moments, 3},
-  {"C_col_cor", (DL_FUNC) &C_col_cor, 2},
   {"C_feature_moments", (DL_FUNC) &C_feature_moments, 3},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},

@@ -59,32 +59,6 @@ SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls)
   return out;
 }
 
-/* list(n, mean, ss) of the classes 1..ncls of the rows of x, in the units
- * of x */
-SEXP C_class_moments(SEXP x, SEXP cls, SEXP ncls)
-{
-  bk_need_double_matrix(x, "x");
-  R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x);
-  int K;
-  int *c0 = classes0(x, cls, ncls, &K);
-
-  SEXP n = PROTECT(Rf_allocVector(INTSXP, K));
-  SEXP mean = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
-  SEXP ss = PROTECT(Rf_allocMatrix(REALSXP, K, (int) d));
-  int *work = (int *) R_alloc((size_t) (m + K + 1), sizeof(int));
-  int *expo = (int *) R_alloc(d > 0 ? (size_t) d : 1, sizeof(int));
-  int *constant = (int *) R_alloc(d > 0 ? (size_t) d : 1, sizeof(int));
-  bk_class_moments(REAL(x), m, d, c0, K, INTEGER(n), REAL(mean), REAL(ss),
-                   expo, constant, work);
-  bk_scale_pow2(REAL(mean), K, d, expo, 1);
-  bk_scale_pow2(REAL(ss), K, d, expo, 2);
-
-  const char *names[] = {"n", "mean", "ss", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss});
-  UNPROTECT(3);
-  return out;
-}
-
 /* v times 2^(power * shift[j]) for column j (v a k x d matrix, or a vector
  * of d), exactly; NA shifts leave the column alone */
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power)
@@ -124,8 +98,3 @@ SEXP C_feature_cor(SEXP x, SEXP y)
   return out;
 }
 
-/* Pearson correlation of every column of x with y */
-SEXP C_col_cor(SEXP x, SEXP y)
-{
-  return VECTOR_ELT(C_feature_cor(x, y), 0);
-}

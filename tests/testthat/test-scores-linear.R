@@ -36,11 +36,18 @@ moments_r <- function(x, cls, k) {
   list(n = n, mean = mean, ss = ss)
 }
 
-test_that("C_class_moments matches plain R", {
+# C_feature_moments(), its moments put back into the data's units
+moments_c <- function(x, cls, k) {
+  mom <- .Call(C_feature_moments, x, as.integer(cls), k)
+  list(n = mom$n, mean = .Call(C_scale_pow2, mom$mean, mom$expo, 1L),
+       ss = .Call(C_scale_pow2, mom$ss, mom$expo, 2L))
+}
+
+test_that("C_feature_moments matches plain R", {
   set.seed(3)
   x <- matrix(rnorm(40 * 7, mean = 5), 40, 7)
   cls <- sample(rep(1:3, c(10, 13, 17)))
-  got <- .Call(C_class_moments, x, cls, 3L)
+  got <- moments_c(x, cls, 3L)
   want <- moments_r(x, cls, 3L)
   expect_named(got, c("n", "mean", "ss"))
   expect_identical(got$n, want$n)
@@ -48,63 +55,63 @@ test_that("C_class_moments matches plain R", {
   expect_equal(got$ss, want$ss, tolerance = 1e-13)
 })
 
-test_that("C_class_moments is exact on integer values and a single feature", {
+test_that("C_feature_moments is exact on integer values and a single feature", {
   set.seed(4)
   x <- matrix(as.double(sample(0:2, 30 * 3, TRUE)), 30, 3)
   cls <- rep(1:2, 15)
-  got <- .Call(C_class_moments, x, cls, 2L)
+  got <- moments_c(x, cls, 2L)
   want <- moments_r(x, cls, 2L)
   expect_identical(got$n, c(15L, 15L))
   expect_equal(got$mean, want$mean, tolerance = 1e-14)
   expect_equal(got$ss, want$ss, tolerance = 1e-14)
 
   one <- x[, 2, drop = FALSE]
-  got1 <- .Call(C_class_moments, one, cls, 2L)
+  got1 <- moments_c(one, cls, 2L)
   expect_identical(dim(got1$mean), c(2L, 1L))
   expect_equal(got1$mean[, 1], got$mean[, 2])
   expect_equal(got1$ss[, 1], got$ss[, 2])
 })
 
-test_that("C_class_moments: constant classes are exact, empty classes NaN", {
+test_that("C_feature_moments: constant classes are exact, empty classes NaN", {
   # 0.1 does not survive summing and dividing by 3; the shift makes it exact
   x <- cbind(rep(0.1, 6), c(0.1, 0.1, 0.1, 0.7, 0.7, 0.7), 1:6)
   cls <- rep(c(1L, 3L), each = 3)
-  got <- .Call(C_class_moments, x, cls, 3L)
+  got <- moments_c(x, cls, 3L)
   expect_identical(got$n, c(3L, 0L, 3L))
   expect_identical(got$mean[c(1, 3), 1:2], matrix(c(0.1, 0.1, 0.1, 0.7), 2))
   expect_identical(got$ss[, 1:2], matrix(0, 3, 2))
   expect_true(all(is.nan(got$mean[2, ])))
   expect_identical(got$ss[, 3], c(2, 0, 2))
 
-  zero <- .Call(C_class_moments, matrix(0, 4, 0), c(1L, 2L, 2L, 2L), 2L)
+  zero <- moments_c(matrix(0, 4, 0), c(1L, 2L, 2L, 2L), 2L)
   expect_identical(zero$n, c(1L, 3L))
   expect_identical(dim(zero$ss), c(2L, 0L))
 })
 
-test_that("C_class_moments rejects bad input", {
+test_that("C_feature_moments rejects bad input", {
   x <- matrix(rnorm(6), 3)
-  expect_error(.Call(C_class_moments, x, c(1L, 2L, 3L), 2L), "1..2")
-  expect_error(.Call(C_class_moments, x, c(1L, 2L), 2L), "one class per row")
-  expect_error(.Call(C_class_moments, x, c(1L, NA, 2L), 2L), "without NA")
-  expect_error(.Call(C_class_moments, matrix(1:6, 3), 1:3, 3L), "double")
-  expect_error(.Call(C_class_moments, x, 1:3, 0L), "positive")
+  expect_error(moments_c(x, c(1L, 2L, 3L), 2L), "1..2")
+  expect_error(moments_c(x, c(1L, 2L), 2L), "one class per row")
+  expect_error(moments_c(x, c(1L, NA, 2L), 2L), "without NA")
+  expect_error(moments_c(matrix(1:6, 3), 1:3, 3L), "double")
+  expect_error(moments_c(x, 1:3, 0L), "positive")
 })
 
-test_that("C_col_cor matches cor(), with NaN for constant columns", {
+test_that("C_feature_cor matches cor(), with NaN for constant columns", {
   set.seed(5)
   x <- matrix(rnorm(25 * 4), 25, 4)
   x[, 2] <- round(x[, 2] * 3)
   y <- rnorm(25)
-  expect_equal(.Call(C_col_cor, x, y), drop(cor(x, y)), tolerance = 1e-13)
-  expect_equal(.Call(C_col_cor, x[, 3, drop = FALSE], y), cor(x[, 3], y),
+  expect_equal(.Call(C_feature_cor, x, y)$score, drop(cor(x, y)), tolerance = 1e-13)
+  expect_equal(.Call(C_feature_cor, x[, 3, drop = FALSE], y)$score, cor(x[, 3], y),
                tolerance = 1e-13)
   x[, 4] <- 0.1
-  got <- .Call(C_col_cor, x, y)
+  got <- .Call(C_feature_cor, x, y)$score
   expect_true(is.nan(got[4]))
   expect_true(all(is.finite(got[1:3])))
-  expect_true(all(is.nan(.Call(C_col_cor, x, rep(2, 25)))))
-  expect_identical(.Call(C_col_cor, cbind(y, -y), y), c(1, -1))
-  expect_error(.Call(C_col_cor, x, y[-1]), "one value per row")
+  expect_true(all(is.nan(.Call(C_feature_cor, x, rep(2, 25))$score)))
+  expect_identical(.Call(C_feature_cor, cbind(y, -y), y)$score, c(1, -1))
+  expect_error(.Call(C_feature_cor, x, y[-1])$score, "one value per row")
 })
 
 # the binary exponent e of max |v| (max |v| in [2^(e-1), 2^e)), NA for zeros
@@ -134,7 +141,7 @@ test_that("C_feature_moments: moments in units of 2^expo, constants, first non-f
   expect_equal(got$mean, want$mean, tolerance = 1e-14)
   expect_equal(got$ss, want$ss, tolerance = 1e-14)
   # and in the data's units, where they are doubles
-  plain <- .Call(C_class_moments, x, cls, 2L)
+  plain <- moments_c(x, cls, 2L)
   expect_identical(plain$mean, .Call(C_scale_pow2, got$mean, got$expo, 1L))
   expect_identical(plain$ss, .Call(C_scale_pow2, got$ss, got$expo, 2L))
   expect_equal(plain$mean[, -5], moments_r(x, cls, 2L)$mean[, -5], tolerance = 1e-14)
