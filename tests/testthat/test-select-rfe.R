@@ -277,24 +277,12 @@ test_that("a long rfe() run can be interrupted and the session stays usable", {
   small <- toy_rfe()
   before <- rfe(small$x, small$y)
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-  iterations <- 0L
-  err <- tryCatch(
-    withCallingHandlers(
-      rfe(x, y, drop = 0, verbose = TRUE),
-      message = function(msg) {
-        iterations <<- iterations + 1L
-        if (iterations == 1L) setTimeLimit(elapsed = 0.3, transient = FALSE)
-        invokeRestart("muffleMessage")
-      }
-    ),
-    error = function(e) e
-  )
-  setTimeLimit(elapsed = Inf)
-  expect_s3_class(err, "error")
-  expect_match(conditionMessage(err), "time limit")
+  run <- interrupt_loop(rfe(x, y, drop = 0, verbose = TRUE))
+  expect_s3_class(run$error, "error")
+  expect_match(conditionMessage(run$error), "time limit")
   # it stopped inside the loop: after the first iteration, before the last
-  expect_gte(iterations, 1L)
-  expect_lt(iterations, d)
+  expect_gte(run$iterations, 1L)
+  expect_lt(run$iterations, d)
   # the session still works and gives the same answers as before
   expect_identical(rfe(small$x, small$y), before)
 })
