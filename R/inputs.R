@@ -149,7 +149,7 @@ resolve_outcome <- function(d, kernel_y, unsupervised = FALSE, what = NULL) {
   if (!is.null(d$y)) {
     if (unsupervised) {
       stop(paste0("unsupervised = TRUE but 'y' is given: unsupervised selection uses the data ",
-                  "as their own labels. Drop 'y' (or set it to NULL), or unsupervised = TRUE."),
+                  "as their own labels. Drop 'y' to select without it, or unsupervised = TRUE to use it."),
            call. = FALSE)
     }
     return(outcome_into(d, d$y, kernel_y, FALSE))
