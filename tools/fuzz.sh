@@ -11,8 +11,8 @@
 # a temporary copy of its seeds, so the repository is never modified. Everything goes into a
 # temporary directory (its path is printed), removed on success unless FUZZ_KEEP=1 and kept on
 # failure; crashing inputs are in its artifacts/<target>/.
-# Environment: FUZZ_SECONDS (per target), CC (a clang with libFuzzer; default clang, then
-# clang-14), FUZZ_FLAGS (extra libFuzzer flags, e.g. "-jobs=2 -workers=2"), TMPDIR.
+# Environment: FUZZ_SECONDS (per target), FUZZ_JOBS (targets at a time; default the number
+# of cores), CC (a clang with libFuzzer; default clang, then clang-14), FUZZ_FLAGS (extra libFuzzer flags, e.g. "-jobs=2 -workers=2"), TMPDIR.
 #
 # Exit status non-zero if a target fails to build, crashes, leaks, hangs (> 10 s on one input),
 # goes over 2048 MB or reports undefined behaviour (UBSan halts on the first report). The last
@@ -110,11 +110,26 @@ fi
 # ---- build ----------------------------------------------------------------------------------
 srcs=()
 for s in "${core_sources[@]}"; do srcs+=("$root/src/$s.c"); done
-for t in "${targets[@]}"; do
+build_target() { # target; logs/<target>.build.log, and logs/<target>.build-failed on failure
+  local t=$1
   log "building $t with $cc"
   if ! "$cc" "${cflags[@]}" "${r_cppflags[@]}" "$fuzz_dir/$t.c" "${srcs[@]}" "${r_libs[@]}" -lm \
-      -o "$work/build/$t" \
-      >"$work/logs/$t.build.log" 2>&1; then
+      -o "$work/build/$t" >"$work/logs/$t.build.log" 2>&1; then
+    touch "$work/logs/$t.build-failed"
+  fi
+}
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if [[ ! $jobs =~ ^[0-9]+$ ]] || [[ $jobs -lt 1 ]]; then
+  log "FUZZ_JOBS must be a positive whole number, not '$jobs'" >&2
+  exit 2
+fi
+for t in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+  build_target "$t" &
+done
+wait
+for t in "${targets[@]}"; do
+  if [[ -e $work/logs/$t.build-failed ]]; then
     cat "$work/logs/$t.build.log" >&2
     log "$t: build failed; working directory kept: $work" >&2
     exit 1
@@ -126,17 +141,15 @@ done
 # ---- run ------------------------------------------------------------------------------------
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
-summary=()
-failed=0
-for t in "${targets[@]}"; do
-  corpus="$work/corpus/$t"
-  art="$work/artifacts/$t"
+# Targets run FUZZ_JOBS at a time, as they were built (each is single-threaded, so two cores
+# halve the stage's time). A target's report goes to its own files and is printed when all
+# are done, in the targets' order.
+run_target() { # target; writes logs/<target>.summary and, on failure, logs/<target>.report
+  local t=$1 corpus="$work/corpus/$1" art="$work/artifacts/$1" start rc=0 elapsed runs kind
   mkdir -p "$corpus" "$art"
   if [[ -d $fuzz_dir/corpus/$t ]]; then cp -R "$fuzz_dir/corpus/$t/." "$corpus/"; fi
-  nseeds=$(find "$corpus" -type f | wc -l)
-  log "running $t for ${seconds} s on a copy of $nseeds seed(s)"
+  log "running $t for ${seconds} s on a copy of $(find "$corpus" -type f | wc -l) seed(s)"
   start=$(date +%s)
-  rc=0
   # shellcheck disable=SC2086
   "$work/build/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$art/" ${FUZZ_FLAGS:-} "$corpus" \
@@ -145,24 +158,45 @@ for t in "${targets[@]}"; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/logs/$t.log" | tail -n 1)
   [[ -n $runs ]] || runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/logs/$t.log" | tail -n 1)
   [[ -n $runs ]] || runs="?"
+  local found
   mapfile -t found < <(find "$art" -type f | sort)
   if [[ $rc -ne 0 || ${#found[@]} -gt 0 ]]; then
-    failed=1
     kind=$(grep -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-z-]+|runtime error: .*|invariant failed: .*' \
              "$work/logs/$t.log" | head -n 1 || true)
-    summary+=("$t: FAILED (exit $rc${kind:+, $kind}) after $runs runs in ${elapsed} s")
-    echo
-    log "$t FAILED (exit $rc). Last lines of $work/logs/$t.log:" >&2
-    tail -n 60 "$work/logs/$t.log" >&2
-    for a in "${found[@]}"; do
-      log "$t: crashing input: $a" >&2
-      log "  reproduce: UBSAN_OPTIONS=$UBSAN_OPTIONS $work/build/$t $a" >&2
-    done
-    if [[ ${#found[@]} -eq 0 ]]; then
-      log "$t: no input was saved; see the log above" >&2
-    fi
+    echo "$t: FAILED (exit $rc${kind:+, $kind}) after $runs runs in ${elapsed} s" >"$work/logs/$t.summary"
+    {
+      echo
+      log "$t FAILED (exit $rc). Last lines of $work/logs/$t.log:"
+      tail -n 60 "$work/logs/$t.log"
+      for a in "${found[@]}"; do
+        log "$t: crashing input: $a"
+        log "  reproduce: UBSAN_OPTIONS=$UBSAN_OPTIONS $work/build/$t $a"
+      done
+      if [[ ${#found[@]} -eq 0 ]]; then
+        log "$t: no input was saved; see the log above"
+      fi
+    } >"$work/logs/$t.report" 2>&1
   else
-    summary+=("$t: OK, $runs runs in ${elapsed} s")
+    echo "$t: OK, $runs runs in ${elapsed} s" >"$work/logs/$t.summary"
+  fi
+}
+for t in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+  run_target "$t" &
+done
+wait
+summary=()
+failed=0
+for t in "${targets[@]}"; do
+  if [[ -s $work/logs/$t.report ]]; then
+    cat "$work/logs/$t.report" >&2
+    failed=1
+  fi
+  if [[ -s $work/logs/$t.summary ]]; then
+    summary+=("$(cat "$work/logs/$t.summary")")
+  else
+    summary+=("$t: FAILED (no summary: the run did not finish)")
+    failed=1
   fi
 done
 

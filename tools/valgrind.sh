@@ -37,7 +37,7 @@ vg_opts="valgrind --track-origins=yes --leak-check=no --num-callers=30 --error-l
 
 fail=0
 run() { # name, then the R script and its arguments
-  local name=$1 script=$2
+  local name=$1 script=$2 start=$SECONDS
   shift 2
   bk_log "running the $name under valgrind (log: $BK_WORK/vg-$name.*.log)"
   if ! R -d "$vg_opts --log-file=$BK_WORK/vg-$name.%p.log" --vanilla --no-echo \
@@ -45,6 +45,7 @@ run() { # name, then the R script and its arguments
     bk_log "$name: failed" >&2
     fail=1
   fi
+  bk_log "$name: $((SECONDS - start)) s"
 }
 # Two lanes, one per core: the test files are dealt to the lane with less work so far, by
 # their measured time under valgrind (seconds below; a new file counts 20 s), the examples
@@ -52,10 +53,12 @@ run() { # name, then the R script and its arguments
 # together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
 vg_seconds() {
   case $1 in
-    bad-input) echo 225 ;; guards) echo 143 ;; lsmi) echo 109 ;; properties|select-hsic) echo 95 ;;
-    kernel-clinical) echo 62 ;; kernels) echo 56 ;; select-rfe) echo 54 ;; select-l1) echo 41 ;;
-    select-randsel) echo 30 ;; hsic) echo 28 ;; selection) echo 19 ;; scores) echo 18 ;;
-    scores-linear) echo 14 ;; inputs) echo 12 ;; simulate|evaluate) echo 11 ;; *) echo 20 ;;
+    bad-input) echo 200 ;; guards) echo 217 ;; kernels) echo 110 ;; select-approx) echo 130 ;;
+    properties) echo 124 ;; select-hsic) echo 122 ;; lsmi) echo 119 ;; kernel-clinical) echo 71 ;;
+    scale|args) echo 50 ;; scores|hsic) echo 48 ;; select-rfe|approx|select-l1) echo 43 ;;
+    kernel-ridge|evaluate) echo 36 ;; select-weights|select-randsel|selection) echo 31 ;;
+    selection-test|scores-linear|multi-output) echo 25 ;; unsupervised|qmi) echo 19 ;;
+    simulate|inputs) echo 15 ;; metrics|inputs-large) echo 10 ;; *) echo 20 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
