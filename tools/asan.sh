@@ -34,6 +34,9 @@ MK
 export LD_PRELOAD=$asan_lib
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:print_summary=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# the few statistical tests that repeat large selections skip themselves here
+# (tests/testthat/helper-skips.R): the C paths they run are in the other tests
+export BAHSIC_SANITIZERS=true
 lib="$BK_WORK/lib"
 bk_log "installing a sanitized build into $lib"
 R_MAKEVARS_USER="$BK_WORK/asan.mk" bk_install "$BK_WORK/src-copy" "$lib"

@@ -14,3 +14,12 @@ skip_peer <- function(pkg) {
 test_cases <- function(cases, n = 2L) {
   if (under_valgrind()) utils::head(cases, n) else cases
 }
+
+# Under the sanitizers (tools/asan.sh sets BAHSIC_SANITIZERS=true) R runs a few
+# times slower; the statistical checks that repeat a selection many times on
+# large data are skipped there, as under valgrind: their C paths run in the
+# other tests.
+skip_statistical_under_checkers <- function(what) {
+  skip_if(under_valgrind(), paste0("under valgrind: ", what))
+  skip_if(identical(Sys.getenv("BAHSIC_SANITIZERS"), "true"), paste0("under the sanitizers: ", what))
+}

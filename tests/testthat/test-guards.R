@@ -30,13 +30,13 @@ test_that("a workspace over the memory budget is refused before it is allocated"
   on.exit(options(old), add = TRUE)
   calls <- guarded_calls(1e5)
   for (f in names(calls)) {
-    gc(reset = TRUE)
+    # nothing of m x m size was allocated: R's peak stayed far below one
+    # matrix (gc()'s "max used" column, in MB; not under valgrind, where a
+    # full collection of R's heap takes seconds and checks R's code, not ours)
+    if (!under_valgrind()) gc(reset = TRUE)
     expect_error(calls[[f]](), "above the memory budget of 8.0 GiB \\(option bahsic.max_memory\\)",
                  label = f)
-    # nothing of m x m size was allocated: R's peak stayed far below one
-    # matrix (gc()'s "max used" column, in MB)
-    peak_mb <- sum(gc()[, 6L])
-    expect_lt(peak_mb, 2000, label = f)
+    if (!under_valgrind()) expect_lt(sum(gc()[, 6L]), 2000, label = f)
   }
 })
 
@@ -129,10 +129,10 @@ test_that("LSMI, l1-HSIC, feature weights and QMI are refused over the budget be
   on.exit(options(old), add = TRUE)
   calls <- budget_calls(1e5)
   for (f in names(calls)) {
-    gc(reset = TRUE)
+    if (!under_valgrind()) gc(reset = TRUE) # (as above)
     expect_error(calls[[f]](), "above the memory budget of 8.0 GiB \\(option bahsic.max_memory\\)",
                  label = f)
-    expect_lt(sum(gc()[, 6L]), 2000, label = f)
+    if (!under_valgrind()) expect_lt(sum(gc()[, 6L]), 2000, label = f)
   }
   # what to do: lsmi()'s default grid of widths is the part to give
   expect_error(calls$lsmi(), "Give the widths with 'sigma'")

@@ -182,7 +182,7 @@ test_that("bad input gives errors that say what to do", {
 
 test_that("l1-LSMI recovers the relevant features of the slides' toy data", {
   skip_on_cran()
-  if (under_valgrind()) skip("slow: 60 selections on n = 400")
+  skip_statistical_under_checkers("slow: 60 selections on n = 400")
   # The slides (F-measure on the toy data, n = 400, 50 trials) report
   # l1-LSMI as good as or better than l1-HSIC and B-HSIC on and-or, quad and
   # xor. Here: 10 draws each (seeds 101-110), F of the n_features selected

@@ -197,7 +197,7 @@ test_that("the draws are distinct, in range and uniform, from R's seed", {
 # threads.
 test_that("recovers the relevant features of XOR and Weston's data (Table 1)", {
   skip_on_cran()
-  skip_if(under_valgrind(), "statistical test: long under valgrind")
+  skip_statistical_under_checkers("a statistical test, long there")
   hits <- 0L
   for (seed in 1:3) {
     set.seed(seed)
