@@ -64,6 +64,16 @@ sim_numeric <- function(m, shape, d = 2000, n_rel = 50) {
   list(x = x, y = y, truth = colnames(x)[seq_len(n_rel)])
 }
 
+# the mean precision of `methods` over `reps` data sets sim() draws, seeded
+mean_precision <- function(seed, sim, methods) {
+  set.seed(seed)
+  prec <- vapply(seq_len(reps), function(r) {
+    s <- sim()
+    vapply(methods, function(mm) top_precision(s$x, s$y, mm, s$truth), 0)
+  }, numeric(length(methods)))
+  t(round(rowMeans(prec), 3))
+}
+
 table_of <- function(rows) {
   out <- do.call(rbind, rows)
   rownames(out) <- NULL
@@ -78,12 +88,8 @@ two_methods <- c("mt", "t", "pc", "snr", "lin", "hsic")
 cat("(1) Two classes, simulated (Smyth 2004 setting): precision of the top 100\n")
 rows <- list()
 for (n in c(3L, 5L, 10L)) {
-  set.seed(100 + n)
-  prec <- vapply(seq_len(reps), function(r) {
-    s <- sim_two(n)
-    vapply(two_methods, function(mm) top_precision(s$x, s$y, mm, s$truth), 0)
-  }, numeric(length(two_methods)))
-  rows[[length(rows) + 1L]] <- data.frame(per_class = n, t(round(rowMeans(prec), 3)))
+  rows[[length(rows) + 1L]] <- data.frame(per_class = n, mean_precision(
+    100 + n, function() sim_two(n), two_methods))
 }
 print(table_of(rows), row.names = FALSE)
 
@@ -125,12 +131,8 @@ multi_methods <- c("pam", "hsic", "kta")
 cat("\n(2) Three classes, simulated: precision of the top 100\n")
 rows <- list()
 for (n in c(4L, 8L, 15L)) {
-  set.seed(200 + n)
-  prec <- vapply(seq_len(reps), function(r) {
-    s <- sim_multi(n)
-    vapply(multi_methods, function(mm) top_precision(s$x, s$y, mm, s$truth), 0)
-  }, numeric(length(multi_methods)))
-  rows[[length(rows) + 1L]] <- data.frame(per_class = n, t(round(rowMeans(prec), 3)))
+  rows[[length(rows) + 1L]] <- data.frame(per_class = n, mean_precision(
+    200 + n, function() sim_multi(n), multi_methods))
 }
 print(table_of(rows), row.names = FALSE)
 if (have_real && exists("real_multi")) {
@@ -144,13 +146,8 @@ cat("\n(3) Numeric outcome, simulated: precision of the top 50\n")
 rows <- list()
 for (shape in c("linear", "monotone", "quadratic")) {
   for (m in c(20L, 60L)) {
-    set.seed(300 + m)
-    prec <- vapply(seq_len(reps), function(r) {
-      s <- sim_numeric(m, shape)
-      vapply(num_methods, function(mm) top_precision(s$x, s$y, mm, s$truth), 0)
-    }, numeric(length(num_methods)))
-    rows[[length(rows) + 1L]] <- data.frame(shape = shape, m = m,
-                                            t(round(rowMeans(prec), 3)))
+    rows[[length(rows) + 1L]] <- data.frame(shape = shape, m = m, mean_precision(
+      300 + m, function() sim_numeric(m, shape), num_methods))
   }
 }
 print(table_of(rows), row.names = FALSE)
