@@ -569,7 +569,9 @@ for (case in bad_input) {
       r <- rules[[fun]]
       test_that(sprintf("%s: %s gives %s", case$case, fun,
                         switch(r$kind, error = "an error", warning = "a warning and a value",
-                               value = "a value")), check_row(case, fun, r))
+                               value = "a value")), {
+        check_row(case, fun, r)
+      })
     })
   }
 }
