@@ -36,7 +36,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
     Rf_error("'lambda' must be positive and finite");
   if (!(o.step >= 0.0 && o.step < 1.0)) Rf_error("'step' must be in [0, 1)");
   if (o.n_target < 0 || o.n_target > d) Rf_error("'n_target' must be in 0..d");
-  if (o.policy < BK_SIGMA_FIXED || o.policy > BK_SIGMA_OPTIMIZE)
+  if (!bk_policy_valid(o.policy))
     Rf_error("unknown width policy %d", o.policy);
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("'grid' must have at least one width");
