@@ -5,8 +5,8 @@
 
 /* x: m x d double matrix; W: m x m weights; kernel: c(base type, p1, p2);
  * grid: widths for "optimize"; control: c(lambda, direction, step, n_target,
- * verbose, policy, grid_relative), direction and policy codes.h's codes. Returns list(rank, score, iteration,
- * path). */
+ * verbose, policy, grid_relative), with the direction and policy codes of
+ * codes.h. Returns list(rank, score, iteration, path). */
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
 {
   bk_need_double_matrix(x, "x");
