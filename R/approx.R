@@ -335,7 +335,7 @@ ichol_cap <- function(m, approx) {
   list(cap = as.integer(min(cap, fits)), budget = fits < cap)
 }
 
-# C_ichol on x (or a precomputed matrix, code 6) with the approximation's tol
+# C_ichol on x (or a precomputed matrix, code bk_codes$kernel["precomputed"]) with the approximation's tol
 # and rank cap: list(G, fit), fit = what ichol_residual_warning() reads (the
 # factor's name, rank, cap, whether the budget set the cap, and the residual
 # trace as a fraction of trace(K), NA when trace(K) is not positive).
@@ -542,7 +542,7 @@ pivoted_cholesky <- function(L, tol, max_rank) {
 # fit ichol_residual_warning() reads.
 pivoted_cholesky_fit <- function(L, approx) {
   storage.mode(L) <- "double"
-  f <- ichol_fit(L, 6L, c(0, 0), approx, "label kernel")
+  f <- ichol_fit(L, bk_codes$kernel[["precomputed"]], c(0, 0), approx, "label kernel")
   if (ncol(f$G) == 0L) f$G <- matrix(0, nrow(L), 1L)
   f
 }

@@ -158,9 +158,8 @@ ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_featur
   }
   grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
   par <- kernel_param(base)
-  control <- c(lambda, method == "bahsic", step, if (is.null(n_features)) 0 else n_features,
-               verbose, switch(policy, fixed = 0, dimension = 1, optimize = 2),
-               is.null(sigma_grid))
+  control <- c(lambda, direction_code(method), step, if (is.null(n_features)) 0 else n_features,
+               verbose, policy_code(policy), is.null(sigma_grid))
   res <- .Call(C_ridge_select, x, W, c(kernel_code(base), par[1L], par[2L]), grid, control)
   c(res, list(kernel = kernel))
 }

@@ -7,14 +7,6 @@ new_kernel <- function(name, ..., label) {
             class = "bahsic_kernel")
 }
 
-# Must agree with enum bk_kernel_type in src/bahsic.h.
-kernel_code <- function(kernel) {
-  switch(kernel$name,
-         linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
-         inverse_distance = 4L, clinical = 5L,
-         stop(sprintf("kernel '%s' has no C code", kernel$name), call. = FALSE))
-}
-
 check_positive <- function(value, arg, allow_null = FALSE) {
   if (allow_null && is.null(value)) return(invisible())
   if (!is.numeric(value) || length(value) != 1L || !is.finite(value) || value <= 0) {

@@ -363,14 +363,13 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     s <- if (block) {
       block_feature_dot(xs, bw, threads)
     } else {
-      .Call(C_feature_dot, xs, 0L, 0, 0, W, threads, use_simd())
+      .Call(C_feature_dot, xs, bk_codes$kernel[["linear"]], 0, 0, W, threads, use_simd())
     }
     res <- linear_select(method, s, step, n_features)
   } else {
     grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
     par <- kernel_param(kernel)
-    control <- c(if (method == "bahsic") 0 else 1,
-                 switch(policy, fixed = 0, dimension = 1, optimize = 2),
+    control <- c(direction_code(method), policy_code(policy),
                  as.double(is.null(sigma_grid)), step,
                  if (is.null(n_features)) 0 else n_features, threads, verbose,
                  use_simd())
@@ -514,7 +513,8 @@ block_feature_dot <- function(x, bw, threads) {
   start <- 0L
   for (w in bw$Wb) {
     rows <- start + seq_len(nrow(w))
-    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], 0L, 0, 0, w, threads, use_simd())
+    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], bk_codes$kernel[["linear"]], 0, 0, w,
+                   threads, use_simd())
     start <- start + nrow(w)
   }
   s

@@ -1,10 +1,14 @@
 /*
  * bahsic.h: prototypes of the numeric core and the SEXP glue.
  *
- * The numeric core (gram.c, hsic.c, scores.c) is plain C on double * and
- * ptrdiff_t sizes: no SEXP, no R API, no allocation. Callers hand it every
- * work array. The glue (*_call.c) unpacks SEXPs, allocates with R_alloc and
- * calls the core. Matrices are column-major, as R stores them.
+ * The numeric core (checks.c, clinical.c, gram.c, hsic.c, lowrank.c,
+ * lsmi.c, pairs.c, randsel.c, ridge.c, scores.c, select.c) is plain C on
+ * double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
+ * the BLAS and LAPACK R links, through R's headers), no allocation. Callers
+ * hand it every work array. The glue (*_call.c, glue.h) unpacks SEXPs,
+ * allocates with R_alloc and calls the core; init.c registers the glue.
+ * The codes that cross .Call are in codes.h. Matrices are column-major, as
+ * R stores them.
  */
 #ifndef BAHSIC_H
 #define BAHSIC_H
@@ -13,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "codes.h"
 
 /* ---- a vectorisable exp ---------------------------------------------------
  * exp(x) for the kernel arguments x <= 0, branch-free so that the compiler
@@ -142,18 +148,8 @@ void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out);
 
 /* ---- kernels (gram.c) ---------------------------------------------------- */
 
-/* Kernel codes; must agree with kernel_code() in R/kernels.R. */
-enum bk_kernel_type {
-  BK_LINEAR = 0,     /* <x, x'>                                   */
-  BK_POLYNOMIAL = 1, /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */
-  BK_GAUSSIAN = 2,   /* exp(-sigma ||x - x'||^2);  p1 = sigma      */
-  BK_LAPLACE = 3,    /* exp(-sigma ||x - x'||);    p1 = sigma      */
-  BK_INVDIST = 4,    /* 1 / (||x - x'|| + eps);    p1 = eps        */
-  BK_CLINICAL = 5,   /* mean of per-feature kernels (clinical.c), on data
-                      * encoded by R; only bk_clinical_*() and the selector */
-  BK_PRECOMPUTED = 6 /* x is the m x m kernel matrix itself; bk_ichol() only
-                      * (a precomputed label kernel on the approximate paths) */
-};
+/* The kernel codes, enum bk_kernel_type, are in codes.h, with the entry
+ * points that accept each. */
 
 typedef struct {
   int type;
@@ -328,8 +324,7 @@ void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
 /* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
  * Algorithms 1 and 2 of Song et al. (2012), section 4. */
 
-enum bk_direction { BK_BACKWARD = 0, BK_FORWARD = 1 };
-enum bk_policy { BK_SIGMA_FIXED = 0, BK_SIGMA_DIMENSION = 1, BK_SIGMA_OPTIMIZE = 2 };
+/* enum bk_direction and enum bk_policy are in codes.h */
 
 typedef struct {
   int direction;        /* BK_BACKWARD (BAHSIC) or BK_FORWARD (FOHSIC) */

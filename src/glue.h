@@ -28,14 +28,14 @@ void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
                     double sigma);
 
 /* A data kernel of the C core from R's code and parameters (kernel_code(),
- * kernel_param()); any type but the clinical kernel, which has its own glue. */
+ * kernel_param()): a kernel of BK_KSET_DATA (codes.h). */
 static inline bk_kernel bk_make_kernel(int type, double p1, double p2)
 {
   bk_kernel k;
   k.type = type;
   k.p1 = p1;
   k.p2 = p2;
-  if (k.type < BK_LINEAR || k.type > BK_INVDIST)
+  if (!bk_kernel_in(k.type, BK_KSET_DATA))
     Rf_error("unknown kernel code %d", k.type);
   return k;
 }

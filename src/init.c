@@ -44,6 +44,7 @@ SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control);
+SEXP C_codes(void);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 5},
@@ -82,6 +83,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},
   {"C_ridge_select", (DL_FUNC) &C_ridge_select, 5},
+  {"C_codes", (DL_FUNC) &C_codes, 0},
   {NULL, NULL, 0}
 };
 

@@ -75,7 +75,7 @@ static rs_iter rs_setup(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
   it.o.h = it.n / 2;
   it.o.nthreads = ctl[2] >= 1 ? (int) ctl[2] : 1;
   it.o.simd = (int) ctl[3];
-  if (it.o.kern.type < BK_LINEAR || it.o.kern.type > BK_INVDIST)
+  if (!bk_kernel_in(it.o.kern.type, BK_KSET_RANDSEL))
     Rf_error("unsupported kernel code %d", it.o.kern.type);
   it.xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
                              sizeof(double));

@@ -4,9 +4,9 @@
 #include "glue.h"
 
 /* x: m x d double matrix; W: m x m weights; kernel: c(base type, p1, p2);
- * grid: widths for "optimize"; control: c(lambda, backward, step, n_target,
- * verbose, policy, grid_relative). Returns list(rank, score, iteration,
- * path). */
+ * grid: widths for "optimize"; control: c(lambda, direction, step, n_target,
+ * verbose, policy, grid_relative), with the direction and policy codes of
+ * codes.h. Returns list(rank, score, iteration, path). */
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
 {
   bk_need_double_matrix(x, "x");
@@ -25,7 +25,8 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
   bk_ridge_opts o;
   o.base = bk_make_kernel((int) kp[0], kp[1], kp[2]);
   o.lambda = ctl[0];
-  o.backward = ctl[1] != 0.0;
+  const int direction = (int) ctl[1];
+  o.backward = direction == BK_BACKWARD;
   o.step = ctl[2];
   o.n_target = (ptrdiff_t) ctl[3];
   o.policy = (int) ctl[5];
@@ -36,7 +37,9 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
     Rf_error("'lambda' must be positive and finite");
   if (!(o.step >= 0.0 && o.step < 1.0)) Rf_error("'step' must be in [0, 1)");
   if (o.n_target < 0 || o.n_target > d) Rf_error("'n_target' must be in 0..d");
-  if (o.policy < BK_SIGMA_FIXED || o.policy > BK_SIGMA_OPTIMIZE)
+  if (!bk_direction_valid(direction))
+    Rf_error("unknown direction code %d", direction);
+  if (!bk_policy_valid(o.policy))
     Rf_error("unknown width policy %d", o.policy);
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("'grid' must have at least one width");

@@ -142,8 +142,11 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
   o.n_target = (ptrdiff_t) ctl[4];
   o.nthreads = (int) ctl[5];
   o.simd = (int) ctl[7];
-  if (o.kern.type < BK_POLYNOMIAL || o.kern.type > BK_CLINICAL)
+  if (!bk_kernel_in(o.kern.type, BK_KSET_SELECT))
     Rf_error("unsupported kernel code %d", o.kern.type);
+  if (!bk_direction_valid(o.direction))
+    Rf_error("unknown direction code %d", o.direction);
+  if (!bk_policy_valid(o.policy)) Rf_error("unknown width policy %d", o.policy);
   o.cat = NULL;
   if (o.kern.type == BK_CLINICAL) {
     if (nblk > 0) Rf_error("the clinical kernel needs the exact estimator");

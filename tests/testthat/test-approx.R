@@ -2,8 +2,7 @@
 # plain-R oracles, and hsic(approx = ...) against the exact estimates.
 
 ichol_c <- function(x, kernel, p1, p2 = 0, tol = 0, max_rank = nrow(x)) {
-  code <- c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
-            inverse_distance = 4L)[[kernel]]
+  code <- bahsic:::bk_codes$kernel[[kernel]]
   .Call(bahsic:::C_ichol, x, code, p1, p2, tol, as.integer(max_rank))
 }
 

@@ -1,0 +1,33 @@
+# The integer codes that cross .Call, mirroring the tables of src/codes.h
+# (test-codes.R checks that they agree with what C_codes() reports):
+# kernels (a kernel object's $name; "precomputed" is no data kernel but a
+# label kernel given as its matrix, for C_ichol), the width policies of the
+# Gaussian and Laplace kernels in the selectors (Song et al. 2012,
+# section 4.1) and the direction of selection (Algorithm 1, backward, or 2,
+# forward).
+bk_codes <- list(
+  kernel = c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
+             inverse_distance = 4L, clinical = 5L, precomputed = 6L),
+  policy = c(fixed = 0L, dimension = 1L, optimize = 2L),
+  direction = c(backward = 0L, forward = 1L)
+)
+
+# The code of a kernel object (by its $name).
+kernel_code <- function(kernel) {
+  name <- kernel$name
+  if (!is.character(name) || length(name) != 1L || !name %in% names(bk_codes$kernel)) {
+    stop(sprintf("kernel '%s' has no C code", name), call. = FALSE)
+  }
+  bk_codes$kernel[[name]]
+}
+
+# The code of a width policy ("fixed", "dimension", "optimize").
+policy_code <- function(policy) {
+  bk_codes$policy[[policy]]
+}
+
+# The direction code of a selection method: "bahsic" eliminates backward,
+# "fohsic" selects forward.
+direction_code <- function(method) {
+  bk_codes$direction[[switch(method, bahsic = "backward", fohsic = "forward")]]
+}

@@ -1,0 +1,110 @@
+/*
+ * codes.h: the integer codes that cross .Call -- kernels, width policies,
+ * selection directions -- defined once, as X-macro tables. The enums, the
+ * range checks of the glue and C_codes() (what R's bk_codes, R/codes.R, is
+ * tested against) are all generated from these rows. Plain C, no R API:
+ * the numeric core and the fuzzers include it through bahsic.h.
+ *
+ * The numbers are part of the interface (R's mirror, the fuzzers' seed
+ * corpora): keep them when rows are added. A new row needs nothing else in
+ * C but the cases of the code that computes with it.
+ */
+#ifndef BAHSIC_CODES_H
+#define BAHSIC_CODES_H
+
+/* The entry points a kernel code is accepted by (a kernel row's last
+ * column is the union of these, checked by bk_kernel_in()). */
+#define BK_KSET_DATA 1u    /* the generic data-kernel core: bk_gram(),
+                            * bk_feature_dot(), bk_ichol(), the ridge base */
+#define BK_KSET_SELECT 2u  /* bk_select_features() and the approximate
+                            * paths; the linear kernel is done in one pass
+                            * in R (section 4 of Song et al. 2012) */
+#define BK_KSET_RANDSEL 4u /* bk_randsel_*() */
+
+/* X(enumerator, code, R name, sets). The R name is the kernel object's
+ * $name, except "precomputed", which no data kernel has: C_ichol() takes
+ * it for a precomputed label kernel (the approximate paths). */
+#define BK_KERNEL_TABLE(X)                                                   \
+  /* <x, x'> */                                                              \
+  X(BK_LINEAR, 0, "linear", BK_KSET_DATA | BK_KSET_RANDSEL)                  \
+  /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */                  \
+  X(BK_POLYNOMIAL, 1, "polynomial",                                          \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+  /* exp(-sigma ||x - x'||^2); p1 = sigma */                                 \
+  X(BK_GAUSSIAN, 2, "gaussian",                                              \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+  /* exp(-sigma ||x - x'||); p1 = sigma */                                   \
+  X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL) \
+  /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
+  X(BK_INVDIST, 4, "inverse_distance",                                       \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+  /* mean of per-feature kernels (clinical.c) on data encoded by R; the      \
+   * clinical glue and the exact selector only */                            \
+  X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT)                              \
+  /* x is the m x m kernel matrix itself: C_ichol() takes it by its code,   \
+   * no other entry point */                                                 \
+  X(BK_PRECOMPUTED, 6, "precomputed", 0u)
+
+/* X(enumerator, code, R name): the width policies of the Gaussian and
+ * Laplace kernels in the selectors (Song et al. 2012, section 4.1, step 3). */
+#define BK_POLICY_TABLE(X)                                                   \
+  /* the kernel's width as given */                                        \
+  X(BK_SIGMA_FIXED, 0, "fixed")                                              \
+  /* from the number s of features left: 1 / (2 s) (Gaussian), 1 /          \
+   * sqrt(2 s) (Laplace), for standardised features */                      \
+  X(BK_SIGMA_DIMENSION, 1, "dimension")                                      \
+  /* the width of a grid with the largest HSIC, each iteration */           \
+  X(BK_SIGMA_OPTIMIZE, 2, "optimize")
+
+/* X(enumerator, code, R name): Algorithm 1 (BAHSIC) or 2 (FOHSIC) of Song
+ * et al. (2012), section 4. */
+#define BK_DIRECTION_TABLE(X)                                                \
+  X(BK_BACKWARD, 0, "backward")                                              \
+  X(BK_FORWARD, 1, "forward")
+
+#define BK_X_ENUM4(id, code, name, sets) id = code,
+#define BK_X_ENUM3(id, code, name) id = code,
+enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM4) };
+enum bk_policy { BK_POLICY_TABLE(BK_X_ENUM3) };
+enum bk_direction { BK_DIRECTION_TABLE(BK_X_ENUM3) };
+
+/* 1 if type is a kernel code accepted by one of the entry points in sets
+ * (BK_KSET_*), 0 otherwise (also for a code of no kernel). */
+static inline int bk_kernel_in(int type, unsigned int sets)
+{
+  switch (type) {
+#define BK_X_CASE4(id, code, name, s) \
+  case id:                            \
+    return ((s) & sets) != 0u;
+    BK_KERNEL_TABLE(BK_X_CASE4)
+#undef BK_X_CASE4
+  default:
+    return 0;
+  }
+}
+
+/* 1 if policy is a width-policy code */
+static inline int bk_policy_valid(int policy)
+{
+  switch (policy) {
+#define BK_X_CASE3(id, code, name) case id:
+    BK_POLICY_TABLE(BK_X_CASE3)
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* 1 if direction is a direction code */
+static inline int bk_direction_valid(int direction)
+{
+  switch (direction) {
+    BK_DIRECTION_TABLE(BK_X_CASE3)
+    return 1;
+  default:
+    return 0;
+  }
+}
+#undef BK_X_CASE3
+
+#endif

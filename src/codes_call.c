@@ -1,0 +1,39 @@
+/* codes_call.c: the tables of codes.h for R, where R/codes.R mirrors them
+ * (tests/testthat/test-codes.R checks that the two agree). */
+#include "glue.h"
+
+/* c(name = code, ...) of n entries; unprotected */
+static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
+{
+  SEXP v = PROTECT(Rf_allocVector(INTSXP, n));
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, n));
+  for (R_xlen_t i = 0; i < n; i++) {
+    INTEGER(v)[i] = codes[i];
+    SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+  }
+  Rf_setAttrib(v, R_NamesSymbol, nm);
+  UNPROTECT(2);
+  return v;
+}
+
+#define BK_X_NAME4(id, code, name, sets) name,
+#define BK_X_CODE4(id, code, name, sets) code,
+#define BK_X_NAME3(id, code, name) name,
+#define BK_X_CODE3(id, code, name) code,
+#define BK_NAMED_CODES(TABLE, NAME, CODE)                                   \
+  named_codes((const char *const[]){TABLE(NAME)}, (const int[]){TABLE(CODE)}, \
+              (R_xlen_t) (sizeof((const int[]){TABLE(CODE)}) / sizeof(int)))
+
+/* list(kernel = c(linear = 0L, ...), policy = c(fixed = 0L, ...),
+ * direction = c(backward = 0L, forward = 1L)), in the tables' order */
+SEXP C_codes(void)
+{
+  SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME4, BK_X_CODE4));
+  SEXP policy = PROTECT(BK_NAMED_CODES(BK_POLICY_TABLE, BK_X_NAME3, BK_X_CODE3));
+  SEXP direction =
+      PROTECT(BK_NAMED_CODES(BK_DIRECTION_TABLE, BK_X_NAME3, BK_X_CODE3));
+  const char *names[] = {"kernel", "policy", "direction", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){kernel, policy, direction});
+  UNPROTECT(3);
+  return out;
+}
