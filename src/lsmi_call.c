@@ -184,6 +184,8 @@ SEXP C_l1_project(SEXP v, SEXP z)
 {
   need_real(v, -1, "v");
   need_real(z, 1, "z");
+  if (!(R_FINITE(REAL(z)[0]) && REAL(z)[0] > 0.0))
+    Rf_error("'z' must be a positive finite radius");
   const ptrdiff_t d = XLENGTH(v);
   double *work = (double *) R_alloc((size_t) (d > 0 ? d : 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
