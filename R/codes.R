@@ -3,13 +3,14 @@
 # kernels (a kernel object's $name; "precomputed" is no data kernel but a
 # label kernel given as its matrix, for C_ichol), the width policies of the
 # Gaussian and Laplace kernels in the selectors (Song et al. 2012,
-# section 4.1) and the direction of selection (Algorithm 1, backward, or 2,
-# forward).
+# section 4.1), the direction of selection (Algorithm 1, backward, or 2,
+# forward) and the estimator a selection runs on (the approx argument).
 bk_codes <- list(
   kernel = c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
              inverse_distance = 4L, clinical = 5L, precomputed = 6L),
   policy = c(fixed = 0L, dimension = 1L, optimize = 2L),
-  direction = c(backward = 0L, forward = 1L)
+  direction = c(backward = 0L, forward = 1L),
+  mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L)
 )
 
 # The code of a kernel object (by its $name).
@@ -30,4 +31,10 @@ policy_code <- function(policy) {
 # "fohsic" selects forward.
 direction_code <- function(method) {
   bk_codes$direction[[switch(method, bahsic = "backward", fohsic = "forward")]]
+}
+
+# The code of the estimator a selection runs on ("exact", "block", "rff",
+# "ichol": the name of the resolved approx).
+mode_code <- function(mode) {
+  bk_codes$mode[[mode]]
 }

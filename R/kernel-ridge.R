@@ -158,8 +158,12 @@ ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_featur
   }
   grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
   par <- kernel_param(base)
-  control <- c(lambda, direction_code(method), step, if (is.null(n_features)) 0 else n_features,
-               verbose, policy_code(policy), is.null(sigma_grid))
-  res <- .Call(C_ridge_select, x, W, c(kernel_code(base), par[1L], par[2L]), grid, control)
+  # read by name in C (src/ridge_call.c)
+  opts <- list(lambda = as.double(lambda), kernel = kernel_code(base),
+               p1 = as.double(par[1L]), p2 = as.double(par[2L]),
+               direction = direction_code(method), step = as.double(step),
+               n_target = if (is.null(n_features)) 0L else n_features, verbose = verbose,
+               policy = policy_code(policy), grid = grid, grid_relative = is.null(sigma_grid))
+  res <- .Call(C_ridge_select, x, W, opts)
   c(res, list(kernel = kernel))
 }

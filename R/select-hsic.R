@@ -367,26 +367,27 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     }
     res <- linear_select(method, s, step, n_features)
   } else {
-    grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))
+    # the options of C_select, read by name in C (src/select_call.c): the
+    # common ones, then the estimator's own
+    mode <- if (block) "block" else if (rff) "rff" else if (ichol) "ichol" else "exact"
     par <- kernel_param(kernel)
-    control <- c(direction_code(method), policy_code(policy),
-                 as.double(is.null(sigma_grid)), step,
-                 if (is.null(n_features)) 0 else n_features, threads, verbose,
-                 use_simd())
-    res <- if (block) {
-      .Call(C_select, xs, bw$W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, blocks$row0, NULL, NULL)
-    } else if (rff) {
-      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, NULL, list(omega, phase, fy$F, estimator == "unbiased"), NULL)
-    } else if (ichol) {
-      rank <- ichol_select_rank(xs, kernel, policy, approx, fy, threads)
-      .Call(C_select, xs, NULL, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            NULL, NULL, NULL, list(approx$params$tol, rank, fy$F, estimator == "unbiased"))
-    } else {
-      .Call(C_select, xs, W, c(kernel_code(kernel), par[1L], par[2L]), grid, control,
-            if (clinical) clinical_flags(xs), NULL, NULL, NULL)
-    }
+    opts <- list(mode = mode_code(mode), kernel = kernel_code(kernel),
+                 p1 = as.double(par[1L]), p2 = as.double(par[2L]),
+                 direction = direction_code(method), policy = policy_code(policy),
+                 grid = if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid)),
+                 grid_relative = is.null(sigma_grid), step = as.double(step),
+                 n_target = if (is.null(n_features)) 0L else n_features, threads = threads,
+                 verbose = verbose, simd = use_simd())
+    unbiased <- estimator == "unbiased"
+    opts <- c(opts, switch(mode,
+      exact = c(list(W = W), if (clinical) list(categorical = clinical_flags(xs))),
+      block = list(blocks = blocks$row0, W = bw$W),
+      rff = list(omega = omega, phase = phase, F = fy$F, unbiased = unbiased),
+      ichol = list(tol = as.double(approx$params$tol),
+                   max_rank = ichol_select_rank(xs, kernel, policy, approx, fy, threads),
+                   F = fy$F, unbiased = unbiased)
+    ))
+    res <- .Call(C_select, xs, opts)
   }
 
   features <- data.frame(feature = d$features,

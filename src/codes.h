@@ -62,11 +62,23 @@
   X(BK_BACKWARD, 0, "backward")                                              \
   X(BK_FORWARD, 1, "forward")
 
+/* X(enumerator, code, R name): the estimator a selection runs on (the R
+ * argument approx): the exact one (Song et al. 2012, eq. 4 or 5), the block
+ * estimator (Zaremba, Gretton and Blaschko 2013), random Fourier features
+ * (Rahimi and Recht 2007) or an incomplete Cholesky factor of the data
+ * kernel (Fine and Scheinberg 2001; Song et al. 2012, section 2.6). */
+#define BK_MODE_TABLE(X)                                                     \
+  X(BK_MODE_EXACT, 0, "exact")                                               \
+  X(BK_MODE_BLOCK, 1, "block")                                               \
+  X(BK_MODE_RFF, 2, "rff")                                                   \
+  X(BK_MODE_ICHOL, 3, "ichol")
+
 #define BK_X_ENUM4(id, code, name, sets) id = code,
 #define BK_X_ENUM3(id, code, name) id = code,
 enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM4) };
 enum bk_policy { BK_POLICY_TABLE(BK_X_ENUM3) };
 enum bk_direction { BK_DIRECTION_TABLE(BK_X_ENUM3) };
+enum bk_mode { BK_MODE_TABLE(BK_X_ENUM3) };
 
 /* 1 if type is a kernel code accepted by one of the entry points in sets
  * (BK_KSET_*), 0 otherwise (also for a code of no kernel). */
@@ -100,6 +112,17 @@ static inline int bk_direction_valid(int direction)
 {
   switch (direction) {
     BK_DIRECTION_TABLE(BK_X_CASE3)
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* 1 if mode is a selection-mode code */
+static inline int bk_mode_valid(int mode)
+{
+  switch (mode) {
+    BK_MODE_TABLE(BK_X_CASE3)
     return 1;
   default:
     return 0;

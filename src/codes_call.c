@@ -25,15 +25,17 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
               (R_xlen_t) (sizeof((const int[]){TABLE(CODE)}) / sizeof(int)))
 
 /* list(kernel = c(linear = 0L, ...), policy = c(fixed = 0L, ...),
- * direction = c(backward = 0L, forward = 1L)), in the tables' order */
+ * direction = c(backward = 0L, forward = 1L), mode = c(exact = 0L, ...)),
+ * in the tables' order */
 SEXP C_codes(void)
 {
   SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME4, BK_X_CODE4));
   SEXP policy = PROTECT(BK_NAMED_CODES(BK_POLICY_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP direction =
       PROTECT(BK_NAMED_CODES(BK_DIRECTION_TABLE, BK_X_NAME3, BK_X_CODE3));
-  const char *names[] = {"kernel", "policy", "direction", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){kernel, policy, direction});
-  UNPROTECT(3);
+  SEXP mode = PROTECT(BK_NAMED_CODES(BK_MODE_TABLE, BK_X_NAME3, BK_X_CODE3));
+  const char *names[] = {"kernel", "policy", "direction", "mode", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){kernel, policy, direction, mode});
+  UNPROTECT(4);
   return out;
 }

@@ -59,6 +59,50 @@ static inline bk_label bk_make_label(SEXP L, SEXP Y, ptrdiff_t m)
   return lab;
 }
 
+/* Options that cross .Call as a named list (opts.c), read by name:
+ *
+ *   bk_opts op;
+ *   bk_opts_open(&op, opts, "C_select");
+ *   int k = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
+ *   ...
+ *   bk_opts_done(&op);   // an option not read is an error
+ *
+ * Every reader marks the option read, checks its type and length (and, for
+ * bk_opt_int(), that it is a whole number in [lo, hi], given as an integer
+ * or a double) and raises an R error naming the entry point and the option.
+ * The values checked here are types and shapes; what they mean is checked
+ * in R, where the message can name the user's argument. */
+typedef struct {
+  SEXP list;         /* the .Call argument (protected by the caller) */
+  SEXP names;
+  R_xlen_t n;
+  int *read;         /* 1 for an option read (R_alloc) */
+  const char *entry; /* the entry point, for messages */
+} bk_opts;
+void bk_opts_open(bk_opts *o, SEXP opts, const char *entry);
+/* the option's value; an error if it is missing */
+SEXP bk_opt(bk_opts *o, const char *name);
+int bk_opt_int(bk_opts *o, const char *name, int lo, int hi);
+/* one finite double */
+double bk_opt_real(bk_opts *o, const char *name);
+/* one finite double or NA (e.g. a width the policy sets) */
+double bk_opt_real_na(bk_opts *o, const char *name);
+/* TRUE or FALSE, not NA */
+int bk_opt_flag(bk_opts *o, const char *name);
+/* a double (integer) vector of length len, any length if len < 0; *n (if
+ * not NULL) gets its length */
+const double *bk_opt_real_vector(bk_opts *o, const char *name, R_xlen_t len,
+                                 R_xlen_t *n);
+const int *bk_opt_int_vector(bk_opts *o, const char *name, R_xlen_t len,
+                             R_xlen_t *n);
+/* a double matrix *nrow x *ncol; a dimension < 0 asks for any >= 1 and is
+ * set to the matrix's */
+const double *bk_opt_matrix(bk_opts *o, const char *name, ptrdiff_t *nrow,
+                            ptrdiff_t *ncol);
+/* an error for an option in the list that no reader asked for (a misspelt
+ * name, or one the mode does not take), or one given twice */
+void bk_opts_done(const bk_opts *o);
+
 /* list(names[0] = values[0], ...) for the names up to the terminating "";
  * the values must be protected by the caller, the list is not. */
 static inline SEXP bk_named_list(const char **names, const SEXP *values)

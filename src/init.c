@@ -19,8 +19,7 @@ SEXP C_scale_columns(SEXP x);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
-SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical, SEXP blocks, SEXP rff, SEXP ichol);
+SEXP C_select(SEXP x, SEXP opts);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
 SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
@@ -43,7 +42,7 @@ SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads);
 SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
-SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control);
+SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts);
 SEXP C_codes(void);
 
 static const R_CallMethodDef call_methods[] = {
@@ -61,7 +60,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
-  {"C_select", (DL_FUNC) &C_select, 9},
+  {"C_select", (DL_FUNC) &C_select, 2},
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 7},
@@ -82,7 +81,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_ichol", (DL_FUNC) &C_ichol, 6},
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},
-  {"C_ridge_select", (DL_FUNC) &C_ridge_select, 5},
+  {"C_ridge_select", (DL_FUNC) &C_ridge_select, 3},
   {"C_codes", (DL_FUNC) &C_codes, 0},
   {NULL, NULL, 0}
 };

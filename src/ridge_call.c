@@ -3,40 +3,41 @@
 #include <limits.h>
 #include "glue.h"
 
-/* x: m x d double matrix; W: m x m weights; kernel: c(base type, p1, p2);
- * grid: widths for "optimize"; control: c(lambda, direction, step, n_target,
- * verbose, policy, grid_relative), with the direction and policy codes of
- * codes.h. Returns list(rank, score, iteration, path). */
-SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
+/* x: m x d double matrix; W: m x m weights; opts: a named list (read by
+ * name, glue.h; an option not read is an error): lambda; kernel, p1, p2,
+ * the base kernel's code and parameters (p1 may be NA when the width policy
+ * sets it); direction and policy, codes of codes.h; step, n_target,
+ * verbose; grid, grid_relative, the widths of "optimize". Returns
+ * list(rank, score, iteration, path). */
+SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
   bk_need_double_matrix(W, "W");
   const ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_nrows(W) != m || Rf_ncols(W) != m)
     Rf_error("'W' must be a %td x %td matrix", m, m);
-  if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
-    Rf_error("'kernel' must be a double vector of length 3");
-  if (!Rf_isReal(grid)) Rf_error("'grid' must be a double vector");
-  if (!Rf_isReal(control) || XLENGTH(control) != 7)
-    Rf_error("'control' must be a double vector of length 7");
   if (m > INT_MAX || d > INT_MAX)
     Rf_error("too many rows or columns for BLAS (more than INT_MAX)");
-  const double *ctl = REAL(control), *kp = REAL(kernel);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_ridge_select");
   bk_ridge_opts o;
-  o.base = bk_make_kernel((int) kp[0], kp[1], kp[2]);
-  o.lambda = ctl[0];
-  const int direction = (int) ctl[1];
+  o.lambda = bk_opt_real(&op, "lambda");
+  const int type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
+  const double p1 = bk_opt_real_na(&op, "p1"), p2 = bk_opt_real(&op, "p2");
+  o.base = bk_make_kernel(type, p1, p2);
+  const int direction = bk_opt_int(&op, "direction", -INT_MAX, INT_MAX);
   o.backward = direction == BK_BACKWARD;
-  o.step = ctl[2];
-  o.n_target = (ptrdiff_t) ctl[3];
-  o.policy = (int) ctl[5];
-  o.grid_relative = ctl[6] != 0.0;
-  o.grid = REAL(grid);
-  o.ngrid = XLENGTH(grid);
-  if (!(o.lambda > 0.0) || !R_FINITE(o.lambda))
-    Rf_error("'lambda' must be positive and finite");
+  o.step = bk_opt_real(&op, "step");
+  o.n_target = bk_opt_int(&op, "n_target", 0, (int) d);
+  const int verbose = bk_opt_flag(&op, "verbose");
+  o.policy = bk_opt_int(&op, "policy", -INT_MAX, INT_MAX);
+  R_xlen_t ngrid;
+  o.grid = bk_opt_real_vector(&op, "grid", -1, &ngrid);
+  o.ngrid = ngrid;
+  o.grid_relative = bk_opt_flag(&op, "grid_relative");
+  bk_opts_done(&op);
+  if (!(o.lambda > 0.0)) Rf_error("'lambda' must be positive and finite");
   if (!(o.step >= 0.0 && o.step < 1.0)) Rf_error("'step' must be in [0, 1)");
-  if (o.n_target < 0 || o.n_target > d) Rf_error("'n_target' must be in 0..d");
   if (!bk_direction_valid(direction))
     Rf_error("unknown direction code %d", direction);
   if (!bk_policy_valid(o.policy))
@@ -51,7 +52,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control)
   double *work =
       (double *) R_alloc((size_t) bk_ridge_work_doubles(m, d), sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_ridge_work_ints(d), sizeof(int));
-  bk_tick_ctx ctx = {ctl[4] != 0.0, o.backward ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx ctx = {verbose, o.backward ? "BAHSIC" : "FOHSIC"};
   int info = 0;
   ptrdiff_t np = bk_ridge_select(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
                                  REAL(score), INTEGER(iter), path, work, iwork,

@@ -1,4 +1,5 @@
 /* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC). */
+#include <limits.h>
 #include <stdio.h>
 #include "glue.h"
 
@@ -27,19 +28,16 @@ void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
   R_CheckUserInterrupt();
 }
 
-/* The label factor F (m x s) and the estimator flag of the low-rank paths
+/* The label factor F (m x s) and the estimator flag of the low-rank modes
  * (approx = "rff" and "ichol"). */
-static const double *label_factor(SEXP F, SEXP ub, ptrdiff_t m, ptrdiff_t *s,
+static const double *label_factor(bk_opts *op, ptrdiff_t m, ptrdiff_t *s,
                                   int *unbiased)
 {
-  bk_need_double_matrix(F, "F");
-  *s = Rf_ncols(F);
-  if (Rf_nrows(F) != m || *s < 1)
-    Rf_error("'F' must have nrow(x) rows and at least one column");
-  if (!Rf_isLogical(ub) || XLENGTH(ub) != 1)
-    Rf_error("'unbiased' must be TRUE or FALSE");
-  *unbiased = LOGICAL(ub)[0] == 1;
-  return REAL(F);
+  ptrdiff_t nr = m;
+  *s = -1;
+  const double *F = bk_opt_matrix(op, "F", &nr, s);
+  *unbiased = bk_opt_flag(op, "unbiased");
+  return F;
 }
 
 /* The low-rank paths keep no pairs of samples: one block of all m rows with
@@ -53,58 +51,88 @@ static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
   return 1;
 }
 
-/* x: standardised m x d double matrix; W: m x m weights; kernel: c(type,
- * p1, p2); control: c(direction, policy, grid_relative, step, n_target,
- * threads, verbose, simd); categorical: for the clinical kernel (code 5,
- * x encoded by clinical_encode()) an integer flag per column, else NULL;
- * blocks: NULL for the exact estimator, or the block estimator's row
- * offsets c(0, ..., m) (integer, nblk + 1, increasing by at least 2), and
- * then W is the double vector c(packed within-block weights, diagonal);
- * rff: NULL, or for approx = "rff" list(omega (D x d), phase (D), F (m x s),
- * unbiased (logical)), and then W and blocks are ignored; ichol: NULL, or
- * for approx = "ichol" (BAHSIC) list(tol, max_rank, F (m x s), unbiased).
+/* x: standardised m x d double matrix; opts: a named list (read by name,
+ * glue.h; an option not read is an error):
+ *   mode       the estimator, a code of BK_MODE_TABLE (codes.h)
+ *   kernel, p1, p2   the kernel's code (BK_KSET_SELECT) and parameters; p1
+ *              may be NA when the width policy sets it
+ *   direction, policy   codes of codes.h
+ *   grid, grid_relative   the widths of "optimize", relative to the median
+ *              heuristic if grid_relative
+ *   step, n_target, threads, verbose, simd   as bk_select_opts (bahsic.h)
+ * and the mode's own:
+ *   exact      W (m x m weights); for the clinical kernel (x encoded by
+ *              clinical_encode()) also categorical, an integer flag per
+ *              column
+ *   block      blocks, the row offsets c(0, ..., m) (integer, nblk + 1,
+ *              increasing by at least 2), and W, the double vector
+ *              c(packed within-block weights, diagonal)
+ *   rff        omega (D x d), phase (D), F (m x s), unbiased
+ *   ichol      tol, max_rank, F (m x s), unbiased (BAHSIC only)
  * Returns list(rank, score, iteration, path). */
-SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
-              SEXP categorical, SEXP blocks, SEXP rff, SEXP ichol)
+SEXP C_select(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   ptrdiff_t nblk = 0, *row0 = NULL, *pair0 = NULL, ic_rank = 0;
+  const double *W = NULL;
   bk_rff_select rs;
   bk_ichol_select is;
-  if (!Rf_isNull(ichol)) {
-    if (!Rf_isNewList(ichol) || XLENGTH(ichol) != 4)
-      Rf_error("'ichol' must be list(tol, max_rank, F, unbiased)");
-    is.tol = Rf_asReal(VECTOR_ELT(ichol, 0));
-    is.max_rank = (ptrdiff_t) Rf_asInteger(VECTOR_ELT(ichol, 1));
-    if (!(is.tol >= 0.0) || is.max_rank < 1)
-      Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_select");
+
+  const int mode = bk_opt_int(&op, "mode", -INT_MAX, INT_MAX);
+  if (!bk_mode_valid(mode)) Rf_error("unknown mode code %d", mode);
+  bk_select_opts o;
+  o.kern.type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
+  if (!bk_kernel_in(o.kern.type, BK_KSET_SELECT))
+    Rf_error("unsupported kernel code %d", o.kern.type);
+  o.kern.p1 = bk_opt_real_na(&op, "p1");
+  o.kern.p2 = bk_opt_real(&op, "p2");
+  o.direction = bk_opt_int(&op, "direction", -INT_MAX, INT_MAX);
+  if (!bk_direction_valid(o.direction))
+    Rf_error("unknown direction code %d", o.direction);
+  o.policy = bk_opt_int(&op, "policy", -INT_MAX, INT_MAX);
+  if (!bk_policy_valid(o.policy)) Rf_error("unknown width policy %d", o.policy);
+  R_xlen_t ngrid;
+  o.grid = bk_opt_real_vector(&op, "grid", -1, &ngrid);
+  o.ngrid = ngrid;
+  o.grid_relative = bk_opt_flag(&op, "grid_relative");
+  o.step = bk_opt_real(&op, "step");
+  o.n_target = bk_opt_int(&op, "n_target", 0, (int) d);
+  o.nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int verbose = bk_opt_flag(&op, "verbose");
+  o.simd = bk_opt_flag(&op, "simd");
+  o.cat = NULL;
+  if (o.kern.type == BK_CLINICAL && mode != BK_MODE_EXACT)
+    Rf_error("the clinical kernel needs the exact estimator");
+
+  switch (mode) {
+  case BK_MODE_ICHOL:
+    is.tol = bk_opt_real(&op, "tol");
+    is.max_rank = bk_opt_int(&op, "max_rank", 1, INT_MAX);
+    if (!(is.tol >= 0.0)) Rf_error("'tol' must be >= 0");
     if (is.max_rank > m) is.max_rank = m;
-    is.F = label_factor(VECTOR_ELT(ichol, 2), VECTOR_ELT(ichol, 3), m, &is.s,
-                        &is.unbiased);
+    is.F = label_factor(&op, m, &is.s, &is.unbiased);
     is.r = &ic_rank;
     nblk = no_pairs(m, &row0, &pair0);
-  } else if (!Rf_isNull(rff)) {
-    if (!Rf_isNewList(rff) || XLENGTH(rff) != 4)
-      Rf_error("'rff' must be list(omega, phase, F, unbiased)");
-    SEXP om = VECTOR_ELT(rff, 0), ph = VECTOR_ELT(rff, 1);
-    bk_need_double_matrix(om, "omega");
-    rs.D = Rf_nrows(om);
-    if (Rf_ncols(om) != d || rs.D < 1)
-      Rf_error("'omega' must have ncol(x) columns and at least one row");
-    if (!Rf_isReal(ph) || XLENGTH(ph) != rs.D)
-      Rf_error("'phase' must be a double vector of length nrow(omega)");
-    rs.omega = REAL(om);
-    rs.phase = REAL(ph);
-    rs.F = label_factor(VECTOR_ELT(rff, 2), VECTOR_ELT(rff, 3), m, &rs.s, &rs.unbiased);
+    break;
+  case BK_MODE_RFF: {
+    ptrdiff_t ncol = d;
+    rs.D = -1;
+    rs.omega = bk_opt_matrix(&op, "omega", &rs.D, &ncol);
+    rs.phase = bk_opt_real_vector(&op, "phase", rs.D, NULL);
+    rs.F = label_factor(&op, m, &rs.s, &rs.unbiased);
     nblk = no_pairs(m, &row0, &pair0);
-  } else if (!Rf_isNull(blocks)) {
-    if (!Rf_isInteger(blocks) || XLENGTH(blocks) < 2)
-      Rf_error("'blocks' must be an integer vector of row offsets");
-    nblk = XLENGTH(blocks) - 1;
+    break;
+  }
+  case BK_MODE_BLOCK: {
+    R_xlen_t nb;
+    const int *bl = bk_opt_int_vector(&op, "blocks", -1, &nb);
+    if (nb < 2) Rf_error("'blocks' must be an integer vector of row offsets");
+    nblk = nb - 1;
     row0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
     pair0 = (ptrdiff_t *) R_alloc((size_t) (nblk + 1), sizeof(ptrdiff_t));
-    const int *bl = INTEGER(blocks);
     row0[0] = pair0[0] = 0;
     if (bl[0] != 0 || bl[nblk] != m)
       Rf_error("'blocks' must run from 0 to nrow(x)");
@@ -114,49 +142,22 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
       row0[k + 1] = bl[k + 1];
       pair0[k + 1] = pair0[k] + mb * (mb - 1) / 2;
     }
-    if (!Rf_isReal(W) || XLENGTH(W) != pair0[nblk] + m)
-      Rf_error("'W' must be a double vector of length %td",
-               (ptrdiff_t) (pair0[nblk] + m));
-  } else if (!Rf_isReal(W) || !Rf_isMatrix(W) || Rf_nrows(W) != m ||
-             Rf_ncols(W) != m) {
-    Rf_error("'W' must be a %td x %td double matrix", m, m);
+    W = bk_opt_real_vector(&op, "W", pair0[nblk] + m, NULL);
+    break;
   }
-  if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
-    Rf_error("'kernel' must be c(type, p1, p2)");
-  if (!Rf_isReal(grid)) Rf_error("'grid' must be a double vector");
-  if (!Rf_isReal(control) || XLENGTH(control) != 8)
-    Rf_error("'control' must be a double vector of length 8");
+  default: { /* BK_MODE_EXACT */
+    ptrdiff_t nr = m, nc = m;
+    W = bk_opt_matrix(&op, "W", &nr, &nc);
+    if (o.kern.type == BK_CLINICAL)
+      o.cat = bk_opt_int_vector(&op, "categorical", d, NULL);
+    break;
+  }
+  }
+  bk_opts_done(&op);
   if (m < 2) Rf_error("at least 2 samples are needed");
-
-  const double *ctl = REAL(control);
-  bk_select_opts o;
-  o.direction = (int) ctl[0];
-  o.kern.type = (int) REAL(kernel)[0];
-  o.kern.p1 = REAL(kernel)[1];
-  o.kern.p2 = REAL(kernel)[2];
-  o.policy = (int) ctl[1];
-  o.grid = REAL(grid);
-  o.ngrid = XLENGTH(grid);
-  o.grid_relative = (int) ctl[2];
-  o.step = ctl[3];
-  o.n_target = (ptrdiff_t) ctl[4];
-  o.nthreads = (int) ctl[5];
-  o.simd = (int) ctl[7];
-  if (!bk_kernel_in(o.kern.type, BK_KSET_SELECT))
-    Rf_error("unsupported kernel code %d", o.kern.type);
-  if (!bk_direction_valid(o.direction))
-    Rf_error("unknown direction code %d", o.direction);
-  if (!bk_policy_valid(o.policy)) Rf_error("unknown width policy %d", o.policy);
-  o.cat = NULL;
-  if (o.kern.type == BK_CLINICAL) {
-    if (nblk > 0) Rf_error("the clinical kernel needs the exact estimator");
-    if (!Rf_isInteger(categorical) || XLENGTH(categorical) != d)
-      Rf_error("'categorical' must be an integer vector of length ncol(x)");
-    o.cat = INTEGER(categorical);
-  }
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
-  if (Rf_isNull(ichol) && !Rf_isNull(rff)) {
+  if (mode == BK_MODE_RFF) {
     if (o.kern.type != BK_GAUSSIAN && o.kern.type != BK_LAPLACE)
       Rf_error("random Fourier features need a Gaussian or Laplace kernel");
     if (o.policy == BK_SIGMA_OPTIMIZE)
@@ -166,9 +167,7 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     rs.P = (double *) R_alloc((size_t) (m * rs.D), sizeof(double));
     rs.zwork = (double *) R_alloc((size_t) (nth * rs.stride), sizeof(double));
   }
-  if (!Rf_isNull(ichol)) {
-    if (o.kern.type == BK_CLINICAL)
-      Rf_error("the clinical kernel needs the exact estimator");
+  if (mode == BK_MODE_ICHOL) {
     if (o.direction != BK_BACKWARD)
       Rf_error("the incomplete Cholesky path is for BAHSIC only");
     if (o.policy == BK_SIGMA_OPTIMIZE)
@@ -183,7 +182,7 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
     is.piv = (int *) R_alloc((size_t) r, sizeof(int));
     is.zwork = (double *) R_alloc((size_t) (nth * is.stride), sizeof(double));
   }
-  bk_tick_ctx tc = {(int) ctl[6], o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx tc = {verbose, o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
 
   ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
                                                              nblk, d)
@@ -196,20 +195,20 @@ SEXP C_select(SEXP x, SEXP W, SEXP kernel, SEXP grid, SEXP control,
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP iter = PROTECT(Rf_allocVector(INTSXP, d));
   ptrdiff_t np;
-  if (!Rf_isNull(ichol) || !Rf_isNull(rff)) {
+  if (mode == BK_MODE_RFF || mode == BK_MODE_ICHOL) {
     const bk_blocks blk = {nblk, row0, pair0};
     np = bk_select_blocks(REAL(x), m, d, &blk, NULL, NULL, NULL,
-                          Rf_isNull(ichol) ? &rs : NULL,
-                          Rf_isNull(ichol) ? NULL : &is, &o, INTEGER(rank),
+                          mode == BK_MODE_RFF ? &rs : NULL,
+                          mode == BK_MODE_ICHOL ? &is : NULL, &o, INTEGER(rank),
                           REAL(score), INTEGER(iter), path, work, iwork, bk_select_tick,
                           &tc);
-  } else if (nblk > 0) {
+  } else if (mode == BK_MODE_BLOCK) {
     const bk_blocks blk = {nblk, row0, pair0};
-    np = bk_select_blocks(REAL(x), m, d, &blk, REAL(W), REAL(W) + pair0[nblk],
+    np = bk_select_blocks(REAL(x), m, d, &blk, W, W + pair0[nblk],
                           NULL, NULL, NULL, &o, INTEGER(rank), REAL(score),
                           INTEGER(iter), path, work, iwork, bk_select_tick, &tc);
   } else {
-    np = bk_select_features(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
+    np = bk_select_features(REAL(x), m, d, W, &o, INTEGER(rank),
                             REAL(score), INTEGER(iter), path, work, iwork,
                             bk_select_tick, &tc);
   }

@@ -31,11 +31,20 @@ codes_args <- function() {
   y <- rep(c(1, -1), length.out = codes_m)
   list(x = x, W = tcrossprod(y) / codes_m^2, Y = cbind(y == 1, y == -1) + 0)
 }
-select_control <- function(direction = 0, policy = 0) {
-  c(direction, policy, 1, 0, 0, 1, 0, 0)
+# small valid options of C_select (the exact mode) and C_ridge_select, as
+# the R wrappers build them; arguments replace or add options by name
+select_opts <- function(a, ...) {
+  codes <- bahsic:::bk_codes
+  utils::modifyList(list(mode = codes$mode[["exact"]], kernel = codes$kernel[["gaussian"]],
+                         p1 = 1, p2 = 0, direction = 0L, policy = 0L, grid = 2^(-1:1),
+                         grid_relative = TRUE, step = 0, n_target = 0L, threads = 1L,
+                         verbose = FALSE, simd = FALSE, W = a$W), list(...))
 }
-ridge_control <- function(direction = 0, policy = 0) {
-  c(1, direction, 0, 0, 0, policy, 1)
+ridge_opts <- function(...) {
+  utils::modifyList(list(lambda = 1, kernel = bahsic:::bk_codes$kernel[["gaussian"]],
+                         p1 = 1, p2 = 0, direction = 0L, step = 0, n_target = 0L,
+                         verbose = FALSE, policy = 0L, grid = 2^(-1:1),
+                         grid_relative = TRUE), list(...))
 }
 entry_points <- list(
   C_gram = function(code, a) .Call(bahsic:::C_gram, a$x, code, 1, 1, 1L),
@@ -44,11 +53,13 @@ entry_points <- list(
   },
   C_ichol = function(code, a) .Call(bahsic:::C_ichol, a$x, code, 1, 1, 1e-6, 3L),
   C_select = function(code, a) {
-    .Call(bahsic:::C_select, a$x, a$W, c(code, 1, 1), 2^(-1:1), select_control(),
-          integer(ncol(a$x)), NULL, NULL, NULL)
+    # the clinical kernel takes its flag per column as well
+    flags <- if (code == bahsic:::bk_codes$kernel[["clinical"]]) integer(ncol(a$x))
+    .Call(bahsic:::C_select, a$x,
+          select_opts(a, kernel = code, p1 = 1, p2 = 1, categorical = flags))
   },
   C_ridge_select = function(code, a) {
-    .Call(bahsic:::C_ridge_select, a$x, a$W, c(code, 1, 1), 2^(-1:1), ridge_control())
+    .Call(bahsic:::C_ridge_select, a$x, a$W, ridge_opts(kernel = code, p1 = 1, p2 = 1))
   },
   C_randsel_iter = function(code, a) {
     .Call(bahsic:::C_randsel_iter, a$x, 0:5, 0L, NULL, a$Y, c(code, 1, 1), c(2, 4, 1, 0))
@@ -94,20 +105,132 @@ test_that("each entry point refuses any other kernel code, naming it", {
   }
 })
 
-test_that("the selectors refuse unknown policy and direction codes, naming them", {
+test_that("the selectors refuse unknown policy, direction and mode codes, naming them", {
   a <- codes_args()
-  gauss <- c(bahsic:::bk_codes$kernel[["gaussian"]], 1, 0)
   for (bad in c(-1, 3)) {
-    expect_error(.Call(bahsic:::C_select, a$x, a$W, gauss, 1, select_control(policy = bad),
-                       NULL, NULL, NULL, NULL), paste0("unknown width policy ", bad, "$"))
-    expect_error(.Call(bahsic:::C_ridge_select, a$x, a$W, gauss, 1, ridge_control(policy = bad)),
+    expect_error(.Call(bahsic:::C_select, a$x, select_opts(a, policy = bad)),
+                 paste0("unknown width policy ", bad, "$"))
+    expect_error(.Call(bahsic:::C_ridge_select, a$x, a$W, ridge_opts(policy = bad)),
                  paste0("unknown width policy ", bad, "$"))
   }
   for (bad in c(-1, 2)) {
-    expect_error(.Call(bahsic:::C_select, a$x, a$W, gauss, 1, select_control(direction = bad),
-                       NULL, NULL, NULL, NULL), paste0("unknown direction code ", bad, "$"))
-    expect_error(.Call(bahsic:::C_ridge_select, a$x, a$W, gauss, 1,
-                       ridge_control(direction = bad)),
+    expect_error(.Call(bahsic:::C_select, a$x, select_opts(a, direction = bad)),
+                 paste0("unknown direction code ", bad, "$"))
+    expect_error(.Call(bahsic:::C_ridge_select, a$x, a$W, ridge_opts(direction = bad)),
                  paste0("unknown direction code ", bad, "$"))
   }
+  for (bad in c(-1L, max(bahsic:::bk_codes$mode) + 1L)) {
+    expect_error(.Call(bahsic:::C_select, a$x, select_opts(a, mode = bad)),
+                 paste0("unknown mode code ", bad, "$"))
+  }
+})
+
+test_that("mode_code() reads bk_codes", {
+  codes <- bahsic:::bk_codes$mode
+  for (m in c("exact", "block", "rff", "ichol")) {
+    expect_identical(bahsic:::mode_code(m), codes[[m]])
+  }
+})
+
+# The options of C_select and C_ridge_select cross .Call as named lists read
+# by name: a missing one, one neither reads (a misspelt name), one given
+# twice, and one of the wrong type, length or value are R errors that name
+# it. The valid lists run, so each case changes one thing.
+test_that("the selectors' options are read by name and checked, naming the option", {
+  a <- codes_args()
+  drop_opt <- function(o, name) o[names(o) != name]
+  entries <- list(
+    C_select = function(o) .Call(bahsic:::C_select, a$x, o),
+    C_ridge_select = function(o) .Call(bahsic:::C_ridge_select, a$x, a$W, o)
+  )
+  valid <- list(C_select = select_opts(a), C_ridge_select = ridge_opts())
+  bad_values <- list(
+    step = list("0", c(0, 0), NaN, NA_real_, Inf),
+    n_target = list(-1L, ncol(a$x) + 1L, 0.5, NaN, 2^40, "1", integer(0)),
+    p2 = list(NA_real_, NaN, 1L),
+    p1 = list(NaN, Inf, c(1, 1)),
+    verbose = list(NA, 1, c(TRUE, FALSE)),
+    grid_relative = list(NA, "yes"),
+    grid = list(1:3),
+    policy = list(NA_integer_, NaN, 1e10, 0.5),
+    kernel = list(NA_real_, Inf, "gaussian")
+  )
+  for (f in names(entries)) {
+    o <- valid[[f]]
+    expect_type(entries[[f]](o), "list")
+    for (name in names(o)) {
+      expect_error(entries[[f]](drop_opt(o, name)),
+                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
+                   info = paste(f, name))
+    }
+    expect_error(entries[[f]](c(o, list(stpe = 0.1))),
+                 paste0(f, ": unknown option 'stpe'"), fixed = TRUE)
+    expect_error(entries[[f]](c(o, list(step = 0.1))),
+                 paste0(f, ": option 'step' given twice"), fixed = TRUE)
+    expect_error(entries[[f]](unname(o)), "named list", info = f)
+    for (name in names(bad_values)) {
+      for (v in bad_values[[name]]) {
+        o2 <- o
+        o2[[name]] <- v
+        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
+                     fixed = TRUE, info = paste(f, name, deparse(v)))
+      }
+    }
+  }
+  # the entry points' own options
+  expect_error(entries$C_ridge_select(ridge_opts(lambda = NaN)),
+               "C_ridge_select: option 'lambda' must be", fixed = TRUE)
+  expect_error(entries$C_select(select_opts(a, threads = 0L)),
+               "C_select: option 'threads' must be", fixed = TRUE)
+  expect_error(entries$C_select(select_opts(a, simd = NA)),
+               "C_select: option 'simd' must be", fixed = TRUE)
+  expect_error(entries$C_select(select_opts(a, W = a$W[-1L, ])),
+               "C_select: option 'W' must be a double matrix with 6 row(s) and 6 column(s)",
+               fixed = TRUE)
+  # an option of another mode is not read by this one
+  expect_error(entries$C_select(select_opts(a, tol = 1e-6)),
+               "C_select: unknown option 'tol'", fixed = TRUE)
+  expect_error(entries$C_select(select_opts(a, categorical = integer(ncol(a$x)))),
+               "C_select: unknown option 'categorical'", fixed = TRUE)
+})
+
+test_that("each mode of C_select reads its own options by name", {
+  a <- codes_args()
+  m <- codes_m
+  d <- ncol(a$x)
+  codes <- bahsic:::bk_codes$mode
+  common <- select_opts(a)
+  common$W <- NULL
+  F <- matrix(rep(c(1, -1), length.out = m) / m, m, 1L)
+  set.seed(13)
+  per_mode <- list(
+    block = list(blocks = c(0L, 3L, 6L), W = rep(0.1, 3 + 3 + m)),
+    rff = list(omega = matrix(rnorm(4 * d), 4, d), phase = runif(4, 0, 2 * pi), F = F,
+               unbiased = FALSE),
+    ichol = list(tol = 1e-6, max_rank = 4L, F = F, unbiased = FALSE)
+  )
+  for (mode in names(per_mode)) {
+    o <- c(utils::modifyList(common, list(mode = codes[[mode]])), per_mode[[mode]])
+    expect_type(.Call(bahsic:::C_select, a$x, o), "list")
+    for (name in names(per_mode[[mode]])) {
+      expect_error(.Call(bahsic:::C_select, a$x, o[names(o) != name]),
+                   paste0("C_select: option '", name, "' missing"), fixed = TRUE,
+                   info = paste(mode, name))
+    }
+    expect_error(.Call(bahsic:::C_select, a$x, c(o, list(W = a$W))),
+                 if (mode == "block") "given twice" else "unknown option 'W'",
+                 fixed = TRUE, info = mode)
+  }
+  o <- c(utils::modifyList(common, list(mode = codes[["ichol"]])), per_mode$ichol)
+  o$max_rank <- NaN
+  expect_error(.Call(bahsic:::C_select, a$x, o), "C_select: option 'max_rank' must be",
+               fixed = TRUE)
+  o$max_rank <- 4L
+  o$unbiased <- NA
+  expect_error(.Call(bahsic:::C_select, a$x, o), "C_select: option 'unbiased' must be",
+               fixed = TRUE)
+  o <- c(utils::modifyList(common, list(mode = codes[["rff"]])), per_mode$rff)
+  o$phase <- o$phase[-1L]
+  expect_error(.Call(bahsic:::C_select, a$x, o),
+               "C_select: option 'phase' must be a double vector of length 4", fixed = TRUE)
 })
