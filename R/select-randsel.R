@@ -233,19 +233,19 @@ randsel.formula <- function(formula, data, subset, na.action, ...) {
 # columns in play (fixed first), shipped once per task of the back end.
 randsel_chunk <- 256L
 
-randsel_iter_parallel <- function(run, x, n_fixed, lab, kern, ctl) {
+randsel_iter_parallel <- function(run, x, lab, opts) {
   dimnames(x) <- NULL
-  seeds <- .Call(C_randsel_seeds, ctl[1L])
+  seeds <- .Call(C_randsel_seeds, opts$n_boot)
   units <- lapply(chunk_units(ncol(seeds), randsel_chunk), function(i) seeds[, i, drop = FALSE])
-  align <- function(seeds, x, n_fixed, L, Y, kern, ctl) {
-    ctl[1L] <- ncol(seeds)
-    .Call(C_randsel_align, x, seq_len(ncol(x)) - 1L, n_fixed, L, Y, kern, ctl, seeds)
+  align <- function(seeds, x, L, Y, opts) {
+    .Call(C_randsel_align, x, seq_len(ncol(x)) - 1L, L, Y, seeds, opts)
   }
-  parts <- run(units, ship(align, x, n_fixed, lab$L, lab$Y, kern, ctl))
+  parts <- run(units, ship(align, x, lab$L, lab$Y, opts))
   a_half <- unlist(lapply(parts, `[[`, "a_half"))
   a_plus <- unlist(lapply(parts, `[[`, "a_plus"))
   contribution <- .Call(C_randsel_contrib, seeds, a_half, a_plus,
-                        as.double(c(nrow(x), ctl[2L], ncol(x) - n_fixed)))
+                        list(n_samples = nrow(x), subsample = opts$subsample,
+                             n_free = ncol(x) - opts$n_fixed))
   list(contribution = contribution, a_half = a_half, a_plus = a_plus)
 }
 
@@ -286,14 +286,15 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     it <- it + 1L
     h <- length(free) %/% 2L
     par <- randsel_width(kernel, h + length(fixed))
-    kern <- c(code, par[1L], par[2L])
-    ctl <- as.double(c(n_boot, s, threads, use_simd()))
+    # the options of C_randsel_iter and C_randsel_align, read by name in C
+    # (src/randsel_call.c): one list for the serial and the parallel paths
+    opts <- list(kernel = code, p1 = as.double(par[1L]), p2 = as.double(par[2L]),
+                 n_fixed = length(fixed), n_boot = n_boot, subsample = s,
+                 threads = threads, simd = use_simd())
     res <- if (is.null(run)) {
-      .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), length(fixed),
-            lab$L, lab$Y, kern, ctl)
+      .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), lab$L, lab$Y, opts)
     } else {
-      randsel_iter_parallel(run, xs[, c(fixed, free), drop = FALSE], length(fixed), lab,
-                            kern, ctl)
+      randsel_iter_parallel(run, xs[, c(fixed, free), drop = FALSE], lab, opts)
     }
     contrib <- res$contribution
     history <- cbind(history, NA_real_)

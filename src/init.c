@@ -22,13 +22,11 @@ SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP opts);
 SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
-SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                    SEXP kernel, SEXP control);
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP opts);
 SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
 SEXP C_randsel_seeds(SEXP n_boot);
-SEXP C_randsel_align(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                     SEXP kernel, SEXP control, SEXP seeds);
-SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP dims);
+SEXP C_randsel_align(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP seeds, SEXP opts);
+SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP opts);
 SEXP C_randsel_workspace(SEXP m, SEXP p, SEXP s, SEXP threads);
 SEXP C_lsmi_sqdist(SEXP x, SEXP cen, SEXP w);
 SEXP C_lsmi_gauss(SEXP sq, SEXP sigma);
@@ -63,10 +61,10 @@ static const R_CallMethodDef call_methods[] = {
   {"C_select", (DL_FUNC) &C_select, 2},
   {"C_clinical", (DL_FUNC) &C_clinical, 5},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
-  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 7},
+  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 5},
   {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
   {"C_randsel_seeds", (DL_FUNC) &C_randsel_seeds, 1},
-  {"C_randsel_align", (DL_FUNC) &C_randsel_align, 8},
+  {"C_randsel_align", (DL_FUNC) &C_randsel_align, 6},
   {"C_randsel_contrib", (DL_FUNC) &C_randsel_contrib, 4},
   {"C_randsel_workspace", (DL_FUNC) &C_randsel_workspace, 4},
   {"C_lsmi_sqdist", (DL_FUNC) &C_lsmi_sqdist, 3},

@@ -32,10 +32,16 @@ static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
 /* The arguments of one iteration, checked and unpacked. x: m x d double
  * matrix (samples x features); cols: the 0-based columns in play, the n_fixed
  * fixed features first, then the n free ones; L: m x m label kernel or NULL;
- * Y: m x c factor or NULL; kernel: c(type, p1, p2); control: c(n_boot, s,
- * threads, simd). Per bootstrap: s samples of m, then h + 1 free features
- * of n, h = floor(n / 2) (bk_randsel_draw). The columns in play are copied
- * into xb, in blocks of 64 (bk_randsel_block_columns). */
+ * Y: m x c factor or NULL. opts: a named list read by name (glue.h; the
+ * caller ends with bk_opts_done, after reading its own options):
+ *   kernel, p1, p2   the kernel's code (BK_KSET_RANDSEL) and parameters
+ *   n_fixed    how many of cols are fixed features
+ *   subsample  s, the samples of each bootstrap
+ *   threads, simd    as bk_randsel_opts (bahsic.h)
+ * The number of bootstraps, it.nb, is the caller's to set. Per bootstrap: s
+ * samples of m, then h + 1 free features of n, h = floor(n / 2)
+ * (bk_randsel_draw). The columns in play are copied into xb, in blocks of 64
+ * (bk_randsel_block_columns). */
 typedef struct {
   ptrdiff_t m, nf, n, nb;
   bk_label lab;
@@ -43,15 +49,10 @@ typedef struct {
   double *xb;
 } rs_iter;
 
-static rs_iter rs_setup(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                        SEXP kernel, SEXP control)
+static rs_iter rs_setup(SEXP x, SEXP cols, SEXP L, SEXP Y, bk_opts *op)
 {
   rs_iter it;
   bk_need_double_matrix(x, "x");
-  if (!Rf_isReal(kernel) || XLENGTH(kernel) != 3)
-    Rf_error("'kernel' must be c(type, p1, p2)");
-  if (!Rf_isReal(control) || XLENGTH(control) != 4)
-    Rf_error("'control' must be a double vector of length 4");
   if (!Rf_isInteger(cols)) Rf_error("'cols' must be an integer vector");
   const ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), p = XLENGTH(cols);
   if (m > INT_MAX || p > INT_MAX) Rf_error("too many samples or features");
@@ -59,24 +60,22 @@ static rs_iter rs_setup(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
   for (ptrdiff_t j = 0; j < p; j++)
     if (cl[j] < 0 || cl[j] >= d) Rf_error("'cols' must be in 0..%td", d - 1);
   it.m = m;
-  it.nf = whole_arg(n_fixed, "n_fixed", 0, (double) p);
-  it.n = p - it.nf;
-  it.lab = bk_make_label(L, Y, m);
-  const double *ctl = REAL(control);
-  const double nb_d = ctl[0], s_d = ctl[1];
-  if (!(nb_d >= 1 && nb_d <= 1e9)) Rf_error("'n_boot' must be in 1..1e9");
-  if (!(s_d >= 2 && s_d <= (double) m)) Rf_error("the subsample size must be in 2..%td", m);
-  if (it.n < 1) Rf_error("no free feature");
-  it.nb = (ptrdiff_t) nb_d;
-  it.o.kern.type = (int) REAL(kernel)[0];
-  it.o.kern.p1 = REAL(kernel)[1];
-  it.o.kern.p2 = REAL(kernel)[2];
-  it.o.s = (ptrdiff_t) s_d;
-  it.o.h = it.n / 2;
-  it.o.nthreads = ctl[2] >= 1 ? (int) ctl[2] : 1;
-  it.o.simd = (int) ctl[3];
+  it.o.kern.type = bk_opt_int(op, "kernel", -INT_MAX, INT_MAX);
   if (!bk_kernel_in(it.o.kern.type, BK_KSET_RANDSEL))
     Rf_error("unsupported kernel code %d", it.o.kern.type);
+  it.o.kern.p1 = bk_opt_real(op, "p1");
+  it.o.kern.p2 = bk_opt_real(op, "p2");
+  it.nf = bk_opt_int(op, "n_fixed", 0, (int) p);
+  it.n = p - it.nf;
+  if (it.n < 1) Rf_error("no free feature");
+  it.o.s = bk_opt_int(op, "subsample", 2, INT_MAX);
+  if (it.o.s > m)
+    Rf_error("%s: option 'subsample' must be at most nrow(x), %td", op->entry, m);
+  it.o.h = it.n / 2;
+  it.o.nthreads = bk_opt_int(op, "threads", 1, INT_MAX);
+  it.o.simd = bk_opt_flag(op, "simd");
+  it.lab = bk_make_label(L, Y, m);
+  it.nb = 0;
   it.xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
                              sizeof(double));
   bk_randsel_block_columns(REAL(x), m, cl, p, it.xb);
@@ -134,12 +133,16 @@ static void rs_align(const rs_iter *it, const uint64_t *seeds, double *a_half,
   }
 }
 
-/* One iteration of randSel (arguments: rs_setup). Returns
- * list(contribution (n), a_half (n_boot), a_plus (n_boot)). */
-SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                    SEXP kernel, SEXP control)
+/* One iteration of randSel (arguments: rs_setup; opts has n_boot, the
+ * number of bootstraps, too). Returns list(contribution (n), a_half
+ * (n_boot), a_plus (n_boot)). */
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP opts)
 {
-  rs_iter it = rs_setup(x, cols, n_fixed, L, Y, kernel, control);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_randsel_iter");
+  rs_iter it = rs_setup(x, cols, L, Y, &op);
+  it.nb = bk_opt_int(&op, "n_boot", 1, 1000000000);
+  bk_opts_done(&op);
   uint64_t *seeds = (uint64_t *) R_alloc((size_t) it.nb, sizeof(uint64_t));
   draw_seeds(it.nb, seeds);
   rs_sums sums = rs_sums_new(it.n);
@@ -195,12 +198,21 @@ static uint64_t *unpack_seeds(SEXP seeds, ptrdiff_t nb)
   return out;
 }
 
-/* The alignments of the bootstraps of seeds (n_boot of control must be
- * ncol(seeds); other arguments: rs_setup). Returns list(a_half, a_plus). */
-SEXP C_randsel_align(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
-                     SEXP kernel, SEXP control, SEXP seeds)
+/* The alignments of the bootstraps of seeds, a chunk of the n_boot of an
+ * iteration: opts is C_randsel_iter's, the same list (rs_setup), and
+ * 1 <= ncol(seeds) <= n_boot. Returns list(a_half, a_plus). */
+SEXP C_randsel_align(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP seeds, SEXP opts)
 {
-  rs_iter it = rs_setup(x, cols, n_fixed, L, Y, kernel, control);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_randsel_align");
+  rs_iter it = rs_setup(x, cols, L, Y, &op);
+  const int nb_all = bk_opt_int(&op, "n_boot", 1, 1000000000);
+  bk_opts_done(&op);
+  if (!Rf_isReal(seeds) || !Rf_isMatrix(seeds) || Rf_ncols(seeds) < 1 ||
+      Rf_ncols(seeds) > nb_all)
+    Rf_error("'seeds' must be a 2-row double matrix of 1..n_boot (%d) columns",
+             nb_all);
+  it.nb = Rf_ncols(seeds);
   const uint64_t *sd = unpack_seeds(seeds, it.nb);
   SEXP a_half = PROTECT(Rf_allocVector(REALSXP, it.nb));
   SEXP a_plus = PROTECT(Rf_allocVector(REALSXP, it.nb));
@@ -212,22 +224,27 @@ SEXP C_randsel_align(SEXP x, SEXP cols, SEXP n_fixed, SEXP L, SEXP Y,
 }
 
 /* The contributions (n) of the free features from the seeds of an
- * iteration and the alignments of its bootstraps; dims: c(m, s, n). */
-SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP dims)
+ * iteration and the alignments of its bootstraps. opts: a named list read
+ * by name (glue.h) of the sizes the draws were made with:
+ *   n_samples  m, the samples of x
+ *   subsample  s, 2 <= s <= m
+ *   n_free     n >= 1, the free features (h = floor(n / 2)) */
+SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP opts)
 {
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_randsel_contrib");
+  const ptrdiff_t m = bk_opt_int(&op, "n_samples", 2, INT_MAX);
+  const ptrdiff_t s = bk_opt_int(&op, "subsample", 2, INT_MAX);
+  if (s > m)
+    Rf_error("C_randsel_contrib: option 'subsample' must be at most "
+             "'n_samples', %td", m);
+  const ptrdiff_t n = bk_opt_int(&op, "n_free", 1, INT_MAX), h = n / 2;
+  bk_opts_done(&op);
   if (!Rf_isReal(a_half) || !Rf_isReal(a_plus) ||
       XLENGTH(a_half) != XLENGTH(a_plus) || XLENGTH(a_half) < 1)
     Rf_error("'a_half' and 'a_plus' must be double vectors of one length");
-  if (!Rf_isReal(dims) || XLENGTH(dims) != 3)
-    Rf_error("'dims' must be c(m, s, n)");
   const ptrdiff_t nb = XLENGTH(a_half);
   const uint64_t *sd = unpack_seeds(seeds, nb);
-  const double *dm = REAL(dims);
-  if (!(dm[0] >= 2 && dm[0] <= INT_MAX && dm[2] >= 1 && dm[2] <= INT_MAX &&
-        dm[1] >= 2 && dm[1] <= dm[0]))
-    Rf_error("'dims' must be c(m, s, n) with 2 <= s <= m and n >= 1");
-  const ptrdiff_t m = (ptrdiff_t) dm[0], s = (ptrdiff_t) dm[1],
-                  n = (ptrdiff_t) dm[2], h = n / 2;
   const ptrdiff_t chunk = nb < RS_CHUNK ? nb : RS_CHUNK;
   int *samp = (int *) R_alloc((size_t) s, sizeof(int));
   int *feat = (int *) R_alloc((size_t) ((h + 1) * chunk), sizeof(int));

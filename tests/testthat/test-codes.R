@@ -46,6 +46,16 @@ ridge_opts <- function(...) {
                          verbose = FALSE, policy = 0L, grid = 2^(-1:1),
                          grid_relative = TRUE), list(...))
 }
+# small valid options of C_randsel_iter and C_randsel_align (one list for
+# both, as randsel_loop() builds it) and of C_randsel_contrib
+randsel_opts <- function(...) {
+  utils::modifyList(list(kernel = bahsic:::bk_codes$kernel[["gaussian"]], p1 = 1, p2 = 0,
+                         n_fixed = 0L, n_boot = 2L, subsample = 4L, threads = 1L,
+                         simd = FALSE), list(...))
+}
+contrib_opts <- function(...) {
+  utils::modifyList(list(n_samples = codes_m, subsample = 4L, n_free = 6L), list(...))
+}
 entry_points <- list(
   C_gram = function(code, a) .Call(bahsic:::C_gram, a$x, code, 1, 1, 1L),
   C_feature_dot = function(code, a) {
@@ -62,13 +72,13 @@ entry_points <- list(
     .Call(bahsic:::C_ridge_select, a$x, a$W, ridge_opts(kernel = code, p1 = 1, p2 = 1))
   },
   C_randsel_iter = function(code, a) {
-    .Call(bahsic:::C_randsel_iter, a$x, 0:5, 0L, NULL, a$Y, c(code, 1, 1), c(2, 4, 1, 0))
+    .Call(bahsic:::C_randsel_iter, a$x, 0:5, NULL, a$Y, randsel_opts(kernel = code, p2 = 1))
   },
   C_randsel_align = function(code, a) {
     set.seed(12)
     seeds <- .Call(bahsic:::C_randsel_seeds, 2)
-    .Call(bahsic:::C_randsel_align, a$x, 0:5, 0L, NULL, a$Y, c(code, 1, 1), c(2, 4, 1, 0),
-          seeds)
+    .Call(bahsic:::C_randsel_align, a$x, 0:5, NULL, a$Y, seeds,
+          randsel_opts(kernel = code, p2 = 1))
   }
 )
 data_kernels <- c("linear", "polynomial", "gaussian", "laplace", "inverse_distance")
@@ -233,4 +243,69 @@ test_that("each mode of C_select reads its own options by name", {
   o$phase <- o$phase[-1L]
   expect_error(.Call(bahsic:::C_select, a$x, o),
                "C_select: option 'phase' must be a double vector of length 4", fixed = TRUE)
+})
+
+# The options of the randSel entry points, read by name likewise: each
+# missing one, a misspelt one, one given twice, and NaN or out-of-range
+# values are R errors that name the option (and the entry point).
+test_that("the randSel entry points' options are read by name and checked, naming the option", {
+  a <- codes_args()
+  drop_opt <- function(o, name) o[names(o) != name]
+  set.seed(12)
+  seeds <- .Call(bahsic:::C_randsel_seeds, 2)
+  entries <- list(
+    C_randsel_iter = function(o) .Call(bahsic:::C_randsel_iter, a$x, 0:5, NULL, a$Y, o),
+    C_randsel_align = function(o) .Call(bahsic:::C_randsel_align, a$x, 0:5, NULL, a$Y, seeds, o),
+    C_randsel_contrib = function(o) .Call(bahsic:::C_randsel_contrib, seeds, c(0.1, 0.2),
+                                          c(0.3, 0.4), o)
+  )
+  valid <- list(C_randsel_iter = randsel_opts(), C_randsel_align = randsel_opts(),
+                C_randsel_contrib = contrib_opts())
+  bad_values <- list(
+    C_randsel_iter = list(
+      kernel = list(NA_real_, NaN, Inf, "gaussian"),
+      p1 = list(NaN, NA_real_, Inf, 1L, c(1, 1)),
+      p2 = list(NaN, NA_real_, -Inf),
+      n_fixed = list(-1L, 7L, NaN, 0.5, 2^40),
+      n_boot = list(0L, NaN, NA_integer_, 1e10, 1.5, "2", integer(0)),
+      subsample = list(1L, NaN, codes_m + 1L, -4L, 2^40),
+      threads = list(0L, NaN, NA_integer_, 1.5),
+      simd = list(NA, 1, c(TRUE, FALSE))
+    ),
+    C_randsel_contrib = list(
+      n_samples = list(1L, NaN, NA_integer_, 2^40, "6"),
+      subsample = list(1L, NaN, codes_m + 1L),
+      n_free = list(0L, NaN, -1L, 2.5)
+    )
+  )
+  bad_values$C_randsel_align <- bad_values$C_randsel_iter
+  for (f in names(entries)) {
+    o <- valid[[f]]
+    expect_type(entries[[f]](o), if (f == "C_randsel_contrib") "double" else "list")
+    for (name in names(o)) {
+      expect_error(entries[[f]](drop_opt(o, name)),
+                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
+                   info = paste(f, name))
+    }
+    expect_error(entries[[f]](c(o, list(subsampel = 4L))),
+                 paste0(f, ": unknown option 'subsampel'"), fixed = TRUE)
+    expect_error(entries[[f]](c(o, list(subsample = 4L))),
+                 paste0(f, ": option 'subsample' given twice"), fixed = TRUE)
+    expect_error(entries[[f]](unname(o)), "named list", info = f)
+    expect_error(entries[[f]](unlist(o)), "named list", info = f)
+    for (name in names(bad_values[[f]])) {
+      for (v in bad_values[[f]][[name]]) {
+        o2 <- o
+        o2[[name]] <- v
+        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
+                     fixed = TRUE, info = paste(f, name, deparse(v)))
+      }
+    }
+  }
+  # an option of C_select is not one the randSel entry points read
+  expect_error(entries$C_randsel_iter(randsel_opts(step = 0.1)),
+               "C_randsel_iter: unknown option 'step'", fixed = TRUE)
+  # the kernel's parameters and the subsample as randsel() computes them run
+  expect_type(entries$C_randsel_iter(randsel_opts(n_fixed = 5L, subsample = codes_m)), "list")
+  expect_error(entries$C_randsel_iter(randsel_opts(n_fixed = 6L)), "no free feature")
 })

@@ -37,23 +37,25 @@ test_that("C_randsel_align and C_randsel_contrib in chunks are C_randsel_iter", 
   x <- d$x
   Y <- cbind(as.double(d$y == "a"), as.double(d$y == "b"))
   cols <- c(4L, 0:3, 5:11) # one fixed feature (column 5), 11 free
-  kern <- c(bahsic:::kernel_code(kernel_gaussian()), 0.1, 0)
-  ctl <- c(300, 8, 1, 1)
+  opts <- list(kernel = bahsic:::kernel_code(kernel_gaussian()), p1 = 0.1, p2 = 0,
+               n_fixed = 1L, n_boot = 300L, subsample = 8L, threads = 1L, simd = TRUE)
   set.seed(9)
-  ref <- .Call(bahsic:::C_randsel_iter, x, cols, 1L, NULL, Y, kern, ctl)
+  ref <- .Call(bahsic:::C_randsel_iter, x, cols, NULL, Y, opts)
   after_ref <- runif(1)
   set.seed(9)
   seeds <- .Call(bahsic:::C_randsel_seeds, 300)
   expect_identical(runif(1), after_ref)
+  # the same options, bar the threads: chunks of the 300 bootstraps
   parts <- lapply(list(1:7, 8:256, 257:300), function(i) {
-    .Call(bahsic:::C_randsel_align, x, cols, 1L, NULL, Y, kern, c(length(i), 8, 2, 1),
-          seeds[, i, drop = FALSE])
+    .Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds[, i, drop = FALSE],
+          utils::modifyList(opts, list(threads = 2L)))
   })
   a_half <- unlist(lapply(parts, `[[`, "a_half"))
   a_plus <- unlist(lapply(parts, `[[`, "a_plus"))
   expect_identical(a_half, ref$a_half)
   expect_identical(a_plus, ref$a_plus)
-  contrib <- .Call(bahsic:::C_randsel_contrib, seeds, a_half, a_plus, c(30, 8, 11))
+  sizes <- list(n_samples = 30L, subsample = 8L, n_free = 11L)
+  contrib <- .Call(bahsic:::C_randsel_contrib, seeds, a_half, a_plus, sizes)
   expect_identical(contrib, ref$contribution)
 
   # oracle: Definition 3.2 in plain R from the draws of the same seeds
@@ -69,13 +71,16 @@ test_that("C_randsel_align and C_randsel_contrib in chunks are C_randsel_iter", 
   # degenerate: one bootstrap. Only its extra feature has both a set with it
   # and a half without it; the others' contributions are NaN
   c1 <- .Call(bahsic:::C_randsel_contrib, seeds[, 1, drop = FALSE], a_half[1], a_plus[1],
-              c(30, 8, 11))
+              sizes)
   expect_identical(which(!is.nan(c1)), draws$feat[6, 1])
   expect_identical(c1[draws$feat[6, 1]], a_plus[1] - a_half[1])
-  expect_error(.Call(bahsic:::C_randsel_contrib, seeds[, 1:2], a_half[1], a_plus[1], c(30, 8, 11)),
+  expect_error(.Call(bahsic:::C_randsel_contrib, seeds[, 1:2], a_half[1], a_plus[1], sizes),
                "'seeds' must be a 2 x 1 double matrix")
-  expect_error(.Call(bahsic:::C_randsel_align, x, cols, 1L, NULL, Y, kern, ctl, seeds + 2^32),
+  expect_error(.Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds + 2^32, opts),
                "'seeds' must hold whole numbers")
+  expect_error(.Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds,
+                     utils::modifyList(opts, list(n_boot = 299L))),
+               "'seeds' must be a 2-row double matrix of 1..n_boot (299) columns", fixed = TRUE)
 })
 
 test_that("chunk_units() splits by size alone and ship() carries only its arguments", {
