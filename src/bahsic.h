@@ -156,8 +156,8 @@ typedef struct {
   double p1, p2;
 } bk_kernel;
 
-/* 1 if the kernel is a function of the distance, 0 if of the inner product */
-int bk_kernel_uses_distance(int type);
+/* bk_kernel_uses_distance() and bk_kernel_has_width(): codes.h, from the
+ * kernel table */
 
 /* The kernel in the units of xs = 2^e x from its parameters in x's units
  * (the distance kernels; others are returned as they are): the squared
@@ -343,6 +343,34 @@ typedef struct {
 /* called on the main thread after every iteration (interrupts, progress) */
 typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
                            double hsic, double sigma);
+
+/* ---- The width policy (width.c) ---------------------------------------
+ * Song et al. (2012), section 4.1, step 3: the width of a Gaussian or
+ * Laplace kernel (bk_kernel_has_width()) for the sets of one iteration,
+ * shared by bk_select_features(), bk_select_blocks() and bk_ridge_select(). */
+typedef struct {
+  int type;             /* the kernel code */
+  int policy;           /* enum bk_policy */
+  double fixed;         /* BK_SIGMA_FIXED: the kernel's own width (its p1) */
+  const double *grid;   /* BK_SIGMA_OPTIMIZE: ngrid >= 1 widths, ascending */
+  ptrdiff_t ngrid;
+  int grid_relative;    /* grid as multiples of 1 / the median heuristic */
+} bk_width_policy;
+
+/* The width for sets of s features: NaN for a kernel without a width;
+ * "dimension": 1 / (2 s) (Gaussian), 1 / sqrt(2 s) (Laplace), for
+ * standardised features; "fixed": p->fixed; "optimize": the width base *
+ * grid[g] with the largest HSIC of the caller's reference set, ties (within
+ * BK_TIE_TOL) to the smaller width, where base = 1 / median(ctx, squared)
+ * when grid_relative and that median is > 0, else 1 (squared: 1 for the
+ * median of the squared distances, the Gaussian kernel; 0 for the
+ * distances). hsic_at(ctx, sigma, &fail) is HSIC of the reference set at
+ * sigma; when it sets fail, the result is NaN. *h_ref (h_ref may be NULL):
+ * HSIC of the reference set at the width chosen by "optimize", else NaN. */
+double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
+                       double (*median)(void *ctx, int squared),
+                       double (*hsic_at)(void *ctx, double sigma, int *fail),
+                       void *ctx, double *h_ref);
 
 /* Shared by the selection loops (select.c, ridge.c): candidates as (rounded
  * score, index, score) triples ordered by score, ties by the lower

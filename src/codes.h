@@ -21,29 +21,39 @@
                             * in R (section 4 of Song et al. 2012) */
 #define BK_KSET_RANDSEL 4u /* bk_randsel_*() */
 
-/* X(enumerator, code, R name, sets). The R name is the kernel object's
- * $name, except "precomputed", which no data kernel has: C_ichol() takes
- * it for a precomputed label kernel (the approximate paths). */
+/* What the core needs to know of a kernel besides its values (a kernel
+ * row's props column, read by bk_kernel_uses_distance() and
+ * bk_kernel_has_width()). */
+#define BK_KPROP_DISTANCE 1u /* a function of ||x - x'||, not of <x, x'> */
+#define BK_KPROP_WIDTH 2u    /* p1 is a width, set by the width policy of
+                              * the selectors (Song et al. 2012, section
+                              * 4.1, step 3) and by the median heuristic */
+
+/* X(enumerator, code, R name, sets, props). The R name is the kernel
+ * object's $name, except "precomputed", which no data kernel has: C_ichol()
+ * takes it for a precomputed label kernel (the approximate paths). */
 #define BK_KERNEL_TABLE(X)                                                   \
   /* <x, x'> */                                                              \
-  X(BK_LINEAR, 0, "linear", BK_KSET_DATA | BK_KSET_RANDSEL)                  \
+  X(BK_LINEAR, 0, "linear", BK_KSET_DATA | BK_KSET_RANDSEL, 0u)              \
   /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */                  \
   X(BK_POLYNOMIAL, 1, "polynomial",                                          \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, 0u)                     \
   /* exp(-sigma ||x - x'||^2); p1 = sigma */                                 \
   X(BK_GAUSSIAN, 2, "gaussian",                                              \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL,                         \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH)                                      \
   /* exp(-sigma ||x - x'||); p1 = sigma */                                   \
-  X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL) \
+  X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH)                                      \
   /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
   X(BK_INVDIST, 4, "inverse_distance",                                       \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL)                         \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE)      \
   /* mean of per-feature kernels (clinical.c) on data encoded by R; the      \
    * clinical glue and the exact selector only */                            \
-  X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT)                              \
+  X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT, 0u)                          \
   /* x is the m x m kernel matrix itself: C_ichol() takes it by its code,   \
    * no other entry point */                                                 \
-  X(BK_PRECOMPUTED, 6, "precomputed", 0u)
+  X(BK_PRECOMPUTED, 6, "precomputed", 0u, 0u)
 
 /* X(enumerator, code, R name): the width policies of the Gaussian and
  * Laplace kernels in the selectors (Song et al. 2012, section 4.1, step 3). */
@@ -73,9 +83,9 @@
   X(BK_MODE_RFF, 2, "rff")                                                   \
   X(BK_MODE_ICHOL, 3, "ichol")
 
-#define BK_X_ENUM4(id, code, name, sets) id = code,
+#define BK_X_ENUM5(id, code, name, sets, props) id = code,
 #define BK_X_ENUM3(id, code, name) id = code,
-enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM4) };
+enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM5) };
 enum bk_policy { BK_POLICY_TABLE(BK_X_ENUM3) };
 enum bk_direction { BK_DIRECTION_TABLE(BK_X_ENUM3) };
 enum bk_mode { BK_MODE_TABLE(BK_X_ENUM3) };
@@ -85,14 +95,43 @@ enum bk_mode { BK_MODE_TABLE(BK_X_ENUM3) };
 static inline int bk_kernel_in(int type, unsigned int sets)
 {
   switch (type) {
-#define BK_X_CASE4(id, code, name, s) \
-  case id:                            \
+#define BK_X_CASE5(id, code, name, s, props) \
+  case id:                                   \
     return ((s) & sets) != 0u;
-    BK_KERNEL_TABLE(BK_X_CASE4)
-#undef BK_X_CASE4
+    BK_KERNEL_TABLE(BK_X_CASE5)
+#undef BK_X_CASE5
   default:
     return 0;
   }
+}
+
+/* 1 if type is a kernel code with the property prop (one BK_KPROP_*), 0
+ * otherwise (also for a code of no kernel). */
+static inline int bk_kernel_has(int type, unsigned int prop)
+{
+  switch (type) {
+#define BK_X_CASE5(id, code, name, sets, p) \
+  case id:                                  \
+    return ((p) & prop) != 0u;
+    BK_KERNEL_TABLE(BK_X_CASE5)
+#undef BK_X_CASE5
+  default:
+    return 0;
+  }
+}
+
+/* 1 if the kernel is a function of the distance, 0 if of the inner product
+ * (or not a kernel code) */
+static inline int bk_kernel_uses_distance(int type)
+{
+  return bk_kernel_has(type, BK_KPROP_DISTANCE);
+}
+
+/* 1 if the kernel's p1 is a width (Gaussian, Laplace): the one the width
+ * policies of Song et al. (2012), section 4.1, step 3, choose */
+static inline int bk_kernel_has_width(int type)
+{
+  return bk_kernel_has(type, BK_KPROP_WIDTH);
 }
 
 /* 1 if policy is a width-policy code */

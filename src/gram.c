@@ -32,11 +32,6 @@ void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out)
   for (ptrdiff_t i = 0; i < n; i++) out[i] = x[i] * f;
 }
 
-int bk_kernel_uses_distance(int type)
-{
-  return type == BK_GAUSSIAN || type == BK_LAPLACE || type == BK_INVDIST;
-}
-
 double bk_kernel_value(bk_kernel kern, double v)
 {
   switch (kern.type) {
@@ -167,7 +162,7 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
   bk_kernel kern = bk_scaled_kernel(*kern_in, e);
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
-  if (work && (kern_in->type == BK_GAUSSIAN || kern_in->type == BK_LAPLACE)) {
+  if (work && bk_kernel_has_width(kern_in->type)) {
     int squared = kern_in->type == BK_GAUSSIAN;
     double med = bk_median_triangle_ck(K, m, 0, squared, work, pace);
     if (!(med > 0)) {

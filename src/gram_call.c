@@ -39,7 +39,7 @@ SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
   const double *xs = bk_kernel_uses_distance(k.type) ? rescaled(REAL(x), m * d, &e)
                                                      : REAL(x);
   double *work = NULL;
-  if (ISNAN(k.p1) && (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) && m > 1)
+  if (ISNAN(k.p1) && bk_kernel_has_width(k.type) && m > 1)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
   bk_pacer pace = {R_CheckUserInterrupt, 0};

@@ -21,7 +21,7 @@
  * Any other base (polynomial, Gaussian, Laplace, inverse distance) has no
  * such update: every candidate set gets its Gram matrix (bk_gram()) and its
  * own Cholesky, O(m^2 s + m^3), at the iteration's width (the policies of
- * select.c).
+ * width.c).
  *
  * The schedule is that of bk_select_blocks() (select.c): the same batches,
  * ties (bk_sort_candidates(): the score rounded to 1e-10 of the largest, then
@@ -192,41 +192,44 @@ static void score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
   bk_sort_candidates(sortbuf, n, cmp);
 }
 
-/* Section 4.1, step 3 for a base with a width: the width of an iteration
- * whose sets have s features; "optimize" takes the width of the grid (times
- * the median heuristic's of the reference set ref, nref, when relative)
- * that maximises HSIC of ref, ties to the smaller width. NaN without a
- * width. work: BK_MEDIAN_WORK(m) doubles. */
+/* The reference set ref (nref columns) of the "optimize" policy for
+ * bk_choose_width(). */
+typedef struct {
+  ridge_state *st;
+  const int *ref;
+  ptrdiff_t nref;
+  double *work;
+} ridge_width_ctx;
+
+static double ridge_ref_median(void *ctx, int squared)
+{
+  const ridge_width_ctx *c = ctx;
+  ridge_state *st = c->st;
+  gather(st->x, st->m, c->ref, c->nref, st->X);
+  return bk_median_pairwise(st->X, st->m, c->nref, squared, c->work, st->A);
+}
+
+static double ridge_ref_hsic(void *ctx, double sigma, int *fail)
+{
+  const ridge_width_ctx *c = ctx;
+  double aw;
+  double h = set_hsic(c->st, c->ref, c->nref, sigma, &aw);
+  *fail = c->st->info != 0;
+  return h;
+}
+
+/* Section 4.1, step 3 (bk_choose_width()) for a base with a width: the
+ * width of an iteration whose sets have s features, "optimize" on the
+ * reference set ref (nref). NaN without a width or when a Cholesky failed
+ * (st->info). work: BK_MEDIAN_WORK(m) doubles. */
 static double choose_sigma(ridge_state *st, const bk_ridge_opts *o,
                            ptrdiff_t s, const int *ref, ptrdiff_t nref,
                            double *work)
 {
-  const int type = st->base.type;
-  if (type != BK_GAUSSIAN && type != BK_LAPLACE) return NAN;
-  if (o->policy == BK_SIGMA_DIMENSION) {
-    /* standardised features: E ||x - x'||^2 = 2 s */
-    return type == BK_GAUSSIAN ? 1.0 / (2.0 * (double) s)
-                               : 1.0 / sqrt(2.0 * (double) s);
-  }
-  if (o->policy == BK_SIGMA_FIXED) return st->base.p1;
-  double base = 1.0;
-  if (o->grid_relative) {
-    gather(st->x, st->m, ref, nref, st->X);
-    double med = bk_median_pairwise(st->X, st->m, nref, type == BK_GAUSSIAN,
-                                    work, st->A);
-    base = med > 0.0 ? 1.0 / med : 1.0;
-  }
-  double best = NAN, best_h = -INFINITY, aw;
-  for (ptrdiff_t g = 0; g < o->ngrid; g++) {
-    double sg = base * o->grid[g], h = set_hsic(st, ref, nref, sg, &aw);
-    if (st->info != 0) return NAN;
-    /* larger beyond rounding: ties keep the smaller width */
-    if (g == 0 || h - best_h > BK_TIE_TOL * fmax(fabs(h), fabs(best_h))) {
-      best_h = h;
-      best = sg;
-    }
-  }
-  return best;
+  const bk_width_policy p = {o->base.type, o->policy, o->base.p1,
+                             o->grid,      o->ngrid,  o->grid_relative};
+  ridge_width_ctx c = {st, ref, nref, work};
+  return bk_choose_width(&p, s, ridge_ref_median, ridge_ref_hsic, &c, NULL);
 }
 
 /* One BAHSIC round over the ns features of active at iteration it: the

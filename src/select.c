@@ -152,7 +152,7 @@ static void ichol_prepare(const sel_state *st, double sigma, const int *active,
   const bk_ichol_select *c = st->ic;
   const ptrdiff_t m = st->m;
   bk_kernel k = st->kern;
-  if (k.type == BK_GAUSSIAN || k.type == BK_LAPLACE) k.p1 = sigma;
+  if (bk_kernel_has_width(k.type)) k.p1 = sigma;
   for (ptrdiff_t i = 0; i < ns; i++)
     memcpy(c->xbuf + m * i, st->x + m * active[i], (size_t) m * sizeof(double));
   *c->r = bk_ichol(c->xbuf, m, ns, &k, c->tol, c->max_rank, c->G0, c->piv,
@@ -395,11 +395,6 @@ static void update_Q(sel_state *st, const int *cols, ptrdiff_t ncols,
   (void) par;
 }
 
-static int has_width(int type)
-{
-  return type == BK_GAUSSIAN || type == BK_LAPLACE;
-}
-
 /* The median of the n within-block squared distances q (their square roots
  * when squared = 0), with the conventions of bk_median_triangle(): the mean
  * of the two middle values, and over the nonzero values when more than half
@@ -427,42 +422,43 @@ static double pairs_median(const double *q, ptrdiff_t n, int squared,
   return 0.5 * (lo + hi);
 }
 
-/* Section 4.1, step 3: the width for the sets of this iteration.
- * s: the size the "dimension" policy uses; ref: the reference set's Q for
- * "optimize" (its HSIC is returned in *h_ref). */
+/* The reference set of the "optimize" policy for bk_choose_width(): st->Q
+ * is the reference set's Q while it runs. */
+typedef struct {
+  sel_state *st;
+  double *mwork;
+} sel_width_ctx;
+
+static double sel_ref_median(void *ctx, int squared)
+{
+  const sel_width_ctx *c = ctx;
+  const sel_state *st = c->st;
+  return st->nblk == 1
+             ? bk_median_triangle(st->Q, st->m, 1, squared, c->mwork)
+             : pairs_median(st->Q, st->pair0[st->nblk], squared, c->mwork);
+}
+
+static double sel_ref_hsic(void *ctx, double sigma, int *fail)
+{
+  (void) fail; /* set_hsic() cannot fail */
+  return set_hsic(((const sel_width_ctx *) ctx)->st, sigma, NULL, 0.0);
+}
+
+/* Section 4.1, step 3: the width for the sets of this iteration
+ * (bk_choose_width()). s: the size the "dimension" policy uses; ref: the
+ * reference set's Q for "optimize" (its HSIC is returned in *h_ref). */
 static double choose_sigma(const bk_select_opts *o, sel_state *st,
                            const double *ref, ptrdiff_t s, double *mwork,
                            double *h_ref)
 {
-  *h_ref = NAN;
-  if (!has_width(o->kern.type)) return NAN;
-  if (o->policy == BK_SIGMA_DIMENSION) {
-    /* standardised features: E ||x - x'||^2 = 2 s */
-    return o->kern.type == BK_GAUSSIAN ? 1.0 / (2.0 * (double) s)
-                                       : 1.0 / sqrt(2.0 * (double) s);
-  }
-  if (o->policy == BK_SIGMA_FIXED) return o->kern.p1;
-  double base = 1.0;
-  if (o->grid_relative) {
-    const int sq = o->kern.type == BK_GAUSSIAN;
-    double med = st->nblk == 1
-                     ? bk_median_triangle(ref, st->m, 1, sq, mwork)
-                     : pairs_median(ref, st->pair0[st->nblk], sq, mwork);
-    base = med > 0.0 ? 1.0 / med : 1.0;
-  }
-  double *saveQ = st->Q, best = NAN, best_h = -INFINITY;
+  const bk_width_policy p = {o->kern.type, o->policy,     o->kern.p1,
+                             o->grid,      o->ngrid,      o->grid_relative};
+  sel_width_ctx c = {st, mwork};
+  double *saveQ = st->Q;
   st->Q = (double *) ref;
-  for (ptrdiff_t g = 0; g < o->ngrid; g++) {
-    double sg = base * o->grid[g], h = set_hsic(st, sg, NULL, 0.0);
-    /* larger beyond rounding: ties keep the smaller width */
-    if (g == 0 || h - best_h > BK_TIE_TOL * fmax(fabs(h), fabs(best_h))) {
-      best_h = h;
-      best = sg;
-    }
-  }
+  double sigma = bk_choose_width(&p, s, sel_ref_median, sel_ref_hsic, &c, h_ref);
   st->Q = saveQ;
-  *h_ref = best_h;
-  return best;
+  return sigma;
 }
 
 /* Candidates are ordered by their score rounded to BK_TIE_TOL times the
@@ -761,7 +757,7 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
     double r2 = (hi - lo) * (hi - lo);
     maxrange2 = r2 > maxrange2 ? r2 : maxrange2;
   }
-  if (o->policy == BK_SIGMA_OPTIMIZE && has_width(o->kern.type)) {
+  if (o->policy == BK_SIGMA_OPTIMIZE && bk_kernel_has_width(o->kern.type)) {
     /* the reference set of the first iteration is the full set */
     memcpy(Qfull, Q, (size_t) P * sizeof(double));
     st.Q = Qfull;

@@ -1,0 +1,45 @@
+/*
+ * width.c: the width policy of the selectors, Song et al. (2012), section
+ * 4.1, step 3, for a kernel with a width (bk_kernel_has_width()). Written
+ * once for the HSIC selectors (select.c) and the ridge-regression kernel
+ * (ridge.c); each supplies the median heuristic and HSIC of its reference
+ * set through callbacks. Numeric core: no R API.
+ */
+#include <math.h>
+#include "bahsic.h"
+
+double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
+                       double (*median)(void *ctx, int squared),
+                       double (*hsic_at)(void *ctx, double sigma, int *fail),
+                       void *ctx, double *h_ref)
+{
+  if (h_ref) *h_ref = NAN;
+  if (!bk_kernel_has_width(p->type)) return NAN;
+  if (p->policy == BK_SIGMA_DIMENSION) {
+    /* standardised features: E ||x - x'||^2 = 2 s */
+    return p->type == BK_GAUSSIAN ? 1.0 / (2.0 * (double) s)
+                                  : 1.0 / sqrt(2.0 * (double) s);
+  }
+  if (p->policy == BK_SIGMA_FIXED) return p->fixed;
+  /* "optimize" */
+  double base = 1.0;
+  if (p->grid_relative) {
+    /* the median heuristic: of the squared distances for the Gaussian
+     * kernel exp(-sigma ||.||^2), of the distances for the Laplace one */
+    double med = median(ctx, p->type == BK_GAUSSIAN);
+    base = med > 0.0 ? 1.0 / med : 1.0;
+  }
+  double best = NAN, best_h = -INFINITY;
+  for (ptrdiff_t g = 0; g < p->ngrid; g++) {
+    int fail = 0;
+    double sg = base * p->grid[g], h = hsic_at(ctx, sg, &fail);
+    if (fail) return NAN;
+    /* larger beyond rounding: ties keep the smaller width */
+    if (g == 0 || h - best_h > BK_TIE_TOL * fmax(fabs(h), fabs(best_h))) {
+      best_h = h;
+      best = sg;
+    }
+  }
+  if (h_ref) *h_ref = best_h;
+  return best;
+}
