@@ -2,7 +2,7 @@
  * bahsic.h: prototypes of the numeric core and the SEXP glue.
  *
  * The numeric core (checks.c, clinical.c, gram.c, hsic.c, lowrank.c,
- * lsmi.c, pairs.c, randsel.c, ridge.c, scores.c, select.c) is plain C on
+ * lsmi.c, pairs.c, randsel.c, ridge.c, scores.c, select.c, width.c) is plain C on
  * double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
  * the BLAS and LAPACK R links, through R's headers), no allocation. Callers
  * hand it every work array. The glue (*_call.c, glue.h) unpacks SEXPs,
