@@ -341,7 +341,9 @@ ichol_cap <- function(m, approx) {
 # trace as a fraction of trace(K), NA when trace(K) is not positive).
 ichol_fit <- function(x, code, par, approx, what) {
   cap <- ichol_cap(nrow(x), approx)
-  f <- .Call(C_ichol, x, code, par[1L], par[2L], approx$params$tol, cap$cap)
+  # the options of C_ichol, read by name in C (src/lowrank_call.c)
+  f <- .Call(C_ichol, x, list(kernel = code, p1 = as.double(par[1L]), p2 = as.double(par[2L]),
+                              tol = as.double(approx$params$tol), max_rank = cap$cap))
   rho <- if (is.finite(f$trace) && f$trace > 0) max(f$residual_trace, 0) / f$trace else NA_real_
   list(G = f$G, fit = list(what = what, rank = ncol(f$G), cap = cap$cap, budget = cap$budget,
                            tol = approx$params$tol, residual = rho))

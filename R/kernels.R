@@ -315,13 +315,17 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
   # with p[1] = NA the C code sets the width by the median heuristic from the
   # distances it computes anyway (on x rescaled by a power of two when x's
   # scale is extreme)
-  K <- .Call(C_gram, x, kernel_code(kernel), p[1L], p[2L], threads)
+  # the options of C_gram, read by name in C (src/gram_call.c)
+  opts <- list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
+               threads = threads)
+  K <- .Call(C_gram, x, opts)
   if (median_width) {
     sigma <- attr(K, "p1")
     if (is.nan(sigma)) {
       # all samples identical: the kernel is constant whatever the width
       sigma <- 1
-      K <- .Call(C_gram, x, kernel_code(kernel), sigma, p[2L], threads)
+      opts$p1 <- sigma
+      K <- .Call(C_gram, x, opts)
     } else if (!(sigma >= .Machine$double.xmin && sigma <= .Machine$double.xmax)) {
       stop_width_range(x, kernel$name == "gaussian", arg)
     }

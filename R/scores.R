@@ -433,7 +433,11 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd) 
       }
       p1 <- par[1L]
     }
-    list(score = .Call(C_feature_dot, b, code, as.double(p1), par[2L], W, threads, simd),
+    # the options of C_feature_dot, read by name in C (src/gram_call.c); p1
+    # one parameter, or a width per feature
+    opts <- list(kernel = code, p1 = as.double(p1), p2 = as.double(par[2L]), threads = threads,
+                 simd = simd)
+    list(score = .Call(C_feature_dot, b, W, opts),
          constant = constant, bad = 0)
   }
 }

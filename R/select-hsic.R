@@ -363,7 +363,7 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
     s <- if (block) {
       block_feature_dot(xs, bw, threads)
     } else {
-      .Call(C_feature_dot, xs, bk_codes$kernel[["linear"]], 0, 0, W, threads, use_simd())
+      .Call(C_feature_dot, xs, W, linear_dot_opts(threads))
     }
     res <- linear_select(method, s, step, n_features)
   } else {
@@ -508,14 +508,20 @@ block_weights <- function(kernel_y, y, blocks, estimator, threads) {
   list(W = W, Wb = Wb, kernel = lab$kernel)
 }
 
+# The options of C_feature_dot (read by name in C, src/gram_call.c) for the
+# linear kernel: s_j = x_j' W x_j.
+linear_dot_opts <- function(threads) {
+  list(kernel = bk_codes$kernel[["linear"]], p1 = 0, p2 = 0, threads = threads,
+       simd = use_simd())
+}
+
 # Linear kernel on the block path: s_j = sum_b x_jb' W_b x_jb (x stacked).
 block_feature_dot <- function(x, bw, threads) {
   s <- numeric(ncol(x))
   start <- 0L
   for (w in bw$Wb) {
     rows <- start + seq_len(nrow(w))
-    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], bk_codes$kernel[["linear"]], 0, 0, w,
-                   threads, use_simd())
+    s <- s + .Call(C_feature_dot, x[rows, , drop = FALSE], w, linear_dot_opts(threads))
     start <- start + nrow(w)
   }
   s

@@ -1,5 +1,6 @@
 /* gram_call.c: SEXP glue for gram.c and the per-feature kernel sums. */
 #include <float.h>
+#include <limits.h>
 #include "glue.h"
 
 /* The data the distance kernels are computed on: x itself, or, when x's scale
@@ -26,14 +27,35 @@ static double median_in_units(double med, int e, int squared)
   return out >= DBL_MIN && 1.0 / out >= DBL_MIN ? out : R_NaN;
 }
 
-/* p1 = NA asks for the median heuristic; the width used is returned as the
- * attribute "p1": NaN when the median is 0 (all samples coincide), and
- * outside the normal doubles when the data's scale leaves no representable
- * width (the R side then stops). */
-SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
+/* The kernel of C_gram() and C_feature_dot(): options kernel (a code of
+ * BK_KSET_DATA, codes.h) and p2 (finite); p1 is read by the caller, as the
+ * two differ in what it may be. */
+static bk_kernel data_kernel(bk_opts *op, double p1)
+{
+  const int type = bk_opt_int(op, "kernel", -INT_MAX, INT_MAX);
+  const double p2 = bk_opt_real(op, "p2");
+  return bk_make_kernel(type, p1, p2);
+}
+
+/* x: m x d double matrix; opts: a named list (read by name, glue.h):
+ *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 = NA
+ *              asks for the median heuristic (a kernel with a width only)
+ *   threads    the number of threads
+ * The width used is returned as the attribute "p1": NaN when the median is 0
+ * (all samples coincide), and outside the normal doubles when the data's
+ * scale leaves no representable width (the R side then stops). */
+SEXP C_gram(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
-  bk_kernel k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_gram");
+  const double p1 = bk_opt_real_na(&op, "p1");
+  bk_kernel k = data_kernel(&op, p1);
+  if (ISNAN(p1) && !bk_kernel_has_width(k.type))
+    Rf_error("C_gram: option 'p1' must be finite for kernel code %d (NA, the "
+             "median heuristic, is for a kernel with a width)", k.type);
+  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  bk_opts_done(&op);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   int e = 0;
   const double *xs = bk_kernel_uses_distance(k.type) ? rescaled(REAL(x), m * d, &e)
@@ -43,7 +65,7 @@ SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
   bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_gram_ck(xs, m, d, e, &k, REAL(K), work, Rf_asInteger(threads), &pace);
+  bk_gram_ck(xs, m, d, e, &k, REAL(K), work, nthreads, &pace);
   SEXP width = PROTECT(Rf_ScalarReal(k.p1));
   Rf_setAttrib(K, Rf_install("p1"), width);
   UNPROTECT(2);
@@ -69,24 +91,41 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
   return Rf_ScalarReal(median_in_units(med, e, sq));
 }
 
-SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
-                   SEXP simd)
+/* s_j = sum_ik W_ik k(x_ij, x_kj), the kernel on feature j alone, for every
+ * column j of x (m x d); W: m x m double matrix; opts: a named list (read by
+ * name, glue.h):
+ *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 is
+ *              one finite double, or d of them: a width per feature (the
+ *              per-feature median heuristic of feature_scores())
+ *   threads, simd    the number of threads; the SIMD loop or the plain one */
+SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
   bk_need_double_matrix(W, "W");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_nrows(W) != m || Rf_ncols(W) != m)
     Rf_error("'W' must be %td x %td", m, m);
-  if (!Rf_isReal(par) || (XLENGTH(par) != 1 && XLENGTH(par) != d))
-    Rf_error("'par' must be a double vector of length 1 or ncol(x)");
-  bk_kernel k = bk_make_kernel(Rf_asInteger(type), REAL(par)[0], Rf_asReal(p2));
-  int nthreads = Rf_asInteger(threads);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_feature_dot");
+  R_xlen_t np1;
+  const double *p1 = bk_opt_real_vector(&op, "p1", -1, &np1);
+  if (np1 != 1 && np1 != d)
+    Rf_error("C_feature_dot: option 'p1' must be a double vector of length 1 "
+             "or %td (ncol(x))", d);
+  for (R_xlen_t j = 0; j < np1; j++)
+    if (!R_FINITE(p1[j]))
+      Rf_error("C_feature_dot: option 'p1' must be finite (element %td is not)",
+               (ptrdiff_t) j + 1);
+  bk_kernel k = data_kernel(&op, p1[0]);
+  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
   double *work = (double *) R_alloc(
       (size_t) (BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_feature_dot(REAL(x), m, d, k, XLENGTH(par) == d ? REAL(par) : NULL,
-                 REAL(W), REAL(out), work, Rf_asLogical(simd), nthreads, &pace);
+  bk_feature_dot(REAL(x), m, d, k, np1 == d ? p1 : NULL, REAL(W), REAL(out),
+                 work, simd, nthreads, &pace);
   UNPROTECT(1);
   return out;
 }

@@ -4,14 +4,13 @@
 #include <R_ext/Rdynload.h>
 #include <R_ext/Visibility.h>
 
-SEXP C_gram(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP threads);
+SEXP C_gram(SEXP x, SEXP opts);
 SEXP C_median_pairwise(SEXP x, SEXP squared);
 SEXP C_median_columns(SEXP x, SEXP squared);
 SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y);
 SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms);
 SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y);
-SEXP C_feature_dot(SEXP x, SEXP type, SEXP par, SEXP p2, SEXP W, SEXP threads,
-                   SEXP simd);
+SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts);
 SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_cor(SEXP x, SEXP y);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
@@ -37,20 +36,20 @@ SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy);
 SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W);
 SEXP C_l1_project(SEXP v, SEXP z);
 SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads);
-SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank);
+SEXP C_ichol(SEXP x, SEXP opts);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts);
 SEXP C_codes(void);
 
 static const R_CallMethodDef call_methods[] = {
-  {"C_gram", (DL_FUNC) &C_gram, 5},
+  {"C_gram", (DL_FUNC) &C_gram, 2},
   {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 2},
   {"C_median_columns", (DL_FUNC) &C_median_columns, 2},
   {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 3},
   {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 4},
   {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 3},
-  {"C_feature_dot", (DL_FUNC) &C_feature_dot, 7},
+  {"C_feature_dot", (DL_FUNC) &C_feature_dot, 3},
   {"C_feature_moments", (DL_FUNC) &C_feature_moments, 3},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
@@ -76,7 +75,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_l1hsic_grad", (DL_FUNC) &C_l1hsic_grad, 4},
   {"C_l1_project", (DL_FUNC) &C_l1_project, 2},
   {"C_hsic_vgrad", (DL_FUNC) &C_hsic_vgrad, 6},
-  {"C_ichol", (DL_FUNC) &C_ichol, 6},
+  {"C_ichol", (DL_FUNC) &C_ichol, 2},
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},
   {"C_ridge_select", (DL_FUNC) &C_ridge_select, 3},

@@ -1,10 +1,17 @@
 /* lowrank_call.c: SEXP glue for lowrank.c. */
+#include <limits.h>
 #include "glue.h"
 
 /* list(G = m x r factor, pivots = 1-based integer r, residual = the largest
  * residual diagonal left, trace = trace(K), residual_trace = trace(K - G G'),
- * the sum of the residual diagonal) for the kernel (type, p1, p2) with its
- * width resolved; type BK_PRECOMPUTED: x is the m x m kernel matrix.
+ * the sum of the residual diagonal) for a kernel with its width resolved.
+ * x: m x d double matrix, or for BK_PRECOMPUTED the m x m kernel matrix;
+ * opts: a named list (read by name, glue.h):
+ *   kernel, p1, p2   the kernel's code (BK_KSET_DATA or BK_PRECOMPUTED) and
+ *              its parameters, finite (read, unused, for BK_PRECOMPUTED)
+ *   tol        stop when the largest residual diagonal is <= tol times the
+ *              largest diagonal of K (>= 0)
+ *   max_rank   the rank cap (>= 1; above m, m)
  *
  * G grows with the rank (64 columns, then doubling up to max_rank), so a
  * factorisation that stops early by 'tol' holds about m x 2r doubles, not
@@ -12,19 +19,24 @@
  * its successor while the columns are copied, or the last buffer and the
  * m x r result; a full buffer is the result itself), the bound the R side
  * checks against the memory budget. */
-SEXP C_ichol(SEXP x, SEXP type, SEXP p1, SEXP p2, SEXP tol, SEXP max_rank)
+SEXP C_ichol(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_ichol");
+  const int type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
+  const double p1 = bk_opt_real(&op, "p1"), p2 = bk_opt_real(&op, "p2");
+  const double t = bk_opt_real(&op, "tol");
+  if (!(t >= 0.0)) Rf_error("C_ichol: option 'tol' must be >= 0");
+  ptrdiff_t mr = bk_opt_int(&op, "max_rank", 1, INT_MAX);
+  bk_opts_done(&op);
   bk_kernel k = {BK_PRECOMPUTED, 0.0, 0.0};
-  if (Rf_asInteger(type) == BK_PRECOMPUTED) {
+  if (type == BK_PRECOMPUTED) {
     if (d != m) Rf_error("a precomputed kernel must be a square matrix");
   } else {
-    k = bk_make_kernel(Rf_asInteger(type), Rf_asReal(p1), Rf_asReal(p2));
+    k = bk_make_kernel(type, p1, p2);
   }
-  double t = Rf_asReal(tol);
-  ptrdiff_t mr = (ptrdiff_t) Rf_asInteger(max_rank);
-  if (!(t >= 0) || mr < 1) Rf_error("'tol' must be >= 0 and 'max_rank' >= 1");
   if (mr > m) mr = m;
   int *piv = (int *) R_alloc((size_t) (mr > 0 ? mr : 1), sizeof(int));
   double *res = (double *) R_alloc((size_t) (m > 0 ? m : 1), sizeof(double));

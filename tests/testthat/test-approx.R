@@ -3,7 +3,8 @@
 
 ichol_c <- function(x, kernel, p1, p2 = 0, tol = 0, max_rank = nrow(x)) {
   code <- bahsic:::bk_codes$kernel[[kernel]]
-  .Call(bahsic:::C_ichol, x, code, p1, p2, tol, as.integer(max_rank))
+  .Call(bahsic:::C_ichol, x, list(kernel = code, p1 = p1, p2 = p2, tol = tol,
+                                  max_rank = as.integer(max_rank)))
 }
 
 oracle_laplace <- function(x, sigma) exp(-sigma * as.matrix(stats::dist(x)))

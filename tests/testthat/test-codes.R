@@ -56,12 +56,26 @@ randsel_opts <- function(...) {
 contrib_opts <- function(...) {
   utils::modifyList(list(n_samples = codes_m, subsample = 4L, n_free = 6L), list(...))
 }
+# small valid options of the kernel entry points C_gram, C_feature_dot and
+# C_ichol, as kernel_matrix(), feature_scores() and approx_ichol() build them
+gram_opts <- function(...) {
+  utils::modifyList(list(kernel = bahsic:::bk_codes$kernel[["gaussian"]], p1 = 1, p2 = 1,
+                         threads = 1L), list(...))
+}
+dot_opts <- function(...) {
+  utils::modifyList(list(kernel = bahsic:::bk_codes$kernel[["gaussian"]], p1 = 1, p2 = 1,
+                         threads = 1L, simd = FALSE), list(...))
+}
+ichol_opts <- function(...) {
+  utils::modifyList(list(kernel = bahsic:::bk_codes$kernel[["gaussian"]], p1 = 1, p2 = 1,
+                         tol = 1e-6, max_rank = 3L), list(...))
+}
 entry_points <- list(
-  C_gram = function(code, a) .Call(bahsic:::C_gram, a$x, code, 1, 1, 1L),
+  C_gram = function(code, a) .Call(bahsic:::C_gram, a$x, gram_opts(kernel = code)),
   C_feature_dot = function(code, a) {
-    .Call(bahsic:::C_feature_dot, a$x, code, 1, 1, a$W, 1L, FALSE)
+    .Call(bahsic:::C_feature_dot, a$x, a$W, dot_opts(kernel = code))
   },
-  C_ichol = function(code, a) .Call(bahsic:::C_ichol, a$x, code, 1, 1, 1e-6, 3L),
+  C_ichol = function(code, a) .Call(bahsic:::C_ichol, a$x, ichol_opts(kernel = code)),
   C_select = function(code, a) {
     # the clinical kernel takes its flag per column as well
     flags <- if (code == bahsic:::bk_codes$kernel[["clinical"]]) integer(ncol(a$x))
@@ -308,4 +322,84 @@ test_that("the randSel entry points' options are read by name and checked, namin
   # the kernel's parameters and the subsample as randsel() computes them run
   expect_type(entries$C_randsel_iter(randsel_opts(n_fixed = 5L, subsample = codes_m)), "list")
   expect_error(entries$C_randsel_iter(randsel_opts(n_fixed = 6L)), "no free feature")
+})
+
+# The options of the kernel entry points (C_gram, C_feature_dot, C_ichol),
+# read by name likewise: each missing one, a misspelt one, one given twice,
+# and NaN or out-of-range values are R errors that name the option.
+test_that("the kernel entry points' options are read by name and checked, naming the option", {
+  a <- codes_args()
+  d <- ncol(a$x)
+  drop_opt <- function(o, name) o[names(o) != name]
+  entries <- list(
+    C_gram = function(o) .Call(bahsic:::C_gram, a$x, o),
+    C_feature_dot = function(o) .Call(bahsic:::C_feature_dot, a$x, a$W, o),
+    C_ichol = function(o) .Call(bahsic:::C_ichol, a$x, o)
+  )
+  valid <- list(C_gram = gram_opts(), C_feature_dot = dot_opts(), C_ichol = ichol_opts())
+  common_bad <- list(
+    kernel = list(NA_real_, NaN, Inf, "gaussian", 1.5),
+    p2 = list(NaN, NA_real_, Inf, 1L, c(1, 1))
+  )
+  bad_values <- list(
+    C_gram = c(common_bad, list(
+      p1 = list(NaN, Inf, -Inf, 1L, c(1, 1), "1"),
+      threads = list(0L, -1L, NaN, NA_integer_, 1.5, 2^40, "1")
+    )),
+    C_feature_dot = c(common_bad, list(
+      p1 = list(NaN, NA_real_, Inf, 1L, c(1, 1), rep(1, d + 1L), c(rep(1, d - 1L), NaN),
+                numeric(0)),
+      threads = list(0L, NaN, NA_integer_, 1.5, 2^40),
+      simd = list(NA, 1, c(TRUE, FALSE), "TRUE")
+    )),
+    C_ichol = c(common_bad, list(
+      p1 = list(NaN, NA_real_, Inf, 1L, c(1, 1)),
+      tol = list(NaN, NA_real_, -1, Inf, 1L, c(0, 0)),
+      max_rank = list(0L, -3L, NaN, NA_integer_, 2.5, 2^40, "3")
+    ))
+  )
+  for (f in names(entries)) {
+    o <- valid[[f]]
+    expect_type(entries[[f]](o), if (f == "C_ichol") "list" else "double")
+    for (name in names(o)) {
+      expect_error(entries[[f]](drop_opt(o, name)),
+                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
+                   info = paste(f, name))
+    }
+    expect_error(entries[[f]](c(o, list(thraeds = 1L))),
+                 paste0(f, ": unknown option 'thraeds'"), fixed = TRUE)
+    expect_error(entries[[f]](c(o, list(p2 = 1))),
+                 paste0(f, ": option 'p2' given twice"), fixed = TRUE)
+    expect_error(entries[[f]](unname(o)), "named list", info = f)
+    expect_error(entries[[f]](unlist(o)), "named list", info = f)
+    for (name in names(bad_values[[f]])) {
+      for (v in bad_values[[f]][[name]]) {
+        o2 <- o
+        o2[[name]] <- v
+        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
+                     fixed = TRUE, info = paste(f, name, deparse(v)))
+      }
+    }
+  }
+  codes <- bahsic:::bk_codes$kernel
+  # an option of another entry point is not read by this one
+  expect_error(entries$C_gram(gram_opts(simd = FALSE)), "C_gram: unknown option 'simd'",
+               fixed = TRUE)
+  expect_error(entries$C_ichol(ichol_opts(threads = 1L)), "C_ichol: unknown option 'threads'",
+               fixed = TRUE)
+  # p1 = NA (the median heuristic) is for a kernel with a width, and C_gram's only
+  K <- entries$C_gram(gram_opts(p1 = NA_real_))
+  expect_equal(attr(K, "p1"), 1 / median(stats::dist(a$x)^2))
+  expect_error(entries$C_gram(gram_opts(kernel = codes[["polynomial"]], p1 = NA_real_)),
+               "C_gram: option 'p1' must be finite for kernel code", fixed = TRUE)
+  # C_feature_dot: one parameter, or a width per feature, each feature's own
+  s <- entries$C_feature_dot(dot_opts(p1 = 2^-(1:d)))
+  one <- vapply(seq_len(d), function(j) {
+    entries$C_feature_dot(dot_opts(p1 = 2^-j))[j]
+  }, numeric(1))
+  expect_identical(s, one)
+  # C_ichol: the precomputed kernel reads its (unused) parameters too
+  expect_type(entries$C_ichol(ichol_opts(kernel = codes[["precomputed"]])), "list")
+  expect_error(entries$C_ichol(drop_opt(ichol_opts(kernel = codes[["precomputed"]]), "p1")),
+               "C_ichol: option 'p1' missing", fixed = TRUE)
 })

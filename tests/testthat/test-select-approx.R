@@ -300,7 +300,8 @@ test_that("ichol candidate scores are HSIC of the Nystrom kernel on the set's pi
                                    approx = approx_ichol(tol = 1e-8, max_rank = 8)))
     # the pivots of the incomplete Cholesky of the whole set
     p <- kernel_param(cs[[1]])
-    piv <- .Call(C_ichol, sim$x, kernel_code(cs[[1]]), p[1L], p[2L], 1e-8, 8L)$pivots
+    piv <- .Call(C_ichol, sim$x, list(kernel = kernel_code(cs[[1]]), p1 = p[1L], p2 = p[2L],
+                                      tol = 1e-8, max_rank = 8L))$pivots
     expect_length(piv, 8L)
     nystrom <- function(K) K[, piv] %*% solve(K[piv, piv], K[piv, ])
     want <- vapply(1:6, function(j) {
@@ -344,7 +345,8 @@ test_that("ichol: the rank of the loop is the whole set's factor's, and one warn
   # the first round's HSIC is that of the factor of all features at the
   # width of the "dimension" policy, 1 / (2 p), that the warning was about
   xs <- standardize_columns(sim$x, colnames(sim$x))
-  G <- .Call(C_ichol, xs, kernel_code(kernel_gaussian()), 1 / (2 * 22), 0, 1e-3, 10L)$G
+  G <- .Call(C_ichol, xs, list(kernel = kernel_code(kernel_gaussian()), p1 = 1 / (2 * 22),
+                               p2 = 0, tol = 1e-3, max_rank = 10L))$G
   Y <- label_gram(label_kernel_binary(), sim$y)$Y
   expect_equal(fit$path$hsic[1], .Call(C_lowrank_hsic, G, Y)[1], tolerance = 1e-10)
   # an accurate factor (tol reached before the cap) does not warn
