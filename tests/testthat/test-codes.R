@@ -156,13 +156,39 @@ test_that("mode_code() reads bk_codes", {
   }
 })
 
+# The checks of an entry point that reads named options: `call(o)` runs the
+# valid list `o` and gives a value of `type`; each option missing, `extra`
+# (a name it does not read), `twice` (an option given a second time), the
+# list unnamed or unlisted, and each value of `bad[[name]]` for option
+# `name` are R errors that name the entry point `f` and the option.
+expect_options_checked <- function(f, call, o, type, bad, extra, twice) {
+  expect_type(call(o), type)
+  for (name in names(o)) {
+    expect_error(call(o[names(o) != name]), paste0(f, ": option '", name, "' missing"),
+                 fixed = TRUE, info = paste(f, name))
+  }
+  expect_error(call(c(o, extra)), paste0(f, ": unknown option '", names(extra), "'"),
+               fixed = TRUE)
+  expect_error(call(c(o, twice)), paste0(f, ": option '", names(twice), "' given twice"),
+               fixed = TRUE)
+  expect_error(call(unname(o)), "named list", info = f)
+  expect_error(call(unlist(o)), "named list", info = f)
+  for (name in names(bad)) {
+    for (v in bad[[name]]) {
+      o2 <- o
+      o2[[name]] <- v
+      expect_error(call(o2), paste0(f, ": option '", name, "' must be"),
+                   fixed = TRUE, info = paste(f, name, deparse(v)))
+    }
+  }
+}
+
 # The options of C_select and C_ridge_select cross .Call as named lists read
 # by name: a missing one, one neither reads (a misspelt name), one given
 # twice, and one of the wrong type, length or value are R errors that name
 # it. The valid lists run, so each case changes one thing.
 test_that("the selectors' options are read by name and checked, naming the option", {
   a <- codes_args()
-  drop_opt <- function(o, name) o[names(o) != name]
   entries <- list(
     C_select = function(o) .Call(bahsic:::C_select, a$x, o),
     C_ridge_select = function(o) .Call(bahsic:::C_ridge_select, a$x, a$W, o)
@@ -180,26 +206,8 @@ test_that("the selectors' options are read by name and checked, naming the optio
     kernel = list(NA_real_, Inf, "gaussian")
   )
   for (f in names(entries)) {
-    o <- valid[[f]]
-    expect_type(entries[[f]](o), "list")
-    for (name in names(o)) {
-      expect_error(entries[[f]](drop_opt(o, name)),
-                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
-                   info = paste(f, name))
-    }
-    expect_error(entries[[f]](c(o, list(stpe = 0.1))),
-                 paste0(f, ": unknown option 'stpe'"), fixed = TRUE)
-    expect_error(entries[[f]](c(o, list(step = 0.1))),
-                 paste0(f, ": option 'step' given twice"), fixed = TRUE)
-    expect_error(entries[[f]](unname(o)), "named list", info = f)
-    for (name in names(bad_values)) {
-      for (v in bad_values[[name]]) {
-        o2 <- o
-        o2[[name]] <- v
-        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
-                     fixed = TRUE, info = paste(f, name, deparse(v)))
-      }
-    }
+    expect_options_checked(f, entries[[f]], valid[[f]], "list", bad_values,
+                           extra = list(stpe = 0.1), twice = list(step = 0.1))
   }
   # the entry points' own options
   expect_error(entries$C_ridge_select(ridge_opts(lambda = NaN)),
@@ -264,7 +272,6 @@ test_that("each mode of C_select reads its own options by name", {
 # values are R errors that name the option (and the entry point).
 test_that("the randSel entry points' options are read by name and checked, naming the option", {
   a <- codes_args()
-  drop_opt <- function(o, name) o[names(o) != name]
   set.seed(12)
   seeds <- .Call(bahsic:::C_randsel_seeds, 2)
   entries <- list(
@@ -294,27 +301,9 @@ test_that("the randSel entry points' options are read by name and checked, namin
   )
   bad_values$C_randsel_align <- bad_values$C_randsel_iter
   for (f in names(entries)) {
-    o <- valid[[f]]
-    expect_type(entries[[f]](o), if (f == "C_randsel_contrib") "double" else "list")
-    for (name in names(o)) {
-      expect_error(entries[[f]](drop_opt(o, name)),
-                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
-                   info = paste(f, name))
-    }
-    expect_error(entries[[f]](c(o, list(subsampel = 4L))),
-                 paste0(f, ": unknown option 'subsampel'"), fixed = TRUE)
-    expect_error(entries[[f]](c(o, list(subsample = 4L))),
-                 paste0(f, ": option 'subsample' given twice"), fixed = TRUE)
-    expect_error(entries[[f]](unname(o)), "named list", info = f)
-    expect_error(entries[[f]](unlist(o)), "named list", info = f)
-    for (name in names(bad_values[[f]])) {
-      for (v in bad_values[[f]][[name]]) {
-        o2 <- o
-        o2[[name]] <- v
-        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
-                     fixed = TRUE, info = paste(f, name, deparse(v)))
-      }
-    }
+    expect_options_checked(f, entries[[f]], valid[[f]],
+                           if (f == "C_randsel_contrib") "double" else "list", bad_values[[f]],
+                           extra = list(subsampel = 4L), twice = list(subsample = 4L))
   }
   # an option of C_select is not one the randSel entry points read
   expect_error(entries$C_randsel_iter(randsel_opts(step = 0.1)),
@@ -359,27 +348,8 @@ test_that("the kernel entry points' options are read by name and checked, naming
     ))
   )
   for (f in names(entries)) {
-    o <- valid[[f]]
-    expect_type(entries[[f]](o), if (f == "C_ichol") "list" else "double")
-    for (name in names(o)) {
-      expect_error(entries[[f]](drop_opt(o, name)),
-                   paste0(f, ": option '", name, "' missing"), fixed = TRUE,
-                   info = paste(f, name))
-    }
-    expect_error(entries[[f]](c(o, list(thraeds = 1L))),
-                 paste0(f, ": unknown option 'thraeds'"), fixed = TRUE)
-    expect_error(entries[[f]](c(o, list(p2 = 1))),
-                 paste0(f, ": option 'p2' given twice"), fixed = TRUE)
-    expect_error(entries[[f]](unname(o)), "named list", info = f)
-    expect_error(entries[[f]](unlist(o)), "named list", info = f)
-    for (name in names(bad_values[[f]])) {
-      for (v in bad_values[[f]][[name]]) {
-        o2 <- o
-        o2[[name]] <- v
-        expect_error(entries[[f]](o2), paste0(f, ": option '", name, "' must be"),
-                     fixed = TRUE, info = paste(f, name, deparse(v)))
-      }
-    }
+    expect_options_checked(f, entries[[f]], valid[[f]], if (f == "C_ichol") "list" else "double",
+                           bad_values[[f]], extra = list(thraeds = 1L), twice = list(p2 = 1))
   }
   codes <- bahsic:::bk_codes$kernel
   # an option of another entry point is not read by this one
