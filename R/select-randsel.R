@@ -137,8 +137,8 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   }
   if (!is.numeric(n_boot) || length(n_boot) != 1L || !is.finite(n_boot) || n_boot < 1 ||
       n_boot != round(n_boot) || n_boot > 1e9) {
-    stop("'n_boot' must be a whole number of at least 1, e.g. 1000 subsamples per iteration.",
-         call. = FALSE)
+    stop(paste0("'n_boot' must be a whole number from 1 to 1e9, e.g. 1000 subsamples per ",
+                "iteration."), call. = FALSE)
   }
   if (!is.numeric(subsample) || length(subsample) != 1L || !is.finite(subsample) ||
       subsample <= 0 || subsample > 1) {

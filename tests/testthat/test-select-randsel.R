@@ -138,6 +138,7 @@ test_that("the same result through every input form", {
 test_that("argument checks name the argument", {
   t <- toy_randsel(20, 5)
   expect_error(randsel(t$x, t$y, n_boot = 0), "'n_boot' must be a whole number")
+  expect_error(randsel(t$x, t$y, n_boot = 1e12), "'n_boot' must be a whole number from 1 to 1e9")
   expect_error(randsel(t$x, t$y, subsample = 1.5), "'subsample' must be a fraction")
   expect_error(randsel(t$x, t$y, cull = 1), "'cull' must be a fraction")
   expect_error(randsel(t$x, t$y, stop_at = 0), "'stop_at' must be a whole number")
