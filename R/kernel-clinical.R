@@ -180,9 +180,20 @@ clinical_flags <- function(z) {
   as.integer(enc$categorical)
 }
 
+# The clinical kernel of the encoded matrix z (flags: clinical_flags()):
+# between z's rows and train's if given (the same columns), else the Gram
+# matrix of z; the weighted sum of the per-feature kernels if weight is given
+# (one per column, eq. 8 of Paul and Dupont 2014), else their average.
+clinical_matrix <- function(z, flags, threads = 1L, train = NULL, weight = NULL) {
+  opts <- list(threads = threads)
+  if (!is.null(train)) opts$train <- train
+  if (!is.null(weight)) opts$weight <- weight
+  .Call(C_clinical, z, flags, opts)
+}
+
 # Gram matrix of an encoded matrix; the kernel is returned with the encoding.
 clinical_gram <- function(kernel, z, threads = 1L) {
-  K <- .Call(C_clinical, z, NULL, clinical_flags(z), NULL, threads)
+  K <- clinical_matrix(z, clinical_flags(z), threads)
   if (!is.null(rownames(z))) dimnames(K) <- list(rownames(z), rownames(z))
   kernel$params <- attr(z, "clinical")
   attr(K, "kernel") <- kernel
@@ -199,5 +210,5 @@ clinical_cross <- function(newdata, x) {
   new <- clinical_columns(newdata, ref = enc)
   check_finite_x(new)
   new <- clinical_scale(new, ref = enc)
-  .Call(C_clinical, new, train, as.integer(enc$categorical), NULL, 1L)
+  clinical_matrix(new, as.integer(enc$categorical), train = train)
 }

@@ -151,9 +151,8 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
     xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
     sq <- .Call(C_lsmi_sqdist, xs, cen, w_start)
     cv <- lsmi_cv(sq, basis, lsmi_sigma_grid(xw, sigma_factors), lambdas)
-    par <- c(cv$sigma, cv$lambda)
     list(sigma = cv$sigma, lambda = cv$lambda,
-         f = function(w) .Call(C_lsmi_grad, xs, cen, w, par, basis$phiy, basis$Gy))
+         f = function(w) .Call(C_lsmi_grad, xs, cen, w, cv$sigma, cv$lambda, basis$phiy, basis$Gy))
   }
   res <- l1_search(criterion, prep)
   settings <- list(n_features = prep$n_features, z = res$z, restarts = prep$restarts,

@@ -277,7 +277,7 @@ jsvm_importance <- function(q, w2, j_svm) {
 mkl_weights <- function(z, flags, y, C, ctl, threads) {
   p <- ncol(z)
   eval_at <- function(mu, fit = FALSE) {
-    K <- .Call(C_clinical, z, NULL, flags, mu, threads)
+    K <- clinical_matrix(z, flags, threads, weight = mu)
     s <- rfe_svm(K, y, C, fit = fit)
     s$q <- rfe_quad(z, flags, s, threads)
     s$mu <- mu
@@ -344,7 +344,7 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
     za <- z[, active, drop = FALSE]
     fa <- flags[active]
     if (importance == "svm") {
-      fit <- rfe_svm(.Call(C_clinical, za, NULL, fa, NULL, threads), y, C)
+      fit <- rfe_svm(clinical_matrix(za, fa, threads), y, C)
       q <- rfe_quad(za, fa, fit, threads)
       imp <- jsvm_importance(q, fit$w2, j_svm)
       # a constant feature carries no information; its J would only measure

@@ -344,7 +344,7 @@ top_stat_setup <- function(fit, n, d) {
 top_stat <- function(stat, cols, perm) {
   xs <- stat$x[, cols, drop = FALSE]
   K <- if (!is.null(stat$categorical)) {
-    .Call(C_clinical, xs, NULL, stat$categorical[cols], NULL, 1L)
+    clinical_matrix(xs, stat$categorical[cols])
   } else {
     gram(stat$kernel, xs)
   }

@@ -1,4 +1,5 @@
 /* clinical_call.c: SEXP glue for clinical.c (the clinical kernel). */
+#include <limits.h>
 #include "glue.h"
 
 /* Pair-feature terms between two interrupt checks: about 0.05 s on one
@@ -12,24 +13,31 @@ static const int *need_flags(SEXP cat, ptrdiff_t p)
   return INTEGER(cat);
 }
 
-/* za, zb: encoded double matrices with the same columns (zb = NULL: the Gram
- * matrix of za); weight: NULL for the average, else one weight per column. */
-SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads)
+/* The clinical kernel of the encoded double matrix za (m x p) with cat its
+ * p flags. opts (named, opts.c): threads; optionally train, a matrix with the
+ * same columns (the kernel between za's rows and train's, else the Gram
+ * matrix of za), and weight, one weight per column (else the average). */
+SEXP C_clinical(SEXP za, SEXP cat, SEXP opts)
 {
   bk_need_double_matrix(za, "za");
-  const int gram = Rf_isNull(zb);
-  if (!gram) bk_need_double_matrix(zb, "zb");
   ptrdiff_t ma = Rf_nrows(za), p = Rf_ncols(za);
-  ptrdiff_t mb = gram ? ma : Rf_nrows(zb);
-  if (!gram && Rf_ncols(zb) != p)
-    Rf_error("'za' and 'zb' must have the same columns");
   const int *c = need_flags(cat, p);
-  if (!Rf_isNull(weight) && (!Rf_isReal(weight) || XLENGTH(weight) != p))
-    Rf_error("'weight' must be NULL or a double vector with one weight per column");
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_clinical");
+  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int gram = !bk_opt_given(&op, "train");
+  ptrdiff_t mb = ma;
+  const double *a = REAL(za), *b = a;
+  if (!gram) {
+    ptrdiff_t ncol = p;
+    mb = -1;
+    b = bk_opt_matrix(&op, "train", &mb, &ncol);
+  }
+  const double *w = bk_opt_given(&op, "weight")
+                        ? bk_opt_real_vector(&op, "weight", (R_xlen_t) p, NULL)
+                        : NULL;
+  bk_opts_done(&op);
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) ma, (int) mb));
-  const double *a = REAL(za), *b = gram ? a : REAL(zb);
-  const double *w = Rf_isNull(weight) ? NULL : REAL(weight);
-  const int nthreads = Rf_asInteger(threads);
   /* in blocks of columns of about work_per_check pair-feature terms each (a
    * triangle for the Gram matrix), with an interrupt check between blocks:
    * rfe() computes thousands of these kernels, on many features */

@@ -82,6 +82,8 @@ typedef struct {
 void bk_opts_open(bk_opts *o, SEXP opts, const char *entry);
 /* the option's value; an error if it is missing */
 SEXP bk_opt(bk_opts *o, const char *name);
+/* 1 if the list has the option (an optional one), 0 if not; reads nothing */
+int bk_opt_given(const bk_opts *o, const char *name);
 int bk_opt_int(bk_opts *o, const char *name, int lo, int hi);
 /* one finite double */
 double bk_opt_real(bk_opts *o, const char *name);

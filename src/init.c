@@ -19,7 +19,7 @@ SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP opts);
-SEXP C_clinical(SEXP za, SEXP zb, SEXP cat, SEXP weight, SEXP threads);
+SEXP C_clinical(SEXP za, SEXP cat, SEXP opts);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
 SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP opts);
 SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
@@ -32,7 +32,8 @@ SEXP C_lsmi_gauss(SEXP sq, SEXP sigma);
 SEXP C_lsmi_delta(SEXP cls, SEXP cen);
 SEXP C_lsmi_fit(SEXP phix, SEXP phiy, SEXP lambda);
 SEXP C_lsmi_cv(SEXP sqx, SEXP phiy, SEXP fold, SEXP sigmas, SEXP lambdas);
-SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy);
+SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP sigma, SEXP lambda, SEXP phiy,
+                 SEXP Gy);
 SEXP C_l1hsic_grad(SEXP x, SEXP w, SEXP gamma, SEXP W);
 SEXP C_l1_project(SEXP v, SEXP z);
 SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads);
@@ -58,7 +59,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
   {"C_select", (DL_FUNC) &C_select, 2},
-  {"C_clinical", (DL_FUNC) &C_clinical, 5},
+  {"C_clinical", (DL_FUNC) &C_clinical, 3},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 5},
   {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
@@ -71,7 +72,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_lsmi_delta", (DL_FUNC) &C_lsmi_delta, 2},
   {"C_lsmi_fit", (DL_FUNC) &C_lsmi_fit, 3},
   {"C_lsmi_cv", (DL_FUNC) &C_lsmi_cv, 5},
-  {"C_lsmi_grad", (DL_FUNC) &C_lsmi_grad, 6},
+  {"C_lsmi_grad", (DL_FUNC) &C_lsmi_grad, 7},
   {"C_l1hsic_grad", (DL_FUNC) &C_l1hsic_grad, 4},
   {"C_l1_project", (DL_FUNC) &C_l1_project, 2},
   {"C_hsic_vgrad", (DL_FUNC) &C_hsic_vgrad, 6},

@@ -128,9 +128,10 @@ SEXP C_lsmi_cv(SEXP sqx, SEXP phiy, SEXP fold, SEXP sigmas, SEXP lambdas)
   return out;
 }
 
-/* LSMI of diag(w) x and its gradient: list(value, gradient). par:
- * c(sigma, lambda); Gy = crossprod(phiy). */
-SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy)
+/* LSMI of diag(w) x and its gradient: list(value, gradient), for the
+ * Gaussian width sigma and the ridge lambda; Gy = crossprod(phiy). */
+SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP sigma, SEXP lambda, SEXP phiy,
+                 SEXP Gy)
 {
   bk_need_double_matrix(x, "x");
   bk_need_double_matrix(cen, "cen");
@@ -141,14 +142,15 @@ SEXP C_lsmi_grad(SEXP x, SEXP cen, SEXP w, SEXP par, SEXP phiy, SEXP Gy)
   if (Rf_nrows(phiy) != n || Rf_ncols(phiy) != b) Rf_error("'phiy' must be %td x %td", n, b);
   if (Rf_nrows(Gy) != b || Rf_ncols(Gy) != b) Rf_error("'Gy' must be %td x %td", b, b);
   need_real(w, d, "w");
-  need_real(par, 2, "par");
+  need_real(sigma, 1, "sigma");
+  need_real(lambda, 1, "lambda");
   need_int_size(n);
   need_int_size(d);
   double *work = (double *) R_alloc((size_t) bk_lsmi_grad_work(n, d, b), sizeof(double));
   SEXP val = PROTECT(Rf_allocVector(REALSXP, 1));
   SEXP grad = PROTECT(Rf_allocVector(REALSXP, d));
-  lapack_fail(bk_lsmi_grad(REAL(x), n, d, REAL(cen), b, REAL(w), REAL(par)[0],
-                           REAL(par)[1], REAL(phiy), REAL(Gy), REAL(grad), REAL(val),
+  lapack_fail(bk_lsmi_grad(REAL(x), n, d, REAL(cen), b, REAL(w), REAL(sigma)[0],
+                           REAL(lambda)[0], REAL(phiy), REAL(Gy), REAL(grad), REAL(val),
                            work));
   const char *names[] = {"value", "gradient", ""};
   SEXP out = bk_named_list(names, (SEXP[]){val, grad});

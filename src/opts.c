@@ -38,6 +38,13 @@ SEXP bk_opt(bk_opts *o, const char *name)
   return R_NilValue; /* not reached */
 }
 
+int bk_opt_given(const bk_opts *o, const char *name)
+{
+  for (R_xlen_t i = 0; i < o->n; i++)
+    if (strcmp(CHAR(STRING_ELT(o->names, i)), name) == 0) return 1;
+  return 0;
+}
+
 int bk_opt_int(bk_opts *o, const char *name, int lo, int hi)
 {
   SEXP s = bk_opt(o, name);

@@ -84,7 +84,7 @@ test_that("the weighted sum of per-feature kernels (eq. 8) and the per-feature s
   flags <- clinical_flags(z)
   per_feature <- lapply(seq_along(df), function(f) oracle_clinical(df[f]))
   w <- c(0.5, 0, 0.2, 0.1, 0.15, 0.05)
-  expect_equal(.Call(C_clinical, z, NULL, flags, w, 1L),
+  expect_equal(clinical_matrix(z, flags, 1L, weight = w),
                Reduce(`+`, Map(`*`, w, per_feature)), tolerance = 1e-14)
   set.seed(5)
   W <- crossprod(matrix(rnorm(100), 10))
@@ -241,4 +241,28 @@ test_that("bahsic() and fohsic() with the clinical kernel match plain-R selectio
     expect_identical(fu$ranking, ou$ranking)
     expect_equal(fu$path$hsic, ou$path, tolerance = 1e-10)
   }
+})
+
+test_that("C_clinical reads its options by name: train and weight optional, the rest refused", {
+  df <- toy_mixed(m = 8, seed = 3)
+  z <- normalise_inputs(df, NULL, require_y = FALSE, clinical = TRUE)$x
+  flags <- clinical_flags(z)
+  gram <- .Call(C_clinical, z, flags, list(threads = 1L))
+  expect_identical(gram, clinical_matrix(z, flags))
+  # the kernel between z[1:3, ] and z is those rows of the Gram matrix
+  cross <- .Call(C_clinical, z[1:3, , drop = FALSE], flags, list(threads = 1L, train = z))
+  expect_equal(cross, gram[1:3, ], tolerance = 1e-15)
+  w <- rep(1 / ncol(z), ncol(z))
+  expect_equal(.Call(C_clinical, z, flags, list(weight = w, threads = 2L)), gram,
+               tolerance = 1e-14)
+  expect_error(.Call(C_clinical, z, flags, list()), "C_clinical: option 'threads' missing",
+               fixed = TRUE)
+  expect_error(.Call(C_clinical, z, flags, list(threads = 1L, wieght = w)),
+               "C_clinical: unknown option 'wieght'", fixed = TRUE)
+  expect_error(.Call(C_clinical, z, flags, list(threads = 1L, weight = w[-1])),
+               "C_clinical: option 'weight'", fixed = TRUE)
+  expect_error(.Call(C_clinical, z, flags, list(threads = 1L, train = z[, -1])),
+               "C_clinical: option 'train'", fixed = TRUE)
+  expect_error(.Call(C_clinical, z, flags, list(threads = 0L)),
+               "C_clinical: option 'threads' must be", fixed = TRUE)
 })

@@ -51,7 +51,8 @@ test_that("the LSMI gradient in the weights equals the oracle's derivative", {
     }
     w <- runif(case$d, 0.2, 1.5)
     par <- c(0.9, 0.05)
-    got <- .Call(bahsic:::C_lsmi_grad, x, x[cen, , drop = FALSE], w, par, phiy, crossprod(phiy))
+    got <- .Call(bahsic:::C_lsmi_grad, x, x[cen, , drop = FALSE], w, par[1], par[2], phiy,
+                 crossprod(phiy))
     f <- function(w) oracle_lsmi_w(x, y, cen, w, par[1], par[2], ykern)
     expect_equal(got$value, f(w), tolerance = 1e-10)
     expect_equal(got$gradient, oracle_gradient(f, w), tolerance = 1e-6)

@@ -117,7 +117,7 @@ test_that("MKL weights are a convex combination that does not raise the SVM obje
   w <- mkl_weights(z, flags, d$y, C = 1, ctl = list(max_iter = 5, gap = 0.01), threads = 1L)
   expect_true(all(w$mu >= 0))
   expect_equal(sum(w$mu), 1)
-  uniform <- rfe_svm(.Call(C_clinical, z, NULL, flags, NULL, 1L), d$y, C = 1)
+  uniform <- rfe_svm(clinical_matrix(z, flags, 1L), d$y, C = 1)
   expect_lte(w$objective, uniform$objective + 1e-8)
   # under valgrind the time would go into kernlab's solver, not our code
   skip_if(under_valgrind(), "under valgrind: kernlab's code, not ours")
@@ -231,14 +231,14 @@ test_that("the clinical kernels stop on an interrupt from inside the C code", {
   flags <- rep(c(1L, 0L), c(200L, p - 200L))
   W <- tcrossprod(rnorm(m))
   small <- z[1:20, 1:5]
-  before <- .Call(C_clinical, small, NULL, flags[1:5], NULL, 1L)
+  before <- clinical_matrix(small, flags[1:5], 1L)
   before_dot <- .Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L)
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
   for (threads in 1:2) {
     returned <- FALSE
     err <- tryCatch({
       setTimeLimit(elapsed = 0.1, transient = FALSE)
-      K <- .Call(C_clinical, z, NULL, flags, NULL, threads)
+      K <- clinical_matrix(z, flags, threads)
       returned <- TRUE
     }, error = function(e) e)
     setTimeLimit(elapsed = Inf)
@@ -255,12 +255,12 @@ test_that("the clinical kernels stop on an interrupt from inside the C code", {
     expect_match(conditionMessage(err), "time limit")
     expect_false(returned)
     # the session still works and gives the same answers
-    expect_identical(.Call(C_clinical, small, NULL, flags[1:5], NULL, 1L), before)
+    expect_identical(clinical_matrix(small, flags[1:5], 1L), before)
     expect_identical(.Call(C_clinical_dot, small, flags[1:5], W[1:20, 1:20], 1L), before_dot)
   }
   # blocks do not change the numbers: the blockwise kernel against the oracle
   zs <- z[1:200, c(1:3, 201:203)]
-  expect_equal(.Call(C_clinical, zs, NULL, flags[c(1:3, 201:203)], NULL, 2L),
+  expect_equal(clinical_matrix(zs, flags[c(1:3, 201:203)], 2L),
                oracle_encoded_kernel(zs, flags[c(1:3, 201:203)] == 1L), tolerance = 1e-12)
 })
 
