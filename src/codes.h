@@ -22,12 +22,24 @@
 #define BK_KSET_RANDSEL 4u /* bk_randsel_*() */
 
 /* What the core needs to know of a kernel besides its values (a kernel
- * row's props column, read by bk_kernel_uses_distance() and
- * bk_kernel_has_width()). */
-#define BK_KPROP_DISTANCE 1u /* a function of ||x - x'||, not of <x, x'> */
-#define BK_KPROP_WIDTH 2u    /* p1 is a width, set by the width policy of
-                              * the selectors (Song et al. 2012, section
-                              * 4.1, step 3) and by the median heuristic */
+ * row's props column, read by bk_kernel_has()). X(enumerator, bit, R name). */
+#define BK_KPROP_TABLE(X)                                                    \
+  /* a function of ||x - x'||, not of <x, x'> */                             \
+  X(BK_KPROP_DISTANCE, 1, "distance")                                        \
+  /* p1 is a width, set by the width policy of the selectors (Song et al.    \
+   * 2012, section 4.1, step 3) and by the median heuristic */              \
+  X(BK_KPROP_WIDTH, 2, "width")                                              \
+  /* the width multiplies the squared distance: the median heuristic takes   \
+   * the squared distances and the "dimension" rule is 1 / (2 s); else the   \
+   * distances and 1 / sqrt(2 s) */                                          \
+  X(BK_KPROP_SQUARED, 4, "squared")                                          \
+  /* shift-invariant with a known spectral measure: random Fourier features  \
+   * (Rahimi and Recht 2007) approximate it */                               \
+  X(BK_KPROP_RFF, 8, "rff")
+
+#define BK_X_PROP_DEFINE(id, bit, name) id = bit,
+enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
+#undef BK_X_PROP_DEFINE
 
 /* X(enumerator, code, R name, sets, props). The R name is the kernel
  * object's $name, except "precomputed", which no data kernel has: C_ichol()
@@ -41,10 +53,10 @@
   /* exp(-sigma ||x - x'||^2); p1 = sigma */                                 \
   X(BK_GAUSSIAN, 2, "gaussian",                                              \
     BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL,                         \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH)                                      \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_SQUARED | BK_KPROP_RFF)    \
   /* exp(-sigma ||x - x'||); p1 = sigma */                                   \
   X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH)                                      \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_RFF)                       \
   /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
   X(BK_INVDIST, 4, "inverse_distance",                                       \
     BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE)      \
@@ -112,7 +124,7 @@ static inline int bk_kernel_has(int type, unsigned int prop)
   switch (type) {
 #define BK_X_CASE5(id, code, name, sets, p) \
   case id:                                  \
-    return ((p) & prop) != 0u;
+    return ((unsigned int) (p) & prop) != 0u;
     BK_KERNEL_TABLE(BK_X_CASE5)
 #undef BK_X_CASE5
   default:
