@@ -118,7 +118,7 @@ problem_block <- function(pr, approx) {
 problem_rff <- function(pr, kernel, approx) {
   n_rff <- approx$params$n_features
   pr$omega <- matrix(stats::rnorm(n_rff * pr$p), n_rff, pr$p)
-  if (kernel$name == "laplace") pr$omega <- pr$omega / abs(stats::rnorm(n_rff))
+  if (!kernel_has(kernel, "squared")) pr$omega <- pr$omega / abs(stats::rnorm(n_rff))
   pr$phase <- stats::runif(n_rff, 0, 2 * pi)
   pr$fy <- label_factor(pr$kernel_y, pr$y, approx)
   pr$kernel_y <- pr$fy$kernel
@@ -131,10 +131,10 @@ problem_rff <- function(pr, kernel, approx) {
 # "fixed" width left to the median heuristic, the width itself (on all
 # samples on the exact path, on at most 1000 on the approximate ones).
 problem_kernel <- function(pr, kernel, sigma) {
-  width <- kernel$name %in% c("gaussian", "laplace")
+  width <- kernel_has(kernel, "width")
   policy <- if (width) sigma else "fixed"
   if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(pr$x, kernel$name == "gaussian",
+    kernel$params$sigma <- median_sigma(pr$x, kernel_has(kernel, "squared"),
                                         n_max = if (pr$mode == "exact") pr$m else 1000L)
   }
   list(kernel = kernel, width = width, policy = policy)

@@ -399,7 +399,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
     # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)
     mmd = , kta = if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y),
     hsic = weight_matrix(lab, m, estimator))
-  median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
                      threads, use_simd())
 }

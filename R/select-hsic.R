@@ -269,7 +269,7 @@ check_select_sigma <- function(kernel, sigma, sigma_grid) {
   base <- if (is_ridge(kernel)) kernel$params$base else kernel
   if (is.null(sigma)) {
     sigma <- if (parzen) "fixed" else "dimension"
-  } else if (sigma != "fixed" && !base$name %in% c("gaussian", "laplace")) {
+  } else if (sigma != "fixed" && !kernel_has(base, "width")) {
     # "fixed" (the kernel as given) holds for every kernel; a policy that
     # changes a width needs a kernel that has one
     stop_unused(sprintf("sigma = \"%s\"", sigma), "a Gaussian or Laplace kernel",
@@ -295,7 +295,7 @@ check_select_approx <- function(method, kernel, sigma, approx) {
   }
   rff <- approx$name == "rff"
   ichol <- approx$name == "ichol"
-  if (rff && !kernel$name %in% c("gaussian", "laplace")) {
+  if (rff && !kernel_has(kernel, "rff")) {
     stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
                         "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
          call. = FALSE)
@@ -310,7 +310,7 @@ check_select_approx <- function(method, kernel, sigma, approx) {
                 "costs one pass over the samples per feature: use approx = \"exact\"."),
          call. = FALSE)
   }
-  if ((rff || ichol) && sigma == "optimize" && kernel$name %in% c("gaussian", "laplace")) {
+  if ((rff || ichol) && sigma == "optimize" && kernel_has(kernel, "width")) {
     stop(sprintf(paste0("sigma = \"optimize\" is not available with approx = \"%s\": use sigma = ",
                         "\"dimension\" or \"fixed\", or approx = \"block\"."), approx$name),
          call. = FALSE)

@@ -252,9 +252,9 @@ randsel_iter_parallel <- function(run, x, lab, opts) {
 # The width of one iteration: every set uses it (Proposition 3.4).
 randsel_width <- function(kernel, size) {
   par <- kernel_param(kernel)
-  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+  if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) {
     size <- max(1, size)
-    par[1L] <- if (kernel$name == "gaussian") 1 / (2 * size) else 1 / sqrt(2 * size)
+    par[1L] <- dimension_width(kernel, size)
   }
   par
 }
@@ -301,7 +301,7 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     history[free, it] <- contrib
     score[free] <- contrib
     iteration[free] <- it
-    sigma <- if (kernel$name %in% c("gaussian", "laplace")) par[1L] else NA_real_
+    sigma <- if (kernel_has(kernel, "width")) par[1L] else NA_real_
     path[it, ] <- list(it, length(surv), mean(res$a_plus), sigma)
     newly <- integer(0)
     if (!is.null(fix_top)) {
