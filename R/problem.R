@@ -8,7 +8,8 @@
 # prepare_problem(); what follows (the C loop, the result) reads the
 # problem only.
 #
-# spec, the arguments as the caller checked them:
+# spec, the arguments as the caller checked them (read with [[ ]]: `$` would
+# match kernel_y for a missing kernel):
 #   na_action, assay     as normalise_inputs() takes them (na_action resolved)
 #   kernel               the data kernel (NULL: the caller has none, as l1_*)
 #   kernel_y             the label kernel as given (NULL: the default for y)
@@ -51,15 +52,15 @@
 #   estimator, standardize, threads   as resolved
 prepare_problem <- function(x, y, spec) {
   pr <- problem_inputs(x, y, spec)
-  if (!is.null(spec$check_inputs)) spec$check_inputs(pr)
-  if (isTRUE(spec$drop_constant)) pr$varying <- !.Call(C_constant_columns, pr$x)
-  if (isTRUE(spec$standardize)) pr$x <- standardize_columns(pr$x, pr$features)
-  if (!is.null(spec$check_x)) spec$check_x(pr)
-  if (!is.null(spec$kernel)) check_kernel_range(spec$kernel, pr$x)
+  if (!is.null(spec[["check_inputs"]])) spec[["check_inputs"]](pr)
+  if (isTRUE(spec[["drop_constant"]])) pr$varying <- !.Call(C_constant_columns, pr$x)
+  if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features)
+  if (!is.null(spec[["check_x"]])) spec[["check_x"]](pr)
+  if (!is.null(spec[["kernel"]])) check_kernel_range(spec[["kernel"]], pr$x)
   pr$kernel_y <- resolve_label_kernel(pr$kernel_y, pr$y)
-  pr$estimator <- spec$estimator
-  pr$standardize <- isTRUE(spec$standardize)
-  pr$threads <- spec$threads
+  pr$estimator <- spec[["estimator"]]
+  pr$standardize <- isTRUE(spec[["standardize"]])
+  pr$threads <- spec[["threads"]]
   pr <- problem_labels(pr, spec)
   class(pr) <- "bahsic_problem"
   pr
@@ -68,33 +69,35 @@ prepare_problem <- function(x, y, spec) {
 # The inputs through the one normaliser, the outcome (unsupervised, a
 # precomputed label kernel, or y) and the number of samples.
 problem_inputs <- function(x, y, spec) {
-  kernel <- spec$kernel
-  d <- normalise_inputs(x, y, na_action = spec$na_action, assay = spec$assay,
+  kernel <- spec[["kernel"]]
+  d <- normalise_inputs(x, y, na_action = spec[["na_action"]], assay = spec[["assay"]],
                         clinical = !is.null(kernel) && is_clinical(kernel), require_y = FALSE)
   m <- nrow(d$x)
-  if (isTRUE(spec$min_first)) check_min_samples(m, spec$min_m, spec$min_what, spec$min_hint)
-  d <- resolve_outcome(d, spec$kernel_y, isTRUE(spec$unsupervised), what = spec$outcome_what)
-  if (!isTRUE(spec$min_first)) check_min_samples(m, spec$min_m, spec$min_what, spec$min_hint)
+  count <- function() check_min_samples(m, spec[["min_m"]], spec[["min_what"]], spec[["min_hint"]])
+  if (isTRUE(spec[["min_first"]])) count()
+  d <- resolve_outcome(d, spec[["kernel_y"]], isTRUE(spec[["unsupervised"]]),
+                       what = spec[["outcome_what"]])
+  if (!isTRUE(spec[["min_first"]])) count()
   list(x = d$x, features = d$features, m = m, p = ncol(d$x), y = d$y,
        unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y, source = d)
 }
 
 # The outcome as the computation needs it (spec$labels): see prepare_problem().
 problem_labels <- function(pr, spec) {
-  labels <- spec$labels
+  labels <- spec[["labels"]]
   pr$mode <- if (labels %in% c("block", "ichol", "rff")) labels else "exact"
-  if (!is.null(spec$memory) && pr$mode == "exact") spec$memory(pr)
+  if (!is.null(spec[["memory"]]) && pr$mode == "exact") spec[["memory"]](pr)
   if (labels %in% c("W", "gram")) {
     pr$label <- label_gram(pr$kernel_y, pr$y, pr$threads)
     pr$kernel_y <- pr$label$kernel
     if (labels == "W") pr$W <- weight_matrix(pr$label, pr$m, pr$estimator)
   } else if (labels == "block") {
-    pr <- problem_block(pr, spec$approx)
+    pr <- problem_block(pr, spec[["approx"]])
   } else if (labels == "ichol") {
-    pr$fy <- label_factor(pr$kernel_y, pr$y, spec$approx, warn = FALSE)
+    pr$fy <- label_factor(pr$kernel_y, pr$y, spec[["approx"]], warn = FALSE)
     pr$kernel_y <- pr$fy$kernel
   } else if (labels == "rff") {
-    pr <- problem_rff(pr, spec$kernel, spec$approx)
+    pr <- problem_rff(pr, spec[["kernel"]], spec[["approx"]])
   }
   pr
 }
