@@ -57,7 +57,9 @@ prepare_problem <- function(x, y, spec) {
   if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features)
   if (!is.null(spec[["check_x"]])) spec[["check_x"]](pr)
   if (!is.null(spec[["kernel"]])) check_kernel_range(spec[["kernel"]], pr$x)
-  pr$kernel_y <- resolve_label_kernel(pr$kernel_y, pr$y)
+  # labels "none": the label kernel as given (a caller with its own outcome
+  # basis, l1_lsmi())
+  if (spec[["labels"]] != "none") pr$kernel_y <- resolve_label_kernel(pr$kernel_y, pr$y)
   pr$estimator <- spec[["estimator"]]
   pr$standardize <- isTRUE(spec[["standardize"]])
   pr$threads <- spec[["threads"]]
