@@ -202,22 +202,22 @@ median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
 
 # ---- the approximate paths of hsic() ------------------------------------------
 
-# hsic() with approx "ichol", "rff" or "block": the inputs as hsic_prepare()
-# takes them, then no m x m matrix.
+# hsic() with approx "ichol", "rff" or "block": the problem as hsic_prepare()
+# prepares it, without the m x m matrices (prepare_problem(), labels "kernel").
 hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
                         call) {
   check_kernel(kernel_x, "kernel",
                where = "with an approximation (approx other than \"exact\")")
   threads <- check_threads(threads)
   unbiased <- estimator == "unbiased"
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel_x), require_y = FALSE)
-  m <- nrow(d$x)
-  check_min_samples(m, if (unbiased) 4L else 2L,
-                    sprintf("The %s HSIC estimator", estimator),
-                    if (unbiased) "Use estimator = \"biased\", which needs 2.")
-  d <- resolve_outcome(d, kernel_y, what = "hsic()")
-  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
+  d <- prepare_problem(x, y, list(
+    kernel = kernel_x, kernel_y = kernel_y, na_action = na_action, assay = assay,
+    threads = threads, min_first = TRUE, min_m = if (unbiased) 4L else 2L,
+    min_what = sprintf("The %s HSIC estimator", estimator),
+    min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
+    outcome_what = "hsic()", labels = "kernel"))
+  m <- d$m
+  kernel_y <- d$kernel_y
   extra <- list()
   if (approx$name == "block") {
     b <- hsic_block(d$x, d$y, kernel_x, kernel_y, approx, threads)

@@ -11,7 +11,11 @@
 # spec, the arguments as the caller checked them (read with [[ ]]: `$` would
 # match kernel_y for a missing kernel):
 #   na_action, assay     as normalise_inputs() takes them (na_action resolved)
-#   kernel               the data kernel (NULL: the caller has none, as l1_*)
+#   kernel               the data kernel (NULL: the caller has none, as l1_*):
+#                        a clinical kernel reads a data frame's factors
+#   check_range          TRUE: check that the kernel can be computed on x
+#                        (check_kernel_range())
+#   gram                 TRUE: the data kernel's Gram matrix K (hsic())
 #   kernel_y             the label kernel as given (NULL: the default for y)
 #   unsupervised         TRUE: the standardised data are the labels
 #   outcome_what         names a caller without an unsupervised use (hsic())
@@ -25,7 +29,8 @@
 #   estimator            "biased" or "unbiased" (for W)
 #   labels               "W" (exact weights), "gram" (label Gram matrix only),
 #                        "block", "ichol", "rff" (the approximate paths of the
-#                        selectors), or "none" (the label kernel resolved only)
+#                        selectors), "kernel" (the label kernel resolved only)
+#                        or "none" (the label kernel as given)
 #   memory               optional function(problem), run before anything m x m
 #   approx               a resolved approximation (resolve_approx()), for the
 #                        block, ichol and rff labels
@@ -44,6 +49,7 @@
 #   kernel_y    the label kernel resolved on y (widths filled in once the
 #               labels are made)
 #   label       the label Gram matrix (label_gram(): L or Y, kernel)
+#   K           the data kernel's Gram matrix (spec$gram)
 #   W           the weights, estimate(K) = sum(K * W) (labels "W")
 #   blocks, bw  the block partition and its weights (labels "block")
 #   fy          the label factor (labels "ichol", "rff")
@@ -56,7 +62,7 @@ prepare_problem <- function(x, y, spec) {
   if (isTRUE(spec[["drop_constant"]])) pr$varying <- !.Call(C_constant_columns, pr$x)
   if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features)
   if (!is.null(spec[["check_x"]])) spec[["check_x"]](pr)
-  if (!is.null(spec[["kernel"]])) check_kernel_range(spec[["kernel"]], pr$x)
+  if (isTRUE(spec[["check_range"]])) check_kernel_range(spec[["kernel"]], pr$x)
   # labels "none": the label kernel as given (a caller with its own outcome
   # basis, l1_lsmi())
   if (spec[["labels"]] != "none") pr$kernel_y <- resolve_label_kernel(pr$kernel_y, pr$y)
@@ -89,6 +95,7 @@ problem_labels <- function(pr, spec) {
   labels <- spec[["labels"]]
   pr$mode <- if (labels %in% c("block", "ichol", "rff")) labels else "exact"
   if (!is.null(spec[["memory"]]) && pr$mode == "exact") spec[["memory"]](pr)
+  if (isTRUE(spec[["gram"]])) pr$K <- gram(spec[["kernel"]], pr$x, pr$threads)
   if (labels %in% c("W", "gram")) {
     pr$label <- label_gram(pr$kernel_y, pr$y, pr$threads)
     pr$kernel_y <- pr$label$kernel

@@ -324,7 +324,7 @@ select_spec <- function(method, args) {
   estimator <- args$estimator
   unbiased <- estimator == "unbiased"
   n_features <- args$n_features
-  list(na_action = args$na_action, assay = args$assay, kernel = args$kernel,
+  list(na_action = args$na_action, assay = args$assay, kernel = args$kernel, check_range = TRUE,
        kernel_y = args$kernel_y, unsupervised = args$unsupervised,
        min_m = if (unbiased) 4L else 3L,
        min_what = sprintf("%s() with the %s estimator", method, estimator),
