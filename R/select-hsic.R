@@ -173,12 +173,9 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
                            approx = "exact", unsupervised = FALSE, ...) {
   check_dots(..., .fn = "bahsic")
-  hsic_select("bahsic", x, y, list(
-    kernel = kernel, kernel_y = kernel_y, estimator = arg_match(estimator),
-    sigma = if (!missing(sigma)) arg_match(sigma), sigma_grid = sigma_grid, step = drop,
-    step_arg = "drop", n_features = n_features, standardize = standardize, threads = threads,
-    verbose = verbose, na_action = na_action, assay = assay, approx = approx,
-    unsupervised = unsupervised), match.call())
+  hsic_select("bahsic", x, y, select_args(environment(), "drop", arg_match(estimator),
+                                        if (!missing(sigma)) arg_match(sigma)),
+              match.call())
 }
 
 #' @rdname bahsic
@@ -203,12 +200,9 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
                            approx = "exact", unsupervised = FALSE, ...) {
   check_dots(..., .fn = "fohsic")
-  hsic_select("fohsic", x, y, list(
-    kernel = kernel, kernel_y = kernel_y, estimator = arg_match(estimator),
-    sigma = if (!missing(sigma)) arg_match(sigma), sigma_grid = sigma_grid, step = add,
-    step_arg = "add", n_features = n_features, standardize = standardize, threads = threads,
-    verbose = verbose, na_action = na_action, assay = assay, approx = approx,
-    unsupervised = unsupervised), match.call())
+  hsic_select("fohsic", x, y, select_args(environment(), "add", arg_match(estimator),
+                                        if (!missing(sigma)) arg_match(sigma)),
+              match.call())
 }
 
 #' @rdname bahsic
@@ -231,6 +225,19 @@ hsic_select <- function(method, x, y, args, call) {
   k <- problem_kernel(pr, args$kernel, args$sigma)
   res <- run_select(method, pr, k, args)
   select_result(method, pr, k, res, args, call)
+}
+
+# The arguments of bahsic.default() or fohsic.default() (their frame env) as
+# one list; estimator and sigma (NULL: not given) matched by the method.
+select_args <- function(env, step_arg, estimator, sigma) {
+  get_arg <- function(name) get(name, envir = env, inherits = FALSE)
+  list(kernel = get_arg("kernel"), kernel_y = get_arg("kernel_y"), estimator = estimator,
+       sigma = sigma, sigma_grid = get_arg("sigma_grid"), step = get_arg(step_arg),
+       step_arg = step_arg, n_features = get_arg("n_features"),
+       standardize = get_arg("standardize"), threads = get_arg("threads"),
+       verbose = get_arg("verbose"), na_action = get_arg("na_action"),
+       assay = get_arg("assay"), approx = get_arg("approx"),
+       unsupervised = get_arg("unsupervised"))
 }
 
 # The selectors' own arguments, checked against each other before any data
