@@ -1,4 +1,4 @@
-# The problem a selector (or hsic(), hsic_test()) solves, prepared once:
+# The problem a selector (or hsic(), hsic_test(), qmi()) solves, prepared once:
 # the inputs through the one normaliser, the outcome resolved, the samples
 # counted, the features standardised once, the label kernel resolved and
 # turned into what the computation needs (the weights W, the label Gram
@@ -44,7 +44,6 @@
 #   y           the outcome as the label kernel sees it (or the data,
 #               unsupervised)
 #   unsupervised TRUE when the data are their own labels
-#   source      normalise_inputs()'s value (with x before standardising)
 #   varying     the columns that vary (with drop_constant)
 #   kernel_y    the label kernel resolved on y (widths filled in once the
 #               labels are made)
@@ -87,7 +86,7 @@ problem_inputs <- function(x, y, spec) {
                        what = spec[["outcome_what"]])
   if (!isTRUE(spec[["min_first"]])) count()
   list(x = d$x, features = d$features, m = m, p = ncol(d$x), y = d$y,
-       unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y, source = d)
+       unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y)
 }
 
 # The outcome as the computation needs it (spec$labels): see prepare_problem().

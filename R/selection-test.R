@@ -184,7 +184,46 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     stop(paste0("'fit' is an unsupervised selection (no outcome): there is no outcome to ",
                 "permute, so selection_test() does not apply."), call. = FALSE)
   }
-  rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
+  rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
+  if (fit$method %in% c("bahsic", "fohsic") && identical(fun, get(fit$method, asNamespace("bahsic")))) {
+    rerun$problem <- rerun_problem(fit$method, rerun)
+  }
+  rerun
+}
+
+# BAHSIC and FOHSIC re-run from one problem: the arguments as the method
+# takes them (hsic_select()'s list, checked once), the data prepared once
+# (normalised, standardised: prepare_problem() without the labels); each
+# permutation then makes only its labels (and their draws: blocks, random
+# features) and runs the loop (problem_top()).
+rerun_problem <- function(method, rerun) {
+  capture <- get(paste0(method, ".default"), envir = asNamespace("bahsic"))
+  body(capture) <- call("select_args", quote(environment()),
+                        if (method == "bahsic") "drop" else "add",
+                        quote(arg_match(estimator)), quote(if (!missing(sigma)) arg_match(sigma)))
+  environment(capture) <- asNamespace("bahsic")
+  args <- do.call(capture, c(list(rerun$x, rerun$y), rerun$args), quote = TRUE)
+  args <- check_select_args(method, args)
+  spec <- select_spec(method, args)
+  base <- spec
+  base$labels <- "none"
+  base$kernel_y <- if (rerun$pre_y) NULL else spec$kernel_y
+  pr <- suppressWarnings(prepare_problem(rerun$x, rerun$y, base))
+  list(method = method, args = args, spec = spec, problem = pr)
+}
+
+# The top n features BAHSIC or FOHSIC finds on the problem with the outcome
+# permuted by perm.
+problem_top <- function(rp, perm, n, kernel_y) {
+  pr <- rp$problem
+  y <- pr$y
+  pr$y <- if (is.matrix(y)) y[perm, , drop = FALSE] else y[perm]
+  pr$kernel_y <- resolve_label_kernel(kernel_y, pr$y)
+  pr <- problem_labels(pr, rp$spec)
+  k <- problem_kernel(pr, rp$args$kernel, rp$args$sigma)
+  res <- run_select(rp$method, pr, k, rp$args)
+  fit <- select_result(rp$method, pr, k, res, rp$args, call(rp$method))
+  selected(fit, n)
 }
 
 # The selector of the fit's call: the package's own by name, else the call's.
@@ -329,6 +368,9 @@ rerun_top <- function(rerun, perm, n) {
   if (rerun$pre_y) {
     L <- args$kernel_y$params$kernel$params$K
     args$kernel_y <- label_kernel_regression(kernel_precomputed(L[perm, perm, drop = FALSE]))
+  }
+  if (!is.null(rerun$problem)) {
+    return(suppressWarnings(problem_top(rerun$problem, perm, n, args$kernel_y)))
   }
   fit <- suppressWarnings(do.call(rerun$fun, c(list(rerun$x, yb), args), quote = TRUE))
   selected(fit, n)
