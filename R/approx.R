@@ -501,7 +501,11 @@ rff_features <- function(kernel, x, n_features) {
   d <- ncol(x)
   sigma <- kernel$params$sigma
   W <- matrix(stats::rnorm(n_features * d), n_features, d)
-  W <- if (kernel_has(kernel, "squared")) sqrt(2 * sigma) * W else sigma * W / abs(stats::rnorm(n_features))
+  W <- if (kernel_has(kernel, "squared")) {
+    sqrt(2 * sigma) * W
+  } else {
+    sigma * W / abs(stats::rnorm(n_features))
+  }
   b <- stats::runif(n_features, 0, 2 * pi)
   .Call(C_rff, x, W, b)
 }

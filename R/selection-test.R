@@ -185,7 +185,9 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
                 "permute, so selection_test() does not apply."), call. = FALSE)
   }
   rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
-  if (fit$method %in% c("bahsic", "fohsic") && identical(fun, get(fit$method, asNamespace("bahsic")))) {
+  own <- fit$method %in% c("bahsic", "fohsic") &&
+    identical(fun, get(fit$method, envir = asNamespace("bahsic")))
+  if (own) {
     rerun$problem <- rerun_problem(fit$method, rerun)
   }
   rerun
