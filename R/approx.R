@@ -202,22 +202,22 @@ median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
 
 # ---- the approximate paths of hsic() ------------------------------------------
 
-# hsic() with approx "ichol", "rff" or "block": the inputs as hsic_prepare()
-# takes them, then no m x m matrix.
+# hsic() with approx "ichol", "rff" or "block": the problem as hsic_prepare()
+# prepares it, without the m x m matrices (prepare_problem(), labels "kernel").
 hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
                         call) {
   check_kernel(kernel_x, "kernel",
                where = "with an approximation (approx other than \"exact\")")
   threads <- check_threads(threads)
   unbiased <- estimator == "unbiased"
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel_x), require_y = FALSE)
-  m <- nrow(d$x)
-  check_min_samples(m, if (unbiased) 4L else 2L,
-                    sprintf("The %s HSIC estimator", estimator),
-                    if (unbiased) "Use estimator = \"biased\", which needs 2.")
-  d <- resolve_outcome(d, kernel_y, what = "hsic()")
-  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
+  d <- prepare_problem(x, y, list(
+    kernel = kernel_x, kernel_y = kernel_y, na_action = na_action, assay = assay,
+    threads = threads, min_first = TRUE, min_m = if (unbiased) 4L else 2L,
+    min_what = sprintf("The %s HSIC estimator", estimator),
+    min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
+    outcome_what = "hsic()", labels = "kernel"))
+  m <- d$m
+  kernel_y <- d$kernel_y
   extra <- list()
   if (approx$name == "block") {
     b <- hsic_block(d$x, d$y, kernel_x, kernel_y, approx, threads)
@@ -258,8 +258,8 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
 # A kernel with its width resolved without any m x m matrix: the
 # median heuristic on at most 1000 evenly spaced samples (median_sigma()).
 resolve_width_approx <- function(kernel, x, arg = "x") {
-  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
-    kernel$params$sigma <- median_sigma(x, squared = kernel$name == "gaussian", arg = arg)
+  if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) {
+    kernel$params$sigma <- median_sigma(x, squared = kernel_has(kernel, "squared"), arg = arg)
     kernel$label <- paste0(kernel$label, " (sigma by the median heuristic",
                            if (nrow(x) > 1000L) " on 1000 samples" else "", ")")
   }
@@ -285,7 +285,7 @@ kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
   check_kernel_approximable(kernel, arg, approx)
   kernel <- resolve_width_approx(kernel, x, if (arg == "kernel_y") "y" else "x")
   if (approx$name == "rff") {
-    if (!kernel$name %in% c("gaussian", "laplace")) {
+    if (!kernel_has(kernel, "rff")) {
       stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
                           "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
                    arg, kernel$name), call. = FALSE)
@@ -405,8 +405,8 @@ check_factor_memory <- function(m, cols, approx) {
 # loop whose buffers (check_select_factor_memory()) exceed the memory budget.
 ichol_select_rank <- function(xs, kernel, policy, approx, fy, threads) {
   p <- ncol(xs)
-  if (kernel$name %in% c("gaussian", "laplace") && policy == "dimension") {
-    kernel$params$sigma <- if (kernel$name == "gaussian") 1 / (2 * p) else 1 / sqrt(2 * p)
+  if (kernel_has(kernel, "width") && policy == "dimension") {
+    kernel$params$sigma <- dimension_width(kernel, p)
   }
   f <- ichol_fit(xs, kernel_code(kernel), kernel_param(kernel), approx, "data kernel")
   r <- max(1L, ncol(f$G))
@@ -501,7 +501,11 @@ rff_features <- function(kernel, x, n_features) {
   d <- ncol(x)
   sigma <- kernel$params$sigma
   W <- matrix(stats::rnorm(n_features * d), n_features, d)
-  W <- if (kernel$name == "gaussian") sqrt(2 * sigma) * W else sigma * W / abs(stats::rnorm(n_features))
+  W <- if (kernel_has(kernel, "squared")) {
+    sqrt(2 * sigma) * W
+  } else {
+    sigma * W / abs(stats::rnorm(n_features))
+  }
   b <- stats::runif(n_features, 0, 2 * pi)
   .Call(C_rff, x, W, b)
 }
@@ -525,7 +529,7 @@ label_factor <- function(kernel_y, y, approx, warn = TRUE) {
   }
   check_kernel_approximable(kern, "kernel_y", approx)
   ymat <- regression_outcome(y)
-  if (approx$name == "rff" && !kern$name %in% c("gaussian", "laplace")) approx <- approx_ichol()
+  if (approx$name == "rff" && !kernel_has(kern, "rff")) approx <- approx_ichol()
   f <- kernel_factor(kern, ymat, approx, "kernel_y", warn = warn)
   kernel_y$params$kernel <- f$kernel
   kernel_y$label <- paste("regression label kernel:", f$kernel$label)

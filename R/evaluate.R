@@ -130,46 +130,19 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
       stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
     }
   }
-  d <- normalise_inputs(x, y, assay = assay)
+  d <- evaluate_inputs(x, y, assay)
   x <- d$x
   y <- d$y
-  if (is.matrix(y)) {
-    stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
-         call. = FALSE)
-  }
   m <- nrow(x)
   p <- ncol(x)
-  if (is.null(colnames(x))) colnames(x) <- paste0("V", seq_len(p))
-  if (anyDuplicated(colnames(x))) {
-    stop("The features of 'x' need distinct names: the rankings are compared by name.",
-         call. = FALSE)
-  }
   repeats <- check_whole(repeats, "repeats", 1L)
   inner_folds <- check_whole(inner_folds, "inner_folds", 2L)
   # workers sharing the machine: one thread each unless the caller says otherwise
   if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
-  given <- NULL
-  if (length(folds) > 1L) {
-    # the caller's folds, e.g. one per patient or batch
-    if (length(folds) != m || anyNA(folds)) {
-      stop(sprintf(paste0("'folds' must be a number of folds or the fold of each of the %d ",
-                          "samples, without NA."), m), call. = FALSE)
-    }
-    given <- as.integer(factor(folds))
-    folds <- max(given)
-    if (folds < 2L) stop("'folds' names a single fold: give at least two.", call. = FALSE)
-    if (repeats > 1L) {
-      stop("With the folds given, the repeats would all be the same: use repeats = 1.",
-           call. = FALSE)
-    }
-  } else {
-    folds <- check_whole(folds, "folds", 2L)
-    if (folds > m) {
-      stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
-           call. = FALSE)
-    }
-  }
+  fo <- evaluate_folds(folds, repeats, m)
+  folds <- fo$folds
+  given <- fo$given
   if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
       any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
     stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
@@ -177,29 +150,8 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   }
   n_features <- sort(unique(as.integer(n_features)))
   sel <- resolve_selectors(selectors, max(n_features), threads)
-  if (is.factor(y)) {
-    small <- tabulate(y, nlevels(y)) < folds
-    if (any(small)) {
-      warning(sprintf(paste0("class%s %s %s fewer samples than the %d folds: some test folds ",
-                             "miss %s."), if (sum(small) > 1) "es" else "",
-                      paste(sQuote(levels(y)[small], FALSE), collapse = ", "),
-                      if (sum(small) > 1) "have" else "has", folds,
-                      if (sum(small) > 1) "them" else "it"), call. = FALSE)
-    }
-  }
-  grid <- NULL
-  if (classifier == "svm") {
-    if (!requireNamespace("kernlab", quietly = TRUE)) {
-      stop("classifier = \"svm\" needs the kernlab package: install.packages(\"kernlab\"), ",
-           "or use classifier = \"none\".", call. = FALSE)
-    }
-    grid <- tune_grid(tune)
-    # one (C, sigma) pair needs no inner cross-validation to choose it
-    if (nrow(grid) == 1L && inner_given) {
-      stop_unused("inner_folds", "a 'tune' grid of more than one (C, sigma) pair",
-                  "a single pair")
-    }
-  }
+  if (is.factor(y)) warn_small_classes(y, folds)
+  grid <- if (classifier == "svm") evaluate_grid(tune, inner_given)
   run <- check_parallel(parallel)
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
@@ -221,20 +173,92 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   }
   out <- run(seq_len(nrow(tasks)), one_task)
 
+  evaluation_result(out, sel, tasks, fold_of, call,
+                    list(selectors = names(sel), n_features = n_features,
+                         folds = folds, repeats = repeats, classifier = classifier,
+                         tune = tune, inner_folds = inner_folds,
+                         outcome = if (is.factor(y)) "classification" else "regression",
+                         n_samples = m, n_total = p))
+}
+
+# The data of evaluate_selection(): one outcome, features with distinct names.
+evaluate_inputs <- function(x, y, assay) {
+  d <- normalise_inputs(x, y, assay = assay)
+  if (is.matrix(d$y)) {
+    stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
+         call. = FALSE)
+  }
+  if (is.null(colnames(d$x))) colnames(d$x) <- paste0("V", seq_len(ncol(d$x)))
+  if (anyDuplicated(colnames(d$x))) {
+    stop("The features of 'x' need distinct names: the rankings are compared by name.",
+         call. = FALSE)
+  }
+  d
+}
+
+# The number of folds, and the fold of each sample when the caller gave them.
+evaluate_folds <- function(folds, repeats, m) {
+  given <- NULL
+  if (length(folds) > 1L) {
+    # the caller's folds, e.g. one per patient or batch
+    if (length(folds) != m || anyNA(folds)) {
+      stop(sprintf(paste0("'folds' must be a number of folds or the fold of each of the %d ",
+                          "samples, without NA."), m), call. = FALSE)
+    }
+    given <- as.integer(factor(folds))
+    folds <- max(given)
+    if (folds < 2L) stop("'folds' names a single fold: give at least two.", call. = FALSE)
+    if (repeats > 1L) {
+      stop("With the folds given, the repeats would all be the same: use repeats = 1.",
+           call. = FALSE)
+    }
+  } else {
+    folds <- check_whole(folds, "folds", 2L)
+    if (folds > m) {
+      stop(sprintf("'folds' = %d is more than the %d samples: use folds <= %d.", folds, m, m),
+           call. = FALSE)
+    }
+  }
+  list(folds = folds, given = given)
+}
+
+warn_small_classes <- function(y, folds) {
+  small <- tabulate(y, nlevels(y)) < folds
+  if (any(small)) {
+    warning(sprintf(paste0("class%s %s %s fewer samples than the %d folds: some test folds ",
+                           "miss %s."), if (sum(small) > 1) "es" else "",
+                    paste(sQuote(levels(y)[small], FALSE), collapse = ", "),
+                    if (sum(small) > 1) "have" else "has", folds,
+                    if (sum(small) > 1) "them" else "it"), call. = FALSE)
+  }
+}
+
+# The (C, sigma) grid of the SVM.
+evaluate_grid <- function(tune, inner_given) {
+  if (!requireNamespace("kernlab", quietly = TRUE)) {
+    stop("classifier = \"svm\" needs the kernlab package: install.packages(\"kernlab\"), ",
+         "or use classifier = \"none\".", call. = FALSE)
+  }
+  grid <- tune_grid(tune)
+  # one (C, sigma) pair needs no inner cross-validation to choose it
+  if (nrow(grid) == 1L && inner_given) {
+    stop_unused("inner_folds", "a 'tune' grid of more than one (C, sigma) pair",
+                "a single pair")
+  }
+  grid
+}
+
+# The tasks' results together, the rankings per selector and their stability.
+evaluation_result <- function(out, sel, tasks, fold_of, call, settings) {
   results <- do.call(rbind, lapply(out, `[[`, "results"))
   rownames(results) <- NULL
   rankings <- lapply(stats::setNames(nm = names(sel)), function(s) {
     lapply(out, function(o) o$rankings[[s]])
   })
-  stability <- selection_stability(rankings, tasks$rep, n_features, p)
+  stability <- selection_stability(rankings, tasks$rep, settings$n_features,
+                                   settings$n_total)
   structure(list(results = results, stability = stability, rankings = rankings,
-                 folds = fold_of,
-                 settings = list(selectors = names(sel), n_features = n_features,
-                                 folds = folds, repeats = repeats, classifier = classifier,
-                                 tune = tune, inner_folds = inner_folds,
-                                 outcome = if (is.factor(y)) "classification" else "regression",
-                                 n_samples = m, n_total = p),
-                 call = call),
+                 folds = fold_of, settings = settings, call = call),
             class = "bahsic_evaluation")
 }
 

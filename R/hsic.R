@@ -126,11 +126,11 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                        match.call()))
   }
   unbiased <- estimator == "unbiased"
-  prep <- hsic_prepare(x, y, kernel, kernel_y, na_action, assay, threads,
-                       min_m = if (unbiased) 4L else 2L,
-                       why = sprintf("The %s HSIC estimator", estimator),
-                       hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-                       approximable = TRUE)
+  prep <- hsic_prepare(x, y, kernel, list(
+    kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
+    min_m = if (unbiased) 4L else 2L, min_what = sprintf("The %s HSIC estimator", estimator),
+    min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
+    outcome_what = "hsic()", approximable = TRUE))
   lab <- prep$label
   st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
   m <- prep$m
@@ -175,22 +175,22 @@ format_sigma <- function(kernel) {
   if (is.null(sigma)) "" else sprintf(", sigma = %s", format(sigma, digits = 4))
 }
 
-# Shared by hsic() and hsic_test(): inputs, Gram matrix and label factor.
-hsic_prepare <- function(x, y, kernel, kernel_y, na_action, assay, threads, min_m, why,
-                         hint = NULL, approximable = FALSE, what = "hsic()") {
+# Shared by hsic(), hsic_test() and qmi(): the problem (prepare_problem())
+# with the data kernel's Gram matrix K and the label Gram matrix (label).
+# spec: kernel_y, na_action, assay, threads, min_m, min_what, min_hint,
+# outcome_what and approximable (the memory error names the approximations).
+hsic_prepare <- function(x, y, kernel, spec) {
   check_kernel(kernel, "kernel", ridge = TRUE)
-  threads <- check_threads(threads)
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay,
-                        clinical = is_clinical(kernel), require_y = FALSE)
-  m <- nrow(d$x)
-  check_min_samples(m, min_m, why, hint)
-  d <- resolve_outcome(d, kernel_y, what = what)
-  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
-  full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-  # K and a full label kernel, each with the median heuristic's workspace
-  check_memory(m, 1.5 * (1 + full_label), approximable = approximable)
-  K <- gram(kernel, d$x, threads)
-  list(K = K, label = label_gram(kernel_y, d$y, threads), m = m, data = d)
+  spec$threads <- check_threads(spec$threads)
+  approximable <- isTRUE(spec$approximable)
+  prepare_problem(x, y, c(spec, list(
+    kernel = kernel, min_first = TRUE, labels = "gram", gram = TRUE,
+    memory = function(pr) {
+      kernel_y <- pr$kernel_y
+      full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
+      # K and a full label kernel, each with the median heuristic's workspace
+      check_memory(pr$m, 1.5 * (1 + full_label), approximable = approximable)
+    })))
 }
 
 #' Test of independence by HSIC
@@ -269,8 +269,10 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else if (estimator == "unbiased") {
     "Use estimator = \"biased\", which needs 2."
   }
-  prep <- hsic_prepare(x, y, kernel, kernel_y, na_action, assay, threads, min_m,
-                       why = sprintf("The %s test", method), hint = hint, what = "hsic_test()")
+  prep <- hsic_prepare(x, y, kernel, list(
+    kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
+    min_m = min_m, min_what = sprintf("The %s test", method), min_hint = hint,
+    outcome_what = "hsic_test()"))
   lab <- prep$label
   m <- prep$m
   if (method == "gamma") {

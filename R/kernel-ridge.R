@@ -150,10 +150,10 @@ ridge_gram <- function(kernel, x, threads = 1L) {
 ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_features, verbose) {
   lambda <- kernel$params$lambda
   base <- kernel$params$base
-  width <- base$name %in% c("gaussian", "laplace")
+  width <- kernel_has(base, "width")
   policy <- if (width) sigma else "fixed"
   if (width && policy == "fixed" && is.null(base$params$sigma)) {
-    base$params$sigma <- median_sigma(x, base$name == "gaussian", n_max = nrow(x))
+    base$params$sigma <- median_sigma(x, kernel_has(base, "squared"), n_max = nrow(x))
     kernel$params$base <- base
   }
   grid <- if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid))

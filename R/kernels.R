@@ -133,7 +133,7 @@ kernel_precomputed <- function(K, ...) {
 print.bahsic_kernel <- function(x, ...) {
   check_dots(..., .fn = "print", .allow = print_dot_args)
   cat(x$label, "\n", sep = "")
-  if (x$name %in% c("gaussian", "laplace")) {
+  if (kernel_has(x, "width")) {
     sigma <- x$params$sigma
     cat("  sigma = ", if (is.null(sigma)) "median heuristic" else format(sigma), "\n", sep = "")
   }
@@ -195,12 +195,12 @@ use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
 # constant and any width gives the same, zero, dependence: use 1. NaN: the
 # feature's scale leaves no representable width (pairwise_median()).
 feature_sigmas <- function(name, x) {
-  med <- .Call(C_median_columns, x, name == "gaussian")
+  med <- .Call(C_median_columns, x, kernel_has(name, "squared"))
   bad <- which(is.nan(med))
   if (length(bad)) {
     features <- colnames(x)[bad]
     if (is.null(features)) features <- as.character(bad)
-    stop_width_range(x[, bad, drop = FALSE], name == "gaussian", "x", features)
+    stop_width_range(x[, bad, drop = FALSE], kernel_has(name, "squared"), "x", features)
   }
   med[!is.finite(med) | med <= 0] <- 1
   1 / med
@@ -307,7 +307,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
     return(clinical_gram(kernel, x, threads))
   }
   check_kernel_range(kernel, x, arg)
-  median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
   # K, and the packed distances of the median heuristic
   check_memory(m, 1 + 0.5 * median_width)
   if (median_width && m < 2L) kernel$params$sigma <- 1
@@ -327,7 +327,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
       opts$p1 <- sigma
       K <- .Call(C_gram, x, opts)
     } else if (!(sigma >= .Machine$double.xmin && sigma <= .Machine$double.xmax)) {
-      stop_width_range(x, kernel$name == "gaussian", arg)
+      stop_width_range(x, kernel_has(kernel, "squared"), arg)
     }
     kernel$params$sigma <- sigma
     kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")

@@ -147,9 +147,10 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
   check_dots(...)
   check_bandwidth(bandwidth_x, "bandwidth_x")
   check_bandwidth(bandwidth_y, "bandwidth_y")
-  prep <- hsic_prepare(x, y, kernel_parzen(bandwidth_x), label_kernel_parzen(bandwidth_y),
-                       arg_match(na_action), assay, threads, min_m = 2L, why = "qmi()")
-  if (is.factor(prep$data$y) && !is.null(bandwidth_y)) {
+  prep <- hsic_prepare(x, y, kernel_parzen(bandwidth_x), list(
+    kernel_y = label_kernel_parzen(bandwidth_y), na_action = arg_match(na_action),
+    assay = assay, threads = threads, min_m = 2L, min_what = "qmi()", outcome_what = "hsic()"))
+  if (is.factor(prep$y) && !is.null(bandwidth_y)) {
     # classes take the counting measure's window, which has no bandwidth
     stop_unused("bandwidth_y", "a numeric outcome", "class labels")
   }
@@ -157,10 +158,10 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
   m <- prep$m
   hsic0 <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)[1L]
   hx <- parzen_bandwidth(attr(prep$K, "kernel"))
-  d_x <- ncol(prep$data$x)
-  classes <- is.factor(prep$data$y)
+  d_x <- ncol(prep$x)
+  classes <- is.factor(prep$y)
   hy <- if (classes) NA_real_ else parzen_bandwidth(lab$kernel$params$kernel)
-  d_y <- if (classes) NA_integer_ else NCOL(prep$data$y)
+  d_y <- if (classes) NA_integer_ else NCOL(prep$y)
   const <- parzen_constant(hx, d_x) * if (classes) 1 else parzen_constant(hy, d_y)
   # m^-2 tr(kappa H nu H) with tr(KHLH) = (m - 1)^2 HSIC0
   structure(list(estimate = const * hsic0 * (m - 1)^2 / m^2, bandwidth_x = hx,

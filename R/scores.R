@@ -390,16 +390,19 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
       default_label_kernel(y)
     }
   }
-  # W, the pair workspace of bk_feature_dot(), the median heuristic's, and a
-  # full label kernel
+  # the labels as the selectors make them (problem_labels(), R/problem.R):
+  # W for HSIC; for MMD and KTA the label Gram matrix itself (eq. 26: the
+  # balanced binary L is centred, so tr(KHLH) = tr(KL))
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-  check_memory(m, 2.5 + full_label)
-  lab <- label_gram(kernel_y, y, threads)
-  W <- switch(method,
-    # eq. 26: the balanced binary L is centred, so tr(KHLH) = tr(KL)
-    mmd = , kta = if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y),
-    hsic = weight_matrix(lab, m, estimator))
-  median_width <- kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)
+  pr <- problem_labels(
+    list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator),
+    list(labels = if (method == "hsic") "W" else "gram",
+         # W, the pair workspace of bk_feature_dot(), the median heuristic's,
+         # and a full label kernel
+         memory = function(pr) check_memory(m, 2.5 + full_label)))
+  lab <- pr$label
+  W <- if (method == "hsic") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+  median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
                      threads, use_simd())
 }

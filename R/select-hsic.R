@@ -173,13 +173,9 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
                            approx = "exact", unsupervised = FALSE, ...) {
   check_dots(..., .fn = "bahsic")
-  hsic_select("bahsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
-              estimator = arg_match(estimator),
-              sigma = if (!missing(sigma)) arg_match(sigma),
-              sigma_grid = sigma_grid, step = drop, step_arg = "drop",
-              n_features = n_features, standardize = standardize, threads = threads,
-              verbose = verbose, na_action = na_action, assay = assay, call = match.call(),
-              unsupervised = unsupervised)
+  hsic_select("bahsic", x, y, select_args(environment(), "drop", arg_match(estimator),
+                                        if (!missing(sigma)) arg_match(sigma)),
+              match.call())
 }
 
 #' @rdname bahsic
@@ -204,13 +200,9 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
                            approx = "exact", unsupervised = FALSE, ...) {
   check_dots(..., .fn = "fohsic")
-  hsic_select("fohsic", x, y, kernel = kernel, kernel_y = kernel_y, approx = approx,
-              estimator = arg_match(estimator),
-              sigma = if (!missing(sigma)) arg_match(sigma),
-              sigma_grid = sigma_grid, step = add, step_arg = "add",
-              n_features = n_features, standardize = standardize, threads = threads,
-              verbose = verbose, na_action = na_action, assay = assay, call = match.call(),
-              unsupervised = unsupervised)
+  hsic_select("fohsic", x, y, select_args(environment(), "add", arg_match(estimator),
+                                        if (!missing(sigma)) arg_match(sigma)),
+              match.call())
 }
 
 #' @rdname bahsic
@@ -219,21 +211,72 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("fohsic", match.call(), parent.frame(), list(...)[["kernel"]], ...)
 }
 
-# The one path of both selectors: inputs, labels, weights, then the C loop
-# (or the one-pass linear case), then the shared result class.
-hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_grid, step,
-                        step_arg, n_features, standardize, threads, verbose, na_action, assay,
-                        call, approx = "exact", unsupervised = FALSE) {
-  check_flag(unsupervised, "unsupervised")
-  if (unsupervised && missing(y)) y <- NULL
+# The one path of both selectors: the arguments checked, the problem
+# prepared (prepare_problem(), R/problem.R), the C loop (or the one-pass
+# linear case, or the ridge loop) run on it, then the shared result class.
+# `args`: the default method's arguments (kernel, kernel_y, estimator,
+# sigma (NULL: not given), sigma_grid, step, step_arg, n_features,
+# standardize, threads, verbose, na_action, assay, approx, unsupervised).
+hsic_select <- function(method, x, y, args, call) {
+  check_flag(args$unsupervised, "unsupervised")
+  if (args$unsupervised && missing(y)) y <- NULL
+  args <- check_select_args(method, args)
+  pr <- prepare_problem(x, y, select_spec(method, args))
+  k <- problem_kernel(pr, args$kernel, args$sigma)
+  res <- run_select(method, pr, k, args)
+  select_result(method, pr, k, res, args, call)
+}
+
+# The arguments of bahsic.default() or fohsic.default() (their frame env) as
+# one list; estimator and sigma (NULL: not given) matched by the method.
+select_args <- function(env, step_arg, estimator, sigma) {
+  get_arg <- function(name) get(name, envir = env, inherits = FALSE)
+  list(kernel = get_arg("kernel"), kernel_y = get_arg("kernel_y"), estimator = estimator,
+       sigma = sigma, sigma_grid = get_arg("sigma_grid"), step = get_arg(step_arg),
+       step_arg = step_arg, n_features = get_arg("n_features"),
+       standardize = get_arg("standardize"), threads = get_arg("threads"),
+       verbose = get_arg("verbose"), na_action = get_arg("na_action"),
+       assay = get_arg("assay"), approx = get_arg("approx"),
+       unsupervised = get_arg("unsupervised"))
+}
+
+# The selectors' own arguments, checked against each other before any data
+# are read; returns args with the width policy and the approximation resolved.
+check_select_args <- function(method, args) {
+  kernel <- args$kernel
   check_kernel(kernel, "kernel", ridge = TRUE)
-  # the width policy (NULL: not given) applies to kernels with a width, also
-  # as the base of kernel_ridge(); a Parzen window keeps its bandwidth (R/qmi.R)
+  args["sigma"] <- list(check_select_sigma(kernel, args$sigma, args$sigma_grid))
+  if (kernel$name == "precomputed") {
+    stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
+                "features, so the kernel must be computed from them."), call. = FALSE)
+  }
+  args$approx <- check_select_approx(method, kernel, args$sigma, resolve_approx(args$approx))
+  step <- args$step
+  if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
+    stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
+                 args$step_arg, if (args$step_arg == "drop") "removes" else "adds"), call. = FALSE)
+  }
+  sigma_grid <- args$sigma_grid
+  if (!is.null(sigma_grid) && (!is.numeric(sigma_grid) || length(sigma_grid) == 0L ||
+                               any(!is.finite(sigma_grid)) || any(sigma_grid <= 0))) {
+    stop("'sigma_grid' must be a vector of positive widths, or NULL for a grid around the median heuristic.",
+         call. = FALSE)
+  }
+  check_flag(args$standardize, "standardize")
+  check_flag(args$verbose, "verbose")
+  args$threads <- check_threads(args$threads)
+  args$na_action <- arg_match(args$na_action, c("fail", "omit"))
+  args
+}
+
+# The width policy (NULL: not given) applies to kernels with a width, also
+# as the base of kernel_ridge(); a Parzen window keeps its bandwidth (R/qmi.R).
+check_select_sigma <- function(kernel, sigma, sigma_grid) {
   parzen <- inherits(kernel, "bahsic_parzen")
   base <- if (is_ridge(kernel)) kernel$params$base else kernel
   if (is.null(sigma)) {
     sigma <- if (parzen) "fixed" else "dimension"
-  } else if (sigma != "fixed" && !base$name %in% c("gaussian", "laplace")) {
+  } else if (sigma != "fixed" && !kernel_has(base, "width")) {
     # "fixed" (the kernel as given) holds for every kernel; a policy that
     # changes a width needs a kernel that has one
     stop_unused(sprintf("sigma = \"%s\"", sigma), "a Gaussian or Laplace kernel",
@@ -246,22 +289,20 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   if (!is.null(sigma_grid) && sigma != "optimize") {
     stop_unused("sigma_grid", "sigma = \"optimize\"", sprintf("sigma = \"%s\"", sigma))
   }
-  if (kernel$name == "precomputed") {
-    stop(paste0("'kernel' cannot be a precomputed kernel: ", method, "() removes and adds ",
-                "features, so the kernel must be computed from them."), call. = FALSE)
-  }
-  approx <- resolve_approx(approx)
+  sigma
+}
+
+# The approximation against the kernel, the selector and the width policy.
+check_select_approx <- function(method, kernel, sigma, approx) {
   if (is_ridge(kernel)) ridge_check_approx(approx)
-  block <- approx$name == "block"
-  rff <- approx$name == "rff"
-  ichol <- approx$name == "ichol"
-  clinical <- is_clinical(kernel)
-  if (clinical && approx$name != "exact") {
+  if (is_clinical(kernel) && approx$name != "exact") {
     stop(sprintf(paste0("approx = \"%s\" is not available with kernel_clinical(), which scores ",
                         "every feature from per-feature kernel matrices: use approx = \"exact\"."),
                  approx$name), call. = FALSE)
   }
-  if (rff && !kernel$name %in% c("gaussian", "laplace")) {
+  rff <- approx$name == "rff"
+  ichol <- approx$name == "ichol"
+  if (rff && !kernel_has(kernel, "rff")) {
     stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
                         "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
          call. = FALSE)
@@ -276,36 +317,34 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                 "costs one pass over the samples per feature: use approx = \"exact\"."),
          call. = FALSE)
   }
-  if ((rff || ichol) && sigma == "optimize" && kernel$name %in% c("gaussian", "laplace")) {
+  if ((rff || ichol) && sigma == "optimize" && kernel_has(kernel, "width")) {
     stop(sprintf(paste0("sigma = \"optimize\" is not available with approx = \"%s\": use sigma = ",
                         "\"dimension\" or \"fixed\", or approx = \"block\"."), approx$name),
          call. = FALSE)
   }
-  if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
-    stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
-                 step_arg, if (step_arg == "drop") "removes" else "adds"), call. = FALSE)
-  }
-  if (!is.null(sigma_grid) && (!is.numeric(sigma_grid) || length(sigma_grid) == 0L ||
-                               any(!is.finite(sigma_grid)) || any(sigma_grid <= 0))) {
-    stop("'sigma_grid' must be a vector of positive widths, or NULL for a grid around the median heuristic.",
-         call. = FALSE)
-  }
-  check_flag(standardize, "standardize")
-  check_flag(verbose, "verbose")
-  threads <- check_threads(threads)
+  approx
+}
 
-  d <- normalise_inputs(x, y, na_action = arg_match(na_action, c("fail", "omit")),
-                        assay = assay, clinical = clinical, require_y = FALSE)
-  # unsupervised (the standardised data are the labels), or the labels are a
-  # precomputed label kernel
-  d <- resolve_outcome(d, kernel_y, unsupervised)
-  kernel_y <- d$kernel_y
-  xs <- d$x
-  m <- nrow(xs)
-  p <- ncol(xs)
-  check_min_samples(m, if (estimator == "unbiased") 4L else 3L,
-                    sprintf("%s() with the %s estimator", method, estimator),
-                    if (estimator == "unbiased") "Use estimator = \"biased\", which needs 3.")
+# The problem of BAHSIC and FOHSIC (see prepare_problem()): W on the exact
+# path, block weights or a label factor on the approximate ones.
+select_spec <- function(method, args) {
+  estimator <- args$estimator
+  unbiased <- estimator == "unbiased"
+  n_features <- args$n_features
+  list(na_action = args$na_action, assay = args$assay, kernel = args$kernel, check_range = TRUE,
+       kernel_y = args$kernel_y, unsupervised = args$unsupervised,
+       min_m = if (unbiased) 4L else 3L,
+       min_what = sprintf("%s() with the %s estimator", method, estimator),
+       min_hint = if (unbiased) "Use estimator = \"biased\", which needs 3.",
+       check_inputs = function(pr) check_select_n(n_features, pr$p),
+       # the clinical kernel scales by range itself
+       standardize = args$standardize && !is_clinical(args$kernel),
+       estimator = estimator, threads = args$threads, approx = args$approx,
+       labels = if (args$approx$name == "exact") "W" else args$approx$name,
+       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE))
+}
+
+check_select_n <- function(n_features, p) {
   if (!is.null(n_features)) {
     if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
         n_features < 1 || n_features > p || n_features != round(n_features)) {
@@ -313,84 +352,57 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
                    p), call. = FALSE)
     }
   }
-  # the clinical kernel scales by range itself
-  if (clinical) standardize <- FALSE
-  if (standardize) xs <- standardize_columns(xs, d$features)
-  check_kernel_range(kernel, xs)
-  kernel_y <- resolve_label_kernel(kernel_y, d$y)
-  blocks <- NULL
-  if (block) {
-    blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
-    check_block_memory(blocks, approx$params$size)
-    # the partitions stacked: row i of xs is sample blocks$rows[i]
-    if (!identical(blocks$rows, seq_len(m))) xs <- xs[blocks$rows, , drop = FALSE]
-    bw <- block_weights(kernel_y, d$y, blocks, estimator, threads)
-    lab_kernel <- bw$kernel
-  } else if (ichol) {
-    fy <- label_factor(kernel_y, d$y, approx, warn = FALSE)
-    lab_kernel <- fy$kernel
-  } else if (rff) {
-    # the standard frequencies and phases, drawn as rff_features() draws
-    # them (so hsic(approx = "rff") under the same seed uses the same ones):
-    # N(0, 1), then for the Laplace kernel divided by |N(0, 1)| per feature
-    n_rff <- approx$params$n_features
-    omega <- matrix(stats::rnorm(n_rff * p), n_rff, p)
-    if (kernel$name == "laplace") omega <- omega / abs(stats::rnorm(n_rff))
-    phase <- stats::runif(n_rff, 0, 2 * pi)
-    fy <- label_factor(kernel_y, d$y, approx)
-    lab_kernel <- fy$kernel
-    check_select_factor_memory(m, p, n_rff, ncol(fy$F), threads, approx)
-  } else {
-    check_memory(m, 5, approximable = TRUE)
-    lab <- label_gram(kernel_y, d$y, threads)
-    lab_kernel <- lab$kernel
-    W <- weight_matrix(lab, m, estimator)
-  }
+}
 
-  width <- kernel$name %in% c("gaussian", "laplace")
-  policy <- if (width) sigma else "fixed"
-  if (width && policy == "fixed" && is.null(kernel$params$sigma)) {
-    # all samples on the exact path, as before; at most 1000 on the block path
-    kernel$params$sigma <- median_sigma(xs, kernel$name == "gaussian",
-                                        n_max = if (approx$name == "exact") m else 1000L)
-  }
-
+# The selection on a prepared problem, with the kernel and policy `k`
+# (problem_kernel()): the ridge loop, the one-pass linear case, or C_select.
+run_select <- function(method, pr, k, args) {
+  kernel <- k$kernel
   if (is_ridge(kernel)) {
     # section 6.6: RFE / forward selection with ridge regression (kernel-ridge.R)
-    res <- ridge_select(method, xs, W, kernel, sigma, sigma_grid, step, n_features, verbose)
-    kernel <- res$kernel
-  } else if (kernel$name == "linear") {
-    s <- if (block) {
-      block_feature_dot(xs, bw, threads)
-    } else {
-      .Call(C_feature_dot, xs, W, linear_dot_opts(threads))
-    }
-    res <- linear_select(method, s, step, n_features)
-  } else {
-    # the options of C_select, read by name in C (src/select_call.c): the
-    # common ones, then the estimator's own
-    mode <- if (block) "block" else if (rff) "rff" else if (ichol) "ichol" else "exact"
-    par <- kernel_param(kernel)
-    opts <- list(mode = mode_code(mode), kernel = kernel_code(kernel),
-                 p1 = as.double(par[1L]), p2 = as.double(par[2L]),
-                 direction = direction_code(method), policy = policy_code(policy),
-                 grid = if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid)),
-                 grid_relative = is.null(sigma_grid), step = as.double(step),
-                 n_target = if (is.null(n_features)) 0L else n_features, threads = threads,
-                 verbose = verbose, simd = use_simd())
-    unbiased <- estimator == "unbiased"
-    opts <- c(opts, switch(mode,
-      exact = c(list(W = W), if (clinical) list(categorical = clinical_flags(xs))),
-      block = list(blocks = blocks$row0, W = bw$W),
-      rff = list(omega = omega, phase = phase, F = fy$F, unbiased = unbiased),
-      ichol = list(tol = as.double(approx$params$tol),
-                   max_rank = ichol_select_rank(xs, kernel, policy, approx, fy, threads),
-                   F = fy$F, unbiased = unbiased)
-    ))
-    res <- .Call(C_select, xs, opts)
+    return(ridge_select(method, pr$x, pr$W, kernel, args$sigma, args$sigma_grid, args$step,
+                        args$n_features, args$verbose))
   }
+  if (kernel$name == "linear") {
+    s <- if (pr$mode == "block") {
+      block_feature_dot(pr$x, pr$bw, pr$threads)
+    } else {
+      .Call(C_feature_dot, pr$x, pr$W, linear_dot_opts(pr$threads))
+    }
+    return(linear_select(method, s, args$step, args$n_features))
+  }
+  .Call(C_select, pr$x, select_opts(method, pr, k, args))
+}
 
-  features <- data.frame(feature = d$features,
+# The options of C_select, read by name in C (src/select_call.c): the
+# common ones, then the mode's own.
+select_opts <- function(method, pr, k, args) {
+  kernel <- k$kernel
+  par <- kernel_param(kernel)
+  sigma_grid <- args$sigma_grid
+  opts <- list(mode = mode_code(pr$mode), kernel = kernel_code(kernel),
+               p1 = as.double(par[1L]), p2 = as.double(par[2L]),
+               direction = direction_code(method), policy = policy_code(k$policy),
+               grid = if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid)),
+               grid_relative = is.null(sigma_grid), step = as.double(args$step),
+               n_target = if (is.null(args$n_features)) 0L else args$n_features,
+               threads = pr$threads, verbose = args$verbose, simd = use_simd())
+  unbiased <- pr$estimator == "unbiased"
+  c(opts, switch(pr$mode,
+    exact = c(list(W = pr$W), if (is_clinical(kernel)) list(categorical = clinical_flags(pr$x))),
+    block = list(blocks = pr$blocks$row0, W = pr$bw$W),
+    rff = list(omega = pr$omega, phase = pr$phase, F = pr$fy$F, unbiased = unbiased),
+    ichol = list(tol = as.double(args$approx$params$tol),
+                 max_rank = ichol_select_rank(pr$x, kernel, k$policy, args$approx, pr$fy,
+                                              pr$threads),
+                 F = pr$fy$F, unbiased = unbiased)
+  ))
+}
+
+# The shared result class from the loop's ranks, scores and path.
+select_result <- function(method, pr, k, res, args, call) {
+  kernel <- if (is_ridge(k$kernel)) res$kernel else k$kernel
+  features <- data.frame(feature = pr$features,
                          rank = ifelse(res$rank > 0L, res$rank, NA_integer_),
                          score = ifelse(is.nan(res$score), NA_real_, res$score),
                          iteration = ifelse(res$iteration > 0L, res$iteration, NA_integer_),
@@ -400,14 +412,15 @@ hsic_select <- function(method, x, y, kernel, kernel_y, estimator, sigma, sigma_
   path$sigma[is.nan(path$sigma)] <- NA_real_
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
-  settings <- list(kernel = kernel, kernel_y = lab_kernel, estimator = estimator,
-                   sigma = if (width) sigma else NA_character_, sigma_grid = sigma_grid,
-                   step = step, n_features = n_features, standardize = standardize,
-                   n_samples = m, threads = threads, approx = approx$label)
+  settings <- list(kernel = kernel, kernel_y = pr$kernel_y, estimator = pr$estimator,
+                   sigma = if (k$width) args$sigma else NA_character_,
+                   sigma_grid = args$sigma_grid, step = args$step, n_features = args$n_features,
+                   standardize = pr$standardize, n_samples = pr$m, threads = pr$threads,
+                   approx = args$approx$label)
   # the blocks of samples (indices into the rows of x), to reproduce the estimate
-  if (block) settings$blocks <- blocks$list
-  if (d$unsupervised) settings$unsupervised <- TRUE
-  names(settings)[names(settings) == "step"] <- step_arg
+  if (pr$mode == "block") settings$blocks <- pr$blocks$list
+  if (pr$unsupervised) settings$unsupervised <- TRUE
+  names(settings)[names(settings) == "step"] <- args$step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
   new_selection(method, features, path, settings, call)

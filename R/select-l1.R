@@ -133,9 +133,10 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                 "or label_kernel_precomputed(L); for another label kernel use l1_hsic()."),
          call. = FALSE)
   }
-  prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                     max_bisect, standardize, verbose, arg_match(na_action), assay,
-                     "l1_lsmi()", kernel_y, unsupervised)
+  prep <- l1_prepare(x, y, n_features, l1_controls(restarts, max_iter, tol_grad, tol_progress,
+                                                    z_start, max_bisect, standardize, verbose),
+                     list(na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
+                          unsupervised = unsupervised, min_what = "l1_lsmi()", labels = "none"))
   check_lsmi_sizes(n_basis, folds, prep$m)
   check_lsmi_memory("l1_lsmi()", prep$m, ncol(prep$x), n_basis, folds,
                     if (is_precomputed_label(prep$kernel_y)) NULL else prep$y, median_x = TRUE)
@@ -187,20 +188,20 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   check_dots(..., .fn = "l1_hsic")
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
-  prep <- l1_prepare(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                     max_bisect, standardize, verbose, arg_match(na_action), assay,
-                     "l1_hsic()", kernel_y, unsupervised)
-  xs <- prep$x
-  m <- prep$m
-  kernel_y <- resolve_label_kernel(prep$kernel_y, prep$y)
-  # the label kernel, weight_matrix()'s temporaries (4 m x m with the label
+  # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC"); before it, the
+  # label kernel, weight_matrix()'s temporaries (4 m x m with the label
   # kernel), then W, the label kernel and the median heuristic's distances
   # and cross products (1.5) or C_l1hsic_grad()'s m x m workspace: R's peak
   # heap at m = 2000 is 5.05 m x m matrices (gc())
-  check_memory(m, 5)
-  lab <- label_gram(kernel_y, prep$y)
-  # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC")
-  W <- weight_matrix(lab, m, "biased")
+  prep <- l1_prepare(x, y, n_features, l1_controls(restarts, max_iter, tol_grad, tol_progress,
+                                                    z_start, max_bisect, standardize, verbose),
+                     list(na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
+                          unsupervised = unsupervised, min_what = "l1_hsic()", labels = "W",
+                          estimator = "biased", threads = 1L,
+                          memory = function(pr) check_memory(pr$m, 5)))
+  xs <- prep$x
+  m <- prep$m
+  W <- prep$W
   criterion <- function(w_start) {
     xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
     med <- .Call(C_median_pairwise, xw, TRUE)
@@ -209,7 +210,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
          f = function(w) .Call(C_l1hsic_grad, xs, w, gamma, W))
   }
   res <- l1_search(criterion, prep)
-  settings <- list(kernel_y = lab$kernel, n_features = prep$n_features, z = res$z,
+  settings <- list(kernel_y = prep$kernel_y, n_features = prep$n_features, z = res$z,
                    restarts = prep$restarts, exact = res$exact, max_iter = prep$max_iter,
                    tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
                    standardize = standardize, n_samples = m)
@@ -222,15 +223,9 @@ l1_hsic.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("l1_hsic", match.call(), parent.frame(), NULL, ...)
 }
 
-# Inputs and arguments shared by both selectors. Constant features (after
-# standardize_columns(), which warns about them) are left out of the
-# optimisation: their weight is 0.
-l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progress, z_start,
-                       max_bisect, standardize, verbose, na_action, assay, what,
-                       kernel_y = NULL, unsupervised = FALSE) {
-  if (missing(n_features)) {
-    stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
-  }
+# The controls shared by both selectors, checked.
+l1_controls <- function(restarts, max_iter, tol_grad, tol_progress, z_start, max_bisect,
+                        standardize, verbose) {
   restarts <- check_whole(restarts, "restarts", 1L)
   max_iter <- check_whole(max_iter, "max_iter", 1L)
   max_bisect <- check_whole(max_bisect, "max_bisect", 0L)
@@ -243,35 +238,44 @@ l1_prepare <- function(x, y, n_features, restarts, max_iter, tol_grad, tol_progr
   check_positive(z_start, "z_start")
   check_flag(standardize, "standardize")
   check_flag(verbose, "verbose")
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, require_y = FALSE)
-  # unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y, unsupervised)
-  xs <- d$x
-  m <- nrow(xs)
-  p <- ncol(xs)
-  check_min_samples(m, 4L, what)
-  if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
-      n_features < 1 || n_features > p || n_features != round(n_features)) {
-    stop(sprintf("'n_features' must be a whole number from 1 to %d (the number of features).",
-                 p), call. = FALSE)
+  list(restarts = restarts, max_iter = max_iter, tol_grad = tol_grad,
+       tol_progress = tol_progress, z_start = z_start, max_bisect = max_bisect,
+       standardize = standardize, verbose = verbose)
+}
+
+# The problem both selectors solve (prepare_problem()), with their controls
+# `ctl` (l1_controls()); `spec`: the inputs and the labels (l1_hsic(): W).
+# Constant features (after standardize_columns(), which warns about them)
+# are left out of the optimisation: their weight is 0.
+l1_prepare <- function(x, y, n_features, ctl, spec) {
+  if (missing(n_features)) {
+    stop("'n_features' is missing: give the number of features to select.", call. = FALSE)
   }
-  n_features <- as.integer(n_features)
-  if (is.numeric(d$y) && !is_precomputed_label(d$kernel_y)) check_varying_outcome(d$y)
-  varying <- !.Call(C_constant_columns, xs)
-  if (standardize) xs <- standardize_columns(xs, d$features)
-  if (n_features > sum(varying)) {
-    stop(sprintf(paste0("'n_features' = %d but only %d feature%s vary: a constant feature ",
-                        "carries no information. Ask for at most %d."),
-                 n_features, sum(varying), if (sum(varying) == 1L) "" else "s",
-                 sum(varying)), call. = FALSE)
-  }
+  spec <- c(spec, list(
+    min_m = 4L, drop_constant = TRUE, standardize = ctl$standardize,
+    check_inputs = function(pr) {
+      p <- pr$p
+      if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
+          n_features < 1 || n_features > p || n_features != round(n_features)) {
+        stop(sprintf("'n_features' must be a whole number from 1 to %d (the number of features).",
+                     p), call. = FALSE)
+      }
+      if (is.numeric(pr$y) && !is_precomputed_label(pr$kernel_y)) check_varying_outcome(pr$y)
+    },
+    check_x = function(pr) {
+      n_varying <- sum(pr$varying)
+      if (n_features > n_varying) {
+        stop(sprintf(paste0("'n_features' = %d but only %d feature%s vary: a constant feature ",
+                            "carries no information. Ask for at most %d."),
+                     n_features, n_varying, if (n_varying == 1L) "" else "s",
+                     n_varying), call. = FALSE)
+      }
+    }))
+  pr <- prepare_problem(x, y, spec)
   # x: the varying features only; their weights are optimised
-  list(x = xs[, varying, drop = FALSE], y = d$y, kernel_y = d$kernel_y,
-       unsupervised = d$unsupervised, features = d$features, m = m, p = p,
-       active = which(varying),
-       n_features = n_features, restarts = restarts, max_iter = max_iter,
-       tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
-       max_bisect = max_bisect, verbose = verbose)
+  c(list(x = pr$x[, pr$varying, drop = FALSE], y = pr$y, kernel_y = pr$kernel_y,
+         unsupervised = pr$unsupervised, features = pr$features, m = pr$m, p = pr$p,
+         active = which(pr$varying), n_features = as.integer(n_features), W = pr$W), ctl)
 }
 
 # Gradient projection for one z (slide "Gradient Projection Algorithm"):

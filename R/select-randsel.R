@@ -135,6 +135,35 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
     stop(paste0("'kernel' cannot be a precomputed kernel: randsel() draws subsets of ",
                 "features, so the kernel must be computed from them."), call. = FALSE)
   }
+  check_randsel_args(n_boot, subsample, cull, fix_top, fix_times, stop_at)
+  fixing <- !is.null(fix_top)
+  check_flag(standardize, "standardize")
+  check_flag(verbose, "verbose")
+  threads <- check_threads(threads)
+  run <- if (!is.null(parallel)) check_parallel(parallel)
+  pr <- prepare_problem(x, y, list(
+    na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
+    unsupervised = unsupervised, min_m = 3L, min_what = "randsel()",
+    standardize = standardize, threads = threads, labels = "gram",
+    memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m))))
+
+  release <- hold_parallel(parallel)
+  on.exit(release(), add = TRUE)
+  ctl <- list(n_boot = as.integer(n_boot), s = randsel_size(subsample, pr$m), cull = cull,
+              fix_top = if (fixing) fix_top, fix_times = if (fixing) as.integer(fix_times),
+              stop_at = as.integer(stop_at), verbose = verbose)
+  res <- randsel_loop(pr, kernel, ctl, run)
+  settings <- list(kernel = kernel, kernel_y = pr$kernel_y, n_boot = as.integer(n_boot),
+                   subsample = subsample, subsample_size = ctl$s, cull = cull,
+                   fix_top = fix_top, fix_times = fix_times, stop_at = as.integer(stop_at),
+                   standardize = standardize, n_samples = pr$m, threads = threads)
+  if (pr$unsupervised) settings$unsupervised <- TRUE
+  call[[1L]] <- as.name("randsel")
+  randsel_result(pr, res, settings, call)
+}
+
+# randSel's own arguments (the bootstrap, culling, fixing and stopping rules).
+check_randsel_args <- function(n_boot, subsample, cull, fix_top, fix_times, stop_at) {
   if (!is.numeric(n_boot) || length(n_boot) != 1L || !is.finite(n_boot) || n_boot < 1 ||
       n_boot != round(n_boot) || n_boot > 1e9) {
     stop(paste0("'n_boot' must be a whole number from 1 to 1e9, e.g. 1000 subsamples per ",
@@ -152,8 +181,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   if (is.null(fix_top) != is.null(fix_times)) {
     stop("Give both 'fix_top' and 'fix_times' to fix features, or neither.", call. = FALSE)
   }
-  fixing <- !is.null(fix_top)
-  if (fixing) {
+  if (!is.null(fix_top)) {
     if (!is.numeric(fix_top) || length(fix_top) != 1L || !is.finite(fix_top) ||
         fix_top <= 0 || fix_top > 1) {
       stop("'fix_top' must be a fraction in (0, 1], e.g. 0.05 for the top 5% of contributors.",
@@ -170,53 +198,40 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
     stop("'stop_at' must be a whole number of at least 1 (features left at the end).",
          call. = FALSE)
   }
-  check_flag(standardize, "standardize")
-  check_flag(verbose, "verbose")
-  threads <- check_threads(threads)
-  run <- if (!is.null(parallel)) check_parallel(parallel)
+}
 
-  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
-                        require_y = FALSE)
-  # unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y, unsupervised)
-  xs <- d$x
-  m <- nrow(xs)
-  p <- ncol(xs)
-  check_min_samples(m, 3L, "randsel()")
-  if (standardize) xs <- standardize_columns(xs, d$features)
-  kernel_y <- resolve_label_kernel(d$kernel_y, d$y)
-  s <- min(m, max(2L, as.integer(round(subsample * m))))
-  # a full label kernel (with the median heuristic's workspace) and what one
-  # iteration allocates: the blocked columns and every thread's workspace,
-  # (q + 3) s^2 doubles for a batch of q bootstraps of s samples
+# The samples per subsample: a fraction of m, at least 2.
+randsel_size <- function(subsample, m) min(m, max(2L, as.integer(round(subsample * m))))
+
+# Before anything m x m: a full label kernel (with the median heuristic's
+# workspace) and what one iteration allocates: the blocked columns and every
+# thread's workspace, (q + 3) s^2 doubles for a batch of q bootstraps of s
+# samples.
+randsel_budget <- function(pr, s) {
+  m <- pr$m
+  p <- pr$p
+  threads <- pr$threads
+  kernel_y <- pr$kernel_y
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   check_budget(8 * 1.5 * full_label * as.double(m)^2 +
                  .Call(C_randsel_workspace, m, p, s, threads),
                m, "randsel()", sprintf("%d features, subsamples of %d, %d thread%s", p, s,
                                        threads, if (threads == 1L) "" else "s"),
                "Use a smaller 'subsample', fewer threads, or raise the option.")
-  lab <- label_gram(kernel_y, d$y, threads)
+}
 
-  release <- hold_parallel(parallel)
-  on.exit(release(), add = TRUE)
-  res <- randsel_loop(xs, lab, kernel, as.integer(n_boot), s, cull,
-                      if (fixing) fix_top else NULL, if (fixing) as.integer(fix_times),
-                      as.integer(stop_at), threads, run, verbose)
-  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
+# The shared result class, with randSel's contributions per iteration and
+# its fixed features.
+randsel_result <- function(pr, res, settings, call) {
+  features <- data.frame(feature = pr$features, rank = res$rank, score = res$score,
                          iteration = res$iteration, fixed = res$fixed,
                          stringsAsFactors = FALSE)
   contributions <- res$history
-  dimnames(contributions) <- list(d$features, if (ncol(contributions)) {
+  dimnames(contributions) <- list(pr$features, if (ncol(contributions)) {
     paste0("iteration", seq_len(ncol(contributions)))
   })
-  settings <- list(kernel = kernel, kernel_y = lab$kernel, n_boot = as.integer(n_boot),
-                   subsample = subsample, subsample_size = s, cull = cull,
-                   fix_top = fix_top, fix_times = fix_times, stop_at = as.integer(stop_at),
-                   standardize = standardize, n_samples = m, threads = threads)
-  if (d$unsupervised) settings$unsupervised <- TRUE
-  call[[1L]] <- as.name("randsel")
   new_selection("randsel", features, res$path, settings, call,
-                contributions = contributions, fixed = d$features[res$fixed_order])
+                contributions = contributions, fixed = pr$features[res$fixed_order])
 }
 
 #' @rdname randsel
@@ -252,9 +267,9 @@ randsel_iter_parallel <- function(run, x, lab, opts) {
 # The width of one iteration: every set uses it (Proposition 3.4).
 randsel_width <- function(kernel, size) {
   par <- kernel_param(kernel)
-  if (kernel$name %in% c("gaussian", "laplace") && is.null(kernel$params$sigma)) {
+  if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) {
     size <- max(1, size)
-    par[1L] <- if (kernel$name == "gaussian") 1 / (2 * size) else 1 / sqrt(2 * size)
+    par[1L] <- dimension_width(kernel, size)
   }
   par
 }
@@ -266,8 +281,14 @@ by_contribution <- function(idx, contrib) idx[order(-contrib, idx, na.last = TRU
 # Algorithm 1: iterations in R (culling and fixing are cheap bookkeeping),
 # each iteration's bootstraps in C (C_randsel_iter), or through the back end
 # run (check_parallel(); randsel_iter_parallel()).
-randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, stop_at,
-                         threads, run, verbose) {
+randsel_loop <- function(pr, kernel, ctl, run) {
+  xs <- pr$x
+  lab <- pr$label
+  threads <- pr$threads
+  fix_top <- ctl$fix_top
+  fix_times <- ctl$fix_times
+  stop_at <- ctl$stop_at
+  cull <- ctl$cull
   p <- ncol(xs)
   surv <- seq_len(p)
   fixed <- integer(0)
@@ -289,7 +310,7 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     # the options of C_randsel_iter and C_randsel_align, read by name in C
     # (src/randsel_call.c): one list for the serial and the parallel paths
     opts <- list(kernel = code, p1 = as.double(par[1L]), p2 = as.double(par[2L]),
-                 n_fixed = length(fixed), n_boot = n_boot, subsample = s,
+                 n_fixed = length(fixed), n_boot = ctl$n_boot, subsample = ctl$s,
                  threads = threads, simd = use_simd())
     res <- if (is.null(run)) {
       .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), lab$L, lab$Y, opts)
@@ -301,7 +322,7 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
     history[free, it] <- contrib
     score[free] <- contrib
     iteration[free] <- it
-    sigma <- if (kernel$name %in% c("gaussian", "laplace")) par[1L] else NA_real_
+    sigma <- if (kernel_has(kernel, "width")) par[1L] else NA_real_
     path[it, ] <- list(it, length(surv), mean(res$a_plus), sigma)
     newly <- integer(0)
     if (!is.null(fix_top)) {
@@ -321,7 +342,7 @@ randsel_loop <- function(xs, lab, kernel, n_boot, s, cull, fix_top, fix_times, s
       culled[[length(culled) + 1L]] <- by_contribution(out, score[out])
       surv <- setdiff(surv, out)
     }
-    if (verbose) {
+    if (ctl$verbose) {
       message(sprintf("randSel iteration %d: %d features, mean alignment %.6g, %d culled%s",
                       it, path$n_features[it], path$hsic[it], k,
                       if (length(newly)) sprintf(", %d fixed", length(newly)) else ""))

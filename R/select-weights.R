@@ -166,44 +166,59 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   lambda <- as.double(lambda)
   alpha <- as.double(alpha)
 
-  d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
-                        require_y = FALSE)
-  # unsupervised, or the labels are a precomputed label kernel
-  d <- resolve_outcome(d, kernel_y, unsupervised)
-  kernel_y <- d$kernel_y
-  xs <- d$x
-  m <- nrow(xs)
-  p <- ncol(xs)
-  check_min_samples(m, if (estimator == "unbiased") 4L else 3L,
-                    sprintf("hsic_weights() with the %s estimator", estimator),
-                    if (estimator == "unbiased") "Use estimator = \"biased\", which needs 3.")
-  if (is.numeric(d$y)) check_varying_outcome(d$y)
-  varying <- !.Call(C_constant_columns, xs)
-  if (standardize) xs <- standardize_columns(xs, d$features)
-  if (!any(varying)) {
-    stop("Every feature of 'x' is constant: there is nothing to weight.", call. = FALSE)
-  }
-  xa <- xs[, varying, drop = FALSE]
-  # before anything m x m is allocated: first the median heuristic's
-  # distances (1.5 m x m), then the label kernel and weight_matrix()'s
-  # temporaries (4 with the label kernel), then W, the label kernel and
-  # C_hsic_vgrad()'s workspace (3); R's peak heap at m = 2000 is 5.02 m x m
-  # matrices with a regression label kernel, 4.02 with classes (gc())
-  check_memory(m, 5, approximable = FALSE)
+  pr <- prepare_problem(x, y, weights_spec(estimator, standardize, threads,
+                                           list(na_action = arg_match(na_action), assay = assay,
+                                                kernel_y = kernel_y, unsupervised = unsupervised)))
+  xa <- pr$x[, pr$varying, drop = FALSE]
   # the width of the weighted kernel; settings keep the kernel as given (a
   # width left to the median heuristic stays NULL there)
   sigma <- kernel$params$sigma
-  if (is.null(sigma)) sigma <- median_sigma(xa, TRUE, n_max = m)
+  if (is.null(sigma)) sigma <- median_sigma(xa, TRUE, n_max = pr$m)
   sigma <- as.double(sigma)
-
-  kernel_y <- resolve_label_kernel(kernel_y, d$y)
-  lab <- label_gram(kernel_y, d$y, threads)
-  W <- weight_matrix(lab, m, estimator)
+  W <- pr$W
   hv <- function(w, part) .Call(C_hsic_vgrad, xa, w, sigma, W, part, threads)
-
   res <- weights_cccp(hv, ncol(xa), lambda, alpha, max_iter, tol)
   res$path$sigma <- sigma
+  settings <- list(kernel = kernel, kernel_y = pr$kernel_y, estimator = estimator,
+                   lambda = lambda, alpha = alpha, sigma = sigma,
+                   hsic_start = res$path$hsic[1L], converged = res$converged,
+                   iterations = nrow(res$path) - 1L, max_iter = max_iter, tol = tol,
+                   standardize = standardize, n_samples = pr$m, threads = threads)
+  if (pr$unsupervised) settings$unsupervised <- TRUE
+  call <- match.call()
+  call[[1L]] <- as.name("hsic_weights")
+  weights_result(pr, res, settings, call)
+}
 
+# The problem of hsic_weights() (prepare_problem()): the varying columns
+# recorded before standardising, W for the estimator. `inputs`: na_action,
+# assay, kernel_y, unsupervised.
+weights_spec <- function(estimator, standardize, threads, inputs) {
+  unbiased <- estimator == "unbiased"
+  c(inputs, list(
+    min_m = if (unbiased) 4L else 3L,
+    min_what = sprintf("hsic_weights() with the %s estimator", estimator),
+    min_hint = if (unbiased) "Use estimator = \"biased\", which needs 3.",
+    check_inputs = function(pr) if (is.numeric(pr$y)) check_varying_outcome(pr$y),
+    drop_constant = TRUE, standardize = standardize,
+    check_x = function(pr) {
+      if (!any(pr$varying)) {
+        stop("Every feature of 'x' is constant: there is nothing to weight.", call. = FALSE)
+      }
+    },
+    estimator = estimator, threads = threads, labels = "W",
+    # before anything m x m is allocated: first the median heuristic's
+    # distances (1.5 m x m), then the label kernel and weight_matrix()'s
+    # temporaries (4 with the label kernel), then W, the label kernel and
+    # C_hsic_vgrad()'s workspace (3); R's peak heap at m = 2000 is 5.02 m x m
+    # matrices with a regression label kernel, 4.02 with classes (gc())
+    memory = function(pr) check_memory(pr$m, 5, approximable = FALSE)))
+}
+
+# The weights of the varying features back on all features, ranked.
+weights_result <- function(pr, res, settings, call) {
+  p <- pr$p
+  varying <- pr$varying
   weights <- numeric(p)
   weights[varying] <- res$w
   zero_at <- integer(p)
@@ -213,18 +228,10 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
   ord <- order(-weights, -zero_at, -prev, seq_len(p))
   rank <- integer(p)
   rank[ord] <- seq_len(p)
-  names(weights) <- d$features
-  features <- data.frame(feature = d$features, rank = rank, score = unname(weights),
+  names(weights) <- pr$features
+  features <- data.frame(feature = pr$features, rank = rank, score = unname(weights),
                          iteration = ifelse(zero_at > 0L, zero_at, NA_integer_),
                          stringsAsFactors = FALSE)
-  settings <- list(kernel = kernel, kernel_y = lab$kernel, estimator = estimator,
-                   lambda = lambda, alpha = alpha, sigma = sigma,
-                   hsic_start = res$path$hsic[1L], converged = res$converged,
-                   iterations = nrow(res$path) - 1L, max_iter = max_iter, tol = tol,
-                   standardize = standardize, n_samples = m, threads = threads)
-  if (d$unsupervised) settings$unsupervised <- TRUE
-  call <- match.call()
-  call[[1L]] <- as.name("hsic_weights")
   new_selection("hsic_weights", features, res$path, settings, call, weights = weights)
 }
 

@@ -164,6 +164,72 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
 rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   call <- fit$call
   fname <- as.character(call[[1L]])
+  fun <- rerun_selector(call, fname, env)
+  kernel <- fit$settings$kernel
+  clinical <- inherits(kernel, "bahsic_kernel") && is_clinical(kernel)
+  given <- !is.null(x)
+  src <- rerun_data(call, x, y, env, clinical)
+  if (given) {
+    src$data_name <- paste(deparse1(substitute(x, parent.frame())), "and",
+                           deparse1(substitute(y, parent.frame())))
+  }
+  args <- rerun_args(src$args, extra, env, fun, fname, outer_parallel)
+  # bahsic() and fohsic() stop at n features: the same top-n set as the full
+  # ranking (see ?selection_test)
+  if (fit$method %in% c("bahsic", "fohsic") && "n_features" %in% attr(args, "formals")) {
+    args$n_features <- n
+  }
+  attr(args, "formals") <- NULL
+  if (is.null(src$y)) {
+    stop(paste0("'fit' is an unsupervised selection (no outcome): there is no outcome to ",
+                "permute, so selection_test() does not apply."), call. = FALSE)
+  }
+  rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
+  own <- fit$method %in% c("bahsic", "fohsic") &&
+    identical(fun, get(fit$method, envir = asNamespace("bahsic")))
+  if (own) {
+    rerun$problem <- rerun_problem(fit$method, rerun)
+  }
+  rerun
+}
+
+# BAHSIC and FOHSIC re-run from one problem: the arguments as the method
+# takes them (hsic_select()'s list, checked once), the data prepared once
+# (normalised, standardised: prepare_problem() without the labels); each
+# permutation then makes only its labels (and their draws: blocks, random
+# features) and runs the loop (problem_top()).
+rerun_problem <- function(method, rerun) {
+  capture <- get(paste0(method, ".default"), envir = asNamespace("bahsic"))
+  body(capture) <- call("select_args", quote(environment()),
+                        if (method == "bahsic") "drop" else "add",
+                        quote(arg_match(estimator)), quote(if (!missing(sigma)) arg_match(sigma)))
+  environment(capture) <- asNamespace("bahsic")
+  args <- do.call(capture, c(list(rerun$x, rerun$y), rerun$args), quote = TRUE)
+  args <- check_select_args(method, args)
+  spec <- select_spec(method, args)
+  base <- spec
+  base$labels <- "none"
+  base$kernel_y <- if (rerun$pre_y) NULL else spec$kernel_y
+  pr <- suppressWarnings(prepare_problem(rerun$x, rerun$y, base))
+  list(method = method, args = args, spec = spec, problem = pr)
+}
+
+# The top n features BAHSIC or FOHSIC finds on the problem with the outcome
+# permuted by perm.
+problem_top <- function(rp, perm, n, kernel_y) {
+  pr <- rp$problem
+  y <- pr$y
+  pr$y <- if (is.matrix(y)) y[perm, , drop = FALSE] else y[perm]
+  pr$kernel_y <- resolve_label_kernel(kernel_y, pr$y)
+  pr <- problem_labels(pr, rp$spec)
+  k <- problem_kernel(pr, rp$args$kernel, rp$args$sigma)
+  res <- run_select(rp$method, pr, k, rp$args)
+  fit <- select_result(rp$method, pr, k, res, rp$args, call(rp$method))
+  selected(fit, n)
+}
+
+# The selector of the fit's call: the package's own by name, else the call's.
+rerun_selector <- function(call, fname, env) {
   fun <- if (length(fname) == 1L && exists(fname, envir = asNamespace("bahsic"), mode = "function")) {
     get(fname, envir = asNamespace("bahsic"), mode = "function")
   } else {
@@ -173,14 +239,19 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     stop(sprintf("The selector of 'fit' (%s) cannot be found: attach the package that has it.",
                  paste(deparse(call[[1L]]), collapse = "")), call. = FALSE)
   }
+  fun
+}
+
+# The data of the fit (x and y given, or the call's x and y, or formula and
+# data, evaluated in env), the name of the data, and the call's other
+# arguments, unevaluated.
+rerun_data <- function(call, x, y, env, clinical) {
   args <- as.list(call)[-1L]
   nm <- names(args)
   if (is.null(nm)) nm <- rep("", length(args))
   formula_fit <- "formula" %in% nm ||
     (length(args) > 0L && !nzchar(nm[1L]) && is.call(args[[1L]]) &&
      identical(args[[1L]][[1L]], as.name("~")))
-  kernel <- fit$settings$kernel
-  clinical <- inherits(kernel, "bahsic_kernel") && is_clinical(kernel)
   if (formula_fit) {
     if (!nzchar(nm[1L])) nm[1L] <- "formula"
     names(args) <- nm
@@ -208,11 +279,15 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     }
     x <- xy$x
     y <- xy$y
-  } else {
-    data_name <- paste(deparse1(substitute(x, parent.frame())), "and",
-                       deparse1(substitute(y, parent.frame())))
   }
-  args <- args[!names(args) %in% drop | !nzchar(names(args))]
+  list(x = x, y = y, data_name = data_name,
+       args = args[!names(args) %in% drop | !nzchar(names(args))])
+}
+
+# The call's other arguments evaluated in env, with the further arguments of
+# selection_test() (each one of the selector's own), verbose off and, under
+# an outer back end, no inner one. attr "formals": the selector's arguments.
+rerun_args <- function(args, extra, env, fun, fname, outer_parallel) {
   args <- tryCatch(lapply(args, eval, envir = env), error = function(e) {
     stop(sprintf(paste0("An argument of the fit's call cannot be evaluated here (%s): run ",
                         "selection_test() where the fit was made."), conditionMessage(e)),
@@ -240,13 +315,13 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   }
   if ("verbose" %in% fmls) args$verbose <- FALSE
   if (outer_parallel && "parallel" %in% fmls) args["parallel"] <- list(NULL)
-  # bahsic() and fohsic() stop at n features: the same top-n set as the full
-  # ranking (see ?selection_test)
-  if (fit$method %in% c("bahsic", "fohsic") && "n_features" %in% fmls) args$n_features <- n
-  if (is.null(y)) {
-    stop(paste0("'fit' is an unsupervised selection (no outcome): there is no outcome to ",
-                "permute, so selection_test() does not apply."), call. = FALSE)
-  }
+  attr(args, "formals") <- fmls
+  args
+}
+
+# The data normalised once (d); what the selector is handed on every re-run
+# (the normalised matrix, or the clinical kernel's data frame as it is).
+rerun_inputs <- function(fun, args, x, y, clinical, data_name) {
   na_action <- if (is.character(args$na_action)) args$na_action[1L] else "fail"
   assay <- if (is.null(args$assay)) 1L else args$assay
   d <- normalise_inputs(x, y, na_action = arg_match(na_action, c("fail", "omit")),
@@ -296,6 +371,9 @@ rerun_top <- function(rerun, perm, n) {
     L <- args$kernel_y$params$kernel$params$K
     args$kernel_y <- label_kernel_regression(kernel_precomputed(L[perm, perm, drop = FALSE]))
   }
+  if (!is.null(rerun$problem)) {
+    return(suppressWarnings(problem_top(rerun$problem, perm, n, args$kernel_y)))
+  }
   fit <- suppressWarnings(do.call(rerun$fun, c(list(rerun$x, yb), args), quote = TRUE))
   selected(fit, n)
 }
@@ -314,22 +392,7 @@ top_stat_setup <- function(fit, n, d) {
   if (!clinical && isTRUE(s$standardize)) {
     xs <- .Call(C_standardize_columns, unname(xs))[[1L]]
   }
-  if (kernel$name %in% c("gaussian", "laplace")) {
-    policy <- if (is.character(s$sigma) && length(s$sigma) == 1L && !is.na(s$sigma)) {
-      s$sigma
-    } else if (!is.null(kernel$params$sigma)) {
-      "fixed"
-    } else if (identical(fit$method, "randsel")) {
-      "dimension"
-    } else {
-      "median"
-    }
-    kernel$params$sigma <- switch(policy,
-      # standardised features: E ||x - x'||^2 = 2 n (as in src/select.c)
-      dimension = if (kernel$name == "gaussian") 1 / (2 * n) else 1 / sqrt(2 * n),
-      fixed = kernel$params$sigma,
-      NULL)
-  }
+  kernel <- top_kernel(fit, kernel, n)
   kernel_y <- resolve_label_kernel(if (inherits(s$kernel_y, "bahsic_label_kernel")) s$kernel_y,
                                    d$y)
   check_memory(nrow(xs), 3)
@@ -338,6 +401,31 @@ top_stat_setup <- function(fit, n, d) {
   list(x = xs, features = d$features, kernel = kernel, L = lab$L, Y = lab$Y,
        unbiased = estimator == "unbiased", m = nrow(xs),
        categorical = if (clinical) as.integer(attr(d$x, "clinical")$categorical))
+}
+
+# The kernel of the statistic for n features (see ?selection_test): a width
+# kernel takes the width of the fit's policy at n features -- "dimension"
+# (and randsel() with no width) the selectors' dimension_width(), "fixed"
+# (or a kernel with a given width) the fit's, otherwise the median
+# heuristic on the n features (sigma NULL).
+top_kernel <- function(fit, kernel, n) {
+  if (!kernel_has(kernel, "width")) return(kernel)
+  s <- fit$settings
+  policy <- if (is.character(s$sigma) && length(s$sigma) == 1L && !is.na(s$sigma)) {
+    s$sigma
+  } else if (!is.null(kernel$params$sigma)) {
+    "fixed"
+  } else if (identical(fit$method, "randsel")) {
+    "dimension"
+  } else {
+    "median"
+  }
+  kernel$params$sigma <- switch(policy,
+    # standardised features: E ||x - x'||^2 = 2 n (as in src/select.c)
+    dimension = dimension_width(kernel, n),
+    fixed = kernel$params$sigma,
+    NULL)
+  kernel
 }
 
 # HSIC of the features `cols` against the outcome permuted by perm.
