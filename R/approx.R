@@ -584,7 +584,7 @@ hsic_block <- function(x, y, kernel_x, kernel_y, approx, threads) {
   blocks <- block_partition(m, approx$params$size, approx$params$n_partitions)
   est <- vapply(blocks$list, function(idx) {
     l <- lab$block(idx)
-    .Call(C_hsic_stats, block_gram(kernel_x, x, idx, threads), l$L, l$Y)[1:3]
+    .Call(C_hsic_stats, block_gram(kernel_x, x, idx, threads), label_arg(l))[1:3]
   }, numeric(3))
   # blocks per partition (size >= m: one block, the exact estimate, whatever n_partitions)
   nb <- max(1L, m %/% min(approx$params$size, m))

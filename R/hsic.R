@@ -132,7 +132,7 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
     outcome_what = "hsic()", approximable = TRUE))
   lab <- prep$label
-  st <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
+  st <- .Call(C_hsic_stats, prep$K, label_arg(lab))
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
   se <- if (m >= 4L) st[4L] else NA_real_
@@ -278,7 +278,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
-    g <- .Call(C_hsic_gamma, prep$K, lab$L, lab$Y)
+    g <- .Call(C_hsic_gamma, prep$K, label_arg(lab))
     stat <- g[1L]
     if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",
@@ -296,16 +296,16 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     n_perm <- as.integer(n_perm)
     perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
     if (m == 1L) perms <- matrix(perms, nrow = 1L)
-    obs <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)
+    obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))
     k <- if (estimator == "unbiased") 2L else 1L
     null <- if (is.null(parallel)) {
-      .Call(C_hsic_perm, prep$K, lab$L, lab$Y, perms)
+      .Call(C_hsic_perm, prep$K, label_arg(lab), perms)
     } else {
       # each permutation's statistics depend on it alone: chunks of them, in
       # order, are the serial run's
       units <- lapply(chunk_units(n_perm, 100L), function(i) perms[, i, drop = FALSE])
-      perm_stats <- function(perms, K, L, Y) .Call(C_hsic_perm, K, L, Y, perms)
-      do.call(cbind, run(units, ship(perm_stats, prep$K, lab$L, lab$Y)))
+      perm_stats <- function(perms, K, label) .Call(C_hsic_perm, K, label, perms)
+      do.call(cbind, run(units, ship(perm_stats, prep$K, label_arg(lab))))
     }
     null <- null[k, ]
     stat <- obs[k]

@@ -259,6 +259,13 @@ label_kernel_matrix <- function(kernel_y, y, ...) {
   if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
 }
 
+# The label side of the HSIC entry points (C_hsic_stats, C_hsic_perm,
+# C_hsic_gamma; the randSel options): list(L = ) for a full Gram matrix,
+# list(Y = ) for its factor, from what label_gram() returns.
+label_arg <- function(lab) {
+  if (is.null(lab$Y)) list(L = lab$L) else list(Y = lab$Y)
+}
+
 # list(L = m x m or NULL, Y = m x c or NULL, kernel = the resolved label
 # kernel). y has passed as_outcome() and check_outcome().
 label_gram <- function(kernel_y, y, threads = 1L) {

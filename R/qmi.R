@@ -156,7 +156,7 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
   }
   lab <- prep$label
   m <- prep$m
-  hsic0 <- .Call(C_hsic_stats, prep$K, lab$L, lab$Y)[1L]
+  hsic0 <- .Call(C_hsic_stats, prep$K, label_arg(lab))[1L]
   hx <- parzen_bandwidth(attr(prep$K, "kernel"))
   d_x <- ncol(prep$x)
   classes <- is.factor(prep$y)

@@ -252,10 +252,10 @@ randsel_iter_parallel <- function(run, x, lab, opts) {
   dimnames(x) <- NULL
   seeds <- .Call(C_randsel_seeds, opts$n_boot)
   units <- lapply(chunk_units(ncol(seeds), randsel_chunk), function(i) seeds[, i, drop = FALSE])
-  align <- function(seeds, x, L, Y, opts) {
-    .Call(C_randsel_align, x, seq_len(ncol(x)) - 1L, L, Y, seeds, opts)
+  align <- function(seeds, x, opts) {
+    .Call(C_randsel_align, x, seq_len(ncol(x)) - 1L, seeds, opts)
   }
-  parts <- run(units, ship(align, x, lab$L, lab$Y, opts))
+  parts <- run(units, ship(align, x, c(opts, label_arg(lab))))
   a_half <- unlist(lapply(parts, `[[`, "a_half"))
   a_plus <- unlist(lapply(parts, `[[`, "a_plus"))
   contribution <- .Call(C_randsel_contrib, seeds, a_half, a_plus,
@@ -313,7 +313,7 @@ randsel_loop <- function(pr, kernel, ctl, run) {
                  n_fixed = length(fixed), n_boot = ctl$n_boot, subsample = ctl$s,
                  threads = threads, simd = use_simd())
     res <- if (is.null(run)) {
-      .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), lab$L, lab$Y, opts)
+      .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), c(opts, label_arg(lab)))
     } else {
       randsel_iter_parallel(run, xs[, c(fixed, free), drop = FALSE], lab, opts)
     }

@@ -436,8 +436,11 @@ top_stat <- function(stat, cols, perm) {
   } else {
     gram(stat$kernel, xs)
   }
-  L <- if (is.null(stat$L)) NULL else stat$L[perm, perm, drop = FALSE]
-  Y <- if (is.null(stat$Y)) NULL else stat$Y[perm, , drop = FALSE]
-  st <- .Call(C_hsic_stats, unname(K), L, Y)
+  label <- if (is.null(stat$Y)) {
+    list(L = stat$L[perm, perm, drop = FALSE])
+  } else {
+    list(Y = stat$Y[perm, , drop = FALSE])
+  }
+  st <- .Call(C_hsic_stats, unname(K), label)
   if (stat$unbiased) st[2L] else st[1L]
 }

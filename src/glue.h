@@ -40,25 +40,6 @@ static inline bk_kernel bk_make_kernel(int type, double p1, double p2)
   return k;
 }
 
-/* The label kernel of the C core from R: a full m x m matrix L, or the
- * factor Y (m x c) of a low-rank one when Y is not NULL. */
-static inline bk_label bk_make_label(SEXP L, SEXP Y, ptrdiff_t m)
-{
-  bk_label lab = {NULL, NULL, 0};
-  if (!Rf_isNull(Y)) {
-    if (!Rf_isReal(Y) || !Rf_isMatrix(Y) || Rf_nrows(Y) != m)
-      Rf_error("'Y' must be a double matrix with %td rows", m);
-    lab.Y = REAL(Y);
-    lab.c = Rf_ncols(Y);
-  } else {
-    if (!Rf_isReal(L) || !Rf_isMatrix(L) || Rf_nrows(L) != m ||
-        Rf_ncols(L) != m)
-      Rf_error("'L' must be a %td x %td double matrix", m, m);
-    lab.L = REAL(L);
-  }
-  return lab;
-}
-
 /* Options that cross .Call as a named list (opts.c), read by name:
  *
  *   bk_opts op;
@@ -104,6 +85,9 @@ const double *bk_opt_matrix(bk_opts *o, const char *name, ptrdiff_t *nrow,
 /* an error for an option in the list that no reader asked for (a misspelt
  * name, or one the mode does not take), or one given twice */
 void bk_opts_done(const bk_opts *o);
+/* The label kernel of the C core, from one of two options: L, the full m x m
+ * matrix, or Y (m x c), the factor of a low-rank one (L = Y Y'). */
+bk_label bk_opt_label(bk_opts *o, ptrdiff_t m);
 
 /* list(names[0] = values[0], ...) for the names up to the terminating "";
  * the values must be protected by the caller, the list is not. */

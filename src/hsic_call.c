@@ -1,5 +1,6 @@
-/* hsic_call.c: SEXP glue for hsic.c. The label side is either a full Gram
- * matrix L or a factor Y with L = Y Y'; the other one is NULL. */
+/* hsic_call.c: SEXP glue for hsic.c. The label side is a named list with
+ * one element, L (the full Gram matrix) or Y (a factor with L = Y Y'), read
+ * by bk_opt_label(). */
 #include "glue.h"
 
 static ptrdiff_t check_K(SEXP K)
@@ -9,11 +10,20 @@ static ptrdiff_t check_K(SEXP K)
   return Rf_nrows(K);
 }
 
+/* the label of an entry point: list(L = ) or list(Y = ) */
+static bk_label read_label(SEXP label, ptrdiff_t m, const char *entry)
+{
+  bk_opts op;
+  bk_opts_open(&op, label, entry);
+  bk_label lab = bk_opt_label(&op, m);
+  bk_opts_done(&op);
+  return lab;
+}
 
-SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
+SEXP C_hsic_stats(SEXP K, SEXP label)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = bk_make_label(L, Y, m);
+  bk_label lab = read_label(label, m, "C_hsic_stats");
   double *work = (double *) R_alloc((size_t) (8 * m + 2 * m * lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
@@ -23,10 +33,10 @@ SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y)
   return out;
 }
 
-SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
+SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = bk_make_label(L, Y, m);
+  bk_label lab = read_label(label, m, "C_hsic_perm");
   if (!Rf_isInteger(perms) || !Rf_isMatrix(perms) || Rf_nrows(perms) != m)
     Rf_error("'perms' must be an integer matrix with %td rows", m);
   ptrdiff_t B = Rf_ncols(perms);
@@ -53,10 +63,10 @@ SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms)
   return out;
 }
 
-SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y)
+SEXP C_hsic_gamma(SEXP K, SEXP label)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = bk_make_label(L, Y, m);
+  bk_label lab = read_label(label, m, "C_hsic_gamma");
   double *work = (double *) R_alloc((size_t) (4 * m + 2 * m * lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));

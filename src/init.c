@@ -7,9 +7,9 @@
 SEXP C_gram(SEXP x, SEXP opts);
 SEXP C_median_pairwise(SEXP x, SEXP squared);
 SEXP C_median_columns(SEXP x, SEXP squared);
-SEXP C_hsic_stats(SEXP K, SEXP L, SEXP Y);
-SEXP C_hsic_perm(SEXP K, SEXP L, SEXP Y, SEXP perms);
-SEXP C_hsic_gamma(SEXP K, SEXP L, SEXP Y);
+SEXP C_hsic_stats(SEXP K, SEXP label);
+SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms);
+SEXP C_hsic_gamma(SEXP K, SEXP label);
 SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts);
 SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_cor(SEXP x, SEXP y);
@@ -21,10 +21,10 @@ SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP opts);
 SEXP C_clinical(SEXP za, SEXP cat, SEXP opts);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
-SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP opts);
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP opts);
 SEXP C_randsel_draws(SEXP n_boot, SEXP m, SEXP s, SEXP n, SEXP h);
 SEXP C_randsel_seeds(SEXP n_boot);
-SEXP C_randsel_align(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP seeds, SEXP opts);
+SEXP C_randsel_align(SEXP x, SEXP cols, SEXP seeds, SEXP opts);
 SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP opts);
 SEXP C_randsel_workspace(SEXP m, SEXP p, SEXP s, SEXP threads);
 SEXP C_lsmi_sqdist(SEXP x, SEXP cen, SEXP w);
@@ -47,9 +47,9 @@ static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
   {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 2},
   {"C_median_columns", (DL_FUNC) &C_median_columns, 2},
-  {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 3},
-  {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 4},
-  {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 3},
+  {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 2},
+  {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 3},
+  {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 2},
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 3},
   {"C_feature_moments", (DL_FUNC) &C_feature_moments, 3},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
@@ -61,10 +61,10 @@ static const R_CallMethodDef call_methods[] = {
   {"C_select", (DL_FUNC) &C_select, 2},
   {"C_clinical", (DL_FUNC) &C_clinical, 3},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
-  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 5},
+  {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 3},
   {"C_randsel_draws", (DL_FUNC) &C_randsel_draws, 5},
   {"C_randsel_seeds", (DL_FUNC) &C_randsel_seeds, 1},
-  {"C_randsel_align", (DL_FUNC) &C_randsel_align, 6},
+  {"C_randsel_align", (DL_FUNC) &C_randsel_align, 4},
   {"C_randsel_contrib", (DL_FUNC) &C_randsel_contrib, 4},
   {"C_randsel_workspace", (DL_FUNC) &C_randsel_workspace, 4},
   {"C_lsmi_sqdist", (DL_FUNC) &C_lsmi_sqdist, 3},

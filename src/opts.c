@@ -146,6 +146,24 @@ const double *bk_opt_matrix(bk_opts *o, const char *name, ptrdiff_t *nrow,
   return NULL; /* not reached */
 }
 
+bk_label bk_opt_label(bk_opts *o, ptrdiff_t m)
+{
+  bk_label lab = {NULL, NULL, 0};
+  const int has_L = bk_opt_given(o, "L"), has_Y = bk_opt_given(o, "Y");
+  if (has_L && has_Y)
+    Rf_error("%s: give one of the options 'L' and 'Y', not both", o->entry);
+  if (has_L) {
+    ptrdiff_t r = m, c = m;
+    lab.L = bk_opt_matrix(o, "L", &r, &c);
+  } else {
+    if (!has_Y) Rf_error("%s: option 'Y' missing (or 'L')", o->entry);
+    ptrdiff_t r = m, c = -1;
+    lab.Y = bk_opt_matrix(o, "Y", &r, &c);
+    lab.c = c;
+  }
+  return lab;
+}
+
 void bk_opts_done(const bk_opts *o)
 {
   for (R_xlen_t i = 0; i < o->n; i++) {

@@ -31,9 +31,10 @@ static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
 
 /* The arguments of one iteration, checked and unpacked. x: m x d double
  * matrix (samples x features); cols: the 0-based columns in play, the n_fixed
- * fixed features first, then the n free ones; L: m x m label kernel or NULL;
- * Y: m x c factor or NULL. opts: a named list read by name (glue.h; the
- * caller ends with bk_opts_done, after reading its own options):
+ * fixed features first, then the n free ones. opts: a named list read by
+ * name (glue.h; the caller ends with bk_opts_done, after reading its own
+ * options):
+ *   L or Y     the label kernel: m x m, or an m x c factor (bk_opt_label)
  *   kernel, p1, p2   the kernel's code (BK_KSET_RANDSEL) and parameters
  *   n_fixed    how many of cols are fixed features
  *   subsample  s, the samples of each bootstrap
@@ -49,7 +50,7 @@ typedef struct {
   double *xb;
 } rs_iter;
 
-static rs_iter rs_setup(SEXP x, SEXP cols, SEXP L, SEXP Y, bk_opts *op)
+static rs_iter rs_setup(SEXP x, SEXP cols, bk_opts *op)
 {
   rs_iter it;
   bk_need_double_matrix(x, "x");
@@ -74,7 +75,7 @@ static rs_iter rs_setup(SEXP x, SEXP cols, SEXP L, SEXP Y, bk_opts *op)
   it.o.h = it.n / 2;
   it.o.nthreads = bk_opt_int(op, "threads", 1, INT_MAX);
   it.o.simd = bk_opt_flag(op, "simd");
-  it.lab = bk_make_label(L, Y, m);
+  it.lab = bk_opt_label(op, m);
   it.nb = 0;
   it.xb = (double *) R_alloc((size_t) bk_randsel_blocked_doubles(m, p),
                              sizeof(double));
@@ -136,11 +137,11 @@ static void rs_align(const rs_iter *it, const uint64_t *seeds, double *a_half,
 /* One iteration of randSel (arguments: rs_setup; opts has n_boot, the
  * number of bootstraps, too). Returns list(contribution (n), a_half
  * (n_boot), a_plus (n_boot)). */
-SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP opts)
+SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP opts)
 {
   bk_opts op;
   bk_opts_open(&op, opts, "C_randsel_iter");
-  rs_iter it = rs_setup(x, cols, L, Y, &op);
+  rs_iter it = rs_setup(x, cols, &op);
   it.nb = bk_opt_int(&op, "n_boot", 1, 1000000000);
   bk_opts_done(&op);
   uint64_t *seeds = (uint64_t *) R_alloc((size_t) it.nb, sizeof(uint64_t));
@@ -201,11 +202,11 @@ static uint64_t *unpack_seeds(SEXP seeds, ptrdiff_t nb)
 /* The alignments of the bootstraps of seeds, a chunk of the n_boot of an
  * iteration: opts is C_randsel_iter's, the same list (rs_setup), and
  * 1 <= ncol(seeds) <= n_boot. Returns list(a_half, a_plus). */
-SEXP C_randsel_align(SEXP x, SEXP cols, SEXP L, SEXP Y, SEXP seeds, SEXP opts)
+SEXP C_randsel_align(SEXP x, SEXP cols, SEXP seeds, SEXP opts)
 {
   bk_opts op;
   bk_opts_open(&op, opts, "C_randsel_align");
-  rs_iter it = rs_setup(x, cols, L, Y, &op);
+  rs_iter it = rs_setup(x, cols, &op);
   const int nb_all = bk_opt_int(&op, "n_boot", 1, 1000000000);
   bk_opts_done(&op);
   if (!Rf_isReal(seeds) || !Rf_isMatrix(seeds) || Rf_ncols(seeds) < 1 ||

@@ -64,7 +64,7 @@ test_that("bk_lowrank_hsic equals the exact code on G G' and F F'", {
     lr <- .Call(bahsic:::C_lowrank_hsic, G, F)
     # the exact code's first three: HSIC0, HSIC1 and the variance (its
     # fourth is the standard error)
-    ex <- .Call(bahsic:::C_hsic_stats, tcrossprod(G), tcrossprod(F), NULL)[1:3]
+    ex <- .Call(bahsic:::C_hsic_stats, tcrossprod(G), list(L = tcrossprod(F)))[1:3]
     expect_equal(lr, ex, tolerance = 1e-10)
     # and the plain-R oracles of the estimators
     expect_equal(lr[1], oracle_hsic0(tcrossprod(G), tcrossprod(F)), tolerance = 1e-10)

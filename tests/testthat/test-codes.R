@@ -86,13 +86,13 @@ entry_points <- list(
     .Call(bahsic:::C_ridge_select, a$x, a$W, ridge_opts(kernel = code, p1 = 1, p2 = 1))
   },
   C_randsel_iter = function(code, a) {
-    .Call(bahsic:::C_randsel_iter, a$x, 0:5, NULL, a$Y, randsel_opts(kernel = code, p2 = 1))
+    .Call(bahsic:::C_randsel_iter, a$x, 0:5, randsel_opts(kernel = code, p2 = 1, Y = a$Y))
   },
   C_randsel_align = function(code, a) {
     set.seed(12)
     seeds <- .Call(bahsic:::C_randsel_seeds, 2)
-    .Call(bahsic:::C_randsel_align, a$x, 0:5, NULL, a$Y, seeds,
-          randsel_opts(kernel = code, p2 = 1))
+    .Call(bahsic:::C_randsel_align, a$x, 0:5, seeds,
+          randsel_opts(kernel = code, p2 = 1, Y = a$Y))
   }
 )
 data_kernels <- c("linear", "polynomial", "gaussian", "laplace", "inverse_distance")
@@ -275,12 +275,12 @@ test_that("the randSel entry points' options are read by name and checked, namin
   set.seed(12)
   seeds <- .Call(bahsic:::C_randsel_seeds, 2)
   entries <- list(
-    C_randsel_iter = function(o) .Call(bahsic:::C_randsel_iter, a$x, 0:5, NULL, a$Y, o),
-    C_randsel_align = function(o) .Call(bahsic:::C_randsel_align, a$x, 0:5, NULL, a$Y, seeds, o),
+    C_randsel_iter = function(o) .Call(bahsic:::C_randsel_iter, a$x, 0:5, o),
+    C_randsel_align = function(o) .Call(bahsic:::C_randsel_align, a$x, 0:5, seeds, o),
     C_randsel_contrib = function(o) .Call(bahsic:::C_randsel_contrib, seeds, c(0.1, 0.2),
                                           c(0.3, 0.4), o)
   )
-  valid <- list(C_randsel_iter = randsel_opts(), C_randsel_align = randsel_opts(),
+  valid <- list(C_randsel_iter = randsel_opts(Y = a$Y), C_randsel_align = randsel_opts(Y = a$Y),
                 C_randsel_contrib = contrib_opts())
   bad_values <- list(
     C_randsel_iter = list(
@@ -291,7 +291,8 @@ test_that("the randSel entry points' options are read by name and checked, namin
       n_boot = list(0L, NaN, NA_integer_, 1e10, 1.5, "2", integer(0)),
       subsample = list(1L, NaN, codes_m + 1L, -4L, 2^40),
       threads = list(0L, NaN, NA_integer_, 1.5),
-      simd = list(NA, 1, c(TRUE, FALSE))
+      simd = list(NA, 1, c(TRUE, FALSE)),
+      Y = list(a$Y[-1L, ], "a", as.vector(a$Y))
     ),
     C_randsel_contrib = list(
       n_samples = list(1L, NaN, NA_integer_, 2^40, "6"),
@@ -305,12 +306,24 @@ test_that("the randSel entry points' options are read by name and checked, namin
                            if (f == "C_randsel_contrib") "double" else "list", bad_values[[f]],
                            extra = list(subsampel = 4L), twice = list(subsample = 4L))
   }
+  # the label kernel: its m x m matrix L instead of the factor Y, not both
+  # (the same bootstraps: C_randsel_iter draws its seeds from R's generator)
+  set.seed(13)
+  with_L <- entries$C_randsel_iter(randsel_opts(L = tcrossprod(a$Y)))
+  set.seed(13)
+  expect_equal(with_L, entries$C_randsel_iter(randsel_opts(Y = a$Y)), tolerance = 1e-12)
+  expect_error(entries$C_randsel_iter(randsel_opts(L = tcrossprod(a$Y), Y = a$Y)),
+               "C_randsel_iter: give one of the options 'L' and 'Y', not both", fixed = TRUE)
+  expect_error(entries$C_randsel_iter(randsel_opts(L = a$Y)),
+               "C_randsel_iter: option 'L' must be a double matrix with 6 row(s) and 6 column(s)",
+               fixed = TRUE)
   # an option of C_select is not one the randSel entry points read
-  expect_error(entries$C_randsel_iter(randsel_opts(step = 0.1)),
+  expect_error(entries$C_randsel_iter(randsel_opts(step = 0.1, Y = a$Y)),
                "C_randsel_iter: unknown option 'step'", fixed = TRUE)
   # the kernel's parameters and the subsample as randsel() computes them run
-  expect_type(entries$C_randsel_iter(randsel_opts(n_fixed = 5L, subsample = codes_m)), "list")
-  expect_error(entries$C_randsel_iter(randsel_opts(n_fixed = 6L)), "no free feature")
+  expect_type(entries$C_randsel_iter(randsel_opts(n_fixed = 5L, subsample = codes_m, Y = a$Y)),
+              "list")
+  expect_error(entries$C_randsel_iter(randsel_opts(n_fixed = 6L, Y = a$Y)), "no free feature")
 })
 
 # The options of the kernel entry points (C_gram, C_feature_dot, C_ichol),
@@ -387,4 +400,30 @@ test_that("kernel_has() and dimension_width() read the kernels' properties", {
   expect_false(has(kernel_ridge(1), "width")) # no C code, no properties
   expect_identical(bahsic:::dimension_width(kernel_gaussian(), 8), 1 / 16)
   expect_identical(bahsic:::dimension_width(kernel_laplace(), 8), 1 / 4)
+})
+
+# The HSIC statistics take the label side as one named list, list(L = ) or
+# list(Y = ), read by name like the options.
+test_that("the HSIC entry points read the label as list(L = ) or list(Y = )", {
+  a <- codes_args()
+  L <- tcrossprod(a$Y)
+  perms <- cbind(seq_len(codes_m), rev(seq_len(codes_m)))
+  calls <- list(
+    C_hsic_stats = function(label) .Call(bahsic:::C_hsic_stats, a$x, label),
+    C_hsic_gamma = function(label) .Call(bahsic:::C_hsic_gamma, a$x, label),
+    C_hsic_perm = function(label) .Call(bahsic:::C_hsic_perm, a$x, label, perms)
+  )
+  for (f in names(calls)) {
+    # the factor and the full matrix give the same statistics
+    expect_equal(calls[[f]](list(Y = a$Y)), calls[[f]](list(L = L)), tolerance = 1e-12,
+                 info = f)
+    expect_error(calls[[f]](list(L = L, Y = a$Y)),
+                 paste0(f, ": give one of the options 'L' and 'Y', not both"), fixed = TRUE)
+    expect_error(calls[[f]](list()), paste0(f, ": option 'Y' missing (or 'L')"), fixed = TRUE)
+    expect_error(calls[[f]](list(L = L[-1L, ])), paste0(f, ": option 'L' must be"),
+                 fixed = TRUE)
+    expect_error(calls[[f]](list(Y = a$Y, y = 1)), paste0(f, ": unknown option 'y'"),
+                 fixed = TRUE)
+    expect_error(calls[[f]](L), "named list", info = f)
+  }
 })

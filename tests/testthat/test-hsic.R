@@ -213,25 +213,25 @@ test_that("the HSIC sums are exact for kernels of an extreme scale (powers of tw
   Y <- cbind(rep(c(1, 0), m / 2), rep(c(0, 1), m / 2))
   perms <- vapply(1:20, function(i) sample.int(m), integer(m))
   for (lab in list(list(L = L, Y = NULL), list(L = NULL, Y = Y))) {
-    st0 <- .Call(bahsic:::C_hsic_stats, K, lab$L, lab$Y)
-    g0 <- .Call(bahsic:::C_hsic_gamma, K, lab$L, lab$Y)
-    p0 <- .Call(bahsic:::C_hsic_perm, K, lab$L, lab$Y, perms)
+    st0 <- .Call(bahsic:::C_hsic_stats, K, bahsic:::label_arg(lab))
+    g0 <- .Call(bahsic:::C_hsic_gamma, K, bahsic:::label_arg(lab))
+    p0 <- .Call(bahsic:::C_hsic_perm, K, bahsic:::label_arg(lab), perms)
     expect_identical(st0[4L], sqrt(max(st0[3L], 0)))
     expect_identical(g0[4:5], c(g0[2L]^2 / g0[3L], g0[3L] / g0[2L]))
     for (k in c(900, -900)) {
-      st <- .Call(bahsic:::C_hsic_stats, K * 2^k, lab$L, lab$Y)
+      st <- .Call(bahsic:::C_hsic_stats, K * 2^k, bahsic:::label_arg(lab))
       expect_identical(st[c(1L, 2L, 4L)], st0[c(1L, 2L, 4L)] * 2^k)
       expect_identical(st[3L], if (k > 0) Inf else 0)
-      g <- .Call(bahsic:::C_hsic_gamma, K * 2^k, lab$L, lab$Y)
+      g <- .Call(bahsic:::C_hsic_gamma, K * 2^k, bahsic:::label_arg(lab))
       expect_identical(g[c(1L, 2L, 5L)], g0[c(1L, 2L, 5L)] * 2^k)
       expect_identical(g[4L], g0[4L])
-      expect_identical(.Call(bahsic:::C_hsic_perm, K * 2^k, lab$L, lab$Y, perms), p0 * 2^k)
+      expect_identical(.Call(bahsic:::C_hsic_perm, K * 2^k, bahsic:::label_arg(lab), perms), p0 * 2^k)
     }
   }
   # a linear label kernel on an outcome of an extreme scale: the factor side
   Yt <- Y * 2^-500
-  g <- .Call(bahsic:::C_hsic_gamma, K, NULL, Yt)
-  g0 <- .Call(bahsic:::C_hsic_gamma, K, NULL, Y)
+  g <- .Call(bahsic:::C_hsic_gamma, K, list(Y = Yt))
+  g0 <- .Call(bahsic:::C_hsic_gamma, K, list(Y = Y))
   expect_identical(g[4L], g0[4L])
   expect_identical(g[c(1L, 5L)], g0[c(1L, 5L)] * 2^-1000)
 })

@@ -38,16 +38,17 @@ test_that("C_randsel_align and C_randsel_contrib in chunks are C_randsel_iter", 
   Y <- cbind(as.double(d$y == "a"), as.double(d$y == "b"))
   cols <- c(4L, 0:3, 5:11) # one fixed feature (column 5), 11 free
   opts <- list(kernel = bahsic:::kernel_code(kernel_gaussian()), p1 = 0.1, p2 = 0,
-               n_fixed = 1L, n_boot = 300L, subsample = 8L, threads = 1L, simd = TRUE)
+               n_fixed = 1L, n_boot = 300L, subsample = 8L, threads = 1L, simd = TRUE,
+               Y = Y)
   set.seed(9)
-  ref <- .Call(bahsic:::C_randsel_iter, x, cols, NULL, Y, opts)
+  ref <- .Call(bahsic:::C_randsel_iter, x, cols, opts)
   after_ref <- runif(1)
   set.seed(9)
   seeds <- .Call(bahsic:::C_randsel_seeds, 300)
   expect_identical(runif(1), after_ref)
   # the same options, bar the threads: chunks of the 300 bootstraps
   parts <- lapply(list(1:7, 8:256, 257:300), function(i) {
-    .Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds[, i, drop = FALSE],
+    .Call(bahsic:::C_randsel_align, x, cols, seeds[, i, drop = FALSE],
           utils::modifyList(opts, list(threads = 2L)))
   })
   a_half <- unlist(lapply(parts, `[[`, "a_half"))
@@ -76,9 +77,9 @@ test_that("C_randsel_align and C_randsel_contrib in chunks are C_randsel_iter", 
   expect_identical(c1[draws$feat[6, 1]], a_plus[1] - a_half[1])
   expect_error(.Call(bahsic:::C_randsel_contrib, seeds[, 1:2], a_half[1], a_plus[1], sizes),
                "'seeds' must be a 2 x 1 double matrix")
-  expect_error(.Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds + 2^32, opts),
+  expect_error(.Call(bahsic:::C_randsel_align, x, cols, seeds + 2^32, opts),
                "'seeds' must hold whole numbers")
-  expect_error(.Call(bahsic:::C_randsel_align, x, cols, NULL, Y, seeds,
+  expect_error(.Call(bahsic:::C_randsel_align, x, cols, seeds,
                      utils::modifyList(opts, list(n_boot = 299L))),
                "'seeds' must be a 2-row double matrix of 1..n_boot (299) columns", fixed = TRUE)
 })
