@@ -50,7 +50,7 @@ cen <- xs[sort(sample.int(400, 100)), ]
 phiy <- outer(as.integer(y), as.integer(y)[sort(sample.int(400, 100))], "==") + 0
 Gy <- crossprod(phiy)
 reps <- 200L
-g <- timed(for (i in seq_len(reps)) .Call(bahsic:::C_lsmi_grad, xs, cen, w, c(1, 0.01), phiy, Gy))
+g <- timed(for (i in seq_len(reps)) .Call(bahsic:::C_lsmi_grad, xs, cen, w, 1, 0.01, phiy, Gy))
 cat(sprintf("%-40s %7.3f ms\n", "LSMI value + gradient (b = 100)", 1000 * g$sec / reps))
 W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(y), y), 400, "biased")
 g <- timed(for (i in seq_len(reps)) .Call(bahsic:::C_l1hsic_grad, xs, w, 0.5, W))
