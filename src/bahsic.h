@@ -14,6 +14,7 @@
 #define BAHSIC_H
 
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -84,6 +85,74 @@ static inline double bk_exp(double x)
 #define BK_SIMD_SUM2(u, v)
 #define BK_SIMD_MIN_COUNT(lo, n)
 #endif
+
+/* ---- the kernel values ------------------------------------------------------
+ * Written once, in the value column of BK_KERNEL_TABLE (codes.h), as an
+ * expression of v (squared distance or inner product) and p1, p2; expanded
+ * here into the one scalar evaluator and the one set of per-kernel loops
+ * that gram.c, hsic.c, lowrank.c, the selectors' scorers and randsel.c use.
+ * The vectorised Gaussian pass over pairs (pairs.c) is the fast path of the
+ * Gaussian row. */
+
+/* sqrt(v) of v clamped at 0: downdated sums of squares can be -1e-16 */
+static inline double bk_sqrt0(double v) { return sqrt(v > 0.0 ? v : 0.0); }
+
+/* x^p: by p - 1 products for the whole degrees 0..64 (the usual ones, and
+ * what the selectors have always used), pow() otherwise -- (int) of a NaN
+ * or of a degree beyond INT_MAX is undefined, and a degree near INT_MAX
+ * would loop for ever */
+static inline double bk_powi(double x, double p)
+{
+  if (p >= 0.0 && p <= 64.0 && p == (double) (int) p) {
+    double r = 1.0;
+    for (int i = 0, n = (int) p; i < n; i++) r *= x;
+    return r;
+  }
+  return pow(x, p);
+}
+
+/* the kernel type with parameters p1, p2 at v; NaN for a code of no kernel
+ * (or of one that is not a function of v: clinical, precomputed) */
+static inline double bk_kernel_eval(int type, double p1, double p2, double v)
+{
+  (void) p2;
+  switch (type) {
+#define BK_X_EVAL(id, code, name, sets, props, value) \
+  case id:                                            \
+    return (value);
+    BK_KERNEL_TABLE(BK_X_EVAL)
+#undef BK_X_EVAL
+  default:
+    return NAN;
+  }
+}
+
+/* The body of a loop v[i] = k(v[i]) for i < n: one loop per kernel with the
+ * switch outside, so that each loop vectorises (BK_SIMD) in whatever
+ * function expands it (randsel.c expands it in an AVX2 + FMA clone too).
+ * type, p1, p2, v, n: names of the enclosing function's kernel code,
+ * parameters, array and length. */
+#define BK_X_MAP(id, code, name, sets, props, value)                         \
+  case id:                                                                   \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t bk_i_ = 0; bk_i_ < bk_n_; bk_i_++) {                      \
+      const double v = bk_v_[bk_i_];                                         \
+      bk_v_[bk_i_] = (value);                                                \
+    }                                                                        \
+    break;
+#define BK_KERNEL_MAP(type, p1_, p2_, v_, n_)                                \
+  do {                                                                       \
+    const double p1 = (p1_), p2 = (p2_);                                     \
+    double *const bk_v_ = (v_);                                              \
+    const ptrdiff_t bk_n_ = (n_);                                            \
+    (void) p1;                                                               \
+    (void) p2;                                                               \
+    switch (type) {                                                          \
+      BK_KERNEL_TABLE(BK_X_MAP)                                              \
+    default:                                                                 \
+      break;                                                                 \
+    }                                                                        \
+  } while (0)
 
 /* ---- interrupts ------------------------------------------------------------
  * The long loops over pairs of samples run in blocks of about BK_CHECK_OPS
@@ -201,8 +270,11 @@ double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
 
 /* Apply the kernel function to one value of bk_cross (inner product or
- * squared distance). */
-double bk_kernel_value(bk_kernel kern, double v);
+ * squared distance): bk_kernel_eval(), the table's value. */
+static inline double bk_kernel_value(bk_kernel kern, double v)
+{
+  return bk_kernel_eval(kern.type, kern.p1, kern.p2, v);
+}
 
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
  * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles

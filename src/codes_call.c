@@ -16,8 +16,8 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
   return v;
 }
 
-#define BK_X_NAME5(id, code, name, sets, props) name,
-#define BK_X_CODE5(id, code, name, sets, props) code,
+#define BK_X_NAME6(id, code, name, sets, props, value) name,
+#define BK_X_CODE6(id, code, name, sets, props, value) code,
 #define BK_X_NAME3(id, code, name) name,
 #define BK_X_CODE3(id, code, name) code,
 #define BK_NAMED_CODES(TABLE, NAME, CODE)                                   \
@@ -29,7 +29,7 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
  * in the tables' order */
 SEXP C_codes(void)
 {
-  SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME5, BK_X_CODE5));
+  SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME6, BK_X_CODE6));
   SEXP policy = PROTECT(BK_NAMED_CODES(BK_POLICY_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP direction =
       PROTECT(BK_NAMED_CODES(BK_DIRECTION_TABLE, BK_X_NAME3, BK_X_CODE3));

@@ -81,31 +81,12 @@ typedef struct {
   const bk_ichol_select *ic;
 } sel_state;
 
-static inline double ipow(double v, int n)
-{
-  double r = 1.0;
-  for (int i = 0; i < n; i++) r *= v;
-  return r;
-}
-
-/* kernel of a value of Q (clamped: downdates can leave -1e-16) */
+/* kernel of a value of Q: the table's (bk_kernel_eval(), which clamps
+ * the distance kernels' Q at 0: downdates can leave -1e-16) */
 static inline double kvalue(const bk_kernel *k, double sigma, double q)
 {
-  switch (k->type) {
-  case BK_GAUSSIAN:
-    return bk_exp(-sigma * q);
-  case BK_LAPLACE:
-    return bk_exp(-sigma * sqrt(q > 0.0 ? q : 0.0));
-  case BK_INVDIST:
-    return 1.0 / (sqrt(q > 0.0 ? q : 0.0) + k->p1);
-  default: /* BK_POLYNOMIAL: p1 = degree, p2 = offset */
-    /* ipow() for the usual small degrees; otherwise pow(), as in
-     * bk_kernel_value(): (int) of a NaN or of a degree beyond INT_MAX (R
-     * only checks for a positive whole number) is undefined, and a degree
-     * near INT_MAX would loop for ever in ipow() */
-    if (k->p1 >= 0.0 && k->p1 <= 64.0) return ipow(q + k->p2, (int) k->p1);
-    return pow(q + k->p2, k->p1);
-  }
+  return bk_kernel_eval(k->type, bk_kernel_has_width(k->type) ? sigma : k->p1,
+                        k->p2, q);
 }
 
 /* approx = "rff": HSIC of the set whose projections are st->rff->P changed
