@@ -4,14 +4,37 @@
 # label kernel given as its matrix, for C_ichol), the width policies of the
 # Gaussian and Laplace kernels in the selectors (Song et al. 2012,
 # section 4.1), the direction of selection (Algorithm 1, backward, or 2,
-# forward) and the estimator a selection runs on (the approx argument).
+# forward), the estimator a selection runs on (the approx argument) and the
+# kernels' properties (kernel_has()).
 bk_codes <- list(
   kernel = c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
              inverse_distance = 4L, clinical = 5L, precomputed = 6L),
   policy = c(fixed = 0L, dimension = 1L, optimize = 2L),
   direction = c(backward = 0L, forward = 1L),
-  mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L)
+  mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L),
+  kprop = c(distance = 1L, width = 2L, squared = 4L, rff = 8L),
+  kernel_props = c(linear = 0L, polynomial = 0L, gaussian = 15L, laplace = 11L,
+                   inverse_distance = 1L, clinical = 0L, precomputed = 0L)
 )
+
+# TRUE if a kernel (object or name) has the property prop, a name of
+# bk_codes$kprop: "distance" (a function of ||x - x'||), "width" (its sigma
+# is set by the width policies and the median heuristic), "squared" (the
+# width multiplies the squared distance), "rff" (random Fourier features
+# approximate it). A kernel without a C code (ridge) has none.
+kernel_has <- function(kernel, prop) {
+  name <- if (is.character(kernel)) kernel else kernel$name
+  props <- bk_codes$kernel_props
+  length(name) == 1L && name %in% names(props) &&
+    bitwAnd(props[[name]], bk_codes$kprop[[prop]]) != 0L
+}
+
+# The "dimension" width policy for s standardised features (Song et al.
+# 2012, section 4.1, step 3: E ||x - x'||^2 = 2 s): 1 / (2 s) for a width on
+# the squared distance (Gaussian), 1 / sqrt(2 s) on the distance (Laplace).
+dimension_width <- function(kernel, s) {
+  if (kernel_has(kernel, "squared")) 1 / (2 * s) else 1 / sqrt(2 * s)
+}
 
 # The code of a kernel object (by its $name).
 kernel_code <- function(kernel) {

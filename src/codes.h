@@ -6,11 +6,15 @@
  * the numeric core and the fuzzers include it through bahsic.h.
  *
  * The numbers are part of the interface (R's mirror, the fuzzers' seed
- * corpora): keep them when rows are added. A new row needs nothing else in
- * C but the cases of the code that computes with it.
+ * corpora): keep them when rows are added. A kernel row carries all the C
+ * core knows of the kernel -- the entry points, the properties (distance,
+ * width, squared width, random features) and the value -- so a new row needs
+ * nothing else in C.
  */
 #ifndef BAHSIC_CODES_H
 #define BAHSIC_CODES_H
+
+#include <math.h>
 
 /* The entry points a kernel code is accepted by (a kernel row's last
  * column is the union of these, checked by bk_kernel_in()). */
@@ -22,12 +26,24 @@
 #define BK_KSET_RANDSEL 4u /* bk_randsel_*() */
 
 /* What the core needs to know of a kernel besides its values (a kernel
- * row's props column, read by bk_kernel_uses_distance() and
- * bk_kernel_has_width()). */
-#define BK_KPROP_DISTANCE 1u /* a function of ||x - x'||, not of <x, x'> */
-#define BK_KPROP_WIDTH 2u    /* p1 is a width, set by the width policy of
-                              * the selectors (Song et al. 2012, section
-                              * 4.1, step 3) and by the median heuristic */
+ * row's props column, read by bk_kernel_has()). X(enumerator, bit, R name). */
+#define BK_KPROP_TABLE(X)                                                    \
+  /* a function of ||x - x'||, not of <x, x'> */                             \
+  X(BK_KPROP_DISTANCE, 1, "distance")                                        \
+  /* p1 is a width, set by the width policy of the selectors (Song et al.    \
+   * 2012, section 4.1, step 3) and by the median heuristic */              \
+  X(BK_KPROP_WIDTH, 2, "width")                                              \
+  /* the width multiplies the squared distance: the median heuristic takes   \
+   * the squared distances and the "dimension" rule is 1 / (2 s); else the   \
+   * distances and 1 / sqrt(2 s) */                                          \
+  X(BK_KPROP_SQUARED, 4, "squared")                                          \
+  /* shift-invariant with a known spectral measure: random Fourier features  \
+   * (Rahimi and Recht 2007) approximate it */                               \
+  X(BK_KPROP_RFF, 8, "rff")
+
+#define BK_X_PROP_DEFINE(id, bit, name) id = bit,
+enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
+#undef BK_X_PROP_DEFINE
 
 /* X(enumerator, code, R name, sets, props, value). The R name is the
  * kernel object's $name, except "precomputed", which no data kernel has:
@@ -35,7 +51,7 @@
  * value is the kernel as an expression of v -- the squared distance
  * ||x - x'||^2 for a BK_KPROP_DISTANCE kernel, else the inner product
  * <x, x'> -- and of its parameters p1, p2; it is expanded into
- * bk_kernel_eval() and the per-kernel loops (BK_KERNEL_LOOPS) in bahsic.h,
+ * bk_kernel_eval() and the per-kernel loops (BK_KERNEL_MAP) in bahsic.h,
  * which supplies bk_exp(), bk_powi() and bk_sqrt0() (sqrt of v clamped at 0:
  * a downdated sum of squares can be -1e-16). NAN for the kernels that are
  * not a function of one such number. */
@@ -49,10 +65,12 @@
   /* exp(-sigma ||x - x'||^2); p1 = sigma */                                 \
   X(BK_GAUSSIAN, 2, "gaussian",                                              \
     BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL,                         \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH, bk_exp(-(p1) * (v)))                 \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_SQUARED | BK_KPROP_RFF,    \
+    bk_exp(-(p1) * (v)))                                                     \
   /* exp(-sigma ||x - x'||); p1 = sigma */                                   \
   X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH, bk_exp(-(p1) * bk_sqrt0(v)))         \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_RFF,                       \
+    bk_exp(-(p1) * bk_sqrt0(v)))                                             \
   /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
   X(BK_INVDIST, 4, "inverse_distance",                                       \
     BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE,      \
@@ -121,7 +139,7 @@ static inline int bk_kernel_has(int type, unsigned int prop)
   switch (type) {
 #define BK_X_CASE6(id, code, name, sets, p, value) \
   case id:                                         \
-    return ((p) & prop) != 0u;
+    return ((unsigned int) (p) & prop) != 0u;
     BK_KERNEL_TABLE(BK_X_CASE6)
 #undef BK_X_CASE6
   default:
@@ -141,6 +159,15 @@ static inline int bk_kernel_uses_distance(int type)
 static inline int bk_kernel_has_width(int type)
 {
   return bk_kernel_has(type, BK_KPROP_WIDTH);
+}
+
+/* The "dimension" width policy for s standardised features (E ||x - x'||^2
+ * = 2 s; Song et al. 2012, section 4.1, step 3): 1 / (2 s) for a width on
+ * the squared distance, 1 / sqrt(2 s) on the distance */
+static inline double bk_dimension_width(int type, double s)
+{
+  return bk_kernel_has(type, BK_KPROP_SQUARED) ? 1.0 / (2.0 * s)
+                                               : 1.0 / sqrt(2.0 * s);
 }
 
 /* 1 if policy is a width-policy code */

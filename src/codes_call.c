@@ -18,6 +18,7 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
 
 #define BK_X_NAME6(id, code, name, sets, props, value) name,
 #define BK_X_CODE6(id, code, name, sets, props, value) code,
+#define BK_X_PROPS6(id, code, name, sets, props, value) (int) (props),
 #define BK_X_NAME3(id, code, name) name,
 #define BK_X_CODE3(id, code, name) code,
 #define BK_NAMED_CODES(TABLE, NAME, CODE)                                   \
@@ -25,8 +26,9 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
               (R_xlen_t) (sizeof((const int[]){TABLE(CODE)}) / sizeof(int)))
 
 /* list(kernel = c(linear = 0L, ...), policy = c(fixed = 0L, ...),
- * direction = c(backward = 0L, forward = 1L), mode = c(exact = 0L, ...)),
- * in the tables' order */
+ * direction = c(backward = 0L, forward = 1L), mode = c(exact = 0L, ...),
+ * kprop = c(distance = 1L, ...), kernel_props = c(linear = 0L, ...): each
+ * kernel's properties as a sum of kprop bits), in the tables' order */
 SEXP C_codes(void)
 {
   SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME6, BK_X_CODE6));
@@ -34,8 +36,13 @@ SEXP C_codes(void)
   SEXP direction =
       PROTECT(BK_NAMED_CODES(BK_DIRECTION_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP mode = PROTECT(BK_NAMED_CODES(BK_MODE_TABLE, BK_X_NAME3, BK_X_CODE3));
-  const char *names[] = {"kernel", "policy", "direction", "mode", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){kernel, policy, direction, mode});
-  UNPROTECT(4);
+  SEXP kprop = PROTECT(BK_NAMED_CODES(BK_KPROP_TABLE, BK_X_NAME3, BK_X_CODE3));
+  SEXP kernel_props =
+      PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME6, BK_X_PROPS6));
+  const char *names[] = {"kernel", "policy",   "direction",
+                         "mode",   "kprop",    "kernel_props", ""};
+  SEXP out = bk_named_list(
+      names, (SEXP[]){kernel, policy, direction, mode, kprop, kernel_props});
+  UNPROTECT(6);
   return out;
 }

@@ -145,7 +145,7 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
   if (work && bk_kernel_has_width(kern_in->type)) {
-    int squared = kern_in->type == BK_GAUSSIAN;
+    int squared = bk_kernel_has(kern_in->type, BK_KPROP_SQUARED);
     double med = bk_median_triangle_ck(K, m, 0, squared, work, pace);
     if (!(med > 0)) {
       kern_in->p1 = NAN;

@@ -99,7 +99,9 @@ static double rff_hsic(const sel_state *st, double sigma, ptrdiff_t j,
 {
   const bk_rff_select *r = st->rff;
   const ptrdiff_t m = st->m, D = r->D;
-  const double c = st->kern.type == BK_GAUSSIAN ? sqrt(2.0 * sigma) : sigma,
+  const double c = bk_kernel_has(st->kern.type, BK_KPROP_SQUARED)
+                       ? sqrt(2.0 * sigma)
+                       : sigma,
                norm = sqrt(2.0 / (double) D);
   const double *xj = j >= 0 ? st->x + m * j : NULL;
   double *Z = buf, out[3];
@@ -699,7 +701,8 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
        * downdate leaves as a rounding residue that sqrt() blows up. */
       if (since_refresh > ns ||
           (!rff && !ic &&
-           (o->kern.type == BK_LAPLACE || o->kern.type == BK_INVDIST))) {
+           bk_kernel_uses_distance(o->kern.type) &&
+           !bk_kernel_has(o->kern.type, BK_KPROP_SQUARED))) {
         memset(Q, 0, (size_t) P * sizeof(double));
         memset(Qd, 0, (size_t) m * sizeof(double));
         if (rff) memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));

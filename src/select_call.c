@@ -158,7 +158,7 @@ SEXP C_select(SEXP x, SEXP opts)
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
   if (mode == BK_MODE_RFF) {
-    if (o.kern.type != BK_GAUSSIAN && o.kern.type != BK_LAPLACE)
+    if (!bk_kernel_has(o.kern.type, BK_KPROP_RFF))
       Rf_error("random Fourier features need a Gaussian or Laplace kernel");
     if (o.policy == BK_SIGMA_OPTIMIZE)
       Rf_error("random Fourier features take the 'dimension' or 'fixed' width");

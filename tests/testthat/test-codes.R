@@ -373,3 +373,18 @@ test_that("the kernel entry points' options are read by name and checked, naming
   expect_error(entries$C_ichol(drop_opt(ichol_opts(kernel = codes[["precomputed"]]), "p1")),
                "C_ichol: option 'p1' missing", fixed = TRUE)
 })
+
+test_that("kernel_has() and dimension_width() read the kernels' properties", {
+  has <- bahsic:::kernel_has
+  expect_true(has(kernel_gaussian(), "width") && has("laplace", "width"))
+  expect_false(has(kernel_polynomial(2), "width") || has("inverse_distance", "width"))
+  expect_true(has(kernel_gaussian(), "squared"))
+  expect_false(has(kernel_laplace(), "squared"))
+  expect_true(has("inverse_distance", "distance"))
+  expect_false(has(kernel_linear(), "distance"))
+  expect_identical(c(has("gaussian", "rff"), has("laplace", "rff"), has("polynomial", "rff")),
+                   c(TRUE, TRUE, FALSE))
+  expect_false(has(kernel_ridge(1), "width")) # no C code, no properties
+  expect_identical(bahsic:::dimension_width(kernel_gaussian(), 8), 1 / 16)
+  expect_identical(bahsic:::dimension_width(kernel_laplace(), 8), 1 / 4)
+})
