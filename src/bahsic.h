@@ -137,6 +137,7 @@ static inline double bk_kernel_eval(int type, double p1, double p2, double v)
     BK_SIMD                                                                  \
     for (ptrdiff_t bk_i_ = 0; bk_i_ < bk_n_; bk_i_++) {                      \
       const double v = bk_v_[bk_i_];                                         \
+      (void) v; /* the rows without a value (NAN) */                         \
       bk_v_[bk_i_] = (value);                                                \
     }                                                                        \
     break;
