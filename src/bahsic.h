@@ -478,6 +478,79 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
                       double *score, int *iter, int *rank, const int *order,
                       ptrdiff_t nelim);
 
+/* ---- the selection schedule (schedule.c) ------------------------------------
+ * Algorithms 1 (BAHSIC, backward) and 2 (FOHSIC, forward) of Song et al.
+ * (2012), section 4, written once: the batches (bk_batch_size()), n_target,
+ * the tie order (bk_sort_candidates()), the path rows, the tick after every
+ * iteration (progress, interrupts) and the refresh of a downdated set. The
+ * estimator of HSIC is a scorer: the exact and block estimators on pairs of
+ * samples (scorer_pairs.c), random Fourier features (scorer_rff.c), the
+ * incomplete Cholesky factor (scorer_ichol.c), the clinical kernel
+ * (scorer_clinical.c) and the ridge-regression kernel (ridge.c). */
+
+/* Threads pay off only for enough work: a parallel region costs a few
+ * microseconds, and much more on a busy machine, where idle threads spin.
+ * The schedule scores candidates in parallel when their number times the
+ * scorer's cost reaches this; the scorers use it for their updates. */
+#define BK_PAR_MIN_PAIRS 1000000.0
+
+/* A scorer: ctx and the hooks the schedule calls, on the main thread except
+ * score_one. "The set" is the scorer's current feature set: all d features
+ * at the start of BAHSIC (the schedule calls update(all, +1) first), none
+ * at the start of FOHSIC. Hooks returning int return nonzero on failure
+ * (the schedule stops; the scorer knows why). Optional hooks may be NULL. */
+typedef struct {
+  void *ctx;
+  /* the width for the sets of an iteration with s features (bk_choose_width;
+   * NaN without a width): "optimize" on the reference set ref (nref
+   * features; is_set: it is the set itself), whose HSIC at the width goes
+   * to *h (NaN when the policy did not compute it) */
+  int (*width)(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
+               int is_set, double *sigma, double *h);
+  /* before the candidates of an iteration at sigma are scored with sign sgn
+   * (-1 removal, +1 addition) against the set (set, ns); h not NULL: the
+   * set's HSIC into *h unless width() gave it */
+  int (*begin)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+               double sgn, double *h);
+  /* HSIC of the set with feature j removed (sgn = -1) or added (+1), on
+   * thread tid (any thread: no R API, no writes but to tid's scratch) */
+  double (*score_one)(void *ctx, double sigma, ptrdiff_t j, double sgn,
+                      int tid);
+  /* the operations of one score_one (0: never in parallel) and the chunk of
+   * candidates a thread takes at a time */
+  double (*cost)(void *ctx, int *chunk);
+  /* optional, instead of score_one: every candidate of cand (n) at once,
+   * the score of cand[i] into sortbuf[3 i + 2] (the schedule sorts) */
+  int (*score_all)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                   const int *cand, ptrdiff_t n, double sgn, double *sortbuf);
+  /* optional: the set changed by sgn times the features cols (n) */
+  void (*update)(void *ctx, const int *cols, ptrdiff_t n, double sgn);
+  /* optional: after since removals by update() since the last refresh, with
+   * ns features left, rebuild the set by refresh() instead of downdating */
+  int (*stale)(void *ctx, ptrdiff_t since, ptrdiff_t ns);
+  void (*refresh)(void *ctx, const int *set, ptrdiff_t ns);
+  /* HSIC of the set (set, ns) at sigma (FOHSIC's path) */
+  int (*hsic)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+              double *h);
+} bk_scorer;
+
+typedef struct {
+  int direction;      /* BK_BACKWARD or BK_FORWARD */
+  double step;        /* as bk_select_opts */
+  ptrdiff_t n_target; /* as bk_select_opts */
+  int nthreads;
+} bk_schedule_opts;
+
+/* Run the selection of d features with the scorer sc. rank, score, iter,
+ * path: the outputs of bk_select_features(). sortbuf: 3 d doubles (the
+ * scorer may use more beyond them, see score_all); iwork: 2 d ints. Returns
+ * the number of path rows; *fail is 1 when a hook failed (the outputs are
+ * then those of the iterations done). */
+ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
+                      const bk_schedule_opts *o, int *rank, double *score,
+                      int *iter, double *path, double *sortbuf, int *iwork,
+                      int *fail, bk_tick_fn tick, void *tctx);
+
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_select_work_ints(ptrdiff_t d);
@@ -563,6 +636,34 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            int *rank, double *score, int *iter, double *path,
                            double *work, int *iwork, bk_tick_fn tick,
                            void *ctx);
+
+/* The scorers of bk_select_blocks(), each run by the schedule with the
+ * arguments of bk_select_blocks(): the exact and block estimators
+ * (scorer_pairs.c; work as bk_select_blocks()), random Fourier features
+ * (scorer_rff.c), the incomplete Cholesky factor (scorer_ichol.c) and the
+ * clinical kernel (scorer_clinical.c; tf: d doubles for the per-feature
+ * sums); sortbuf: 3 d doubles. */
+ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk);
+ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_blocks *blk, const double *Wp,
+                          const double *Wd, const bk_select_opts *o,
+                          int *rank, double *score, int *iter, double *path,
+                          double *work, int *iwork, bk_tick_fn tick, void *ctx);
+ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
+                        const bk_rff_select *rff, const bk_select_opts *o,
+                        int *rank, double *score, int *iter, double *path,
+                        double *sortbuf, int *iwork, bk_tick_fn tick,
+                        void *ctx);
+ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_ichol_select *ic, const bk_select_opts *o,
+                          int *rank, double *score, int *iter, double *path,
+                          double *sortbuf, int *iwork, bk_tick_fn tick,
+                          void *ctx);
+ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             const double *W, const bk_select_opts *o,
+                             int *rank, double *score, int *iter,
+                             double *path, double *tf, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *ctx);
 
 /* ---- randSel (randsel.c) ---------------------------------------------------
  * Algorithm 1 of Athanasakis et al.: centred kernel-target alignment

@@ -20,7 +20,8 @@ double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
     return bk_dimension_width(p->type, (double) s);
   }
   if (p->policy == BK_SIGMA_FIXED) return p->fixed;
-  /* "optimize" */
+  /* "optimize", for the scorers with a reference set (NULL callbacks: none) */
+  if (!hsic_at || (p->grid_relative && !median)) return NAN;
   double base = 1.0;
   if (p->grid_relative) {
     /* the median heuristic: of the squared distances for a width on the
