@@ -2,8 +2,9 @@
  * bahsic.h: prototypes of the numeric core and the SEXP glue.
  *
  * The numeric core (checks.c, clinical.c, gram.c, hsic.c, lowrank.c,
- * lsmi.c, pairs.c, randsel.c, ridge.c, scores.c, select.c, width.c) is plain C on
- * double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
+ * lsmi.c, pairs.c, randsel.c, ridge.c, schedule.c, scorer_clinical.c,
+ * scorer_ichol.c, scorer_pairs.c, scorer_rff.c, scores.c, select.c, width.c)
+ * is plain C on double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
  * the BLAS and LAPACK R links, through R's headers), no allocation. Callers
  * hand it every work array. The glue (*_call.c, glue.h) unpacks SEXPs,
  * allocates with R_alloc and calls the core; init.c registers the glue.
@@ -394,7 +395,7 @@ bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
 /* The strictly upper triangle of the m x m matrix A in that packed order. */
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
 
-/* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
+/* ---- BAHSIC and FOHSIC (select.c, schedule.c, scorer_*.c) ------------------
  * Algorithms 1 and 2 of Song et al. (2012), section 4. */
 
 /* enum bk_direction and enum bk_policy are in codes.h */
@@ -445,7 +446,7 @@ double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
                        double (*hsic_at)(void *ctx, double sigma, int *fail),
                        void *ctx, double *h_ref);
 
-/* Shared by the selection loops (select.c, ridge.c): candidates as (rounded
+/* The schedule's (schedule.c) order of candidates: (rounded
  * score, index, score) triples ordered by score, ties by the lower
  * (bk_cmp_desc_low, bk_cmp_asc_low) or higher (bk_cmp_desc_high) index;
  * bk_sort_candidates() rounds the scores to BK_TIE_TOL of the largest
@@ -551,6 +552,12 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
                       int *iter, double *path, double *sortbuf, int *iwork,
                       int *fail, bk_tick_fn tick, void *tctx);
 
+/* The width hook of a scorer without a reference set ("dimension",
+ * "fixed", or no width; "optimize" gives NaN): ctx points to a struct
+ * whose first member is its bk_width_policy. */
+int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
+                         ptrdiff_t nref, int is_set, double *sigma, double *h);
+
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_select_work_ints(ptrdiff_t d);
@@ -644,6 +651,11 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
  * clinical kernel (scorer_clinical.c; tf: d doubles for the per-feature
  * sums); sortbuf: 3 d doubles. */
 ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk);
+/* bk_schedule() with the schedule options of o (a scorer cannot fail) */
+ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
+                             const bk_select_opts *o, int *rank, double *score,
+                             int *iter, double *path, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *tctx);
 ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
                           const bk_blocks *blk, const double *Wp,
                           const double *Wd, const bk_select_opts *o,

@@ -247,3 +247,25 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
 #undef SCHEDULE_FAIL
   return np;
 }
+
+int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
+                         ptrdiff_t nref, int is_set, double *sigma, double *h)
+{
+  (void) ref;
+  (void) nref;
+  (void) is_set;
+  *sigma = bk_choose_width((const bk_width_policy *) ctx, s, NULL, NULL, NULL,
+                           h);
+  return 0;
+}
+
+ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
+                             const bk_select_opts *o, int *rank, double *score,
+                             int *iter, double *path, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *tctx)
+{
+  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
+  int fail;
+  return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
+                     &fail, tick, tctx);
+}

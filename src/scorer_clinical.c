@@ -13,7 +13,7 @@
 #include "bahsic.h"
 
 typedef struct {
-  bk_width_policy wp;
+  bk_width_policy wp; /* first: bk_width_policy_only() (no width: NaN) */
   const double *t; /* per-feature t_f */
   double T;        /* their sum over the current set */
   ptrdiff_t s;     /* its size */
@@ -22,18 +22,6 @@ typedef struct {
 static double set_hsic(const clinical_state *st)
 {
   return st->s > 0 ? st->T / (double) st->s : 0.0;
-}
-
-/* no width: NaN */
-static int clinical_width(void *ctx, ptrdiff_t s, const int *ref,
-                          ptrdiff_t nref, int is_set, double *sigma, double *h)
-{
-  const clinical_state *st = ctx;
-  (void) ref;
-  (void) nref;
-  (void) is_set;
-  *sigma = bk_choose_width(&st->wp, s, NULL, NULL, NULL, h);
-  return 0;
 }
 
 static int clinical_begin(void *ctx, double sigma, const int *set,
@@ -108,12 +96,10 @@ ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
                         o->ngrid, o->grid_relative},
                        tf, 0.0, 0};
   bk_clinical_dot(x, m, d, o->cat, W, tf, o->nthreads);
-  const bk_scorer sc = {&st,           clinical_width,  clinical_begin,
+  const bk_scorer sc = {&st,           bk_width_policy_only,  clinical_begin,
                         clinical_score, clinical_cost,  NULL,
                         clinical_update, clinical_stale, clinical_refresh,
                         clinical_hsic};
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
-  int fail;
-  return bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, ctx);
+  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
+                            tick, ctx);
 }

@@ -15,11 +15,11 @@
 #include "bahsic.h"
 
 typedef struct {
+  bk_width_policy wp; /* first: bk_width_policy_only() */
   const double *x;
   ptrdiff_t m;
   int dist;          /* Q holds squared distances (1) or inner products (0) */
   bk_kernel kern;
-  bk_width_policy wp;
   const bk_ichol_select *ic;
   int nthreads;
 } ichol_state;
@@ -120,18 +120,6 @@ static double ichol_hsic(const ichol_state *st, double sigma, ptrdiff_t j,
   return out[c->unbiased ? 1 : 0];
 }
 
-/* "dimension" or "fixed" (the glue refuses "optimize") */
-static int ichol_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
-                       int is_set, double *sigma, double *h)
-{
-  const ichol_state *st = ctx;
-  (void) ref;
-  (void) nref;
-  (void) is_set;
-  *sigma = bk_choose_width(&st->wp, s, NULL, NULL, NULL, h);
-  return 0;
-}
-
 /* the pivots of this round's set, then its HSIC from its own factor */
 static int ichol_begin(void *ctx, double sigma, const int *set, ptrdiff_t ns,
                        double sgn, double *h)
@@ -182,16 +170,14 @@ ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
                           double *sortbuf, int *iwork, bk_tick_fn tick,
                           void *ctx)
 {
-  const ichol_state st = {x, m, bk_kernel_uses_distance(o->kern.type), o->kern,
-                          {o->kern.type, o->policy, o->kern.p1, o->grid,
+  const ichol_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
                            o->ngrid, o->grid_relative},
+                          x, m, bk_kernel_uses_distance(o->kern.type), o->kern,
                           ic, o->nthreads};
-  const bk_scorer sc = {(void *) &st, ichol_width, ichol_begin,
+  const bk_scorer sc = {(void *) &st, bk_width_policy_only, ichol_begin,
                         ichol_score,  ichol_cost,  NULL,
                         NULL,         NULL,        NULL,
                         ichol_set_hsic};
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
-  int fail;
-  return bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, ctx);
+  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
+                            tick, ctx);
 }

@@ -350,8 +350,6 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
   const bk_scorer sc = {&st,        pairs_width,  pairs_begin,  pairs_score,
                         pairs_cost, NULL,         pairs_update, pairs_stale,
                         pairs_refresh, pairs_hsic};
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
-  int fail;
-  return bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, ctx);
+  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
+                            tick, ctx);
 }

@@ -15,10 +15,10 @@
 #include "bahsic.h"
 
 typedef struct {
+  bk_width_policy wp; /* first: bk_width_policy_only() */
   const double *x;
   ptrdiff_t m;
   bk_kernel kern;
-  bk_width_policy wp;
   const bk_rff_select *rff;
   int nthreads;
 } rff_state;
@@ -51,18 +51,6 @@ static double rff_hsic(const rff_state *st, double sigma, ptrdiff_t j,
   }
   bk_lowrank_hsic(Z, m, D, r->F, r->s, out, Z + m * D);
   return out[r->unbiased ? 1 : 0];
-}
-
-/* "dimension" or "fixed" (the glue refuses "optimize") */
-static int rff_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
-                     int is_set, double *sigma, double *h)
-{
-  const rff_state *st = ctx;
-  (void) ref;
-  (void) nref;
-  (void) is_set;
-  *sigma = bk_choose_width(&st->wp, s, NULL, NULL, NULL, h);
-  return 0;
 }
 
 static int rff_begin(void *ctx, double sigma, const int *set, ptrdiff_t ns,
@@ -151,17 +139,14 @@ ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
                         double *sortbuf, int *iwork, bk_tick_fn tick,
                         void *ctx)
 {
-  const rff_state st = {x, m, o->kern,
-                        {o->kern.type, o->policy, o->kern.p1, o->grid,
+  const rff_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
                          o->ngrid, o->grid_relative},
-                        rff, o->nthreads};
+                        x, m, o->kern, rff, o->nthreads};
   memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
-  const bk_scorer sc = {(void *) &st, rff_width,  rff_begin,
+  const bk_scorer sc = {(void *) &st, bk_width_policy_only,  rff_begin,
                         rff_score,    rff_cost,   NULL,
                         rff_update,   rff_stale,  rff_refresh,
                         rff_set_hsic};
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
-  int fail;
-  return bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, ctx);
+  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
+                            tick, ctx);
 }
