@@ -1,4 +1,5 @@
-/* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC). */
+/* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC: the scorers of
+ * scorer_*.c run by the schedule of schedule.c). */
 #include <limits.h>
 #include <stdio.h>
 #include "glue.h"

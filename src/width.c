@@ -1,9 +1,10 @@
 /*
  * width.c: the width policy of the selectors, Song et al. (2012), section
  * 4.1, step 3, for a kernel with a width (bk_kernel_has_width()). Written
- * once for the HSIC selectors (select.c) and the ridge-regression kernel
- * (ridge.c); each supplies the median heuristic and HSIC of its reference
- * set through callbacks. The kernel's properties (codes.h) give the
+ * once for the scorers of the HSIC selectors (scorer_pairs.c; the others
+ * have no reference set) and the ridge-regression kernel (ridge.c); each
+ * supplies the median heuristic and HSIC of its reference set through
+ * callbacks. The kernel's properties (codes.h) give the
  * "dimension" rule and the median's scale. Numeric core: no R API.
  */
 #include <math.h>
