@@ -2,8 +2,9 @@
  * bahsic.h: prototypes of the numeric core and the SEXP glue.
  *
  * The numeric core (checks.c, clinical.c, gram.c, hsic.c, lowrank.c,
- * lsmi.c, pairs.c, randsel.c, ridge.c, scores.c, select.c, width.c) is plain C on
- * double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
+ * lsmi.c, pairs.c, randsel.c, ridge.c, schedule.c, scorer_clinical.c,
+ * scorer_ichol.c, scorer_pairs.c, scorer_rff.c, scores.c, select.c, width.c)
+ * is plain C on double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
  * the BLAS and LAPACK R links, through R's headers), no allocation. Callers
  * hand it every work array. The glue (*_call.c, glue.h) unpacks SEXPs,
  * allocates with R_alloc and calls the core; init.c registers the glue.
@@ -14,6 +15,7 @@
 #define BAHSIC_H
 
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -84,6 +86,75 @@ static inline double bk_exp(double x)
 #define BK_SIMD_SUM2(u, v)
 #define BK_SIMD_MIN_COUNT(lo, n)
 #endif
+
+/* ---- the kernel values ------------------------------------------------------
+ * Written once, in the value column of BK_KERNEL_TABLE (codes.h), as an
+ * expression of v (squared distance or inner product) and p1, p2; expanded
+ * here into the one scalar evaluator and the one set of per-kernel loops
+ * that gram.c, hsic.c, lowrank.c, the selectors' scorers and randsel.c use.
+ * The vectorised Gaussian pass over pairs (pairs.c) is the fast path of the
+ * Gaussian row. */
+
+/* sqrt(v) of v clamped at 0: downdated sums of squares can be -1e-16 */
+static inline double bk_sqrt0(double v) { return sqrt(v > 0.0 ? v : 0.0); }
+
+/* x^p: by p - 1 products for the whole degrees 0..64 (the usual ones, and
+ * what the selectors have always used), pow() otherwise -- (int) of a NaN
+ * or of a degree beyond INT_MAX is undefined, and a degree near INT_MAX
+ * would loop for ever */
+static inline double bk_powi(double x, double p)
+{
+  if (p >= 0.0 && p <= 64.0 && p == (double) (int) p) {
+    double r = 1.0;
+    for (int i = 0, n = (int) p; i < n; i++) r *= x;
+    return r;
+  }
+  return pow(x, p);
+}
+
+/* the kernel type with parameters p1, p2 at v; NaN for a code of no kernel
+ * (or of one that is not a function of v: clinical, precomputed) */
+static inline double bk_kernel_eval(int type, double p1, double p2, double v)
+{
+  (void) p2;
+  switch (type) {
+#define BK_X_EVAL(id, code, name, sets, props, value) \
+  case id:                                            \
+    return (value);
+    BK_KERNEL_TABLE(BK_X_EVAL)
+#undef BK_X_EVAL
+  default:
+    return NAN;
+  }
+}
+
+/* The body of a loop v[i] = k(v[i]) for i < n: one loop per kernel with the
+ * switch outside, so that each loop vectorises (BK_SIMD) in whatever
+ * function expands it (randsel.c expands it in an AVX2 + FMA clone too).
+ * type, p1, p2, v, n: names of the enclosing function's kernel code,
+ * parameters, array and length. */
+#define BK_X_MAP(id, code, name, sets, props, value)                         \
+  case id:                                                                   \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t bk_i_ = 0; bk_i_ < bk_n_; bk_i_++) {                      \
+      const double v = bk_v_[bk_i_];                                         \
+      (void) v; /* the rows without a value (NAN) */                         \
+      bk_v_[bk_i_] = (value);                                                \
+    }                                                                        \
+    break;
+#define BK_KERNEL_MAP(type, p1_, p2_, v_, n_)                                \
+  do {                                                                       \
+    const double p1 = (p1_), p2 = (p2_);                                     \
+    double *const bk_v_ = (v_);                                              \
+    const ptrdiff_t bk_n_ = (n_);                                            \
+    (void) p1;                                                               \
+    (void) p2;                                                               \
+    switch (type) {                                                          \
+      BK_KERNEL_TABLE(BK_X_MAP)                                              \
+    default:                                                                 \
+      break;                                                                 \
+    }                                                                        \
+  } while (0)
 
 /* ---- interrupts ------------------------------------------------------------
  * The long loops over pairs of samples run in blocks of about BK_CHECK_OPS
@@ -201,8 +272,11 @@ double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
 
 /* Apply the kernel function to one value of bk_cross (inner product or
- * squared distance). */
-double bk_kernel_value(bk_kernel kern, double v);
+ * squared distance): bk_kernel_eval(), the table's value. */
+static inline double bk_kernel_value(bk_kernel kern, double v)
+{
+  return bk_kernel_eval(kern.type, kern.p1, kern.p2, v);
+}
 
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
  * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles
@@ -321,7 +395,7 @@ bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
 /* The strictly upper triangle of the m x m matrix A in that packed order. */
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
 
-/* ---- BAHSIC and FOHSIC (select.c) ------------------------------------------
+/* ---- BAHSIC and FOHSIC (select.c, schedule.c, scorer_*.c) ------------------
  * Algorithms 1 and 2 of Song et al. (2012), section 4. */
 
 /* enum bk_direction and enum bk_policy are in codes.h */
@@ -372,7 +446,7 @@ double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
                        double (*hsic_at)(void *ctx, double sigma, int *fail),
                        void *ctx, double *h_ref);
 
-/* Shared by the selection loops (select.c, ridge.c): candidates as (rounded
+/* The schedule's (schedule.c) order of candidates: (rounded
  * score, index, score) triples ordered by score, ties by the lower
  * (bk_cmp_desc_low, bk_cmp_asc_low) or higher (bk_cmp_desc_high) index;
  * bk_sort_candidates() rounds the scores to BK_TIE_TOL of the largest
@@ -404,6 +478,85 @@ ptrdiff_t bk_take_batch(const double *sortbuf, ptrdiff_t k, ptrdiff_t it,
 void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
                       double *score, int *iter, int *rank, const int *order,
                       ptrdiff_t nelim);
+
+/* ---- the selection schedule (schedule.c) ------------------------------------
+ * Algorithms 1 (BAHSIC, backward) and 2 (FOHSIC, forward) of Song et al.
+ * (2012), section 4, written once: the batches (bk_batch_size()), n_target,
+ * the tie order (bk_sort_candidates()), the path rows, the tick after every
+ * iteration (progress, interrupts) and the refresh of a downdated set. The
+ * estimator of HSIC is a scorer: the exact and block estimators on pairs of
+ * samples (scorer_pairs.c), random Fourier features (scorer_rff.c), the
+ * incomplete Cholesky factor (scorer_ichol.c), the clinical kernel
+ * (scorer_clinical.c) and the ridge-regression kernel (ridge.c). */
+
+/* Threads pay off only for enough work: a parallel region costs a few
+ * microseconds, and much more on a busy machine, where idle threads spin.
+ * The schedule scores candidates in parallel when their number times the
+ * scorer's cost reaches this; the scorers use it for their updates. */
+#define BK_PAR_MIN_PAIRS 1000000.0
+
+/* A scorer: ctx and the hooks the schedule calls, on the main thread except
+ * score_one. "The set" is the scorer's current feature set: all d features
+ * at the start of BAHSIC (the schedule calls update(all, +1) first), none
+ * at the start of FOHSIC. Hooks returning int return nonzero on failure
+ * (the schedule stops; the scorer knows why). Optional hooks may be NULL. */
+typedef struct {
+  void *ctx;
+  /* the width for the sets of an iteration with s features (bk_choose_width;
+   * NaN without a width): "optimize" on the reference set ref (nref
+   * features; is_set: it is the set itself), whose HSIC at the width goes
+   * to *h (NaN when the policy did not compute it) */
+  int (*width)(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
+               int is_set, double *sigma, double *h);
+  /* before the candidates of an iteration at sigma are scored with sign sgn
+   * (-1 removal, +1 addition) against the set (set, ns); h not NULL: the
+   * set's HSIC into *h unless width() gave it */
+  int (*begin)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+               double sgn, double *h);
+  /* HSIC of the set with feature j removed (sgn = -1) or added (+1), on
+   * thread tid (any thread: no R API, no writes but to tid's scratch) */
+  double (*score_one)(void *ctx, double sigma, ptrdiff_t j, double sgn,
+                      int tid);
+  /* the operations of one score_one (0: never in parallel) and the chunk of
+   * candidates a thread takes at a time */
+  double (*cost)(void *ctx, int *chunk);
+  /* optional, instead of score_one: every candidate of cand (n) at once,
+   * the score of cand[i] into sortbuf[3 i + 2] (the schedule sorts) */
+  int (*score_all)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                   const int *cand, ptrdiff_t n, double sgn, double *sortbuf);
+  /* optional: the set changed by sgn times the features cols (n) */
+  void (*update)(void *ctx, const int *cols, ptrdiff_t n, double sgn);
+  /* optional: after since removals by update() since the last refresh, with
+   * ns features left, rebuild the set by refresh() instead of downdating */
+  int (*stale)(void *ctx, ptrdiff_t since, ptrdiff_t ns);
+  void (*refresh)(void *ctx, const int *set, ptrdiff_t ns);
+  /* HSIC of the set (set, ns) at sigma (FOHSIC's path) */
+  int (*hsic)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+              double *h);
+} bk_scorer;
+
+typedef struct {
+  int direction;      /* BK_BACKWARD or BK_FORWARD */
+  double step;        /* as bk_select_opts */
+  ptrdiff_t n_target; /* as bk_select_opts */
+  int nthreads;
+} bk_schedule_opts;
+
+/* Run the selection of d features with the scorer sc. rank, score, iter,
+ * path: the outputs of bk_select_features(). sortbuf: 3 d doubles (the
+ * scorer may use more beyond them, see score_all); iwork: 2 d ints. Returns
+ * the number of path rows; *fail is 1 when a hook failed (the outputs are
+ * then those of the iterations done). */
+ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
+                      const bk_schedule_opts *o, int *rank, double *score,
+                      int *iter, double *path, double *sortbuf, int *iwork,
+                      int *fail, bk_tick_fn tick, void *tctx);
+
+/* The width hook of a scorer without a reference set ("dimension",
+ * "fixed", or no width; "optimize" gives NaN): ctx points to a struct
+ * whose first member is its bk_width_policy. */
+int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
+                         ptrdiff_t nref, int is_set, double *sigma, double *h);
 
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
@@ -490,6 +643,39 @@ ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
                            int *rank, double *score, int *iter, double *path,
                            double *work, int *iwork, bk_tick_fn tick,
                            void *ctx);
+
+/* The scorers of bk_select_blocks(), each run by the schedule with the
+ * arguments of bk_select_blocks(): the exact and block estimators
+ * (scorer_pairs.c; work as bk_select_blocks()), random Fourier features
+ * (scorer_rff.c), the incomplete Cholesky factor (scorer_ichol.c) and the
+ * clinical kernel (scorer_clinical.c; tf: d doubles for the per-feature
+ * sums); sortbuf: 3 d doubles. */
+ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk);
+/* bk_schedule() with the schedule options of o (a scorer cannot fail) */
+ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
+                             const bk_select_opts *o, int *rank, double *score,
+                             int *iter, double *path, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *tctx);
+ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_blocks *blk, const double *Wp,
+                          const double *Wd, const bk_select_opts *o,
+                          int *rank, double *score, int *iter, double *path,
+                          double *work, int *iwork, bk_tick_fn tick, void *ctx);
+ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
+                        const bk_rff_select *rff, const bk_select_opts *o,
+                        int *rank, double *score, int *iter, double *path,
+                        double *sortbuf, int *iwork, bk_tick_fn tick,
+                        void *ctx);
+ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_ichol_select *ic, const bk_select_opts *o,
+                          int *rank, double *score, int *iter, double *path,
+                          double *sortbuf, int *iwork, bk_tick_fn tick,
+                          void *ctx);
+ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             const double *W, const bk_select_opts *o,
+                             int *rank, double *score, int *iter,
+                             double *path, double *tf, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *ctx);
 
 /* ---- randSel (randsel.c) ---------------------------------------------------
  * Algorithm 1 of Athanasakis et al.: centred kernel-target alignment

@@ -6,11 +6,15 @@
  * the numeric core and the fuzzers include it through bahsic.h.
  *
  * The numbers are part of the interface (R's mirror, the fuzzers' seed
- * corpora): keep them when rows are added. A new row needs nothing else in
- * C but the cases of the code that computes with it.
+ * corpora): keep them when rows are added. A kernel row carries all the C
+ * core knows of the kernel -- the entry points, the properties (distance,
+ * width, squared width, random features) and the value -- so a new row needs
+ * nothing else in C.
  */
 #ifndef BAHSIC_CODES_H
 #define BAHSIC_CODES_H
+
+#include <math.h>
 
 /* The entry points a kernel code is accepted by (a kernel row's last
  * column is the union of these, checked by bk_kernel_in()). */
@@ -41,31 +45,42 @@
 enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
 #undef BK_X_PROP_DEFINE
 
-/* X(enumerator, code, R name, sets, props). The R name is the kernel
- * object's $name, except "precomputed", which no data kernel has: C_ichol()
- * takes it for a precomputed label kernel (the approximate paths). */
+/* X(enumerator, code, R name, sets, props, value). The R name is the
+ * kernel object's $name, except "precomputed", which no data kernel has:
+ * C_ichol() takes it for a precomputed label kernel (the approximate paths).
+ * value is the kernel as an expression of v -- the squared distance
+ * ||x - x'||^2 for a BK_KPROP_DISTANCE kernel, else the inner product
+ * <x, x'> -- and of its parameters p1, p2; it is expanded into
+ * bk_kernel_eval() and the per-kernel loops (BK_KERNEL_MAP) in bahsic.h,
+ * which supplies bk_exp(), bk_powi() and bk_sqrt0() (sqrt of v clamped at 0:
+ * a downdated sum of squares can be -1e-16). NAN for the kernels that are
+ * not a function of one such number. */
 #define BK_KERNEL_TABLE(X)                                                   \
   /* <x, x'> */                                                              \
-  X(BK_LINEAR, 0, "linear", BK_KSET_DATA | BK_KSET_RANDSEL, 0u)              \
+  X(BK_LINEAR, 0, "linear", BK_KSET_DATA | BK_KSET_RANDSEL, 0u, (v))         \
   /* (<x, x'> + offset)^degree; p1 = degree, p2 = offset */                  \
   X(BK_POLYNOMIAL, 1, "polynomial",                                          \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, 0u)                     \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, 0u,                     \
+    bk_powi((v) + (p2), (p1)))                                               \
   /* exp(-sigma ||x - x'||^2); p1 = sigma */                                 \
   X(BK_GAUSSIAN, 2, "gaussian",                                              \
     BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL,                         \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_SQUARED | BK_KPROP_RFF)    \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_SQUARED | BK_KPROP_RFF,    \
+    bk_exp(-(p1) * (v)))                                                     \
   /* exp(-sigma ||x - x'||); p1 = sigma */                                   \
   X(BK_LAPLACE, 3, "laplace", BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, \
-    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_RFF)                       \
+    BK_KPROP_DISTANCE | BK_KPROP_WIDTH | BK_KPROP_RFF,                       \
+    bk_exp(-(p1) * bk_sqrt0(v)))                                             \
   /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
   X(BK_INVDIST, 4, "inverse_distance",                                       \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE)      \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE,      \
+    1.0 / (bk_sqrt0(v) + (p1)))                                              \
   /* mean of per-feature kernels (clinical.c) on data encoded by R; the      \
    * clinical glue and the exact selector only */                            \
-  X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT, 0u)                          \
+  X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT, 0u, NAN)                     \
   /* x is the m x m kernel matrix itself: C_ichol() takes it by its code,   \
    * no other entry point */                                                 \
-  X(BK_PRECOMPUTED, 6, "precomputed", 0u, 0u)
+  X(BK_PRECOMPUTED, 6, "precomputed", 0u, 0u, NAN)
 
 /* X(enumerator, code, R name): the width policies of the Gaussian and
  * Laplace kernels in the selectors (Song et al. 2012, section 4.1, step 3). */
@@ -95,9 +110,9 @@ enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
   X(BK_MODE_RFF, 2, "rff")                                                   \
   X(BK_MODE_ICHOL, 3, "ichol")
 
-#define BK_X_ENUM5(id, code, name, sets, props) id = code,
+#define BK_X_ENUM6(id, code, name, sets, props, value) id = code,
 #define BK_X_ENUM3(id, code, name) id = code,
-enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM5) };
+enum bk_kernel_type { BK_KERNEL_TABLE(BK_X_ENUM6) };
 enum bk_policy { BK_POLICY_TABLE(BK_X_ENUM3) };
 enum bk_direction { BK_DIRECTION_TABLE(BK_X_ENUM3) };
 enum bk_mode { BK_MODE_TABLE(BK_X_ENUM3) };
@@ -107,11 +122,11 @@ enum bk_mode { BK_MODE_TABLE(BK_X_ENUM3) };
 static inline int bk_kernel_in(int type, unsigned int sets)
 {
   switch (type) {
-#define BK_X_CASE5(id, code, name, s, props) \
-  case id:                                   \
+#define BK_X_CASE6(id, code, name, s, props, value) \
+  case id:                                          \
     return ((s) & sets) != 0u;
-    BK_KERNEL_TABLE(BK_X_CASE5)
-#undef BK_X_CASE5
+    BK_KERNEL_TABLE(BK_X_CASE6)
+#undef BK_X_CASE6
   default:
     return 0;
   }
@@ -122,11 +137,11 @@ static inline int bk_kernel_in(int type, unsigned int sets)
 static inline int bk_kernel_has(int type, unsigned int prop)
 {
   switch (type) {
-#define BK_X_CASE5(id, code, name, sets, p) \
-  case id:                                  \
+#define BK_X_CASE6(id, code, name, sets, p, value) \
+  case id:                                         \
     return ((unsigned int) (p) & prop) != 0u;
-    BK_KERNEL_TABLE(BK_X_CASE5)
-#undef BK_X_CASE5
+    BK_KERNEL_TABLE(BK_X_CASE6)
+#undef BK_X_CASE6
   default:
     return 0;
   }
@@ -144,6 +159,15 @@ static inline int bk_kernel_uses_distance(int type)
 static inline int bk_kernel_has_width(int type)
 {
   return bk_kernel_has(type, BK_KPROP_WIDTH);
+}
+
+/* The "dimension" width policy for s standardised features (E ||x - x'||^2
+ * = 2 s; Song et al. 2012, section 4.1, step 3): 1 / (2 s) for a width on
+ * the squared distance, 1 / sqrt(2 s) on the distance */
+static inline double bk_dimension_width(int type, double s)
+{
+  return bk_kernel_has(type, BK_KPROP_SQUARED) ? 1.0 / (2.0 * s)
+                                               : 1.0 / sqrt(2.0 * s);
 }
 
 /* 1 if policy is a width-policy code */

@@ -16,9 +16,9 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
   return v;
 }
 
-#define BK_X_NAME5(id, code, name, sets, props) name,
-#define BK_X_CODE5(id, code, name, sets, props) code,
-#define BK_X_PROPS5(id, code, name, sets, props) (int) (props),
+#define BK_X_NAME6(id, code, name, sets, props, value) name,
+#define BK_X_CODE6(id, code, name, sets, props, value) code,
+#define BK_X_PROPS6(id, code, name, sets, props, value) (int) (props),
 #define BK_X_NAME3(id, code, name) name,
 #define BK_X_CODE3(id, code, name) code,
 #define BK_NAMED_CODES(TABLE, NAME, CODE)                                   \
@@ -31,14 +31,14 @@ static SEXP named_codes(const char *const *names, const int *codes, R_xlen_t n)
  * kernel's properties as a sum of kprop bits), in the tables' order */
 SEXP C_codes(void)
 {
-  SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME5, BK_X_CODE5));
+  SEXP kernel = PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME6, BK_X_CODE6));
   SEXP policy = PROTECT(BK_NAMED_CODES(BK_POLICY_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP direction =
       PROTECT(BK_NAMED_CODES(BK_DIRECTION_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP mode = PROTECT(BK_NAMED_CODES(BK_MODE_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP kprop = PROTECT(BK_NAMED_CODES(BK_KPROP_TABLE, BK_X_NAME3, BK_X_CODE3));
   SEXP kernel_props =
-      PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME5, BK_X_PROPS5));
+      PROTECT(BK_NAMED_CODES(BK_KERNEL_TABLE, BK_X_NAME6, BK_X_PROPS6));
   const char *names[] = {"kernel", "policy",   "direction",
                          "mode",   "kprop",    "kernel_props", ""};
   SEXP out = bk_named_list(

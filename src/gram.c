@@ -32,24 +32,6 @@ void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out)
   for (ptrdiff_t i = 0; i < n; i++) out[i] = x[i] * f;
 }
 
-double bk_kernel_value(bk_kernel kern, double v)
-{
-  switch (kern.type) {
-  case BK_LINEAR:
-    return v;
-  case BK_POLYNOMIAL:
-    return pow(v + kern.p2, kern.p1);
-  case BK_GAUSSIAN:
-    return bk_exp(-kern.p1 * v);
-  case BK_LAPLACE:
-    return bk_exp(-kern.p1 * sqrt(v));
-  case BK_INVDIST:
-    return 1.0 / (sqrt(v) + kern.p1);
-  default:
-    return NAN;
-  }
-}
-
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()). */
 static void cross_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
                           double *K, ptrdiff_t b0, ptrdiff_t b1)
@@ -163,7 +145,7 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
   if (work && bk_kernel_has_width(kern_in->type)) {
-    int squared = kern_in->type == BK_GAUSSIAN;
+    int squared = bk_kernel_has(kern_in->type, BK_KPROP_SQUARED);
     double med = bk_median_triangle_ck(K, m, 0, squared, work, pace);
     if (!(med > 0)) {
       kern_in->p1 = NAN;

@@ -1,7 +1,7 @@
 /*
  * pairs.c: the one loop that costs: a weighted sum of Gaussian kernel values
  * over the pairs a < b of samples, for one feature against a set. Used by the
- * selectors (select.c) and the per-feature scores (hsic.c). Numeric core: no
+ * selectors (scorer_pairs.c) and the per-feature scores (hsic.c). Numeric core: no
  * R API.
  */
 #include <math.h>

@@ -326,28 +326,9 @@ static double centred_alignment(const double *K, const double *Lc,
 }
 
 /* v[i] = k(v[i]) for the kernel kern over n squared distances (or inner
- * products): one loop per kernel so that the Gaussian one vectorises. */
-#define KMAP_BODY                                                             \
-  const double p1 = kern.p1, p2 = kern.p2;                                   \
-  switch (kern.type) {                                                       \
-  case BK_GAUSSIAN:                                                          \
-    BK_SIMD                                                                  \
-    for (ptrdiff_t i = 0; i < n; i++) v[i] = bk_exp(-p1 * v[i]);             \
-    break;                                                                   \
-  case BK_LAPLACE:                                                           \
-    BK_SIMD                                                                  \
-    for (ptrdiff_t i = 0; i < n; i++) v[i] = bk_exp(-p1 * sqrt(v[i]));       \
-    break;                                                                   \
-  case BK_INVDIST:                                                           \
-    BK_SIMD                                                                  \
-    for (ptrdiff_t i = 0; i < n; i++) v[i] = 1.0 / (sqrt(v[i]) + p1);        \
-    break;                                                                   \
-  case BK_POLYNOMIAL:                                                        \
-    for (ptrdiff_t i = 0; i < n; i++) v[i] = pow(v[i] + p2, p1);             \
-    break;                                                                   \
-  default: /* linear: the inner products themselves */                      \
-    break;                                                                   \
-  }
+ * products): the table's per-kernel loops (BK_KERNEL_MAP, bahsic.h), so
+ * that the Gaussian one vectorises. */
+#define KMAP_BODY BK_KERNEL_MAP(kern.type, kern.p1, kern.p2, v, n);
 
 #define KMAP_ARGS bk_kernel kern, double *v, ptrdiff_t n
 typedef void (*kmap_fn)(KMAP_ARGS);

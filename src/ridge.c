@@ -23,10 +23,11 @@
  * own Cholesky, O(m^2 s + m^3), at the iteration's width (the policies of
  * width.c).
  *
- * The schedule is that of bk_select_blocks() (select.c): the same batches,
- * ties (bk_sort_candidates(): the score rounded to 1e-10 of the largest, then
- * the lower column index ranks better), path rows and scores (HSIC of the
- * set after the move).
+ * This is a scorer of the one selection schedule (schedule.c): the same
+ * batches, ties (bk_sort_candidates(): the score rounded to 1e-10 of the
+ * largest, then the lower column index ranks better), path rows and scores
+ * (HSIC of the set after the move) as the other estimators. It keeps no
+ * state between iterations but the set's inverse: no updates, no refresh.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -133,6 +134,9 @@ typedef struct {
   double lambda, trW;
   double *A, *X, *U, *V; /* m x m, and m x d each */
   int info;
+  const bk_ridge_opts *o;
+  double *mwork;         /* BK_MEDIAN_WORK(m) doubles */
+  double aw;             /* sum(A o W) of the set's inverse in A */
 } ridge_state;
 
 /* HSIC of the set cols (n) at the width sigma; NaN with st->info set when
@@ -155,12 +159,11 @@ static double set_hsic(ridge_state *st, const int *cols, ptrdiff_t n,
  * sgn = -1 removes the candidate (cand = set), +1 adds it. The linear base
  * by rank-one updates from the set's inverse (set_hsic() just computed, in
  * A); any other base by the inverse of every candidate set, O(m^2 s + m^3)
- * each (U holds the candidate set's columns, V its inverse). Then sorted by
- * cmp. */
-static void score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
-                             const int *cand, ptrdiff_t n, double sgn,
-                             double sigma, double aw, double *sortbuf,
-                             int (*cmp)(const void *, const void *))
+ * each (U holds the candidate set's columns, V its inverse). Nonzero when a
+ * Cholesky failed (st->info). */
+static int score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
+                            const int *cand, ptrdiff_t n, double sgn,
+                            double sigma, double aw, double *sortbuf)
 {
   const ptrdiff_t m = st->m;
   if (st->base.type == BK_LINEAR) {
@@ -181,7 +184,7 @@ static void score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
                                  st->W, st->V, &awj);
         if (info != 0) {
           st->info = info;
-          return;
+          return 1;
         }
         h = st->trW - st->lambda * awj;
       }
@@ -189,7 +192,7 @@ static void score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
       sortbuf[3 * i + 1] = (double) cand[i];
     }
   }
-  bk_sort_candidates(sortbuf, n, cmp);
+  return 0;
 }
 
 /* The reference set ref (nref columns) of the "optimize" policy for
@@ -232,23 +235,44 @@ static double choose_sigma(ridge_state *st, const bk_ridge_opts *o,
   return bk_choose_width(&p, s, ridge_ref_median, ridge_ref_hsic, &c, NULL);
 }
 
-/* One BAHSIC round over the ns features of active at iteration it: the
- * width, the set's HSIC (*h, a path row) and every removal scored and sorted
- * by cmp into sortbuf. Nonzero when a Cholesky failed (st->info). */
-static int backward_round(ridge_state *st, const bk_ridge_opts *o,
-                          const int *active, ptrdiff_t ns, double *mwork,
-                          double *sortbuf,
-                          int (*cmp)(const void *, const void *),
-                          ptrdiff_t it, double *path, ptrdiff_t *np,
-                          double *sigma, double *h)
+/* ---- the hooks (bk_scorer) ---- */
+
+static int ridge_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
+                       int is_set, double *sigma, double *h)
 {
-  double aw = 0.0;
-  *sigma = choose_sigma(st, o, ns, active, ns, mwork);
-  if (st->info) return 1;
-  *h = set_hsic(st, active, ns, *sigma, &aw);
-  if (st->info) return 1;
-  bk_add_path(path, np, it, ns, *h, *sigma);
-  score_candidates(st, active, ns, active, ns, -1.0, *sigma, aw, sortbuf, cmp);
+  ridge_state *st = ctx;
+  (void) is_set;
+  *sigma = choose_sigma(st, st->o, s, ref, nref, st->mwork);
+  *h = NAN; /* the set's inverse is needed anyway: begin() */
+  return st->info != 0;
+}
+
+/* the set's inverse (for the linear base's updates; A = I / lambda for the
+ * empty set) and its HSIC */
+static int ridge_begin(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                       double sgn, double *h)
+{
+  ridge_state *st = ctx;
+  (void) sgn;
+  double hs = set_hsic(st, set, ns, sigma, &st->aw);
+  if (h) *h = hs;
+  return st->info != 0;
+}
+
+static int ridge_score_all(void *ctx, double sigma, const int *set,
+                           ptrdiff_t ns, const int *cand, ptrdiff_t n,
+                           double sgn, double *sortbuf)
+{
+  ridge_state *st = ctx;
+  return score_candidates(st, set, ns, cand, n, sgn, sigma, st->aw, sortbuf);
+}
+
+/* the new set's HSIC afresh for the path */
+static int ridge_hsic(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                      double *h)
+{
+  ridge_state *st = ctx;
+  *h = set_hsic(st, set, ns, sigma, &st->aw);
   return st->info != 0;
 }
 
@@ -272,80 +296,21 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
   /* V holds a candidate set's m x m inverse on the non-linear path and
    * A V_S (m x d) on the linear one */
   ridge_state st = {x, W, m, d, o->base, o->lambda, 0.0, work,
-                    work + m * m, NULL, NULL, 0};
+                    work + m * m, NULL, NULL, 0, o, NULL, 0.0};
   st.U = st.X + m * (d + 1);
   st.V = st.U + m * (d + 1);
   double *sortbuf = st.V + (m > d + 1 ? m : d + 1) * m;
-  double *mwork = sortbuf + 4 * d + 16;
-  int *active = iwork, *order = iwork + d;
-  ptrdiff_t np = 0, it = 0;
-  double aw = 0.0;
+  st.mwork = sortbuf + 4 * d + 16;
   *info = 0;
   for (ptrdiff_t a = 0; a < m; a++) st.trW += W[a + m * a];
-  for (ptrdiff_t j = 0; j < d; j++) {
-    rank[j] = 0;
-    score[j] = NAN;
-    iter[j] = 0;
-    active[j] = (int) j;
-  }
-#define RIDGE_FAIL() do { *info = st.info; return np; } while (0)
-
-  if (o->backward) {
-    ptrdiff_t ns = d, nelim = 0;
-    while (ns > o->n_target) {
-      double h, sigma;
-      /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      if (backward_round(&st, o, active, ns, mwork, sortbuf, bk_cmp_desc_high,
-                         ++it, path, &np, &sigma, &h))
-        RIDGE_FAIL();
-      /* the empty set's kernel is 0: HSIC 0 exactly */
-      if (ns == 1) sortbuf[2] = 0.0;
-      ptrdiff_t k = bk_batch_size(o->step, ns);
-      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
-      ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
-                         active, ns);
-      if (tick) tick(ctx, it, ns + k, h, sigma);
-    }
-    if (ns > 0) {
-      /* stopped at n_target: rank the survivors by one more pass, the one
-       * whose removal costs most first */
-      double h, sigma;
-      if (backward_round(&st, o, active, ns, mwork, sortbuf, bk_cmp_asc_low,
-                         ++it, path, &np, &sigma, &h))
-        RIDGE_FAIL();
-      if (tick) tick(ctx, it, ns, h, sigma);
-    }
-    bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
-    return np;
-  }
-
-  /* FOHSIC: the selected set (order[0 .. nsel - 1]) starts empty */
-  ptrdiff_t nsel = 0, nrem = d, target = o->n_target > 0 ? o->n_target : d;
-  while (nsel < target) {
-    it++;
-    /* the width for sets of nsel + 1 features; "optimize" on the selected
-     * set, or on all features in the first iteration */
-    double sigma = nsel > 0 ? choose_sigma(&st, o, nsel + 1, order, nsel, mwork)
-                            : choose_sigma(&st, o, 1, active, nrem, mwork);
-    if (st.info) RIDGE_FAIL();
-    /* the set's inverse (for the linear base's updates; A = I / lambda for
-     * the empty set) */
-    set_hsic(&st, order, nsel, sigma, &aw);
-    if (st.info) RIDGE_FAIL();
-    /* add the largest HSIC(S+ U {j}); ties: the lower index */
-    score_candidates(&st, order, nsel, active, nrem, 1.0, sigma, aw, sortbuf,
-                     bk_cmp_desc_low);
-    if (st.info) RIDGE_FAIL();
-    ptrdiff_t k = bk_batch_size(o->step, nrem);
-    if (k > target - nsel) k = target - nsel;
-    nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
-                         active, nrem);
-    /* the new set's HSIC afresh for the path */
-    double h = set_hsic(&st, order, nsel, sigma, &aw);
-    if (st.info) RIDGE_FAIL();
-    bk_add_path(path, &np, it, nsel, h, sigma);
-    if (tick) tick(ctx, it, nsel, h, sigma);
-  }
-#undef RIDGE_FAIL
+  const bk_scorer sc = {&st, ridge_width, ridge_begin, NULL,
+                        NULL, ridge_score_all, NULL, NULL,
+                        NULL, ridge_hsic};
+  const bk_schedule_opts so = {o->backward ? BK_BACKWARD : BK_FORWARD, o->step,
+                               o->n_target, 1};
+  int fail;
+  ptrdiff_t np = bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf,
+                             iwork, &fail, tick, ctx);
+  if (fail) *info = st.info;
   return np;
 }

@@ -1,4 +1,5 @@
-/* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC). */
+/* select_call.c: SEXP glue for select.c (BAHSIC and FOHSIC: the scorers of
+ * scorer_*.c run by the schedule of schedule.c). */
 #include <limits.h>
 #include <stdio.h>
 #include "glue.h"
@@ -158,7 +159,7 @@ SEXP C_select(SEXP x, SEXP opts)
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
   if (mode == BK_MODE_RFF) {
-    if (o.kern.type != BK_GAUSSIAN && o.kern.type != BK_LAPLACE)
+    if (!bk_kernel_has(o.kern.type, BK_KPROP_RFF))
       Rf_error("random Fourier features need a Gaussian or Laplace kernel");
     if (o.policy == BK_SIGMA_OPTIMIZE)
       Rf_error("random Fourier features take the 'dimension' or 'fixed' width");

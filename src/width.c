@@ -1,9 +1,11 @@
 /*
  * width.c: the width policy of the selectors, Song et al. (2012), section
  * 4.1, step 3, for a kernel with a width (bk_kernel_has_width()). Written
- * once for the HSIC selectors (select.c) and the ridge-regression kernel
- * (ridge.c); each supplies the median heuristic and HSIC of its reference
- * set through callbacks. Numeric core: no R API.
+ * once for the scorers of the HSIC selectors (scorer_pairs.c; the others
+ * have no reference set) and the ridge-regression kernel (ridge.c); each
+ * supplies the median heuristic and HSIC of its reference set through
+ * callbacks. The kernel's properties (codes.h) give the
+ * "dimension" rule and the median's scale. Numeric core: no R API.
  */
 #include <math.h>
 #include "bahsic.h"
@@ -16,17 +18,17 @@ double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
   if (h_ref) *h_ref = NAN;
   if (!bk_kernel_has_width(p->type)) return NAN;
   if (p->policy == BK_SIGMA_DIMENSION) {
-    /* standardised features: E ||x - x'||^2 = 2 s */
-    return p->type == BK_GAUSSIAN ? 1.0 / (2.0 * (double) s)
-                                  : 1.0 / sqrt(2.0 * (double) s);
+    return bk_dimension_width(p->type, (double) s);
   }
   if (p->policy == BK_SIGMA_FIXED) return p->fixed;
-  /* "optimize" */
+  /* "optimize", for the scorers with a reference set (NULL callbacks: none) */
+  if (!hsic_at || (p->grid_relative && !median)) return NAN;
   double base = 1.0;
   if (p->grid_relative) {
-    /* the median heuristic: of the squared distances for the Gaussian
-     * kernel exp(-sigma ||.||^2), of the distances for the Laplace one */
-    double med = median(ctx, p->type == BK_GAUSSIAN);
+    /* the median heuristic: of the squared distances for a width on the
+     * squared distance (Gaussian, exp(-sigma ||.||^2)), of the distances
+     * else (Laplace) */
+    double med = median(ctx, bk_kernel_has(p->type, BK_KPROP_SQUARED));
     base = med > 0.0 ? 1.0 / med : 1.0;
   }
   double best = NAN, best_h = -INFINITY;

@@ -1,6 +1,7 @@
 /*
  * fuzz_select.c: libFuzzer target for select.c: bk_select_features()
- * (BAHSIC and FOHSIC) on tiny inputs (m = 0..12 samples, d = 0..6 features),
+ * (BAHSIC and FOHSIC: the exact scorer of scorer_pairs.c run by the
+ * schedule of schedule.c) on tiny inputs (m = 0..12 samples, d = 0..6 features),
  * both directions, every width policy, every kernel it accepts (polynomial,
  * Gaussian, Laplace, inverse distance), steps of 0 and fractions, n_target
  * 0..d, nthreads 1 and 2, simd 0 and 1; W symmetric from the input. Every

@@ -1,0 +1,271 @@
+/*
+ * schedule.c: the one selection loop, BAHSIC (Algorithm 1) and FOHSIC
+ * (Algorithm 2) of Song et al. (2012), section 4, for every estimator of
+ * HSIC: the estimator is a scorer (bk_scorer, bahsic.h) -- scorer_pairs.c
+ * (exact and block), scorer_rff.c, scorer_ichol.c, scorer_clinical.c and
+ * ridge.c -- and this file holds what they share: the width of each
+ * iteration asked of the scorer, the candidates scored (in parallel when
+ * the scorer's cost says so) and ordered with ties rounded away, the batch
+ * of each iteration, n_target, the path rows, the ranks, the tick after
+ * every iteration (progress and interrupts, on the main thread between
+ * parallel regions) and the refresh of a set that has been downdated too
+ * often. Numeric core: no R API.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bahsic.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+static int thread_id(void) { return omp_get_thread_num(); }
+#else
+static int thread_id(void) { return 0; }
+#endif
+
+/* Candidates are ordered by their score rounded to BK_TIE_TOL times the
+ * largest score of the iteration, then by index: two feature sets whose HSIC
+ * is the same in exact arithmetic (tied or discrete data) can differ in the
+ * last bits depending on the order of the sums, and must still tie. Entries
+ * are (rounded score, index, score) triples of doubles. */
+
+int bk_cmp_desc_low(const void *p, const void *q)
+{
+  const double *u = p, *v = q;
+  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
+  return u[1] < v[1] ? -1 : (u[1] > v[1]);
+}
+
+int bk_cmp_desc_high(const void *p, const void *q)
+{
+  const double *u = p, *v = q;
+  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
+  return u[1] > v[1] ? -1 : (u[1] < v[1]);
+}
+
+int bk_cmp_asc_low(const void *p, const void *q)
+{
+  const double *u = p, *v = q;
+  if (u[0] != v[0]) return u[0] < v[0] ? -1 : 1;
+  return u[1] < v[1] ? -1 : (u[1] > v[1]);
+}
+
+/* Round the scores of the n (., index, score) triples of sortbuf to
+ * BK_TIE_TOL times the largest one into their first entries, then sort the
+ * triples by cmp. Shared with the ridge loop (ridge.c). */
+void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
+                        int (*cmp)(const void *, const void *))
+{
+  double scale = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
+  double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
+  qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp);
+}
+
+
+ptrdiff_t bk_batch_size(double step, ptrdiff_t n)
+{
+  ptrdiff_t k = (ptrdiff_t) floor(step * (double) n);
+  return k < 1 ? 1 : k;
+}
+
+void bk_add_path(double *path, ptrdiff_t *np, ptrdiff_t iter, ptrdiff_t size,
+                 double h, double sigma)
+{
+  double *row = path + 4 * (*np)++;
+  row[0] = (double) iter;
+  row[1] = (double) size;
+  row[2] = h;
+  row[3] = sigma;
+}
+
+ptrdiff_t bk_take_batch(const double *sortbuf, ptrdiff_t k, ptrdiff_t it,
+                        double *score, int *iter, int *rank, int *order,
+                        ptrdiff_t *n, int *active, ptrdiff_t na)
+{
+  for (ptrdiff_t i = 0; i < k; i++) {
+    int j = (int) sortbuf[3 * i + 1];
+    score[j] = sortbuf[3 * i + 2];
+    iter[j] = (int) it;
+    order[*n] = j;
+    if (rank) rank[j] = (int) (*n + 1);
+    (*n)++;
+  }
+  /* the rest, still in index order */
+  ptrdiff_t w = 0;
+  for (ptrdiff_t i = 0; i < na; i++)
+    if (iter[active[i]] == 0) active[w++] = active[i];
+  return w;
+}
+
+void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
+                      double *score, int *iter, int *rank, const int *order,
+                      ptrdiff_t nelim)
+{
+  for (ptrdiff_t i = 0; i < ns; i++) {
+    int j = (int) sortbuf[3 * i + 1];
+    score[j] = sortbuf[3 * i + 2];
+    iter[j] = (int) it;
+    rank[j] = (int) (i + 1);
+  }
+  /* eliminated last = most relevant */
+  for (ptrdiff_t i = 0; i < nelim; i++)
+    rank[order[i]] = (int) (ns + nelim - i);
+}
+
+/* Score every feature of cand (n) against the scorer's set into sortbuf as
+ * (., index, score) triples, then sort them by cmp. Each candidate is
+ * scored on its own (the same numbers for any number of threads). */
+static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
+                            ptrdiff_t ns, const int *cand, ptrdiff_t n,
+                            double sgn, double *sortbuf,
+                            int (*cmp)(const void *, const void *),
+                            int nthreads)
+{
+  if (sc->score_all) {
+    if (sc->score_all(sc->ctx, sigma, set, ns, cand, n, sgn, sortbuf))
+      return 1;
+    for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
+  } else {
+    int chunk = 1;
+    const double cost = sc->cost(sc->ctx, &chunk);
+    const int par = nthreads > 1 && cost > 0.0 &&
+                    (double) n * cost >= BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
+#endif
+    for (ptrdiff_t i = 0; i < n; i++) {
+      sortbuf[3 * i + 2] = sc->score_one(sc->ctx, sigma, cand[i], sgn, thread_id());
+      sortbuf[3 * i + 1] = (double) cand[i];
+    }
+    (void) par;
+    (void) chunk;
+  }
+  bk_sort_candidates(sortbuf, n, cmp);
+  return 0;
+}
+
+/* One BAHSIC round over the surviving set S (ns features of active) at
+ * iteration it: its width, its HSIC on the path, and every candidate
+ * HSIC(S \ {j}) sorted by cmp. */
+static int backward_round(const bk_scorer *sc, const int *active, ptrdiff_t ns,
+                          double *sortbuf,
+                          int (*cmp)(const void *, const void *), ptrdiff_t it,
+                          double *path, ptrdiff_t *np, int nthreads,
+                          double *sigma, double *h)
+{
+  if (sc->width(sc->ctx, ns, active, ns, 1, sigma, h)) return 1;
+  if (sc->begin(sc->ctx, *sigma, active, ns, -1.0, h)) return 1;
+  bk_add_path(path, np, it, ns, *h, *sigma);
+  return score_candidates(sc, *sigma, active, ns, active, ns, -1.0, sortbuf,
+                          cmp, nthreads);
+}
+
+ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
+                      const bk_schedule_opts *o, int *rank, double *score,
+                      int *iter, double *path, double *sortbuf, int *iwork,
+                      int *fail, bk_tick_fn tick, void *tctx)
+{
+  int *active = iwork, *order = iwork + d;
+  ptrdiff_t np = 0, it = 0;
+  *fail = 0;
+  for (ptrdiff_t j = 0; j < d; j++) {
+    rank[j] = 0;
+    score[j] = NAN;
+    iter[j] = 0;
+    active[j] = (int) j;
+  }
+#define SCHEDULE_FAIL() do { *fail = 1; return np; } while (0)
+
+  if (o->direction == BK_BACKWARD) {
+    ptrdiff_t ns = d, nelim = 0, since_refresh = 0;
+    if (sc->update) sc->update(sc->ctx, active, ns, 1.0);
+    while (ns > o->n_target) {
+      double h, sigma;
+      /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
+      if (backward_round(sc, active, ns, sortbuf, bk_cmp_desc_high, ++it, path,
+                         &np, o->nthreads, &sigma, &h))
+        SCHEDULE_FAIL();
+      /* the last feature leaves the empty set, whose kernel is constant and
+       * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
+      if (ns == 1) sortbuf[2] = 0.0;
+      ptrdiff_t k = bk_batch_size(o->step, ns);
+      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
+      ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
+                         active, ns);
+      since_refresh += k;
+      /* a scorer that downdates its set may ask for it afresh from the
+       * survivors instead, so rounding cannot pile up */
+      if (sc->stale && sc->stale(sc->ctx, since_refresh, ns)) {
+        sc->refresh(sc->ctx, active, ns);
+        since_refresh = 0;
+      } else if (sc->update) {
+        sc->update(sc->ctx, order + nelim - k, k, -1.0);
+      }
+      if (tick) tick(tctx, it, ns + k, h, sigma);
+    }
+    if (ns > 0) {
+      /* stopped at n_target: rank the survivors by one more pass, the one
+       * whose removal costs most first */
+      double h, sigma;
+      if (backward_round(sc, active, ns, sortbuf, bk_cmp_asc_low, ++it, path,
+                         &np, o->nthreads, &sigma, &h))
+        SCHEDULE_FAIL();
+      if (tick) tick(tctx, it, ns, h, sigma);
+    }
+    bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
+    return np;
+  }
+
+  /* FOHSIC: the selected set S+ (order[0 .. nsel - 1]) starts empty */
+  ptrdiff_t nsel = 0, nrem = d, target = o->n_target > 0 ? o->n_target : d;
+  while (nsel < target) {
+    double h, sigma;
+    it++;
+    /* the width for sets of nsel + 1 features; "optimize" on the selected
+     * set, or on all features in the first iteration */
+    if (sc->width(sc->ctx, nsel + 1, nsel > 0 ? order : active,
+                  nsel > 0 ? nsel : nrem, nsel > 0, &sigma, &h))
+      SCHEDULE_FAIL();
+    if (sc->begin(sc->ctx, sigma, order, nsel, 1.0, NULL)) SCHEDULE_FAIL();
+    /* add the largest HSIC(S+ U {j}); ties: the lower index */
+    if (score_candidates(sc, sigma, order, nsel, active, nrem, 1.0, sortbuf,
+                         bk_cmp_desc_low, o->nthreads))
+      SCHEDULE_FAIL();
+    ptrdiff_t k = bk_batch_size(o->step, nrem);
+    if (k > target - nsel) k = target - nsel;
+    nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
+                         active, nrem);
+    if (sc->update) sc->update(sc->ctx, order + nsel - k, k, 1.0);
+    if (sc->hsic(sc->ctx, sigma, order, nsel, &h)) SCHEDULE_FAIL();
+    bk_add_path(path, &np, it, nsel, h, sigma);
+    if (tick) tick(tctx, it, nsel, h, sigma);
+  }
+#undef SCHEDULE_FAIL
+  return np;
+}
+
+int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
+                         ptrdiff_t nref, int is_set, double *sigma, double *h)
+{
+  (void) ref;
+  (void) nref;
+  (void) is_set;
+  *sigma = bk_choose_width((const bk_width_policy *) ctx, s, NULL, NULL, NULL,
+                           h);
+  return 0;
+}
+
+ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
+                             const bk_select_opts *o, int *rank, double *score,
+                             int *iter, double *path, double *sortbuf,
+                             int *iwork, bk_tick_fn tick, void *tctx)
+{
+  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
+  int fail;
+  return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
+                     &fail, tick, tctx);
+}

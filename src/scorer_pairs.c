@@ -1,0 +1,355 @@
+/*
+ * scorer_pairs.c: the exact and block estimators of HSIC as a scorer of the
+ * selection schedule (schedule.c). Numeric core: no R API.
+ *
+ * Both estimators are linear in the data kernel, HSIC(K) = sum(K o W) with W
+ * made once from the labels (weight_matrix() in R), so a candidate set costs
+ * one pass over the m (m - 1) / 2 pairs. The kernels depend on the features
+ * through a sum over them: squared distances for the distance kernels,
+ * inner products for the others (the kernel table, codes.h). The sum Q over
+ * the current set is kept (packed upper triangle) and updated as features
+ * leave (BAHSIC) or join (FOHSIC); a candidate j is then scored from
+ * Q -/+ q_j(a, b) in the same pass that evaluates the kernel, so no Gram
+ * matrix is ever rebuilt. The Gaussian kernel takes the vectorised pass of
+ * pairs.c, every other kernel bk_kernel_eval().
+ *
+ * approx = "block" (Zaremba et al. 2013) is the same pass over a list of
+ * sample blocks: Q and W hold the pairs within each block only, so a
+ * candidate costs O(m B); the exact estimator is the one block of all m
+ * samples.
+ */
+#include <math.h>
+#include <string.h>
+#include "bahsic.h"
+
+#define PAIRS(m) ((m) * ((m) - 1) / 2)
+
+typedef struct {
+  const double *x;
+  ptrdiff_t m;       /* rows of x (all blocks) */
+  /* the blocks of samples: block k is rows row0[k] .. row0[k + 1] - 1 of x,
+   * its pairs at pair0[k] .. pair0[k + 1] - 1 of Q and Wp (the exact
+   * estimator: one block of all m samples) */
+  ptrdiff_t nblk;
+  const ptrdiff_t *row0, *pair0;
+  int dist;          /* Q holds squared distances (1) or inner products (0) */
+  bk_kernel kern;
+  bk_width_policy wp;
+  double *Q, *Qd;    /* packed pairs a < b; diagonal (inner products only) */
+  double *Qfull;     /* FOHSIC "optimize": Q of all features (reference) */
+  double *mwork;     /* the median's workspace ("optimize") */
+  const double *Wp, *Wd; /* packed off-diagonal and diagonal of W */
+  bk_gauss_pass_fn pass; /* the Gaussian candidate loop for this iteration */
+  double maxrange2;  /* FOHSIC: the largest squared range of a feature */
+  int simd, nthreads;
+} pairs_state;
+
+/* kernel of a value of Q at the iteration's width */
+static inline double kvalue(const bk_kernel *k, double sigma, double q)
+{
+  return bk_kernel_eval(k->type, bk_kernel_has_width(k->type) ? sigma : k->p1,
+                        k->p2, q);
+}
+
+/* HSIC of the set whose Q is st->Q changed by sgn times feature column xj
+ * (xj = NULL: the set itself):
+ *   sum_a W_aa k_aa + 2 sum_{a<b} W_ab k(Q_ab + sgn q_j(a, b)). */
+static double set_hsic(const pairs_state *st, double sigma, const double *xj,
+                       double sgn)
+{
+  const ptrdiff_t m = st->m;
+  double off = 0.0, diag = 0.0;
+
+  /* the block estimator is linear in the kernel too: the sum over the
+   * blocks of sum(K_b o W_b), W_b already divided by the number of blocks */
+  for (ptrdiff_t k = 0; k < st->nblk; k++) {
+    const ptrdiff_t mb = st->row0[k + 1] - st->row0[k];
+    const double *q = st->Q + st->pair0[k], *w = st->Wp + st->pair0[k];
+    const double *xk = xj ? xj + st->row0[k] : NULL;
+    double ob = 0.0;
+    if (st->kern.type == BK_GAUSSIAN && xk) {
+      ob = st->pass(q, w, xk, mb, -sigma, sgn);
+    } else if (st->kern.type == BK_GAUSSIAN) {
+      const double ns = -sigma;
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        double t = 0.0;
+        BK_SIMD_SUM(t)
+        for (ptrdiff_t a = 0; a < b; a++) t += w[a] * bk_exp(ns * q[a]);
+        ob += t;
+        q += b;
+        w += b;
+      }
+    } else {
+      for (ptrdiff_t b = 1; b < mb; b++) {
+        const double xb = xk ? xk[b] : 0.0;
+        double t = 0.0;
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double v = q[a];
+          if (xk)
+            v += sgn * (st->dist ? (xk[a] - xb) * (xk[a] - xb) : xk[a] * xb);
+          t += w[a] * kvalue(&st->kern, sigma, v);
+        }
+        ob += t;
+        q += b;
+        w += b;
+      }
+    }
+    off += ob;
+  }
+  if (st->dist) {
+    /* k(x, x) is the same for every sample: k(0) tr W */
+    double k0 = kvalue(&st->kern, sigma, 0.0), tr = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) tr += st->Wd[a];
+    diag = k0 * tr;
+  } else {
+    for (ptrdiff_t a = 0; a < m; a++) {
+      double v = st->Qd[a];
+      if (xj) v += sgn * xj[a] * xj[a];
+      diag += st->Wd[a] * kvalue(&st->kern, sigma, v);
+    }
+  }
+  return diag + 2.0 * off;
+}
+
+/* The block of row r: the k with row0[k] <= r < row0[k + 1]. */
+static ptrdiff_t block_of(const pairs_state *st, ptrdiff_t r)
+{
+  ptrdiff_t lo = 0, hi = st->nblk - 1;
+  while (lo < hi) {
+    ptrdiff_t mid = lo + (hi - lo + 1) / 2;
+    if (st->row0[mid] <= r) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Q += sgn * sum over the columns cols of q_j: the update when features
+ * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
+ * triangles (one per row of x, within its block) are independent, so they
+ * are shared between threads, whatever the number of blocks. */
+static void update_Q(pairs_state *st, double *Q, const int *cols,
+                     ptrdiff_t ncols, double sgn)
+{
+  const ptrdiff_t m = st->m;
+  const double *x = st->x;
+  const int dist = st->dist, nthreads = st->nthreads;
+  const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
+                                      BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
+#endif
+  for (ptrdiff_t r = 0; r < m; r++) {
+    const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+    if (b == 0) continue;
+    double *q = Q + st->pair0[k] + PAIRS(b);
+    for (ptrdiff_t c = 0; c < ncols; c++) {
+      const double *xj = x + m * cols[c] + r0;
+      const double xb = xj[b];
+      if (dist) {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double u = xj[a] - xb;
+          q[a] += sgn * (u * u);
+        }
+      } else {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
+      }
+    }
+    if (dist && sgn < 0)
+      for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
+  }
+  if (!dist) {
+    for (ptrdiff_t c = 0; c < ncols; c++) {
+      const double *xj = x + m * cols[c];
+      for (ptrdiff_t a = 0; a < m; a++) st->Qd[a] += sgn * xj[a] * xj[a];
+    }
+  }
+  (void) par;
+}
+
+/* The median of the n within-block squared distances q (their square roots
+ * when squared = 0), with the conventions of bk_median_triangle(): the mean
+ * of the two middle values, and over the nonzero values when more than half
+ * are 0. work: n doubles. */
+static double pairs_median(const double *q, ptrdiff_t n, int squared,
+                           double *work)
+{
+  if (n < 1) return NAN;
+  memcpy(work, q, (size_t) n * sizeof(double));
+  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
+  double lo = bk_select(work, n, k), hi = lo;
+  if (n % 2 == 0) hi = bk_select(work, n, k + 1);
+  if (lo + hi == 0.0) {
+    for (ptrdiff_t i = 0; i < n; i++) zeros += q[i] == 0.0;
+    nz = n - zeros;
+    if (nz == 0) return 0.0;
+    k = zeros + (nz - 1) / 2;
+    lo = hi = bk_select(work, n, k);
+    if (nz % 2 == 0) hi = bk_select(work, n, k + 1);
+  }
+  if (!squared) {
+    lo = sqrt(lo);
+    hi = sqrt(hi);
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* bk_choose_width()'s callbacks: st->Q is the reference set's Q while it
+ * runs */
+static double ref_median(void *ctx, int squared)
+{
+  const pairs_state *st = ctx;
+  return st->nblk == 1
+             ? bk_median_triangle(st->Q, st->m, 1, squared, st->mwork)
+             : pairs_median(st->Q, st->pair0[st->nblk], squared, st->mwork);
+}
+
+static double ref_hsic(void *ctx, double sigma, int *fail)
+{
+  (void) fail; /* set_hsic() cannot fail */
+  return set_hsic(ctx, sigma, NULL, 0.0);
+}
+
+static double max_of(const double *v, ptrdiff_t n)
+{
+  double mx = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
+  return mx;
+}
+
+/* ---- the hooks (bk_scorer) ---- */
+
+/* the reference set is the current set (Q) or, in FOHSIC's first
+ * iteration, all features (Qfull) */
+static int pairs_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
+                       int is_set, double *sigma, double *h)
+{
+  pairs_state *st = ctx;
+  (void) ref;
+  (void) nref;
+  double *saveQ = st->Q;
+  if (!is_set) st->Q = st->Qfull;
+  *sigma = bk_choose_width(&st->wp, s, ref_median, ref_hsic, st, h);
+  st->Q = saveQ;
+  return 0;
+}
+
+static int pairs_begin(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                       double sgn, double *h)
+{
+  pairs_state *st = ctx;
+  (void) set;
+  (void) ns;
+  if (h && isnan(*h)) *h = set_hsic(st, sigma, NULL, 0.0);
+  /* a removal's squared distances are <= Q, an addition's <= Q + its
+   * range^2: the exp needs no clamp when sigma times that is <= 708 */
+  const double top = max_of(st->Q, st->pair0[st->nblk]) +
+                     (sgn > 0 ? st->maxrange2 : 0.0);
+  st->pass = bk_pick_gauss_pass(sigma * top <= 708.0, st->simd);
+  return 0;
+}
+
+static double pairs_score(void *ctx, double sigma, ptrdiff_t j, double sgn,
+                          int tid)
+{
+  const pairs_state *st = ctx;
+  (void) tid;
+  return set_hsic(st, sigma, st->x + st->m * j, sgn);
+}
+
+static double pairs_cost(void *ctx, int *chunk)
+{
+  const pairs_state *st = ctx;
+  const ptrdiff_t P = st->pair0[st->nblk];
+  /* chunks of about 2^16 pairs keep the scheduling cost small */
+  *chunk = (int) (1 + 65536 / (P > 0 ? P : 1));
+  return (double) P;
+}
+
+static void pairs_update(void *ctx, const int *cols, ptrdiff_t n, double sgn)
+{
+  pairs_state *st = ctx;
+  update_Q(st, st->Q, cols, n, sgn);
+}
+
+/* Recompute Q from the survivors (the cost of one candidate pass without
+ * the kernel) after many downdates, so rounding cannot pile up; and always
+ * for the kernels of sqrt(Q) (a distance kernel whose width does not
+ * multiply the squared distance): two samples that agree on every
+ * surviving feature must get a distance of exactly 0, which a downdate
+ * leaves as a rounding residue that sqrt() blows up. */
+static int pairs_stale(void *ctx, ptrdiff_t since, ptrdiff_t ns)
+{
+  const pairs_state *st = ctx;
+  return since > ns || (st->dist && !bk_kernel_has(st->kern.type,
+                                                    BK_KPROP_SQUARED));
+}
+
+static void pairs_refresh(void *ctx, const int *set, ptrdiff_t ns)
+{
+  pairs_state *st = ctx;
+  memset(st->Q, 0, (size_t) st->pair0[st->nblk] * sizeof(double));
+  memset(st->Qd, 0, (size_t) st->m * sizeof(double));
+  update_Q(st, st->Q, set, ns, 1.0);
+}
+
+static int pairs_hsic(void *ctx, double sigma, const int *set, ptrdiff_t ns,
+                      double *h)
+{
+  (void) set;
+  (void) ns;
+  *h = set_hsic(ctx, sigma, NULL, 0.0);
+  return 0;
+}
+
+ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk)
+{
+  if (npairs == 0) return 0;
+  return nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1;
+}
+
+ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_blocks *blk, const double *Wp,
+                          const double *Wd, const bk_select_opts *o,
+                          int *rank, double *score, int *iter, double *path,
+                          double *work, int *iwork, bk_tick_fn tick, void *ctx)
+{
+  const ptrdiff_t P = blk->pair0[blk->nblk];
+  double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
+         *Qd = mwork + bk_pairs_median_work(m, P, blk->nblk),
+         *sortbuf = Qd + m;
+  pairs_state st = {x, m, blk->nblk, blk->row0, blk->pair0,
+                    bk_kernel_uses_distance(o->kern.type), o->kern,
+                    {o->kern.type, o->policy, o->kern.p1, o->grid, o->ngrid,
+                     o->grid_relative},
+                    Q, Qd, Qfull, mwork, Wp, Wd,
+                    bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads};
+  memset(Q, 0, (size_t) P * sizeof(double));
+  memset(Qd, 0, (size_t) m * sizeof(double));
+  if (o->direction == BK_FORWARD) {
+    /* m = 0: no pairs, and no xj[0] to start the range from */
+    for (ptrdiff_t j = 0; j < d && m > 0; j++) {
+      const double *xj = x + m * j;
+      double lo = xj[0], hi = xj[0];
+      for (ptrdiff_t a = 1; a < m; a++) {
+        lo = xj[a] < lo ? xj[a] : lo;
+        hi = xj[a] > hi ? xj[a] : hi;
+      }
+      double r2 = (hi - lo) * (hi - lo);
+      st.maxrange2 = r2 > st.maxrange2 ? r2 : st.maxrange2;
+    }
+    if (o->policy == BK_SIGMA_OPTIMIZE && bk_kernel_has_width(o->kern.type)) {
+      /* the reference set of the first iteration is the full set */
+      memset(Qfull, 0, (size_t) P * sizeof(double));
+      int *all = iwork;
+      for (ptrdiff_t j = 0; j < d; j++) all[j] = (int) j;
+      /* (a width kernel is a distance kernel: Qd is not touched) */
+      update_Q(&st, Qfull, all, d, 1.0);
+    }
+  }
+  const bk_scorer sc = {&st,        pairs_width,  pairs_begin,  pairs_score,
+                        pairs_cost, NULL,         pairs_update, pairs_stale,
+                        pairs_refresh, pairs_hsic};
+  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
+                            tick, ctx);
+}
