@@ -12,9 +12,9 @@ bk_codes <- list(
   policy = c(fixed = 0L, dimension = 1L, optimize = 2L),
   direction = c(backward = 0L, forward = 1L),
   mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L),
-  kprop = c(distance = 1L, width = 2L, squared = 4L, rff = 8L),
+  kprop = c(distance = 1L, width = 2L, squared = 4L, rff = 8L, length = 16L),
   kernel_props = c(linear = 0L, polynomial = 0L, gaussian = 15L, laplace = 11L,
-                   inverse_distance = 1L, clinical = 0L, precomputed = 0L)
+                   inverse_distance = 17L, clinical = 0L, precomputed = 0L)
 )
 
 # TRUE if a kernel (object or name) has the property prop, a name of

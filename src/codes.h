@@ -39,7 +39,10 @@
   X(BK_KPROP_SQUARED, 4, "squared")                                          \
   /* shift-invariant with a known spectral measure: random Fourier features  \
    * (Rahimi and Recht 2007) approximate it */                               \
-  X(BK_KPROP_RFF, 8, "rff")
+  X(BK_KPROP_RFF, 8, "rff")                                                  \
+  /* p1 is a length (an offset to the distance): it scales with the data     \
+   * (bk_scaled_kernel()), where a width scales with its inverse */          \
+  X(BK_KPROP_LENGTH, 16, "length")
 
 #define BK_X_PROP_DEFINE(id, bit, name) id = bit,
 enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
@@ -73,8 +76,8 @@ enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
     bk_exp(-(p1) * bk_sqrt0(v)))                                             \
   /* 1 / (||x - x'|| + eps); p1 = eps */                                     \
   X(BK_INVDIST, 4, "inverse_distance",                                       \
-    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL, BK_KPROP_DISTANCE,      \
-    1.0 / (bk_sqrt0(v) + (p1)))                                              \
+    BK_KSET_DATA | BK_KSET_SELECT | BK_KSET_RANDSEL,                         \
+    BK_KPROP_DISTANCE | BK_KPROP_LENGTH, 1.0 / (bk_sqrt0(v) + (p1)))                                              \
   /* mean of per-feature kernels (clinical.c) on data encoded by R; the      \
    * clinical glue and the exact selector only */                            \
   X(BK_CLINICAL, 5, "clinical", BK_KSET_SELECT, 0u, NAN)                     \

@@ -121,10 +121,11 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
 bk_kernel bk_scaled_kernel(bk_kernel kern, int e)
 {
   if (e == 0) return kern;
-  int shift = kern.type == BK_GAUSSIAN ? -2 * e
-              : kern.type == BK_LAPLACE ? -e
-              : kern.type == BK_INVDIST ? e /* eps, a distance */
-                                        : 0;
+  /* a width multiplies the (squared) distance, a length is added to it */
+  int shift = bk_kernel_has_width(kern.type)
+                  ? (bk_kernel_has(kern.type, BK_KPROP_SQUARED) ? -2 * e : -e)
+              : bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? e
+                                                          : 0;
   double p = ldexp(kern.p1, shift);
   kern.p1 = p > DBL_MAX ? DBL_MAX : p;
   return kern;

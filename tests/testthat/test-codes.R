@@ -393,7 +393,7 @@ test_that("kernel_has() and dimension_width() read the kernels' properties", {
   expect_false(has(kernel_polynomial(2), "width") || has("inverse_distance", "width"))
   expect_true(has(kernel_gaussian(), "squared"))
   expect_false(has(kernel_laplace(), "squared"))
-  expect_true(has("inverse_distance", "distance"))
+  expect_true(has("inverse_distance", "distance") && has("inverse_distance", "length"))
   expect_false(has(kernel_linear(), "distance"))
   expect_identical(c(has("gaussian", "rff"), has("laplace", "rff"), has("polynomial", "rff")),
                    c(TRUE, TRUE, FALSE))
