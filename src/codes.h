@@ -40,8 +40,9 @@
   /* shift-invariant with a known spectral measure: random Fourier features  \
    * (Rahimi and Recht 2007) approximate it */                               \
   X(BK_KPROP_RFF, 8, "rff")                                                  \
-  /* p1 is a length (an offset to the distance): it scales with the data     \
-   * (bk_scaled_kernel()), where a width scales with its inverse */          \
+  /* p1 is a length (an offset to the distance) and the value the inverse    \
+   * of a length: data scaled by 2^e scale p1 by 2^e and the value by 2^-e   \
+   * (bk_scaled_kernel()); a width scales with the data's inverse */         \
   X(BK_KPROP_LENGTH, 16, "length")
 
 #define BK_X_PROP_DEFINE(id, bit, name) id = bit,

@@ -157,9 +157,9 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
      * may be out of the range of doubles where the one of xs is not */
     kern_in->p1 = ldexp(kern.p1, squared ? 2 * e : e);
   }
-  /* the inverse-distance kernel is not scale-free: 1 / (|x - x'| + eps) is
-   * 2^e / (|xs - xs'| + 2^e eps) */
-  const double post = kern.type == BK_INVDIST ? ldexp(1.0, e) : 1.0;
+  /* a kernel with a length is not scale-free: the inverse distance
+   * 1 / (|x - x'| + eps) is 2^e / (|xs - xs'| + 2^e eps) */
+  const double post = bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? ldexp(1.0, e) : 1.0;
   if (kern.type != BK_LINEAR) {
     const double s = kern.p1;
     /* operations per value: a vectorised exponential some ten, with a

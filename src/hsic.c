@@ -452,7 +452,7 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
         bk_copy_pow2(xj, m, e, col);
         xj = col;
         kj = bk_scaled_kernel(kj, e);
-        if (kj.type == BK_INVDIST) post = ldexp(1.0, e);
+        if (bk_kernel_has(kj.type, BK_KPROP_LENGTH)) post = ldexp(1.0, e);
       }
       double diag = 0.0, off = 0.0;
       /* m = 0: no pairs, and no xj[0] for the range (the other branch sums
