@@ -20,17 +20,29 @@ static bk_label read_label(SEXP label, ptrdiff_t m, const char *entry)
   return lab;
 }
 
-SEXP C_hsic_stats(SEXP K, SEXP label)
+/* A statistic of K and the label with nout values, by core (bk_hsic_stats,
+ * bk_hsic_gamma), which takes (a + 2 c) m doubles of work (c: the columns
+ * of a factor label, 0 for a full L). */
+typedef void (*hsic_fn)(const double *K, ptrdiff_t m, bk_label lab,
+                        double *out, double *work, bk_pacer *pace);
+static SEXP hsic_statistic(SEXP K, SEXP label, const char *entry, hsic_fn core,
+                           R_xlen_t nout, ptrdiff_t a)
 {
   ptrdiff_t m = check_K(K);
-  bk_label lab = read_label(label, m, "C_hsic_stats");
-  double *work = (double *) R_alloc((size_t) (8 * m + 2 * m * lab.c),
+  bk_label lab = read_label(label, m, entry);
+  double *work = (double *) R_alloc((size_t) (a * m + 2 * m * lab.c),
                                     sizeof(double));
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, nout));
   bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_hsic_stats(REAL(K), m, lab, REAL(out), work, &pace);
+  core(REAL(K), m, lab, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
+}
+
+/* c(HSIC0, HSIC1, the variance of HSIC1, its standard error): bk_hsic_stats() */
+SEXP C_hsic_stats(SEXP K, SEXP label)
+{
+  return hsic_statistic(K, label, "C_hsic_stats", bk_hsic_stats, 4, 8);
 }
 
 SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms)
@@ -63,15 +75,8 @@ SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms)
   return out;
 }
 
+/* the gamma approximation's moments (bk_hsic_gamma()) */
 SEXP C_hsic_gamma(SEXP K, SEXP label)
 {
-  ptrdiff_t m = check_K(K);
-  bk_label lab = read_label(label, m, "C_hsic_gamma");
-  double *work = (double *) R_alloc((size_t) (4 * m + 2 * m * lab.c),
-                                    sizeof(double));
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_hsic_gamma(REAL(K), m, lab, REAL(out), work, &pace);
-  UNPROTECT(1);
-  return out;
+  return hsic_statistic(K, label, "C_hsic_gamma", bk_hsic_gamma, 5, 4);
 }
