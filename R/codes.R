@@ -4,8 +4,9 @@
 # label kernel given as its matrix, for C_ichol), the width policies of the
 # Gaussian and Laplace kernels in the selectors (Song et al. 2012,
 # section 4.1), the direction of selection (Algorithm 1, backward, or 2,
-# forward), the estimator a selection runs on (the approx argument) and the
-# kernels' properties (kernel_has()).
+# forward), the estimator a selection runs on (the approx argument), the
+# kernels' properties (kernel_has()) and the entry points that take each
+# kernel (kernels_in()).
 bk_codes <- list(
   kernel = c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
              inverse_distance = 4L, clinical = 5L, precomputed = 6L),
@@ -14,8 +15,19 @@ bk_codes <- list(
   mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L),
   kprop = c(distance = 1L, width = 2L, squared = 4L, rff = 8L, length = 16L),
   kernel_props = c(linear = 0L, polynomial = 0L, gaussian = 15L, laplace = 11L,
-                   inverse_distance = 17L, clinical = 0L, precomputed = 0L)
+                   inverse_distance = 17L, clinical = 0L, precomputed = 0L),
+  kset = c(data = 1L, select = 2L, randsel = 4L),
+  kernel_sets = c(linear = 5L, polynomial = 7L, gaussian = 7L, laplace = 7L,
+                  inverse_distance = 7L, clinical = 2L, precomputed = 0L)
 )
+
+# The kernels (names) the entry points of a set take: "data" (kernel
+# matrices, per-feature scores, incomplete Cholesky, the ridge base),
+# "select" (BAHSIC and FOHSIC in C) or "randsel".
+kernels_in <- function(set) {
+  sets <- bk_codes$kernel_sets
+  names(sets)[bitwAnd(sets, bk_codes$kset[[set]]) != 0L]
+}
 
 # TRUE if a kernel (object or name) has the property prop, a name of
 # bk_codes$kprop: "distance" (a function of ||x - x'||), "width" (its sigma

@@ -16,14 +16,22 @@
 
 #include <math.h>
 
-/* The entry points a kernel code is accepted by (a kernel row's last
- * column is the union of these, checked by bk_kernel_in()). */
-#define BK_KSET_DATA 1u    /* the generic data-kernel core: bk_gram(),
-                            * bk_feature_dot(), bk_ichol(), the ridge base */
-#define BK_KSET_SELECT 2u  /* bk_select_features() and the approximate
-                            * paths; the linear kernel is done in one pass
-                            * in R (section 4 of Song et al. 2012) */
-#define BK_KSET_RANDSEL 4u /* bk_randsel_*() */
+/* The entry points a kernel code is accepted by (a kernel row's sets
+ * column is the union of these, checked by bk_kernel_in()). X(enumerator,
+ * bit, R name). */
+#define BK_KSET_TABLE(X)                                                     \
+  /* the generic data-kernel core: bk_gram(), bk_feature_dot(), bk_ichol(),  \
+   * the ridge base */                                                       \
+  X(BK_KSET_DATA, 1, "data")                                                 \
+  /* bk_select_features() and the approximate paths; the linear kernel is    \
+   * done in one pass in R (section 4 of Song et al. 2012) */                \
+  X(BK_KSET_SELECT, 2, "select")                                             \
+  /* bk_randsel_*() */                                                       \
+  X(BK_KSET_RANDSEL, 4, "randsel")
+
+#define BK_X_KSET_DEFINE(id, bit, name) id = bit,
+enum bk_kset { BK_KSET_TABLE(BK_X_KSET_DEFINE) };
+#undef BK_X_KSET_DEFINE
 
 /* What the core needs to know of a kernel besides its values (a kernel
  * row's props column, read by bk_kernel_has()). X(enumerator, bit, R name). */
@@ -128,7 +136,7 @@ static inline int bk_kernel_in(int type, unsigned int sets)
   switch (type) {
 #define BK_X_CASE6(id, code, name, s, props, value) \
   case id:                                          \
-    return ((s) & sets) != 0u;
+    return ((unsigned int) (s) & sets) != 0u;
     BK_KERNEL_TABLE(BK_X_CASE6)
 #undef BK_X_CASE6
   default:

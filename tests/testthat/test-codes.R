@@ -95,13 +95,26 @@ entry_points <- list(
           randsel_opts(kernel = code, p2 = 1, Y = a$Y))
   }
 )
-data_kernels <- c("linear", "polynomial", "gaussian", "laplace", "inverse_distance")
+# The kernels each entry point takes, from R's mirror of the table's sets
+# (bk_codes$kernel_sets, checked against C above), so that a new kernel row
+# needs no change here; the sets of today's kernels are written out once
+# more below, as a check of the mirror itself.
+data_kernels <- bahsic:::kernels_in("data")
 accepted <- list(
   C_gram = data_kernels, C_feature_dot = data_kernels, C_ridge_select = data_kernels,
   C_ichol = c(data_kernels, "precomputed"),
-  C_select = c("polynomial", "gaussian", "laplace", "inverse_distance", "clinical"),
-  C_randsel_iter = data_kernels, C_randsel_align = data_kernels
+  C_select = bahsic:::kernels_in("select"),
+  C_randsel_iter = bahsic:::kernels_in("randsel"), C_randsel_align = bahsic:::kernels_in("randsel")
 )
+
+test_that("kernels_in() lists the kernels of each set of entry points", {
+  today <- c("linear", "polynomial", "gaussian", "laplace", "inverse_distance")
+  expect_true(all(today %in% bahsic:::kernels_in("data")))
+  expect_true(all(today %in% bahsic:::kernels_in("randsel")))
+  expect_true(all(c(today[-1L], "clinical") %in% bahsic:::kernels_in("select")))
+  expect_false(any(c("linear", "precomputed") %in% bahsic:::kernels_in("select")))
+  expect_false(any(c("clinical", "precomputed") %in% bahsic:::kernels_in("data")))
+})
 
 test_that("each entry point accepts its kernel codes", {
   a <- codes_args()
