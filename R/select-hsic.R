@@ -390,7 +390,7 @@ select_opts <- function(method, pr, k, args) {
   unbiased <- pr$estimator == "unbiased"
   c(opts, switch(pr$mode,
     exact = c(list(W = pr$W), if (is_clinical(kernel)) list(categorical = clinical_flags(pr$x))),
-    block = list(blocks = pr$blocks$row0, W = pr$bw$W),
+    block = list(blocks = pr$blocks$row0, W = pr$bw$Wb),
     rff = list(omega = pr$omega, phase = pr$phase, F = pr$fy$F, unbiased = unbiased),
     ichol = list(tol = as.double(args$approx$params$tol),
                  max_rank = ichol_select_rank(pr$x, kernel, k$policy, args$approx, pr$fy,
@@ -509,16 +509,13 @@ linear_select <- function(method, s, step, n_features) {
 # with approx = "block" (hsic_block()): class weights from all samples, a
 # regression kernel's width by the median heuristic on at most 1000 outcomes
 # (resolve_width_approx()), a precomputed label kernel restricted to the
-# block; never an m x m matrix. Returns list(W = c(packed within-block
-# W_b / n_blocks, their diagonals), Wb = the list of W_b / n_blocks,
-# kernel = the resolved label kernel).
+# block; never an m x m matrix. Returns list(Wb = the list of
+# W_b / n_blocks, kernel = the resolved label kernel); C_select packs them.
 block_weights <- function(kernel_y, y, blocks, estimator, threads) {
   lab <- block_label_source(kernel_y, y, threads)
   nb <- length(blocks$list)
   Wb <- lapply(blocks$list, function(i) weight_matrix(lab$block(i), length(i), estimator) / nb)
-  W <- c(unlist(lapply(Wb, function(w) w[upper.tri(w)]), use.names = FALSE),
-         unlist(lapply(Wb, diag), use.names = FALSE))
-  list(W = W, Wb = Wb, kernel = lab$kernel)
+  list(Wb = Wb, kernel = lab$kernel)
 }
 
 # The options of C_feature_dot (read by name in C, src/gram_call.c) for the

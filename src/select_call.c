@@ -66,11 +66,36 @@ static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
  *              clinical_encode()) also categorical, an integer flag per
  *              column
  *   block      blocks, the row offsets c(0, ..., m) (integer, nblk + 1,
- *              increasing by at least 2), and W, the double vector
- *              c(packed within-block weights, diagonal)
+ *              increasing by at least 2), and W, a list of the nblk
+ *              within-block weight matrices (packed here, as the exact
+ *              path's W is by bk_select_features())
  *   rff        omega (D x d), phase (D), F (m x s), unbiased
  *   ichol      tol, max_rank, F (m x s), unbiased (BAHSIC only)
  * Returns list(rank, score, iteration, path). */
+/* The block path's option W, a list of the nblk within-block weight
+ * matrices (block k: row0[k + 1] - row0[k] square), packed as the core takes
+ * them: every block's upper triangle (pairs a < b, column by column), then
+ * every block's diagonal. */
+static const double *pack_blocks(bk_opts *op, ptrdiff_t nblk,
+                                 const ptrdiff_t *row0, const ptrdiff_t *pair0)
+{
+  SEXP Wb = bk_opt(op, "W");
+  if (!Rf_isNewList(Wb) || XLENGTH(Wb) != nblk)
+    Rf_error("%s: option 'W' must be a list of %td block matrices", op->entry, nblk);
+  const ptrdiff_t m = row0[nblk];
+  double *W = (double *) R_alloc((size_t) (pair0[nblk] + m), sizeof(double));
+  for (ptrdiff_t k = 0; k < nblk; k++) {
+    SEXP w = VECTOR_ELT(Wb, k);
+    const ptrdiff_t mb = row0[k + 1] - row0[k];
+    if (!Rf_isReal(w) || !Rf_isMatrix(w) || Rf_nrows(w) != mb || Rf_ncols(w) != mb)
+      Rf_error("%s: option 'W': block %td must be a %td x %td double matrix", op->entry,
+               k + 1, mb, mb);
+    bk_pack_upper(REAL(w), mb, W + pair0[k]);
+    for (ptrdiff_t a = 0; a < mb; a++) W[pair0[nblk] + row0[k] + a] = REAL(w)[a + mb * a];
+  }
+  return W;
+}
+
 SEXP C_select(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
@@ -143,7 +168,7 @@ SEXP C_select(SEXP x, SEXP opts)
       row0[k + 1] = bl[k + 1];
       pair0[k + 1] = pair0[k] + mb * (mb - 1) / 2;
     }
-    W = bk_opt_real_vector(&op, "W", pair0[nblk] + m, NULL);
+    W = pack_blocks(&op, nblk, row0, pair0);
     break;
   }
   default: { /* BK_MODE_EXACT */

@@ -249,7 +249,7 @@ test_that("each mode of C_select reads its own options by name", {
   F <- matrix(rep(c(1, -1), length.out = m) / m, m, 1L)
   set.seed(13)
   per_mode <- list(
-    block = list(blocks = c(0L, 3L, 6L), W = rep(0.1, 3 + 3 + m)),
+    block = list(blocks = c(0L, 3L, 6L), W = list(diag(3) - 1 / 3, diag(3) - 1 / 3)),
     rff = list(omega = matrix(rnorm(4 * d), 4, d), phase = runif(4, 0, 2 * pi), F = F,
                unbiased = FALSE),
     ichol = list(tol = 1e-6, max_rank = 4L, F = F, unbiased = FALSE)
@@ -266,6 +266,14 @@ test_that("each mode of C_select reads its own options by name", {
                  if (mode == "block") "given twice" else "unknown option 'W'",
                  fixed = TRUE, info = mode)
   }
+  # the block weights: one square matrix per block, packed in C
+  o <- c(utils::modifyList(common, list(mode = codes[["block"]])), per_mode$block)
+  o$W <- rep(0.1, 3 + 3 + m)
+  expect_error(.Call(bahsic:::C_select, a$x, o),
+               "C_select: option 'W' must be a list of 2 block matrices", fixed = TRUE)
+  o$W <- list(diag(3), diag(2))
+  expect_error(.Call(bahsic:::C_select, a$x, o),
+               "C_select: option 'W': block 2 must be a 3 x 3 double matrix", fixed = TRUE)
   o <- c(utils::modifyList(common, list(mode = codes[["ichol"]])), per_mode$ichol)
   o$max_rank <- NaN
   expect_error(.Call(bahsic:::C_select, a$x, o), "C_select: option 'max_rank' must be",
