@@ -295,14 +295,9 @@ double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);
  * categorical (cat[f] = 1, level codes, k_f = 1[a == b]) or continuous
  * (cat[f] = 0, shifted and divided by its range, k_f = 1 - |a - b|). */
 
-/* K (ma x mb) = sum_f weight[f] k_f(za_i, zb_j), or the average over the p
- * features when weight is NULL. za: ma x p, zb: mb x p; za == zb (same
- * pointer and size) computes one triangle and mirrors it. */
-void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
-                       ptrdiff_t mb, ptrdiff_t p, const int *cat,
-                       const double *weight, double *K, int nthreads);
-
-/* Columns j0 <= j < j1 of that K: with sym (za == zb), only rows i <= j,
+/* Columns j0 <= j < j1 of K (ma x mb) = sum_f weight[f] k_f(za_i, zb_j),
+ * or the average over the p features when weight is NULL (za: ma x p, zb:
+ * mb x p): with sym (za == zb), only rows i <= j,
  * to be mirrored by bk_clinical_mirror() once all columns are done. The
  * glue computes K in blocks of columns, checking for an interrupt between
  * blocks; each column is the same whatever the blocks and the threads. */
@@ -565,7 +560,7 @@ ptrdiff_t bk_select_work_ints(ptrdiff_t d);
 /* Preconditions (the R glue guarantees them; tools/fuzz/fuzz_select.c keeps
  * to them): m >= 2 (m = 0, 1 are safe but meaningless), 0 <= n_target <= d,
  * step finite in [0, 1), kern.type 1..5, widths >= 0 and finite data;
- * BK_CLINICAL needs x encoded as for bk_clinical_cross() and o->cat. A
+ * BK_CLINICAL needs x encoded as for bk_clinical_cols() and o->cat. A
  * negative n_target or one above d overflows path.
  * x: m x d (standardised by the caller); W: m x m symmetric with
  * HSIC(K) = sum(K o W). Outputs, per input feature j: rank[j] (1 = most

@@ -54,15 +54,6 @@ void bk_clinical_mirror(double *K, ptrdiff_t m)
     for (ptrdiff_t i = j + 1; i < m; i++) K[i + m * j] = K[j + m * i];
 }
 
-void bk_clinical_cross(const double *za, ptrdiff_t ma, const double *zb,
-                       ptrdiff_t mb, ptrdiff_t p, const int *cat,
-                       const double *weight, double *K, int nthreads)
-{
-  const int sym = za == zb && ma == mb;
-  bk_clinical_cols(za, ma, zb, mb, p, cat, weight, sym, 0, mb, K, nthreads);
-  if (sym) bk_clinical_mirror(K, ma);
-}
-
 void bk_clinical_dot(const double *z, ptrdiff_t m, ptrdiff_t p, const int *cat,
                      const double *W, double *out, int nthreads)
 {
