@@ -23,7 +23,8 @@
 #'   (feature_scores()); a block is checked for missing and infinite values
 #'   when it is read (read_block()) or, by feature_scores(), in the pass
 #'   that scores it. A dense matrix is then neither checked nor copied here.
-#' @return list(x, y, features, samples, source)
+#' @return list(x, y, features, samples, source, rows, m0, annotation): `annotation`
+#'   is the feature annotation of a Bioconductor container (feature_annotation()) or NULL.
 #' @noRd
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
                              assay = 1L, require_y = TRUE, clinical = FALSE,
@@ -34,10 +35,12 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
   # Everything but an ordinary matrix or data frame -- Bioconductor containers,
   # Matrix and DelayedArray matrices -- is a source of feature blocks.
   src <- NULL
+  annotation <- NULL
   bio <- bioc_source(x, y, assay)
   if (!is.null(bio)) {
     src <- bio$source
     y <- bio$y
+    annotation <- bio$annotation
   } else if (is_block_matrix(x)) {
     src <- block_source(x)
   }
@@ -90,10 +93,10 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
   if (!is.null(y)) check_outcome(y)
   if (blocks) {
     return(list(x = NULL, y = y, features = src$features, samples = src$samples,
-                source = src, rows = rows, m0 = m0))
+                source = src, rows = rows, m0 = m0, annotation = annotation))
   }
   list(x = x, y = y, features = colnames(x), samples = rownames(x), source = NULL,
-       rows = rows, m0 = m0)
+       rows = rows, m0 = m0, annotation = annotation)
 }
 
 missing_y_message <- function() {
@@ -245,12 +248,14 @@ bioc_source <- function(x, y, assay) {
            call. = FALSE)
     }
     pdata <- Biobase::pData(x)
+    fdata <- Biobase::fData(x)
     a <- Biobase::exprs(x)
   } else if (methods::is(x, "SummarizedExperiment")) {
     if (!requireNamespace("SummarizedExperiment", quietly = TRUE)) {
       stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
     }
     pdata <- as.data.frame(SummarizedExperiment::colData(x))
+    fdata <- SummarizedExperiment::rowData(x)
     a <- SummarizedExperiment::assay(x, assay, withDimnames = TRUE)
   } else {
     return(NULL)
@@ -263,7 +268,37 @@ bioc_source <- function(x, y, assay) {
     }
     y <- pdata[[y]]
   }
-  list(source = src, y = y)
+  list(source = src, y = y, annotation = feature_annotation(fdata, src$d))
+}
+
+# The feature annotation of a Bioconductor container (fData, rowData) as a
+# data.frame of its atomic columns (gene symbols, chromosomes, ...), one row
+# per feature in feature order; NULL when there is none. List columns
+# (GRanges, nested tables) are left out: they do not fit a results table.
+feature_annotation <- function(fdata, d) {
+  if (is.null(fdata) || ncol(fdata) == 0L || nrow(fdata) != d) return(NULL)
+  cols <- lapply(seq_len(ncol(fdata)), function(k) fdata[[k]])
+  keep <- vapply(cols, function(v) is.atomic(v) && is.null(dim(v)) && length(v) == d,
+                 logical(1))
+  if (!any(keep)) return(NULL)
+  ann <- as.data.frame(cols[keep], stringsAsFactors = FALSE, optional = TRUE)
+  names(ann) <- colnames(fdata)[keep]
+  for (k in seq_along(ann)) if (is.factor(ann[[k]])) ann[[k]] <- as.character(ann[[k]])
+  rownames(ann) <- NULL
+  ann
+}
+
+# A results table (one row per feature, in feature order, first column
+# `feature`) with the feature annotation next to the feature names. An
+# annotation column named like a column of the table is prefixed with
+# "annotation_".
+annotate_features <- function(df, annotation) {
+  if (is.null(annotation)) return(df)
+  clash <- names(annotation) %in% names(df)
+  names(annotation)[clash] <- paste0("annotation_", names(annotation)[clash])
+  out <- cbind(df[1L], annotation, df[-1L])
+  rownames(out) <- NULL
+  out
 }
 
 # ---- sources of feature blocks ------------------------------------------------

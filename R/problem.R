@@ -86,7 +86,8 @@ problem_inputs <- function(x, y, spec) {
                        what = spec[["outcome_what"]])
   if (!isTRUE(spec[["min_first"]])) count()
   list(x = d$x, features = d$features, m = m, p = ncol(d$x), y = d$y,
-       unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y)
+       unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y,
+       annotation = d$annotation)
 }
 
 # The outcome as the computation needs it (spec$labels): see prepare_problem().

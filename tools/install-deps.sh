@@ -12,8 +12,8 @@
 #    saves compiling Rcpp from source. valgrind, clang-14 and libclang-rt-14-dev (libFuzzer and
 #    clang's sanitizer runtimes) are for the memory-safety checks (tools/valgrind.sh,
 #    tools/fuzz.sh, tools/strict.sh); gcc's own ASan runtime comes with gcc.
-# 2. From CRAN, through R's configured repository (no repository is named here), the two
-#    packages Debian does not ship: dHSIC and pamr. Only those not yet installed.
+# 2. From CRAN, through R's configured repository (no repository is named here), the
+#    packages Debian does not ship: dHSIC, pamr and stabs. Only those not yet installed.
 # Any failure stops the script with a non-zero status.
 set -euo pipefail
 
@@ -24,12 +24,12 @@ apt_packages=(
   r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
   r-bioc-all r-bioc-multtest
   r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
-  r-cran-future r-cran-future.apply r-bioc-biocparallel
+  r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr
   r-bioc-hdf5array r-bioc-singlecellexperiment
   pandoc qpdf tidy
   valgrind clang-14 libclang-rt-14-dev
 )
-cran_packages=(dHSIC pamr)
+cran_packages=(dHSIC pamr stabs)
 
 log() { printf '[install-deps] %s\n' "$*"; }
 

@@ -1,0 +1,74 @@
+# The kernel scores of feature_scores() (mmd, kta, hsic), a block of features
+# at a time.
+
+# mmd, kta, hsic: each is sum_ab K_j(a, b) W_ab for a weight matrix W made
+# once from the labels (see weight_matrix()); a block needs only W.
+kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads) {
+  check_kernel(kernel, "kernel", where = "in feature_scores()")
+  if (kernel$name == "precomputed") {
+    stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
+         call. = FALSE)
+  }
+  if (method == "mmd") {
+    kernel_y <- label_kernel_binary(balanced = TRUE)
+  } else if (is.null(kernel_y)) {
+    kernel_y <- if (method == "kta" && is.factor(y) && nlevels(y) == 2L) {
+      label_kernel_binary(balanced = FALSE)
+    } else {
+      default_label_kernel(y)
+    }
+  }
+  # the labels as the selectors make them (problem_labels(), R/problem.R):
+  # W for HSIC; for MMD and KTA the label Gram matrix itself (eq. 26: the
+  # balanced binary L is centred, so tr(KHLH) = tr(KL))
+  full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
+  pr <- problem_labels(
+    list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator),
+    list(labels = if (method == "hsic") "W" else "gram",
+         # W, the pair workspace of bk_feature_dot(), the median heuristic's,
+         # and a full label kernel
+         memory = function(pr) check_memory(m, 2.5 + full_label)))
+  lab <- pr$label
+  W <- if (method == "hsic") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+  median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
+  feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
+                     threads, use_simd())
+}
+
+# Made apart so that the closure a worker receives holds W and the kernel's
+# parameters, not the label kernel of the caller.
+feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd) {
+  function(b) {
+    scan <- .Call(C_first_nonfinite, b)
+    if (scan[1L] > 0) return(list(bad = scan[1L]))
+    constant <- constant_features(b)
+    if (median_width) {
+      # The median heuristic is per feature: a block's widths are its own.
+      # sigma = 1 / median distance (squared for the Gaussian) makes the
+      # kernel of a feature that of the feature divided by any constant, so
+      # each is first divided by a power of two that brings its largest
+      # |value| into [0.5, 1) -- exact, and the same numbers for data of
+      # ordinary size -- where its squared distances neither underflow (to a
+      # median of 0) nor overflow at any scale of the data.
+      b <- .Call(C_scale_columns, b)
+      p1 <- feature_sigmas(name, b)
+    } else {
+      # a kernel with fixed parameters sees the data's own scale, where
+      # squared distances and products must not overflow
+      if (scan[2L] > 1e150) too_large_error()
+      # a linear or polynomial kernel on one feature: its largest value is
+      # that of the block's largest |value|
+      if (name %in% c("linear", "polynomial")) {
+        check_kernel_range(list(name = name, params = list(degree = par[1L], offset = par[2L])),
+                           matrix(scan[2L], nrow(b), 1L))
+      }
+      p1 <- par[1L]
+    }
+    # the options of C_feature_dot, read by name in C (src/gram_call.c); p1
+    # one parameter, or a width per feature
+    opts <- list(kernel = code, p1 = as.double(p1), p2 = as.double(par[2L]), threads = threads,
+                 simd = simd)
+    list(score = .Call(C_feature_dot, b, W, opts),
+         constant = constant, bad = 0)
+  }
+}
