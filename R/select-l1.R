@@ -275,7 +275,8 @@ l1_prepare <- function(x, y, n_features, ctl, spec) {
   # x: the varying features only; their weights are optimised
   c(list(x = pr$x[, pr$varying, drop = FALSE], y = pr$y, kernel_y = pr$kernel_y,
          unsupervised = pr$unsupervised, features = pr$features, m = pr$m, p = pr$p,
-         active = which(pr$varying), n_features = as.integer(n_features), W = pr$W), ctl)
+         active = which(pr$varying), n_features = as.integer(n_features), W = pr$W,
+         annotation = pr$annotation), ctl)
 }
 
 # Gradient projection for one z (slide "Gradient Projection Algorithm"):
@@ -387,10 +388,14 @@ l1_result <- function(method, prep, res, settings, call) {
   rank <- integer(p)
   rank[ord] <- seq_len(p)
   names(weights) <- prep$features
+  # contribution: the feature's share of the total weight
   features <- data.frame(feature = prep$features, rank = rank, score = unname(weights),
-                         iteration = NA_integer_, stringsAsFactors = FALSE)
+                         iteration = NA_integer_,
+                         contribution = safe_ratio(unname(weights), sum(abs(weights))),
+                         stringsAsFactors = FALSE)
   call[[1L]] <- as.name(method)
   settings$restart_chosen <- res$restart
   if (prep$unsupervised) settings$unsupervised <- TRUE
-  new_selection(method, features, res$path, settings, call, weights = weights)
+  new_selection(method, features, res$path, settings, call, weights = weights,
+                annotation = prep$annotation)
 }

@@ -196,9 +196,13 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
          call. = FALSE)
   }
   res <- rfe_loop(z, flags, y, importance, drop, C, j_svm, ctl, threads, verbose)
-  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
-                         iteration = res$iteration, stringsAsFactors = FALSE)
   imp <- res$history
+  # contribution: the importance when removed as a share of the importances
+  # of that iteration's survivors (RFE-SVM "share": of W^2; RFE-MKL: mu_f)
+  total <- colSums(imp, na.rm = TRUE)[res$iteration]
+  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
+                         iteration = res$iteration, contribution = safe_ratio(res$score, total),
+                         stringsAsFactors = FALSE)
   dimnames(imp) <- list(d$features, paste0("iteration", seq_len(ncol(imp))))
   settings <- list(kernel = kernel, importance = importance, drop = drop, C = C,
                    j_svm = if (importance == "svm") j_svm,
@@ -208,7 +212,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   settings <- settings[!vapply(settings, is.null, logical(1))]
   call[[1L]] <- as.name("rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
-                importance = imp)
+                importance = imp, annotation = d$annotation)
 }
 
 #' @rdname rfe

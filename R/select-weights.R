@@ -229,10 +229,13 @@ weights_result <- function(pr, res, settings, call) {
   rank <- integer(p)
   rank[ord] <- seq_len(p)
   names(weights) <- pr$features
+  # contribution: the feature's share of the total weight
   features <- data.frame(feature = pr$features, rank = rank, score = unname(weights),
                          iteration = ifelse(zero_at > 0L, zero_at, NA_integer_),
+                         contribution = safe_ratio(unname(weights), sum(abs(weights))),
                          stringsAsFactors = FALSE)
-  new_selection("hsic_weights", features, res$path, settings, call, weights = weights)
+  new_selection("hsic_weights", features, res$path, settings, call, weights = weights,
+                annotation = pr$annotation)
 }
 
 #' @rdname hsic_weights

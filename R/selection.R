@@ -6,16 +6,22 @@
 # method:   short string, "bahsic", "fohsic", ...
 # features: data.frame in input feature order: feature (chr), rank (int, 1 =
 #           most relevant, NA = not ranked), score (dbl, NA if not ranked),
-#           iteration (int, NA if not ranked); further columns are kept.
+#           iteration (int, NA if not ranked), optionally contribution (dbl,
+#           the selector's normalised per-feature contribution; NA if
+#           absent or not ranked); further columns are kept.
 # path:     data.frame(iteration, n_features, hsic, sigma), one row per
 #           iteration, possibly none; further columns are kept.
 # settings: named list; print and summary show its scalar entries.
 # call:     the matched call (or NULL).
 # ...:      further named elements a selector adds (randsel(): contributions,
 #           fixed), kept as they are after the standard ones.
+# annotation: NULL, or a data frame with one row per feature in input order
+#           (the problem's `annotation`, feature_annotation()): its columns
+#           go right after `feature`, and the element `annotation` names them.
 # Whole-number doubles are accepted where integers are asked for, so a C
 # routine may return either.
-new_selection <- function(method, features, path, settings = list(), call = NULL, ...) {
+new_selection <- function(method, features, path, settings = list(), call = NULL, ...,
+                          annotation = NULL) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
     stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
   }
@@ -29,7 +35,7 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
     stop("'call' must be a call (from match.call()) or NULL.", call. = FALSE)
   }
   extra <- list(...)
-  std <- c("method", "features", "path", "settings", "call", "ranking")
+  std <- c("method", "features", "path", "settings", "call", "ranking", "annotation")
   if (length(extra) > 0L &&
       (is.null(names(extra)) || any(!nzchar(names(extra))) || any(names(extra) %in% std))) {
     stop("Further elements of a selection must be named, and not as the standard ones.",
@@ -37,9 +43,26 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
   }
   ranked <- !is.na(features$rank)
   ranking <- features$feature[ranked][order(features$rank[ranked])]
-  structure(c(list(method = method, features = features, path = path, settings = settings,
-                   call = call, ranking = ranking), extra),
+  annotated <- selection_annotation(features, annotation)
+  structure(c(list(method = method, features = annotated$features, path = path,
+                   settings = settings, call = call, ranking = ranking),
+              if (!is.null(annotated$columns)) list(annotation = annotated$columns), extra),
             class = "bahsic_selection")
+}
+
+# The annotation columns (feature_annotation(), R/inputs.R) right after
+# `feature` (annotate_features(): a name that clashes is prefixed); returns
+# the table and the names the annotation columns have in it (NULL: none).
+selection_annotation <- function(features, annotation) {
+  if (is.null(annotation) || ncol(annotation) == 0L) {
+    return(list(features = features, columns = NULL))
+  }
+  if (!is.data.frame(annotation) || nrow(annotation) != nrow(features)) {
+    stop(sprintf("'annotation' must be a data frame with one row per feature (%d), or NULL.",
+                 nrow(features)), call. = FALSE)
+  }
+  out <- annotate_features(features, annotation)
+  list(features = out, columns = names(out)[1L + seq_len(ncol(annotation))])
 }
 
 check_selection_features <- function(features) {
@@ -91,11 +114,28 @@ check_selection_features <- function(features) {
   if (any(iteration < 1L, na.rm = TRUE)) {
     stop("'features$iteration' must be at least 1 (iterations count from 1).", call. = FALSE)
   }
+  contribution <- features$contribution
+  if (is.null(contribution)) contribution <- rep(NA_real_, nrow(features))
+  if (!is.numeric(contribution) && !all(is.na(contribution))) {
+    stop("'features$contribution' must be numeric (NA allowed).", call. = FALSE)
+  }
   features$rank <- rank
   features$score <- ifelse(ranked, score, NA_real_)
   features$iteration <- iteration
+  features$contribution <- ifelse(ranked, as.double(contribution), NA_real_)
   rownames(features) <- NULL
+  need <- c(need, "contribution")
   features[c(need, setdiff(names(features), need))]
+}
+
+# x / total, NA where the total is not a positive finite number: the
+# normalisations of the contribution column.
+safe_ratio <- function(x, total) {
+  total <- rep_len(as.double(total), length(x))
+  ok <- is.finite(total) & total > 0
+  out <- rep(NA_real_, length(x))
+  out[ok] <- x[ok] / total[ok]
+  out
 }
 
 check_selection_path <- function(path) {
@@ -192,11 +232,13 @@ features_by_rank <- function(x) {
   f
 }
 
-# The best `top` ranked features, as a data frame (rank, feature, score,
-# iteration).
+# The best `top` ranked features, as a data frame (rank, feature, the first
+# two annotation columns, score, contribution, iteration).
 top_features <- function(x, top) {
   f <- features_by_rank(x)
-  utils::head(f[!is.na(f$rank), c("rank", "feature", "score", "iteration"), drop = FALSE], top)
+  cols <- c("rank", "feature", utils::head(x$annotation, 2L), "score", "contribution",
+            "iteration")
+  utils::head(f[!is.na(f$rank), intersect(cols, names(f)), drop = FALSE], top)
 }
 
 print_top <- function(top, n_ranked, digits) {
@@ -207,6 +249,7 @@ print_top <- function(top, n_ranked, digits) {
   if (nrow(top) == 0L) return(invisible())
   cat(sprintf("Top %d of %d ranked features:\n", nrow(top), n_ranked))
   top$score <- format(top$score, digits = digits)
+  if (!is.null(top$contribution)) top$contribution <- format(top$contribution, digits = digits)
   print(top, row.names = FALSE, right = TRUE)
   invisible()
 }
