@@ -133,7 +133,10 @@
 #' @param unsupervised `TRUE` to select without an outcome, the data being
 #'   their own labels (see Details); `y` is then left out (or `NULL`). A `y`
 #'   that is `NULL` without it is an error.
-#' @return An object of class `bahsic_selection`, see [selected()].
+#' @return An object of class `bahsic_selection`, see [selected()] and
+#'   [selection]; its `features$contribution` is the share of HSIC lost
+#'   when the feature was eliminated (`bahsic()`) or gained when it was
+#'   added (`fohsic()`), see [selection].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.

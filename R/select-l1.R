@@ -85,7 +85,8 @@
 #' @param z_start first radius \eqn{z} of the search.
 #' @param max_bisect largest number of bisection steps.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
-#'   method `"l1_lsmi"` or `"l1_hsic"`, `score` the final weight, and a
+#'   method `"l1_lsmi"` or `"l1_hsic"`, `score` the final weight,
+#'   `contribution` its share of the total weight (see [selection]), and a
 #'   further element `weights`, the named weight vector (exactly
 #'   `n_features` non-zero). `settings` holds the chosen `z`, `restarts`,
 #'   `exact` and the other arguments.

@@ -85,7 +85,9 @@
 #'   depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"randsel"`, whose `features` has a further logical column
-#'   `fixed`, whose `path` has one row per iteration (`n_features` surviving
+#'   `fixed` and a column `contribution` (`score` relative to the
+#'   iteration's mean alignment, see [selection]), whose `path` has one row
+#'   per iteration (`n_features` surviving
 #'   at its start, `hsic` the mean centred alignment of its half-plus-one
 #'   sets, `sigma` the width) and which has two further elements:
 #'   `contributions`, a features x iterations matrix of the contributions

@@ -99,7 +99,9 @@
 #' @param verbose report every iteration as a message.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"rfe_svm"` or `"rfe_mkl"`. `features$score` is the importance
-#'   when the feature was removed. `path` has one row per iteration with
+#'   when the feature was removed and `features$contribution` its share of
+#'   the importances of that iteration's survivors (see [selection]).
+#'   `path` has one row per iteration with
 #'   `n_features` at its start, `hsic` and `sigma` `NA` (not used) and
 #'   `objective` (the SVM dual objective \eqn{\sum_i \alpha_i - W^2/2}),
 #'   `w2` (\eqn{W^2}), `n_sv` (support vectors) and `train_error`; for MKL

@@ -98,7 +98,8 @@
 #' @param threads number of threads for the exponentials of the kernel; the
 #'   result does not depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
-#'   method `"hsic_weights"`, `score` the final weight, and a further element
+#'   method `"hsic_weights"`, `score` the final weight, `contribution` its
+#'   share of the total weight (see [selection]), and a further element
 #'   `weights`, the named weight vector. `settings` holds `lambda`, `alpha`,
 #'   `sigma`, `estimator`, `converged`, `iterations`, `hsic_start` (HSIC at
 #'   \eqn{w = 1}) and the other arguments.

@@ -263,9 +263,11 @@ print_top <- function(top, n_ranked, digits) {
 #' \describe{
 #'   \item{`method`}{the selector, e.g. `"bahsic"`.}
 #'   \item{`features`}{a data frame in the input feature order: `feature`
-#'     (name), `rank` (1 = most relevant, `NA` = not ranked), `score` (the
-#'     selector's criterion when the feature was eliminated or added, e.g.
-#'     HSIC of the set without it for BAHSIC) and `iteration` (when).}
+#'     (name), then the feature annotation of a Bioconductor input (see
+#'     `annotation` below), `rank` (1 = most relevant, `NA` = not ranked),
+#'     `score` (the selector's criterion when the feature was eliminated or
+#'     added, e.g. HSIC of the set without it for BAHSIC), `iteration`
+#'     (when) and `contribution` (below).}
 #'   \item{`path`}{a data frame, one row per iteration: `iteration`,
 #'     `n_features` (size of the surviving set for BAHSIC, of the selected
 #'     set for FOHSIC), `hsic` (HSIC of that set) and `sigma` (the kernel
@@ -274,10 +276,58 @@ print_top <- function(top, n_ranked, digits) {
 #'     choices, and `n_samples`.}
 #'   \item{`call`}{the call.}
 #'   \item{`ranking`}{names of the ranked features, most relevant first.}
+#'   \item{`annotation`}{only when the input was an `ExpressionSet` or a
+#'     `SummarizedExperiment` with feature annotation: the names of its
+#'     atomic `fData()` / `rowData()` columns (gene symbols, chromosomes,
+#'     ...), which `features` holds right after `feature` (a name that is
+#'     also a column of the table is prefixed with `annotation_`).}
 #' }
 #'
-#' `print()` shows the settings and the 10 best features, `summary()` the
-#' settings, the head and tail of the path and the 20 best features.
+#' **Contribution.** `contribution` says how much of the selector's
+#' criterion the feature carried when it was ranked, normalised so that
+#' selections of different sizes and data compare; `NA` for features not
+#' ranked, and where the normaliser is not positive. Its meaning per
+#' selector:
+#' * [bahsic()] (Song et al. 2012, Algorithm 1): the share of HSIC lost
+#'   when the feature was eliminated, \eqn{(\mathrm{HSIC}(S) -
+#'   \mathrm{HSIC}(S \setminus \{j\})) / \mathrm{HSIC}(S)}, S the surviving
+#'   set of that iteration, both at its kernel width (`path$hsic` and
+#'   `score`). The features left at `n_features` are scored against their
+#'   own set the same way; the last feature of a full ranking scores 1.
+#'   Negative: HSIC rose without the feature (it hid the dependence).
+#' * [fohsic()] (Algorithm 2): the share of HSIC gained when the feature was
+#'   added, \eqn{(\mathrm{HSIC}(S_+ \cup \{j\}) - \mathrm{HSIC}(S_+)) /
+#'   \mathrm{HSIC}(S_+ \cup \{j\})}, \eqn{S_+} the set selected before that
+#'   iteration, both at its width. The first iteration adds to the empty
+#'   set, so its features (a fraction `add` of all) score 1; `score` orders
+#'   them. When the width changed since the previous iteration,
+#'   \eqn{\mathrm{HSIC}(S_+)} is computed again at the new width (with
+#'   `approx = "rff"` it is not, and the contribution is `NA`).
+#' * [randsel()]: the feature's contribution (`score`, Definition 3.2 of
+#'   Athanasakis et al.) relative to the mean alignment of that iteration's
+#'   half-plus-one sets (`path$hsic`).
+#' * [l1_lsmi()], [l1_hsic()] and [hsic_weights()]: the feature's share of
+#'   the total weight, \eqn{|w_j| / \sum_k |w_k|} (the weights are
+#'   non-negative; they sum to 1).
+#' * [rfe()]: the importance when the feature was removed as a share of the
+#'   importances of that iteration's surviving features: with
+#'   `j_svm = "share"` the share of \eqn{W^2} lost, with `importance =
+#'   "mkl"` the kernel weight \eqn{\mu_f}; the last feature scores 1.
+#' BAHSIC, FOHSIC, randSel and RFE normalise within an iteration, so their
+#' contributions rank the features of one iteration; across iterations they
+#' say how much of its set's dependence a feature carried when it left (or
+#' joined), not a share of one total: they do not sum to 1.
+#'
+#' **One table with the per-gene statistics.** `as.data.frame(fit, scores =
+#' "mt", data = x, y = y)` adds to the selection table the columns of
+#' [feature_scores]`(x, y, method = "mt", ...)` (all but `feature` and the
+#' annotation, named after the method: `mt_score`, `mt_rank` and any
+#' p-values), matched by feature name. The selection does not keep the data,
+#' so `data` and `y` are the `x` and `y` it was made from.
+#'
+#' `print()` shows the settings and the 10 best features (with the first two
+#' annotation columns), `summary()` the settings, the head and tail of the
+#' path and the 20 best features.
 #' `as.data.frame()` gives `features` ordered by rank, unranked features
 #' last. `selected()` gives the names of the `n` best features.
 #'
@@ -285,17 +335,29 @@ print_top <- function(top, n_ranked, digits) {
 #' @param digits number of significant digits to print.
 #' @param top number of best features to show.
 #' @param row.names,optional ignored; for compatibility with the generic.
-#' @param ... not used: a name other than those R's own `print()` and
-#'   `data.frame()` pass to every method is an error.
+#' @param scores for `as.data.frame()`: `NULL`, or a method of
+#'   [feature_scores()] (`"mt"`, `"t"`, `"hsic"`, ...) whose per-feature
+#'   statistics to join.
+#' @param data,y for `as.data.frame()` with `scores`: the data (`x`) and the
+#'   outcome the selection was made from.
+#' @param ... for `as.data.frame()` with `scores`: further arguments of
+#'   [feature_scores()] (`kernel`, `threads`, ...). Otherwise not used: a
+#'   name other than those R's own `print()` and `data.frame()` pass to
+#'   every method is an error.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.bahsic_selection`; `as.data.frame()` a data frame with columns
-#'   `feature`, `rank`, `score`, `iteration` (and any the selector adds).
+#'   `feature`, the annotation, `rank`, `score`, `iteration`, `contribution`
+#'   (and any the selector adds), and with `scores` the joined statistics.
 #' @family selection
 #' @examples
 #' fit <- bahsic(golub$x[, 1:40], golub$y)
 #' fit
 #' summary(fit)
 #' head(as.data.frame(fit))
+#' # the selection and limma's moderated t in one table
+#' if (requireNamespace("limma", quietly = TRUE)) {
+#'   head(as.data.frame(fit, scores = "mt", data = golub$x[, 1:40], y = golub$y))
+#' }
 #' selected(fit, 5)
 #' @name selection
 NULL
@@ -360,9 +422,47 @@ print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits
 
 #' @rdname selection
 #' @export
-as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...) {
-  check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
-  features_by_rank(x)
+as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...,
+                                           scores = NULL, data = NULL, y = NULL) {
+  if (is.null(scores)) {
+    if (!is.null(data) || !is.null(y)) {
+      stop("'data' and 'y' are used with 'scores' only: give scores = \"mt\" (or another method of feature_scores()), or leave them out.",
+           call. = FALSE)
+    }
+    check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
+    return(features_by_rank(x))
+  }
+  if (is.null(data)) {
+    stop(paste0("'data' is missing: joining scores = \"", scores[1L], "\" needs the data the ",
+                "selection was made from, as data = (the selector's x) and y =."), call. = FALSE)
+  }
+  join_scores(x, data, y, scores, ...)
+}
+
+# The selection table by rank with the columns of feature_scores(data, y,
+# method = scores, ...) but `feature` and the annotation, each named after
+# the method ("mt_score", "mt_rank", ...), matched by feature name.
+join_scores <- function(fit, data, y, scores, ...) {
+  dots <- list(...)
+  dots$stringsAsFactors <- NULL
+  s <- do.call(feature_scores, c(list(data, y, method = scores), dots))
+  method <- attr(s, "method")
+  if (is.null(method)) method <- scores
+  f <- features_by_rank(fit)
+  idx <- match(f$feature, s$feature)
+  if (anyNA(idx)) {
+    stop(sprintf(paste0("'data' is not the data of the selection: it lacks feature%s %s. ",
+                        "Give the x the selection was made from."),
+                 if (sum(is.na(idx)) > 1L) "s" else "",
+                 paste(utils::head(f$feature[is.na(idx)], 3L), collapse = ", ")), call. = FALSE)
+  }
+  ann <- fit$annotation
+  cols <- setdiff(names(s), c("feature", ann, paste0("annotation_", ann)))
+  add <- as.data.frame(s)[idx, cols, drop = FALSE]
+  names(add) <- paste0(method, "_", cols)
+  out <- cbind(f, add)
+  rownames(out) <- NULL
+  out
 }
 
 #' Names of the selected features
