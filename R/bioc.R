@@ -55,6 +55,9 @@
 #' @export
 add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_",
                                overwrite = FALSE, fit = NULL) {
+  passed <- score_dot_args()
+  check_dots(..., .fn = "add_feature_scores", .allow = passed,
+             .formals = c(names(formals(add_feature_scores)), passed))
   kind <- bioc_kind(object)
   if (!is.character(prefix) || length(prefix) != 1L || is.na(prefix)) {
     stop("'prefix' must be a single string, such as \"bahsic_\" or \"mt_\".", call. = FALSE)
@@ -94,6 +97,12 @@ add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_"
     SummarizedExperiment::rowData(object) <- fdata
   }
   object
+}
+
+# The arguments of feature_scores() that add_feature_scores() and
+# as.data.frame(fit, scores = ) pass on in their `...`.
+score_dot_args <- function() {
+  setdiff(names(formals(feature_scores.default)), c("x", "y", "method", "..."))
 }
 
 # "ExpressionSet" or "SummarizedExperiment", or an error naming `object`.

@@ -443,6 +443,9 @@ as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE
 # method = scores, ...) but `feature` and the annotation, each named after
 # the method ("mt_score", "mt_rank", ...), matched by feature name.
 join_scores <- function(fit, data, y, scores, ...) {
+  passed <- score_dot_args()
+  check_dots(..., .fn = "as.data.frame", .allow = c(passed, "stringsAsFactors"),
+             .formals = c(names(formals(as.data.frame.bahsic_selection)), passed))
   dots <- list(...)
   dots$stringsAsFactors <- NULL
   s <- do.call(feature_scores, c(list(data, y, method = scores), dots))

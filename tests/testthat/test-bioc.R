@@ -136,3 +136,13 @@ test_that("add_feature_scores() refuses other objects and a missing outcome", {
   expect_error(add_feature_scores(se, "class", prefix = NA), "'prefix' must be a single string")
   expect_error(add_feature_scores(se, "class", overwrite = "yes"), "overwrite")
 })
+
+test_that("add_feature_scores() names a misspelt argument of feature_scores()", {
+  skip_peer("SummarizedExperiment")
+  se <- make_se(bioc_data())
+  expect_error(add_feature_scores(se, "class", method = "t", var_eqaul = TRUE),
+               "has no argument 'var_eqaul'. Did you mean 'var_equal'?", fixed = TRUE)
+  out <- add_feature_scores(se, "class", method = "t", var_equal = TRUE, threads = 1L)
+  expect_identical(SummarizedExperiment::rowData(out)$bahsic_score,
+                   feature_scores(se, "class", method = "t", var_equal = TRUE)$score)
+})

@@ -203,3 +203,10 @@ test_that("as.data.frame(scores =) joins limma's moderated t", {
   s <- feature_scores(d$x, d$y, method = "mt")
   expect_identical(df$mt_score, s$score[match(df$feature, s$feature)])
 })
+
+test_that("as.data.frame(scores =) names a misspelt argument of feature_scores()", {
+  d <- contrib_data()
+  fit <- fohsic(d$x, d$y, n_features = 2L, threads = 1L)
+  expect_error(as.data.frame(fit, scores = "t", data = d$x, y = d$y, threds = 1L),
+               "has no argument 'threds'. Did you mean 'threads'?", fixed = TRUE)
+})
