@@ -49,8 +49,8 @@
 #'   se <- add_feature_scores(se, "class", method = "t")
 #'   head(SummarizedExperiment::rowData(se))
 #'   fit <- bahsic(se, "class")
-#'   se <- add_feature_scores(se, fit = fit)
-#'   head(SummarizedExperiment::rowData(se)[order(SummarizedExperiment::rowData(se)$bahsic_rank), ])
+#'   se <- add_feature_scores(se, fit = fit, prefix = "fit_")
+#'   head(SummarizedExperiment::rowData(se)[order(SummarizedExperiment::rowData(se)$fit_rank), ])
 #' }
 #' @export
 add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_",
