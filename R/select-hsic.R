@@ -133,7 +133,10 @@
 #' @param unsupervised `TRUE` to select without an outcome, the data being
 #'   their own labels (see Details); `y` is then left out (or `NULL`). A `y`
 #'   that is `NULL` without it is an error.
-#' @return An object of class `bahsic_selection`, see [selected()].
+#' @return An object of class `bahsic_selection`, see [selected()] and
+#'   [selection]; its `features$contribution` is the share of HSIC lost
+#'   when the feature was eliminated (`bahsic()`) or gained when it was
+#'   added (`fohsic()`), see [selection].
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
@@ -412,6 +415,11 @@ select_result <- function(method, pr, k, res, args, call) {
   path$sigma[is.nan(path$sigma)] <- NA_real_
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
+  features$contribution <- if (method == "bahsic") {
+    bahsic_contribution(features, path)
+  } else {
+    fohsic_contribution(features, path, pr, kernel)
+  }
   settings <- list(kernel = kernel, kernel_y = pr$kernel_y, estimator = pr$estimator,
                    sigma = if (k$width) args$sigma else NA_character_,
                    sigma_grid = args$sigma_grid, step = args$step, n_features = args$n_features,
@@ -423,7 +431,64 @@ select_result <- function(method, pr, k, res, args, call) {
   names(settings)[names(settings) == "step"] <- args$step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
-  new_selection(method, features, path, settings, call)
+  new_selection(method, features, path, settings, call, annotation = pr$annotation)
+}
+
+# BAHSIC (Song et al. 2012, Algorithm 1): the share of HSIC lost when the
+# feature left, (HSIC(S) - HSIC(S \ {j})) / HSIC(S), S the surviving set of
+# that iteration and both at its width (the path's hsic and the score). The
+# final survivors are scored the same way against their own set; the last
+# feature of a full ranking leaves a set of one and scores 1. NA where
+# HSIC(S) is not positive (the unbiased estimator can be negative).
+bahsic_contribution <- function(features, path) {
+  h <- path$hsic[match(features$iteration, path$iteration)]
+  safe_ratio(h - features$score, h)
+}
+
+# FOHSIC (Algorithm 2): the share of HSIC gained when the feature was added,
+# (HSIC(S+ U {j}) - HSIC(S+)) / HSIC(S+ U {j}), S+ the set selected before
+# that iteration, both at the iteration's width: the mirror of BAHSIC's,
+# the set holding j in the denominator. The first iteration starts from the
+# empty set (HSIC 0), so its features score 1. HSIC(S+) is the previous
+# path row when the width did not change (always for kernels without one);
+# otherwise it is computed at the new width (fohsic_base()). (A batch's
+# own HSIC, the path row, is no denominator: at the single-feature width of
+# the first iteration it is below each member's.)
+fohsic_contribution <- function(features, path, pr, kernel) {
+  base <- vapply(seq_len(nrow(path)), function(t) {
+    if (t == 1L) return(0)
+    if (identical(path$sigma[t], path$sigma[t - 1L])) return(path$hsic[t - 1L])
+    fohsic_base(pr, kernel, which(features$iteration < path$iteration[t]), path$sigma[t])
+  }, numeric(1))
+  row <- match(features$iteration, path$iteration)
+  safe_ratio(features$score - base[row], features$score)
+}
+
+# HSIC of the features `set` at width sigma, as the loop computes it: the
+# exact weights W, or the block weights on the stacked blocks. NA on the
+# random-feature path, whose set kernel is not kept.
+fohsic_base <- function(pr, kernel, set, sigma) {
+  if (pr$mode %in% c("exact", "block")) {
+    if (is_ridge(kernel)) {
+      kernel$params$base$params$sigma <- sigma
+    } else {
+      kernel$params$sigma <- sigma
+    }
+  }
+  xs <- pr$x[, set, drop = FALSE]
+  switch(pr$mode,
+    exact = sum(gram(kernel, xs, pr$threads) * pr$W),
+    block = {
+      start <- 0L
+      total <- 0
+      for (w in pr$bw$Wb) {
+        rows <- start + seq_len(nrow(w))
+        total <- total + sum(gram(kernel, xs[rows, , drop = FALSE], pr$threads) * w)
+        start <- start + nrow(w)
+      }
+      total
+    },
+    NA_real_)
 }
 
 standardize_columns <- function(x, features) {

@@ -85,7 +85,8 @@
 #' @param z_start first radius \eqn{z} of the search.
 #' @param max_bisect largest number of bisection steps.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
-#'   method `"l1_lsmi"` or `"l1_hsic"`, `score` the final weight, and a
+#'   method `"l1_lsmi"` or `"l1_hsic"`, `score` the final weight,
+#'   `contribution` its share of the total weight (see [selection]), and a
 #'   further element `weights`, the named weight vector (exactly
 #'   `n_features` non-zero). `settings` holds the chosen `z`, `restarts`,
 #'   `exact` and the other arguments.
@@ -275,7 +276,8 @@ l1_prepare <- function(x, y, n_features, ctl, spec) {
   # x: the varying features only; their weights are optimised
   c(list(x = pr$x[, pr$varying, drop = FALSE], y = pr$y, kernel_y = pr$kernel_y,
          unsupervised = pr$unsupervised, features = pr$features, m = pr$m, p = pr$p,
-         active = which(pr$varying), n_features = as.integer(n_features), W = pr$W), ctl)
+         active = which(pr$varying), n_features = as.integer(n_features), W = pr$W,
+         annotation = pr$annotation), ctl)
 }
 
 # Gradient projection for one z (slide "Gradient Projection Algorithm"):
@@ -387,10 +389,14 @@ l1_result <- function(method, prep, res, settings, call) {
   rank <- integer(p)
   rank[ord] <- seq_len(p)
   names(weights) <- prep$features
+  # contribution: the feature's share of the total weight
   features <- data.frame(feature = prep$features, rank = rank, score = unname(weights),
-                         iteration = NA_integer_, stringsAsFactors = FALSE)
+                         iteration = NA_integer_,
+                         contribution = safe_ratio(unname(weights), sum(abs(weights))),
+                         stringsAsFactors = FALSE)
   call[[1L]] <- as.name(method)
   settings$restart_chosen <- res$restart
   if (prep$unsupervised) settings$unsupervised <- TRUE
-  new_selection(method, features, res$path, settings, call, weights = weights)
+  new_selection(method, features, res$path, settings, call, weights = weights,
+                annotation = prep$annotation)
 }

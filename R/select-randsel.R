@@ -85,7 +85,9 @@
 #'   depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"randsel"`, whose `features` has a further logical column
-#'   `fixed`, whose `path` has one row per iteration (`n_features` surviving
+#'   `fixed` and a column `contribution` (`score` relative to the
+#'   iteration's mean alignment, see [selection]), whose `path` has one row
+#'   per iteration (`n_features` surviving
 #'   at its start, `hsic` the mean centred alignment of its half-plus-one
 #'   sets, `sigma` the width) and which has two further elements:
 #'   `contributions`, a features x iterations matrix of the contributions
@@ -223,15 +225,19 @@ randsel_budget <- function(pr, s) {
 # The shared result class, with randSel's contributions per iteration and
 # its fixed features.
 randsel_result <- function(pr, res, settings, call) {
+  # contribution: the feature's contribution (Definition 3.2) relative to
+  # the mean alignment of that iteration's half-plus-one sets (the path)
+  h <- res$path$hsic[match(res$iteration, res$path$iteration)]
   features <- data.frame(feature = pr$features, rank = res$rank, score = res$score,
-                         iteration = res$iteration, fixed = res$fixed,
-                         stringsAsFactors = FALSE)
+                         iteration = res$iteration, contribution = safe_ratio(res$score, h),
+                         fixed = res$fixed, stringsAsFactors = FALSE)
   contributions <- res$history
   dimnames(contributions) <- list(pr$features, if (ncol(contributions)) {
     paste0("iteration", seq_len(ncol(contributions)))
   })
   new_selection("randsel", features, res$path, settings, call,
-                contributions = contributions, fixed = pr$features[res$fixed_order])
+                contributions = contributions, fixed = pr$features[res$fixed_order],
+                annotation = pr$annotation)
 }
 
 #' @rdname randsel

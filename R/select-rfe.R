@@ -99,7 +99,9 @@
 #' @param verbose report every iteration as a message.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
 #'   method `"rfe_svm"` or `"rfe_mkl"`. `features$score` is the importance
-#'   when the feature was removed. `path` has one row per iteration with
+#'   when the feature was removed and `features$contribution` its share of
+#'   the importances of that iteration's survivors (see [selection]).
+#'   `path` has one row per iteration with
 #'   `n_features` at its start, `hsic` and `sigma` `NA` (not used) and
 #'   `objective` (the SVM dual objective \eqn{\sum_i \alpha_i - W^2/2}),
 #'   `w2` (\eqn{W^2}), `n_sv` (support vectors) and `train_error`; for MKL
@@ -196,9 +198,13 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
          call. = FALSE)
   }
   res <- rfe_loop(z, flags, y, importance, drop, C, j_svm, ctl, threads, verbose)
-  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
-                         iteration = res$iteration, stringsAsFactors = FALSE)
   imp <- res$history
+  # contribution: the importance when removed as a share of the importances
+  # of that iteration's survivors (RFE-SVM "share": of W^2; RFE-MKL: mu_f)
+  total <- colSums(imp, na.rm = TRUE)[res$iteration]
+  features <- data.frame(feature = d$features, rank = res$rank, score = res$score,
+                         iteration = res$iteration, contribution = safe_ratio(res$score, total),
+                         stringsAsFactors = FALSE)
   dimnames(imp) <- list(d$features, paste0("iteration", seq_len(ncol(imp))))
   settings <- list(kernel = kernel, importance = importance, drop = drop, C = C,
                    j_svm = if (importance == "svm") j_svm,
@@ -208,7 +214,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   settings <- settings[!vapply(settings, is.null, logical(1))]
   call[[1L]] <- as.name("rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
-                importance = imp)
+                importance = imp, annotation = d$annotation)
 }
 
 #' @rdname rfe

@@ -98,7 +98,8 @@
 #' @param threads number of threads for the exponentials of the kernel; the
 #'   result does not depend on it. Default and limit: see \link{threads}.
 #' @return An object of class `bahsic_selection` (see [selected()]) with
-#'   method `"hsic_weights"`, `score` the final weight, and a further element
+#'   method `"hsic_weights"`, `score` the final weight, `contribution` its
+#'   share of the total weight (see [selection]), and a further element
 #'   `weights`, the named weight vector. `settings` holds `lambda`, `alpha`,
 #'   `sigma`, `estimator`, `converged`, `iterations`, `hsic_start` (HSIC at
 #'   \eqn{w = 1}) and the other arguments.
@@ -229,10 +230,13 @@ weights_result <- function(pr, res, settings, call) {
   rank <- integer(p)
   rank[ord] <- seq_len(p)
   names(weights) <- pr$features
+  # contribution: the feature's share of the total weight
   features <- data.frame(feature = pr$features, rank = rank, score = unname(weights),
                          iteration = ifelse(zero_at > 0L, zero_at, NA_integer_),
+                         contribution = safe_ratio(unname(weights), sum(abs(weights))),
                          stringsAsFactors = FALSE)
-  new_selection("hsic_weights", features, res$path, settings, call, weights = weights)
+  new_selection("hsic_weights", features, res$path, settings, call, weights = weights,
+                annotation = pr$annotation)
 }
 
 #' @rdname hsic_weights

@@ -6,16 +6,22 @@
 # method:   short string, "bahsic", "fohsic", ...
 # features: data.frame in input feature order: feature (chr), rank (int, 1 =
 #           most relevant, NA = not ranked), score (dbl, NA if not ranked),
-#           iteration (int, NA if not ranked); further columns are kept.
+#           iteration (int, NA if not ranked), optionally contribution (dbl,
+#           the selector's normalised per-feature contribution; NA if
+#           absent or not ranked); further columns are kept.
 # path:     data.frame(iteration, n_features, hsic, sigma), one row per
 #           iteration, possibly none; further columns are kept.
 # settings: named list; print and summary show its scalar entries.
 # call:     the matched call (or NULL).
 # ...:      further named elements a selector adds (randsel(): contributions,
 #           fixed), kept as they are after the standard ones.
+# annotation: NULL, or a data frame with one row per feature in input order
+#           (the problem's `annotation`, feature_annotation()): its columns
+#           go right after `feature`, and the element `annotation` names them.
 # Whole-number doubles are accepted where integers are asked for, so a C
 # routine may return either.
-new_selection <- function(method, features, path, settings = list(), call = NULL, ...) {
+new_selection <- function(method, features, path, settings = list(), call = NULL, ...,
+                          annotation = NULL) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
     stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
   }
@@ -29,7 +35,7 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
     stop("'call' must be a call (from match.call()) or NULL.", call. = FALSE)
   }
   extra <- list(...)
-  std <- c("method", "features", "path", "settings", "call", "ranking")
+  std <- c("method", "features", "path", "settings", "call", "ranking", "annotation")
   if (length(extra) > 0L &&
       (is.null(names(extra)) || any(!nzchar(names(extra))) || any(names(extra) %in% std))) {
     stop("Further elements of a selection must be named, and not as the standard ones.",
@@ -37,9 +43,26 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
   }
   ranked <- !is.na(features$rank)
   ranking <- features$feature[ranked][order(features$rank[ranked])]
-  structure(c(list(method = method, features = features, path = path, settings = settings,
-                   call = call, ranking = ranking), extra),
+  annotated <- selection_annotation(features, annotation)
+  structure(c(list(method = method, features = annotated$features, path = path,
+                   settings = settings, call = call, ranking = ranking),
+              if (!is.null(annotated$columns)) list(annotation = annotated$columns), extra),
             class = "bahsic_selection")
+}
+
+# The annotation columns (feature_annotation(), R/inputs.R) right after
+# `feature` (annotate_features(): a name that clashes is prefixed); returns
+# the table and the names the annotation columns have in it (NULL: none).
+selection_annotation <- function(features, annotation) {
+  if (is.null(annotation) || ncol(annotation) == 0L) {
+    return(list(features = features, columns = NULL))
+  }
+  if (!is.data.frame(annotation) || nrow(annotation) != nrow(features)) {
+    stop(sprintf("'annotation' must be a data frame with one row per feature (%d), or NULL.",
+                 nrow(features)), call. = FALSE)
+  }
+  out <- annotate_features(features, annotation)
+  list(features = out, columns = names(out)[1L + seq_len(ncol(annotation))])
 }
 
 check_selection_features <- function(features) {
@@ -91,11 +114,28 @@ check_selection_features <- function(features) {
   if (any(iteration < 1L, na.rm = TRUE)) {
     stop("'features$iteration' must be at least 1 (iterations count from 1).", call. = FALSE)
   }
+  contribution <- features$contribution
+  if (is.null(contribution)) contribution <- rep(NA_real_, nrow(features))
+  if (!is.numeric(contribution) && !all(is.na(contribution))) {
+    stop("'features$contribution' must be numeric (NA allowed).", call. = FALSE)
+  }
   features$rank <- rank
   features$score <- ifelse(ranked, score, NA_real_)
   features$iteration <- iteration
+  features$contribution <- ifelse(ranked, as.double(contribution), NA_real_)
   rownames(features) <- NULL
+  need <- c(need, "contribution")
   features[c(need, setdiff(names(features), need))]
+}
+
+# x / total, NA where the total is not a positive finite number: the
+# normalisations of the contribution column.
+safe_ratio <- function(x, total) {
+  total <- rep_len(as.double(total), length(x))
+  ok <- is.finite(total) & total > 0
+  out <- rep(NA_real_, length(x))
+  out[ok] <- x[ok] / total[ok]
+  out
 }
 
 check_selection_path <- function(path) {
@@ -192,11 +232,13 @@ features_by_rank <- function(x) {
   f
 }
 
-# The best `top` ranked features, as a data frame (rank, feature, score,
-# iteration).
+# The best `top` ranked features, as a data frame (rank, feature, the first
+# two annotation columns, score, contribution, iteration).
 top_features <- function(x, top) {
   f <- features_by_rank(x)
-  utils::head(f[!is.na(f$rank), c("rank", "feature", "score", "iteration"), drop = FALSE], top)
+  cols <- c("rank", "feature", utils::head(x$annotation, 2L), "score", "contribution",
+            "iteration")
+  utils::head(f[!is.na(f$rank), intersect(cols, names(f)), drop = FALSE], top)
 }
 
 print_top <- function(top, n_ranked, digits) {
@@ -207,6 +249,7 @@ print_top <- function(top, n_ranked, digits) {
   if (nrow(top) == 0L) return(invisible())
   cat(sprintf("Top %d of %d ranked features:\n", nrow(top), n_ranked))
   top$score <- format(top$score, digits = digits)
+  if (!is.null(top$contribution)) top$contribution <- format(top$contribution, digits = digits)
   print(top, row.names = FALSE, right = TRUE)
   invisible()
 }
@@ -220,9 +263,11 @@ print_top <- function(top, n_ranked, digits) {
 #' \describe{
 #'   \item{`method`}{the selector, e.g. `"bahsic"`.}
 #'   \item{`features`}{a data frame in the input feature order: `feature`
-#'     (name), `rank` (1 = most relevant, `NA` = not ranked), `score` (the
-#'     selector's criterion when the feature was eliminated or added, e.g.
-#'     HSIC of the set without it for BAHSIC) and `iteration` (when).}
+#'     (name), then the feature annotation of a Bioconductor input (see
+#'     `annotation` below), `rank` (1 = most relevant, `NA` = not ranked),
+#'     `score` (the selector's criterion when the feature was eliminated or
+#'     added, e.g. HSIC of the set without it for BAHSIC), `iteration`
+#'     (when) and `contribution` (below).}
 #'   \item{`path`}{a data frame, one row per iteration: `iteration`,
 #'     `n_features` (size of the surviving set for BAHSIC, of the selected
 #'     set for FOHSIC), `hsic` (HSIC of that set) and `sigma` (the kernel
@@ -231,10 +276,58 @@ print_top <- function(top, n_ranked, digits) {
 #'     choices, and `n_samples`.}
 #'   \item{`call`}{the call.}
 #'   \item{`ranking`}{names of the ranked features, most relevant first.}
+#'   \item{`annotation`}{only when the input was an `ExpressionSet` or a
+#'     `SummarizedExperiment` with feature annotation: the names of its
+#'     atomic `fData()` / `rowData()` columns (gene symbols, chromosomes,
+#'     ...), which `features` holds right after `feature` (a name that is
+#'     also a column of the table is prefixed with `annotation_`).}
 #' }
 #'
-#' `print()` shows the settings and the 10 best features, `summary()` the
-#' settings, the head and tail of the path and the 20 best features.
+#' **Contribution.** `contribution` says how much of the selector's
+#' criterion the feature carried when it was ranked, normalised so that
+#' selections of different sizes and data compare; `NA` for features not
+#' ranked, and where the normaliser is not positive. Its meaning per
+#' selector:
+#' * [bahsic()] (Song et al. 2012, Algorithm 1): the share of HSIC lost
+#'   when the feature was eliminated, \eqn{(\mathrm{HSIC}(S) -
+#'   \mathrm{HSIC}(S \setminus \{j\})) / \mathrm{HSIC}(S)}, S the surviving
+#'   set of that iteration, both at its kernel width (`path$hsic` and
+#'   `score`). The features left at `n_features` are scored against their
+#'   own set the same way; the last feature of a full ranking scores 1.
+#'   Negative: HSIC rose without the feature (it hid the dependence).
+#' * [fohsic()] (Algorithm 2): the share of HSIC gained when the feature was
+#'   added, \eqn{(\mathrm{HSIC}(S_+ \cup \{j\}) - \mathrm{HSIC}(S_+)) /
+#'   \mathrm{HSIC}(S_+ \cup \{j\})}, \eqn{S_+} the set selected before that
+#'   iteration, both at its width. The first iteration adds to the empty
+#'   set, so its features (a fraction `add` of all) score 1; `score` orders
+#'   them. When the width changed since the previous iteration,
+#'   \eqn{\mathrm{HSIC}(S_+)} is computed again at the new width (with
+#'   `approx = "rff"` it is not, and the contribution is `NA`).
+#' * [randsel()]: the feature's contribution (`score`, Definition 3.2 of
+#'   Athanasakis et al.) relative to the mean alignment of that iteration's
+#'   half-plus-one sets (`path$hsic`).
+#' * [l1_lsmi()], [l1_hsic()] and [hsic_weights()]: the feature's share of
+#'   the total weight, \eqn{|w_j| / \sum_k |w_k|} (the weights are
+#'   non-negative; they sum to 1).
+#' * [rfe()]: the importance when the feature was removed as a share of the
+#'   importances of that iteration's surviving features: with
+#'   `j_svm = "share"` the share of \eqn{W^2} lost, with `importance =
+#'   "mkl"` the kernel weight \eqn{\mu_f}; the last feature scores 1.
+#' BAHSIC, FOHSIC, randSel and RFE normalise within an iteration, so their
+#' contributions rank the features of one iteration; across iterations they
+#' say how much of its set's dependence a feature carried when it left (or
+#' joined), not a share of one total: they do not sum to 1.
+#'
+#' **One table with the per-gene statistics.** `as.data.frame(fit, scores =
+#' "mt", data = x, y = y)` adds to the selection table the columns of
+#' [feature_scores]`(x, y, method = "mt", ...)` (all but `feature` and the
+#' annotation, named after the method: `mt_score`, `mt_rank` and any
+#' p-values), matched by feature name. The selection does not keep the data,
+#' so `data` and `y` are the `x` and `y` it was made from.
+#'
+#' `print()` shows the settings and the 10 best features (with the first two
+#' annotation columns), `summary()` the settings, the head and tail of the
+#' path and the 20 best features.
 #' `as.data.frame()` gives `features` ordered by rank, unranked features
 #' last. `selected()` gives the names of the `n` best features.
 #'
@@ -242,17 +335,29 @@ print_top <- function(top, n_ranked, digits) {
 #' @param digits number of significant digits to print.
 #' @param top number of best features to show.
 #' @param row.names,optional ignored; for compatibility with the generic.
-#' @param ... not used: a name other than those R's own `print()` and
-#'   `data.frame()` pass to every method is an error.
+#' @param scores for `as.data.frame()`: `NULL`, or a method of
+#'   [feature_scores()] (`"mt"`, `"t"`, `"hsic"`, ...) whose per-feature
+#'   statistics to join.
+#' @param data,y for `as.data.frame()` with `scores`: the data (`x`) and the
+#'   outcome the selection was made from.
+#' @param ... for `as.data.frame()` with `scores`: further arguments of
+#'   [feature_scores()] (`kernel`, `threads`, ...). Otherwise not used: a
+#'   name other than those R's own `print()` and `data.frame()` pass to
+#'   every method is an error.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.bahsic_selection`; `as.data.frame()` a data frame with columns
-#'   `feature`, `rank`, `score`, `iteration` (and any the selector adds).
+#'   `feature`, the annotation, `rank`, `score`, `iteration`, `contribution`
+#'   (and any the selector adds), and with `scores` the joined statistics.
 #' @family selection
 #' @examples
 #' fit <- bahsic(golub$x[, 1:40], golub$y)
 #' fit
 #' summary(fit)
 #' head(as.data.frame(fit))
+#' # the selection and limma's moderated t in one table
+#' if (requireNamespace("limma", quietly = TRUE)) {
+#'   head(as.data.frame(fit, scores = "mt", data = golub$x[, 1:40], y = golub$y))
+#' }
 #' selected(fit, 5)
 #' @name selection
 NULL
@@ -317,9 +422,50 @@ print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits
 
 #' @rdname selection
 #' @export
-as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...) {
-  check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
-  features_by_rank(x)
+as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE, ...,
+                                           scores = NULL, data = NULL, y = NULL) {
+  if (is.null(scores)) {
+    if (!is.null(data) || !is.null(y)) {
+      stop("'data' and 'y' are used with 'scores' only: give scores = \"mt\" (or another method of feature_scores()), or leave them out.",
+           call. = FALSE)
+    }
+    check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
+    return(features_by_rank(x))
+  }
+  if (is.null(data)) {
+    stop(paste0("'data' is missing: joining scores = \"", scores[1L], "\" needs the data the ",
+                "selection was made from, as data = (the selector's x) and y =."), call. = FALSE)
+  }
+  join_scores(x, data, y, scores, ...)
+}
+
+# The selection table by rank with the columns of feature_scores(data, y,
+# method = scores, ...) but `feature` and the annotation, each named after
+# the method ("mt_score", "mt_rank", ...), matched by feature name.
+join_scores <- function(fit, data, y, scores, ...) {
+  passed <- score_dot_args()
+  check_dots(..., .fn = "as.data.frame", .allow = c(passed, "stringsAsFactors"),
+             .formals = c(names(formals(as.data.frame.bahsic_selection)), passed))
+  dots <- list(...)
+  dots$stringsAsFactors <- NULL
+  s <- do.call(feature_scores, c(list(data, y, method = scores), dots))
+  method <- attr(s, "method")
+  if (is.null(method)) method <- scores
+  f <- features_by_rank(fit)
+  idx <- match(f$feature, s$feature)
+  if (anyNA(idx)) {
+    stop(sprintf(paste0("'data' is not the data of the selection: it lacks feature%s %s. ",
+                        "Give the x the selection was made from."),
+                 if (sum(is.na(idx)) > 1L) "s" else "",
+                 paste(utils::head(f$feature[is.na(idx)], 3L), collapse = ", ")), call. = FALSE)
+  }
+  ann <- fit$annotation
+  cols <- setdiff(names(s), c("feature", ann, paste0("annotation_", ann)))
+  add <- as.data.frame(s)[idx, cols, drop = FALSE]
+  names(add) <- paste0(method, "_", cols)
+  out <- cbind(f, add)
+  rownames(out) <- NULL
+  out
 }
 
 #' Names of the selected features

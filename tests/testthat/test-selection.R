@@ -49,7 +49,8 @@ test_that("new_selection() accepts whole doubles and NA logicals, keeps extra co
   fit <- toy_selection(f, p)
   expect_type(fit$features$rank, "integer")
   expect_type(fit$features$iteration, "integer")
-  expect_identical(names(fit$features), c("feature", "rank", "score", "iteration", "extra"))
+  expect_identical(names(fit$features), c("feature", "rank", "score", "iteration", "contribution",
+                                           "extra"))
   expect_type(fit$path$n_features, "integer")
   expect_type(fit$path$sigma, "double")
   expect_true(all(is.na(fit$path$sigma)))
@@ -182,7 +183,7 @@ test_that("as.data.frame() orders by rank, unranked last", {
   expect_s3_class(df, "data.frame")
   expect_identical(df$feature, c("b", "d", "a", "e", "c"))
   expect_identical(df$rank, c(1:4, NA))
-  expect_identical(names(df), c("feature", "rank", "score", "iteration"))
+  expect_identical(names(df), c("feature", "rank", "score", "iteration", "contribution"))
   expect_identical(rownames(df), as.character(1:5))
 })
 
