@@ -110,6 +110,9 @@ strip <- function(v) {
     v$call <- NULL
     if (is.list(v$settings)) v$settings$threads <- NULL
     names(v)[names(v) == "kernel_x"] <- "kernel"  # hsic()'s element, renamed with its argument
+    # a column added to every selection after the first baselines: the
+    # comparison is of what was there before
+    if (is.data.frame(v$features)) v$features$contribution <- NULL
   }
   v
 }
