@@ -53,21 +53,20 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
 }
 
 # The label side of the per-feature tests, made once (C_feature_hsic_test,
-# src/kernel_test.c): Lc = H L H, Q = Lc^2 off the diagonal, and lfac, the
-# label's factor of the gamma null mean (Gretton et al. 2008, section 3:
-# E l(y, y) - E l(y, y')). L is first divided by a power of two (exact)
-# near its largest |value|, which changes no p-value and keeps the squares
-# finite at any scale.
+# src/kernel_test.c): Lc = H L H and its traces tb, ub, wb of the exact
+# permutation mean and variance of tr(K H L H) (Kazi-Aoual et al. 1995, as
+# in Josse, Pages and Husson 2008, section 2.2). L is first divided by a
+# power of two (exact) near its largest |value|, which changes no p-value
+# and keeps the squares finite at any scale.
 test_label_side <- function(L, m) {
   top <- max(abs(L))
   if (is.finite(top) && top > 0) L <- L * 2^-ceiling(log2(top))
   r <- rowMeans(L)
   Lc <- L - outer(r, r, "+") + mean(r)
-  Q <- Lc * Lc
-  diag(Q) <- 0
-  tr <- sum(diag(L))
-  lfac <- if (m > 1L) tr / m - (sum(L) - tr) / (m * (m - 1)) else NA_real_
-  list(Lc = Lc, Q = Q, lfac = lfac)
+  tb <- sum(diag(Lc))
+  tb2 <- sum(Lc * Lc)
+  list(Lc = Lc, tb = tb, ub = (m - 1) * tb2 - tb^2,
+       wb = m * (m + 1) * sum(diag(Lc)^2) - (m - 1) * (tb^2 + 2 * tb2))
 }
 
 # Made apart so that the closure a worker receives holds W and the kernel's
@@ -114,13 +113,12 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
 # dependence on the outcome, p = 1 (its permuted statistics all tie with the
 # observed one, and the gamma test, undefined there, is given the same).
 feature_p_values <- function(b, opts, test, constant) {
-  if (is.na(test$lfac)) return(rep(NA_real_, ncol(b)))
   opts$simd <- NULL
-  opts <- c(opts, test[c("Lc", "Q", "lfac")])
+  opts <- c(opts, test[c("Lc", "tb", "ub", "wb")])
   if (!is.null(test$perms)) opts <- c(opts, test[c("Wt", "perms")])
   out <- .Call(C_feature_hsic_test, b, opts)
   p <- if (is.null(test$perms)) {
-    # NaN shape: fewer than 6 samples, or a constant kernel
+    # NaN shape: fewer than 4 samples, or a constant kernel
     ok <- !is.nan(out$shape)
     p <- rep(NA_real_, ncol(b))
     p[ok] <- stats::pgamma(out$z[ok], shape = out$shape[ok], lower.tail = FALSE)

@@ -4,14 +4,12 @@
  * of the scores on the feature and the method's label kernel.
  *
  * Two null distributions:
- *  - the gamma approximation of Gretton et al. 2008 (section 3, eq. 9-10):
- *    the biased statistic m HSIC_b = tr(K H L H) / m compared with a gamma
- *    distribution whose mean and variance are the statistic's under H0,
- *    computed from the centred kernel matrices exactly as bk_hsic_gamma()
- *    (hsic.c) computes them for one kernel matrix;
+ *  - a gamma distribution (as Gretton et al. 2008, section 3) for the
+ *    biased statistic tr(K H L H) = m^2 HSIC_b, here with the exact mean
+ *    and variance of its permutation distribution (gamma_one());
  *  - permutations of the samples, given by the caller (drawn once in R from
  *    the user's RNG), for the statistic sum_ab K_ab Wt_ab.
- * The label side (H L H, its squares, the label's factor of the null mean)
+ * The label side (H L H and its traces)
  * is made once by the caller; per feature the kernel is evaluated once into
  * an m x m buffer of the thread, and every sum reads that buffer.
  * Numeric core: no R API.
@@ -64,53 +62,59 @@ static void feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
 }
 
 /* The gamma approximation for one kernel matrix K: *shape and *z, the
- * statistic divided by the gamma's scale (NaN when m < 6 or the moments are
- * not positive: a constant kernel). rk: m doubles of work. */
-static void gamma_one(const double *K, ptrdiff_t m, const double *Lc,
-                      const double *Q, double lfac, double *rk, double *shape,
-                      double *z)
+ * statistic T = tr(HKH L~) (L~ = H L H) divided by the gamma's scale; NaN
+ * when m < 4 or a moment is not positive (a constant kernel). The gamma has
+ * the exact mean and variance of T over the m! permutations of the samples
+ * (Kazi-Aoual et al. 1995, as written for the RV coefficient by Josse,
+ * Pages and Husson 2008, section 2.2), from the traces of the two centred
+ * matrices:
+ *   E T = tr(A) tr(B) / (m - 1),
+ *   var T = 2 u_A u_B / ((m + 1)(m - 1)^2 (m - 2))
+ *         + w_A w_B / ((m + 1) m (m - 1)(m - 2)(m - 3)),
+ *   u_A = (m - 1) tr(A^2) - tr(A)^2,
+ *   w_A = m (m + 1) sum_i A_ii^2 - (m - 1)(tr(A)^2 + 2 tr(A^2)).
+ * They calibrate much better than the asymptotic moments of Gretton et al.
+ * 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m: see
+ * inst/bench/bench-kernel-test.R. rk: m doubles of work. */
+static void gamma_one(const double *K, ptrdiff_t m, const bk_test_label *lab,
+                      double *rk, double *shape, double *z)
 {
-  double md = (double) m, tot = 0.0, trK = 0.0;
+  double md = (double) m, tot = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *Kb = K + m * b;
     double s = 0.0;
     for (ptrdiff_t a = 0; a < m; a++) s += Kb[a];
     rk[b] = s / md;
     tot += s;
-    trK += Kb[b];
   }
-  double sk = tot / (md * md), stat = 0.0, v = 0.0;
+  double sk = tot / (md * md), stat = 0.0, ta2 = 0.0, ta = 0.0, sa = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kb = K + m * b, *Lb = Lc + m * b, *Qb = Q + m * b;
+    const double *Kb = K + m * b, *Lb = lab->Lc + m * b;
     const double cb = sk - rk[b];
     double s = 0.0, t = 0.0;
     for (ptrdiff_t a = 0; a < m; a++) {
       double kc = Kb[a] - rk[a] + cb;
       s += kc * Lb[a];
-      /* Q = (H L H)^2 off the diagonal, 0 on it */
-      t += kc * kc * Qb[a];
+      t += kc * kc;
     }
     stat += s;
-    v += t;
+    ta2 += t;
+    double kbb = Kb[b] - rk[b] + cb;
+    ta += kbb;
+    sa += kbb * kbb;
   }
-  stat /= md;
-  if (m < 6) {
+  if (m < 4) {
     *shape = *z = NAN;
     return;
   }
-  /* Gretton et al. 2008, eq. 9-10 (their reference code hsicTestGamma): the
-   * null variance of HSIC_b = tr(KHLH) / m^2 and its null mean
-   * (1/m)(E k(x,x) - E k(x,x'))(E l(y,y) - E l(y,y')); the statistic is
-   * m HSIC_b, with mean m * mean and variance m^2 var */
-  double var = v / 36.0 / (md * (md - 1.0));
-  var *= 72.0 * (md - 4.0) * (md - 5.0) /
-         (md * (md - 1.0) * (md - 2.0) * (md - 3.0));
-  double muK = (sk * md * md - trK) / (md * (md - 1.0));
-  double mean = (trK / md - muK) * lfac / md;
-  double g1 = md * mean, g2 = md * md * var;
-  if (g1 > 0.0 && g2 > 0.0) {
-    *shape = g1 * g1 / g2;
-    *z = stat * g1 / g2;
+  double ua = (md - 1.0) * ta2 - ta * ta;
+  double wa = md * (md + 1.0) * sa - (md - 1.0) * (ta * ta + 2.0 * ta2);
+  double mean = ta * lab->tb / (md - 1.0);
+  double var = 2.0 * ua * lab->ub / ((md + 1.0) * (md - 1.0) * (md - 1.0) * (md - 2.0)) +
+               wa * lab->wb / ((md + 1.0) * md * (md - 1.0) * (md - 2.0) * (md - 3.0));
+  if (mean > 0.0 && var > 0.0) {
+    *shape = mean * mean / var;
+    *z = stat * mean / var;
   } else {
     *shape = *z = NAN;
   }
@@ -172,7 +176,7 @@ void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
       bk_kernel kj = kern;
       if (par) kj.p1 = par[j];
       feature_kernel(x + m * j, m, kj, K, col);
-      gamma_one(K, m, lab->Lc, lab->Q, lab->lfac, rk, shape + j, z + j);
+      gamma_one(K, m, lab, rk, shape + j, z + j);
       if (lab->B > 0) count[j] = perm_count(K, m, lab->Wt, nw, lab->perms, lab->B);
     }
     bk_pace(pace, (j1 - j0) * ops);

@@ -6,8 +6,8 @@
 /* x: m x d double matrix; opts: a named list (read by name, glue.h):
  *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 one
  *              finite double or d of them (a width per feature)
- *   Lc, Q      m x m: H L H, and its squares off the diagonal (0 on it)
- *   lfac       mean(diag L) - mean of L off the diagonal
+ *   Lc         m x m: H L H
+ *   tb, ub, wb its traces for the permutation moments (bk_test_label, bahsic.h)
  *   threads    the number of threads
  *   Wt, perms  optional, together: the weights of the permuted statistic
  *              (m x m) and the permutations, an m x B integer matrix of
@@ -32,11 +32,12 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
                "is not)", (ptrdiff_t) j + 1);
   const int type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
   bk_kernel k = bk_make_kernel(type, p1[0], bk_opt_real(&op, "p2"));
-  bk_test_label lab = {NULL, NULL, NULL, 0.0, NULL, 0};
+  bk_test_label lab = {NULL, NULL, 0.0, 0.0, 0.0, NULL, 0};
   ptrdiff_t r = m, c = m;
   lab.Lc = bk_opt_matrix(&op, "Lc", &r, &c);
-  lab.Q = bk_opt_matrix(&op, "Q", &r, &c);
-  lab.lfac = bk_opt_real(&op, "lfac");
+  lab.tb = bk_opt_real(&op, "tb");
+  lab.ub = bk_opt_real(&op, "ub");
+  lab.wb = bk_opt_real(&op, "wb");
   const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
   const int has_perm = bk_opt_given(&op, "perms");
   if (has_perm) {
