@@ -8,7 +8,7 @@
 # and variance over the permutations of the samples (Kazi-Aoual et al. 1995;
 # Josse, Pages and Husson 2008, section 2.2), in the spirit of Gretton et
 # al. 2008, section 3, whose asymptotic moments (hsic_test(method =
-# "gamma")) are too liberal at small m (KS distance 0.10-0.25 on null genes
+# "gamma")) are too liberal at small m (KS distance 0.10-0.26 on null genes
 # at m = 10-20). Measured on 2,000 null genes (N(0, 1) or exp(N(0, 1))) per
 # cell, m = 10 to 200, two balanced or unbalanced classes or a numeric
 # outcome (inst/bench/bench-kernel-test.R): the fraction of p < 0.05 was
