@@ -374,6 +374,31 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
                     double *work, int simd, int nthreads, bk_pacer *pace);
 
+/* Per-feature tests of independence by HSIC (kernel_test.c). The label
+ * side, made once by the caller: Lc = H L H (m x m), its traces tb =
+ * tr(Lc), ub = (m - 1) tr(Lc^2) - tb^2 and wb = m (m + 1) sum_i Lc_ii^2 -
+ * (m - 1)(tb^2 + 2 tr(Lc^2)) (the permutation moments, gamma_one()), and
+ * for B > 0 permutations the weights Wt of the permuted statistic
+ * sum_ab K_ab Wt_{p(a) p(b)} and the permutations (0-based, m x B). */
+typedef struct {
+  const double *Lc, *Wt;
+  double tb, ub, wb;
+  const int *perms;
+  ptrdiff_t B;
+} bk_test_label;
+
+/* For every feature j of x (m x d), its kernel (p1 from par[j] when par !=
+ * NULL): the gamma approximation's shape[j] and z[j] (the statistic
+ * tr(K H L H) over the gamma's scale; NaN for m < 4 or a constant kernel) and,
+ * for B > 0, count[j], the permuted statistics >= the observed one (up to
+ * rounding). work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
+#define BK_FEATURE_TEST_WORK(m, nthreads) ((nthreads) * ((m) * (m) + 2 * (m)))
+void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          bk_kernel kern, const double *par,
+                          const bk_test_label *lab, double *shape, double *z,
+                          double *count, double *work, int nthreads,
+                          bk_pacer *pace);
+
 /* ---- the Gaussian pair loop (pairs.c) ---------------------------------------
  * sum_{a<b} w_ab exp(ns (q_ab + sgn (x_a - x_b)^2)) over the pairs packed
  * column after column (pair (a, b) at b (b - 1) / 2 + a), for one feature

@@ -1,0 +1,182 @@
+# Per-feature tests of independence of feature_scores()' kernel methods
+# (kernel_block_scorer(), R/scores-kernel.R; src/kernel_test.c): the gamma
+# approximation with the exact permutation moments of tr(K H L H)
+# (Kazi-Aoual et al. 1995) and permutation p-values, against plain-R oracles.
+
+ns <- asNamespace("bahsic")
+
+centre <- function(A) {
+  r <- rowMeans(A)
+  A - outer(r, r, "+") + mean(r)
+}
+
+# per-feature median-heuristic Gaussian kernel, as feature_scores() makes it
+gauss_k <- function(v) {
+  D <- outer(v, v, "-")^2
+  exp(-D / stats::median(D[upper.tri(D)]))
+}
+
+label_L <- function(y) {
+  Y <- vapply(levels(y), function(l) as.double(y == l), double(length(y)))
+  tcrossprod(Y)
+}
+
+# the m! permutations of 1..m, one a row
+all_perms <- function(m) {
+  if (m == 1L) return(matrix(1L))
+  p <- all_perms(m - 1L)
+  do.call(rbind, lapply(seq_len(m), function(i) cbind(i, p + (p >= i))))
+}
+
+# the oracle: every permutation of m = 6 samples, the statistic's exact mean
+# and variance, the gamma with those moments
+exhaustive_gamma_p <- function(K, L) {
+  A <- centre(K)
+  B <- centre(L)
+  m <- nrow(K)
+  perms <- all_perms(m)
+  stats <- apply(perms, 1L, function(p) sum(A * B[p, p]))
+  mu <- mean(stats)
+  v <- mean((stats - mu)^2)
+  stats::pgamma(sum(A * B), shape = mu^2 / v, scale = v / mu, lower.tail = FALSE)
+}
+
+test_that("gamma p-values use the exact permutation mean and variance (all 720 permutations)", {
+  set.seed(11)
+  m <- 6L
+  x <- matrix(rnorm(m * 4), m)
+  x[, 2] <- exp(x[, 2])
+  y <- factor(c("a", "b", "a", "b", "b", "a"))
+  part <- ns$kernel_block_scorer(y, m, "hsic", kernel_gaussian(), NULL, "biased", 1L)(x)
+  want <- apply(x, 2L, function(v) exhaustive_gamma_p(gauss_k(v), label_L(y)))
+  expect_equal(part$p_value, want, tolerance = 1e-10)
+  # a numeric outcome, its Gaussian label kernel on the standardised outcome
+  yn <- c(0.3, -1.2, 2.1, 0.7, -0.4, 1.5)
+  part <- ns$kernel_block_scorer(yn, m, "hsic", kernel_gaussian(), NULL, "biased", 1L)(x)
+  ys <- (yn - mean(yn)) / stats::sd(yn)
+  want <- apply(x, 2L, function(v) exhaustive_gamma_p(gauss_k(v), gauss_k(ys)))
+  expect_equal(part$p_value, want, tolerance = 1e-10)
+})
+
+test_that("gamma p-values equal a plain-R oracle of the trace formulas; scores unchanged", {
+  set.seed(12)
+  m <- 30L
+  x <- matrix(rnorm(m * 7), m)
+  y <- factor(rep(c("n", "t"), c(12, 18)))
+  x[, 3] <- x[, 3] + 2 * (y == "t")
+  B <- centre(label_L(y))
+  oracle <- function(v) {
+    A <- centre(gauss_k(v))
+    ta <- sum(diag(A)); ta2 <- sum(A * A); tb <- sum(diag(B)); tb2 <- sum(B * B)
+    ua <- (m - 1) * ta2 - ta^2; ub <- (m - 1) * tb2 - tb^2
+    wa <- m * (m + 1) * sum(diag(A)^2) - (m - 1) * (ta^2 + 2 * ta2)
+    wb <- m * (m + 1) * sum(diag(B)^2) - (m - 1) * (tb^2 + 2 * tb2)
+    mu <- ta * tb / (m - 1)
+    v <- 2 * ua * ub / ((m + 1) * (m - 1)^2 * (m - 2)) +
+      wa * wb / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3))
+    stats::pgamma(sum(A * B), shape = mu^2 / v, scale = v / mu, lower.tail = FALSE)
+  }
+  for (method in c("hsic", "kta")) {
+    part <- ns$kernel_block_scorer(y, m, method, kernel_gaussian(), NULL, "biased", 1L)(x)
+    expect_equal(part$p_value, apply(x, 2L, oracle), tolerance = 1e-10)
+  }
+  expect_lt(part$p_value[3], 1e-3)
+  # the score column is the one feature_scores() gave before the tests existed
+  s <- feature_scores(x, y, method = "hsic")
+  part <- ns$kernel_block_scorer(y, m, "hsic", kernel_gaussian(), NULL, "biased", 1L)(x)
+  expect_identical(s$score, part$score)
+  # mmd: the balanced binary label kernel
+  Lb <- tcrossprod(ifelse(y == "n", 1 / 12, -1 / 18))
+  B <- centre(Lb)
+  part <- ns$kernel_block_scorer(y, m, "mmd", kernel_gaussian(), NULL, "biased", 1L)(x)
+  expect_equal(part$p_value, apply(x, 2L, oracle), tolerance = 1e-10)
+})
+
+test_that("permutation p-values equal a plain-R loop over the same permutations", {
+  set.seed(13)
+  m <- 20L
+  x <- matrix(rnorm(m * 5), m)
+  x[, 5] <- x[, 5]^2
+  yn <- x[, 5] + rnorm(m, sd = 0.5)
+  x[, 4] <- 1 # constant: no dependence, p = 1
+  y <- factor(rep(c("a", "b"), c(8, 12)))
+  n_perm <- 199L
+  for (case in list(list("hsic", yn), list("mmd", y), list("kta", y))) {
+    method <- case[[1]]
+    out <- case[[2]]
+    set.seed(5)
+    part <- suppressWarnings(ns$kernel_block_scorer(out, m, method, kernel_gaussian(), NULL,
+                                                    "biased", 1L, n_perm = n_perm)(x))
+    set.seed(5)
+    perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
+    lab <- ns$label_gram(if (method == "mmd") label_kernel_binary(balanced = TRUE) else
+      if (method == "kta") label_kernel_binary(balanced = FALSE) else
+        default_label_kernel(out), out, 1L)
+    L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+    Wt <- if (method == "hsic") ns$weight_matrix(lab, m, "biased") else if (method == "mmd") L else
+      centre(L)
+    want <- apply(x, 2L, function(v) {
+      K <- if (stats::var(v) == 0) matrix(1, m, m) else gauss_k(v)
+      obs <- sum(K * Wt)
+      tol <- sqrt(.Machine$double.eps) * norm(K, "F") * norm(Wt, "F")
+      null <- apply(perms, 2L, function(p) sum(K * Wt[p, p]))
+      (1 + sum(null >= obs - tol)) / (1 + n_perm)
+    })
+    expect_equal(part$p_value, want, label = method)
+    expect_identical(part$p_value[4], 1)
+  }
+  # hsic_test() draws its permutations the same way: the same p-value
+  set.seed(9)
+  part <- ns$kernel_block_scorer(yn, m, "hsic", kernel_gaussian(), NULL, "biased", 1L,
+                                 n_perm = n_perm)(x[, 5, drop = FALSE])
+  set.seed(9)
+  ht <- hsic_test(x[, 5], yn, method = "permutation", n_perm = n_perm)
+  expect_equal(part$p_value, ht$p.value)
+})
+
+test_that("p-values do not depend on threads or on how the features are split", {
+  set.seed(14)
+  m <- 25L
+  x <- matrix(rnorm(m * 40), m)
+  y <- factor(rep(1:3, length.out = m))
+  for (n_perm in list(NULL, 50L)) {
+    set.seed(3)
+    one <- ns$kernel_block_scorer(y, m, "hsic", kernel_laplace(), NULL, "biased", 1L,
+                                  n_perm = n_perm)
+    set.seed(3)
+    two <- ns$kernel_block_scorer(y, m, "hsic", kernel_laplace(), NULL, "biased", 2L,
+                                  n_perm = n_perm)
+    p1 <- one(x)$p_value
+    expect_identical(two(x)$p_value, p1)
+    expect_identical(c(one(x[, 1:13])$p_value, one(x[, 14:40])$p_value), p1)
+  }
+})
+
+test_that("constant features get p = 1, too few samples NA", {
+  x <- cbind(c(1, 2, 3, 4, 5, 6, 7, 9), 2)
+  y <- factor(rep(c("a", "b"), 4))
+  part <- ns$kernel_block_scorer(y, 8L, "hsic", kernel_gaussian(), NULL, "biased", 1L)(x)
+  expect_true(part$constant[2])
+  expect_identical(part$p_value[2], 1)
+  expect_true(part$p_value[1] > 0 && part$p_value[1] <= 1)
+  part <- ns$kernel_block_scorer(factor(c("a", "b", "a")), 3L, "hsic", kernel_gaussian(), NULL,
+                                 "biased", 1L)(x[1:3, 1, drop = FALSE])
+  expect_identical(part$p_value, NA_real_)
+})
+
+test_that("gamma p-values of 2,000 null genes at m = 60 are uniform", {
+  ks_d <- function(p) unname(suppressWarnings(stats::ks.test(p, "punif")$statistic))
+  set.seed(2012)
+  m <- 60L
+  y2 <- factor(rep(c("a", "b"), c(25, 35)))
+  yn <- rnorm(m)
+  # N(0, 1) genes against two classes, exp(N(0, 1)) genes against a number
+  cases <- list(list(rnorm, y2), list(function(n) exp(rnorm(n)), yn))
+  for (case in cases) {
+    x <- matrix(case[[1]](m * 2000), m)
+    p <- ns$kernel_block_scorer(case[[2]], m, "hsic", kernel_gaussian(), NULL, "biased",
+                                2L)(x)$p_value
+    expect_lt(ks_d(p), 0.06)
+    expect_lt(abs(mean(p < 0.05) - 0.05), 0.025)
+  }
+})
