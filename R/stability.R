@@ -112,8 +112,11 @@
 #' plot(fit)
 #' @export
 stability_selection <- function(x, ...) {
-  # the selector's own arguments travel in `...`: only the others are checked here
-  own <- setdiff(...names(), stab_selector_formals(stab_dots_selector(...)))
+  # the selector's own arguments travel in `...`: only the others are checked
+  # here (with the selector's suggested for a near miss of one of them)
+  sel_formals <- stab_selector_formals(stab_dots_selector(...), reserved = TRUE)
+  own <- setdiff(...names(), sel_formals)
+  stab_near_miss(own, sel_formals, stab_dots_selector(...))
   check_generic_args("stability_selection", if (!missing(x)) x, own)
   UseMethod("stability_selection")
 }
@@ -182,8 +185,25 @@ stab_dots_selector <- function(...) {
   if (is.na(i)) "bahsic" else ...elt(i)
 }
 
-# The names a selector takes in `...`; NULL: any (a function with `...`).
-stab_selector_formals <- function(selector) {
+# A name close to an argument of the selector and to none of
+# stability_selection(): an error that suggests the selector's.
+stab_near_miss <- function(names, sel_formals, selector) {
+  mine <- setdiff(c(names(formals(stability_selection.default)),
+                    names(formals(stability_selection.formula))), "...")
+  for (nm in names[!is.na(names) & nzchar(names)]) {
+    if (any(startsWith(mine, nm)) || !is.null(closest_name(nm, mine))) next
+    best <- closest_name(nm, sel_formals)
+    if (!is.null(best)) {
+      stop(sprintf("stability_selection() has no argument '%s'. Did you mean '%s' (of the selector %s)?",
+                   nm, best, if (is.function(selector)) "function" else selector), call. = FALSE)
+    }
+  }
+  invisible()
+}
+
+# The names a selector takes in `...` (reserved = TRUE: also those
+# stability_selection() sets itself); NULL: any (a function with `...`).
+stab_selector_formals <- function(selector, reserved = FALSE) {
   if (is.function(selector)) {
     f <- names(formals(selector))
     if ("..." %in% f) return(NULL)
@@ -194,7 +214,7 @@ stab_selector_formals <- function(selector) {
   def <- get0(paste0(fn, ".default"), envir = topenv(environment(stab_selector_formals)),
               inherits = FALSE)
   if (!is.function(def) || !selector %in% c(stab_selectors, score_methods)) return(character())
-  setdiff(names(formals(def)), stab_reserved)
+  setdiff(names(formals(def)), if (reserved) c("x", "y", "...") else stab_reserved)
 }
 
 # The selector as list(name, label, fun or NULL, args, takes_threads, clinical),
@@ -218,9 +238,9 @@ stab_selector <- function(selector, args) {
   if (!is.null(allowed)) {
     for (nm in nms) {
       if (nm %in% stab_reserved) {
-        stop(sprintf(paste0("'%s' is set by stability_selection() for every fit; give ",
-                            "stability_selection()'s own argument instead (n_features, ",
-                            "threads, parallel, na_action, assay)."), nm), call. = FALSE)
+        stop(sprintf(paste0("'%s' is set by stability_selection() in every fit (the number ",
+                            "of features from 'n_features', the method from 'selector'); ",
+                            "remove it."), nm), call. = FALSE)
       }
       if (!nm %in% allowed) {
         unknown_arg_error(nm, if (name == "function") "the selector function" else
@@ -305,7 +325,15 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
       args$cutoff <= args$q / p) {
     stop("With assumption = \"r-concave\" 'cutoff' must be above n_features / p.", call. = FALSE)
   }
-  par <- do.call(stabs::stabsel_parameters, args)
+  par <- tryCatch(do.call(stabs::stabsel_parameters, args), error = function(e) {
+    # stabs' search for q or the cutoff fails when no value keeps the bound
+    stop(sprintf(paste0("No %s keeps the PFER bound 'pfer' = %s with %s (stabs: %s). Raise ",
+                        "'pfer'%s."), if (is.null(args$q)) "number of features per fit" else "cutoff",
+                 format(pfer), if (is.null(args$q)) sprintf("cutoff %s", format(args$cutoff)) else
+                   sprintf("n_features = %d", args$q), conditionMessage(e),
+                 if (is.null(args$q)) " or 'cutoff'" else " or lower 'n_features'"),
+         call. = FALSE)
+  })
   q <- as.integer(par$q)
   if (q < 1L) {
     stop(sprintf(paste0("'pfer' = %s is too small for cutoff %s: not one feature per fit ",
