@@ -20,7 +20,8 @@ suppressPackageStartupMessages({
 })
 .libPaths(c(lib, .libPaths())) # the future workers load this build
 data(ALL)
-keep <- ALL$mol.biol %in% c("BCR/ABL", "NEG")
+# the B-cell samples of the two groups, as in limma's and genefilter's vignettes
+keep <- grepl("^B", as.character(ALL$BT)) & ALL$mol.biol %in% c("BCR/ABL", "NEG")
 x <- t(Biobase::exprs(ALL)[, keep])
 y <- factor(ALL$mol.biol[keep])
 cat(sprintf("ALL BCR/ABL vs NEG: %d x %d; load before: %s\n", nrow(x), ncol(x),
