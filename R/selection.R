@@ -174,7 +174,7 @@ as_whole <- function(value, arg) {
 method_label <- function(method) {
   switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel", l1_lsmi = "l1-LSMI",
          l1_hsic = "l1-HSIC", hsic_weights = "HSIC feature weighting",
-         rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", toupper(method))
+         rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", stability = "Stability", toupper(method))
 }
 
 # The settings that fit on a line: kernels by their label, scalars as they are
@@ -516,6 +516,10 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' selector would reach, the number of chosen features. Unranked features
 #' are drawn as open circles at the right edge.
 #'
+#' A [stability_selection()] draws instead every feature's selection
+#' probability, sorted, with the cutoff (dashed), the stable features in red
+#' and the names of the top ones (`chosen` is not used there).
+#'
 #' @param x a `bahsic_selection` object.
 #' @param chosen `NULL`, or the features whose ranks to show: names, or
 #'   column indices of the input data.
@@ -530,6 +534,11 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' @export
 plot.bahsic_selection <- function(x, chosen = NULL, ...) {
   check_graphics_dots(..., .fn = "plot")
+  if (identical(x$method, "stability")) {
+    if (!is.null(chosen)) stop_unused("chosen", "the other selectors", "a stability selection")
+    plot_stability(x, ...)
+    return(invisible(x))
+  }
   idx <- if (is.null(chosen)) NULL else chosen_index(x, chosen)
   if (!is.null(idx)) {
     op <- graphics::par(mfrow = c(1L, 2L))

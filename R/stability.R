@@ -1,0 +1,523 @@
+#' Stability selection for any selector
+#'
+#' Runs a selector on many random halves of the samples and keeps the
+#' features it selects in most of them (Meinshausen and Bühlmann 2010), with
+#' complementary pairs of halves (Shah and Samworth 2013): the features whose
+#' selection probability reaches `cutoff` are the stable set, and the
+#' expected number of falsely selected features (the per-family error rate,
+#' PFER) is bounded.
+#'
+#' **Subsamples.** With `sampling = "complementary"` (Shah and Samworth
+#' 2013, section 2) each of the `n_subsamples` draws splits the samples into
+#' two disjoint halves of \eqn{\lfloor m/2 \rfloor} samples, and the selector
+#' runs on both: \eqn{2B} fits. With `"subsample"` (Meinshausen and Bühlmann
+#' 2010, section 2.2) each draw is one half: \eqn{B} fits. For a factor
+#' outcome the halves are stratified by class: each class is split evenly
+#' between the two halves (an odd sample of a class goes to a half at
+#' random), so every half holds every class. The draws, and then one seed
+#' per fit, come from R's random number generator in this session, so
+#' `set.seed()` before the call reproduces it and the result is the same
+#' for every `parallel` back end and number of workers (a random selector,
+#' e.g. `"randsel"`, runs each fit from its own seed).
+#'
+#' **Selection probability** of a feature: the fraction of the fits whose
+#' top `n_features` (q) contained it. The stable set is the features with
+#' probability at least `cutoff`, ranked by probability (ties by the mean
+#' rank within the fits, then by column order); `score` is their
+#' probability, and the column `probability` holds it for every feature.
+#'
+#' **Error bound.** Of `n_features`, `cutoff` and `pfer` give two (as in
+#' [stabs::stabsel()]); the third comes from
+#' [stabs::stabsel_parameters()]. `assumption = "none"` is the bound of
+#' Meinshausen and Bühlmann (2010, theorem 1), \eqn{q^2 / ((2\pi - 1) p)};
+#' `"unimodal"` and `"r-concave"` are the sharper bounds of Shah and
+#' Samworth (2013, equations 8 and 9), which hold for complementary pairs
+#' under those assumptions on the distribution of the selection
+#' probabilities. `sampling = "subsample"` allows only `"none"`. The bound
+#' is on the expected number of noise features in the stable set, under the
+#' exchangeability assumption of Meinshausen and Bühlmann (2010, theorem 1)
+#' for `"none"`; it is stored in `settings$pfer`.
+#'
+#' **Selectors.** A name: `"bahsic"` and `"fohsic"` (run with `n_features
+#' = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
+#' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"rfe"` and
+#' `"hsic_weights"` (their top q), or a method of [feature_scores()] (`"t"`,
+#' `"mt"`, `"pc"`, `"hsic"`, ...: the top q by rank); `...` goes to that
+#' selector (e.g. `kernel`, `n_boot`, `lambda`), and an argument it does not
+#' take is an error. `hsic_weights()` may give fewer than q non-zero
+#' weights: those are then its selection. Or a `function(x, y, n)` of a
+#' subsample (a numeric samples x features matrix with column names and the
+#' outcome) returning the names or column numbers of at most `n` selected
+#' features, best first; `...` goes to it too.
+#'
+#' @param x samples x features: a numeric matrix or data frame, a `Matrix` or
+#'   `DelayedMatrix`, an `ExpressionSet` or a `SummarizedExperiment` (see
+#'   \link{input-classes}); for the formula method, a formula `y ~ .`.
+#' @param y the outcome: a factor, a numeric vector or matrix; for a
+#'   Bioconductor object also the name of a column of its sample data.
+#' @param selector the name of a selector or of a [feature_scores()] method,
+#'   or a `function(x, y, n)`; see Details.
+#' @param n_features q, the number of features each fit selects, at most
+#'   the number of features minus one.
+#' @param cutoff the selection probability a stable feature reaches, in
+#'   (0.5, 1].
+#' @param pfer the bound on the expected number of false selections to
+#'   reach: give it instead of `n_features` (q is then the largest with that
+#'   bound) or instead of `cutoff` (with `n_features`; `cutoff` is then the
+#'   smallest with that bound).
+#' @param n_subsamples B, the number of draws: pairs of complementary halves
+#'   (\eqn{2B} fits) or single halves (\eqn{B} fits).
+#' @param sampling `"complementary"` (pairs of disjoint halves, Shah and
+#'   Samworth 2013) or `"subsample"` (single halves, Meinshausen and
+#'   Bühlmann 2010).
+#' @param assumption the assumption of the error bound: `"unimodal"`,
+#'   `"r-concave"` or `"none"` (see Details).
+#' @eval roxygen_parallel("the fits")
+#' @param threads threads of each fit of a selector that takes them: by
+#'   default [default_threads()], or 1 per worker with `parallel` (see
+#'   \link{threads}).
+#' @param na_action `"fail"` (an error on missing values) or `"omit"` (drop
+#'   the samples with missing values first).
+#' @param assay for a `SummarizedExperiment`: which assay.
+#' @param formula,data,subset,na.action the formula interface: `y ~ .` with
+#'   the data frame `data`, as in [stats::lm()].
+#' @param ... further arguments of the selector (see Details).
+#' @return An object of class `bahsic_selection` (see [selected()]) with
+#'   method `"stability"`: `features` ranks the stable set (`score` its
+#'   selection probability) and has further columns `probability` (every
+#'   feature) and `mean_rank` (its mean position in the fits' selections,
+#'   q + 1 when not selected); `path` has one row per fit (`iteration` the
+#'   fit, `n_features` how many it selected, `hsic` and `sigma` `NA`,
+#'   `draw` the draw it belongs to, `n_samples` its samples); `settings`
+#'   holds `selector`, `q`, `cutoff`, `pfer` (the bound), `B`, `sampling`,
+#'   `assumption`, `n_fits`; and two further elements: `subsamples`, the
+#'   samples of every fit (a matrix, one column per fit), and `selections`,
+#'   the features every fit selected (a list of names, best first).
+#'   `selected()` gives the stable set, `plot()` the selection probabilities.
+#' @references Meinshausen, N. and Bühlmann, P. (2010). Stability selection.
+#'   JRSS B 72, 417-473.
+#'
+#'   Shah, R. D. and Samworth, R. J. (2013). Variable selection with error
+#'   control: another look at stability selection. JRSS B 75, 55-80.
+#' @family selection
+#' @seealso [evaluate_selection()] for the stability of top lists across
+#'   cross-validation folds.
+#' @examples
+#' set.seed(1)
+#' x <- golub$x[, 1:300]
+#' fit <- stability_selection(x, golub$y, selector = "t", n_features = 10,
+#'                            n_subsamples = 20)
+#' fit
+#' selected(fit)
+#' plot(fit)
+#' @export
+stability_selection <- function(x, ...) {
+  # the selector's own arguments travel in `...`: only the others are checked
+  # here (with the selector's suggested for a near miss of one of them)
+  sel_formals <- stab_selector_formals(stab_dots_selector(...), reserved = TRUE)
+  own <- setdiff(...names(), sel_formals)
+  stab_near_miss(own, sel_formals, stab_dots_selector(...))
+  check_generic_args("stability_selection", if (!missing(x)) x, own)
+  UseMethod("stability_selection")
+}
+
+#' @rdname stability_selection
+#' @export
+stability_selection.default <- function(x, y, selector = "bahsic", n_features, cutoff = 0.75,
+                                        pfer = NULL, n_subsamples = 50L,
+                                        sampling = c("complementary", "subsample"),
+                                        assumption = c("unimodal", "r-concave", "none"),
+                                        parallel = NULL, threads = default_threads(),
+                                        na_action = c("fail", "omit"), assay = 1L, ...) {
+  call <- match.call()
+  call[[1L]] <- as.name("stability_selection")
+  sel <- stab_selector(selector, list(...))
+  sampling <- arg_match(sampling)
+  if (sampling == "subsample") {
+    if (!missing(assumption) && arg_match(assumption) != "none") {
+      stop_unused(sprintf("assumption = \"%s\"", arg_match(assumption)),
+                  "sampling = \"complementary\"", "sampling = \"subsample\"")
+    }
+    assumption <- "none"
+  } else {
+    assumption <- arg_match(assumption)
+  }
+  n_subsamples <- check_whole(n_subsamples, "n_subsamples", 1L)
+  if (!is.null(parallel) && missing(threads)) threads <- 1L
+  threads <- check_threads(threads)
+
+  d <- stab_inputs(x, y, arg_match(na_action), assay, sel$clinical)
+  p <- length(d$features)
+  params <- stab_parameters(p, if (!missing(n_features)) n_features,
+                            if (!missing(cutoff)) cutoff, pfer, n_subsamples, sampling,
+                            assumption)
+  q <- params$q
+
+  # the draws, then one seed per fit, all from the caller's stream, in this order
+  subsamples <- stab_subsamples(d$y, n_subsamples, sampling)
+  n_fits <- ncol(subsamples)
+  seeds <- sample.int(.Machine$integer.max, n_fits)
+  run <- check_parallel(parallel)
+  picks <- run(seq_len(n_fits),
+               ship(stab_fit, x = d$x, y = d$y, subsamples = subsamples, seeds = seeds,
+                    kinds = RNGkind(), sel = sel, q = q, threads = threads))
+  stab_result(d, picks, subsamples, sel, params, sampling, threads, call)
+}
+
+#' @rdname stability_selection
+#' @export
+stability_selection.formula <- function(formula, data, subset, na.action, ...) {
+  formula_method("stability_selection", match.call(), parent.frame(),
+                 list(...)[["kernel"]], ...)
+}
+
+# The built-in selectors, and what each fit of them is called with.
+stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "rfe", "hsic_weights")
+
+# The arguments stability_selection() sets itself in every fit: a user's
+# value for them would contradict q, the subsample or the back end.
+stab_reserved <- c("x", "y", "...", "n_features", "stop_at", "threads", "parallel", "method",
+                   "na_action", "assay", "unsupervised")
+
+# `selector` from the generic's `...` (by name only; the default otherwise).
+stab_dots_selector <- function(...) {
+  i <- match("selector", ...names())
+  if (is.na(i)) "bahsic" else ...elt(i)
+}
+
+# A name close to an argument of the selector and to none of
+# stability_selection(): an error that suggests the selector's.
+stab_near_miss <- function(names, sel_formals, selector) {
+  mine <- setdiff(c(names(formals(stability_selection.default)),
+                    names(formals(stability_selection.formula))), "...")
+  for (nm in names[!is.na(names) & nzchar(names)]) {
+    if (any(startsWith(mine, nm)) || !is.null(closest_name(nm, mine))) next
+    best <- closest_name(nm, sel_formals)
+    if (!is.null(best)) {
+      stop(sprintf("stability_selection() has no argument '%s'. Did you mean '%s' (of the selector %s)?",
+                   nm, best, if (is.function(selector)) "function" else selector), call. = FALSE)
+    }
+  }
+  invisible()
+}
+
+# The names a selector takes in `...` (reserved = TRUE: also those
+# stability_selection() sets itself); NULL: any (a function with `...`).
+stab_selector_formals <- function(selector, reserved = FALSE) {
+  if (is.function(selector)) {
+    f <- names(formals(selector))
+    if ("..." %in% f) return(NULL)
+    return(f[-seq_len(min(3L, length(f)))])
+  }
+  if (!is.character(selector) || length(selector) != 1L || is.na(selector)) return(character())
+  fn <- if (selector %in% score_methods) "feature_scores" else selector
+  def <- get0(paste0(fn, ".default"), envir = topenv(environment(stab_selector_formals)),
+              inherits = FALSE)
+  if (!is.function(def) || !selector %in% c(stab_selectors, score_methods)) return(character())
+  setdiff(names(formals(def)), if (reserved) c("x", "y", "...") else stab_reserved)
+}
+
+# The selector as list(name, label, fun or NULL, args, takes_threads, clinical),
+# its further arguments checked against it.
+stab_selector <- function(selector, args) {
+  if (is.function(selector)) {
+    if (length(formals(selector)) < 3L && !"..." %in% names(formals(selector))) {
+      stop("A 'selector' function must take (x, y, n): the subsample, its outcome and the ",
+           "number of features to select.", call. = FALSE)
+    }
+    name <- "function"
+  } else {
+    name <- arg_match(selector, c(stab_selectors, score_methods), aliases = score_aliases,
+                      arg_name = "selector")
+  }
+  allowed <- stab_selector_formals(if (is.function(selector)) selector else name)
+  nms <- names(args)
+  if (length(args) && (is.null(nms) || any(!nzchar(nms)))) {
+    extra_position_error("stability_selection", sum(if (is.null(nms)) TRUE else !nzchar(nms)))
+  }
+  if (!is.null(allowed)) {
+    for (nm in nms) {
+      if (nm %in% stab_reserved) {
+        stop(sprintf(paste0("'%s' is set by stability_selection() in every fit (the number ",
+                            "of features from 'n_features', the method from 'selector'); ",
+                            "remove it."), nm), call. = FALSE)
+      }
+      if (!nm %in% allowed) {
+        unknown_arg_error(nm, if (name == "function") "the selector function" else
+                            if (name %in% score_methods) "feature_scores" else name, allowed)
+      }
+    }
+  }
+  fn <- if (name %in% score_methods) "feature_scores" else name
+  takes_threads <- name != "function" &&
+    "threads" %in% names(formals(get(paste0(fn, ".default"), mode = "function")))
+  clinical <- name == "rfe" || is_clinical(args$kernel)
+  if (name == "hsic_weights" && is.null(args$lambda)) {
+    stop("selector = \"hsic_weights\" needs 'lambda' (see ?hsic_weights): give it in the call.",
+         call. = FALSE)
+  }
+  list(name = name, label = if (name == "function") "function" else name,
+       fun = if (is.function(selector)) selector, args = args, takes_threads = takes_threads,
+       clinical = clinical)
+}
+
+# The data once: a samples x features matrix with distinct feature names (a
+# clinical table as given, its rows those kept), and the outcome.
+stab_inputs <- function(x, y, na_action, assay, clinical) {
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, clinical = clinical)
+  if (clinical) {
+    if (!is.matrix(x) && !is.data.frame(x)) {
+      stop("With the clinical kernel 'x' must be a matrix or a data frame.", call. = FALSE)
+    }
+    # each fit encodes its own subsample, as a call on it would
+    x <- if (is.null(d$rows)) x else x[d$rows, , drop = FALSE]
+    d$x <- x
+    d$features <- colnames(x)
+  }
+  if (is.null(d$features)) d$features <- paste0("V", seq_len(ncol(d$x)))
+  colnames(d$x) <- d$features
+  if (anyDuplicated(d$features)) {
+    stop(sprintf("The features of 'x' need distinct names: \"%s\" appears twice.",
+                 d$features[anyDuplicated(d$features)]), call. = FALSE)
+  }
+  d
+}
+
+# q, cutoff and the bound on the PFER from two of (n_features, cutoff, pfer),
+# by stabs::stabsel_parameters(). NULL: not given.
+stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption) {
+  if (!is.null(n_features) && !is.null(cutoff) && !is.null(pfer)) {
+    stop("Give two of 'n_features', 'cutoff' and 'pfer': the third follows from them.",
+         call. = FALSE)
+  }
+  if (p < 2L) stop("'x' has one feature: there is nothing to select from.", call. = FALSE)
+  if (is.null(n_features) && is.null(pfer)) {
+    stop("Give 'n_features' (features per fit) or 'pfer' (the error bound to reach).",
+         call. = FALSE)
+  }
+  if (is.null(cutoff) && (is.null(n_features) || is.null(pfer))) cutoff <- 0.75
+  args <- list(p = p, B = B, assumption = assumption,
+               sampling.type = if (sampling == "complementary") "SS" else "MB")
+  if (!is.null(n_features)) {
+    if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
+        n_features != round(n_features) || n_features < 1 || n_features >= p) {
+      stop(sprintf(paste0("'n_features' must be a whole number from 1 to %d, fewer than the ",
+                          "%d features (stability needs features left out)."), p - 1L, p),
+           call. = FALSE)
+    }
+    args$q <- as.integer(n_features)
+  }
+  if (!is.null(cutoff)) {
+    if (!is.numeric(cutoff) || length(cutoff) != 1L || !is.finite(cutoff) ||
+        cutoff <= 0.5 || cutoff > 1) {
+      stop("'cutoff' must be a single number in (0.5, 1], e.g. 0.75.", call. = FALSE)
+    }
+    args$cutoff <- as.double(cutoff)
+  }
+  if (!is.null(pfer)) {
+    if (!is.numeric(pfer) || length(pfer) != 1L || !is.finite(pfer) || pfer <= 0) {
+      stop("'pfer' must be a single positive number, e.g. 1 (one false selection expected).",
+           call. = FALSE)
+    }
+    args$PFER <- as.double(pfer)
+  }
+  if (assumption == "r-concave" && !is.null(args$q) && !is.null(args$cutoff) &&
+      args$cutoff <= args$q / p) {
+    stop("With assumption = \"r-concave\" 'cutoff' must be above n_features / p.", call. = FALSE)
+  }
+  par <- tryCatch(do.call(stabs::stabsel_parameters, args), error = function(e) {
+    # stabs' search for q or the cutoff fails when no value keeps the bound
+    stop(sprintf(paste0("No %s keeps the PFER bound 'pfer' = %s with %s (stabs: %s). Raise ",
+                        "'pfer'%s."), if (is.null(args$q)) "number of features per fit" else "cutoff",
+                 format(pfer), if (is.null(args$q)) sprintf("cutoff %s", format(args$cutoff)) else
+                   sprintf("n_features = %d", args$q), conditionMessage(e),
+                 if (is.null(args$q)) " or 'cutoff'" else " or lower 'n_features'"),
+         call. = FALSE)
+  })
+  q <- as.integer(par$q)
+  if (q < 1L) {
+    stop(sprintf(paste0("'pfer' = %s is too small for cutoff %s: not one feature per fit ",
+                        "keeps the bound. Raise 'pfer' or 'cutoff'."),
+                 format(pfer), format(par$cutoff)), call. = FALSE)
+  }
+  if (q >= p) {
+    stop(sprintf("'pfer' = %s allows %d features per fit of the %d: lower 'pfer'.",
+                 format(pfer), q, p), call. = FALSE)
+  }
+  list(q = q, cutoff = as.double(par$cutoff), pfer = as.double(par$PFER),
+       assumption = par$assumption)
+}
+
+# One half of the samples and its complement, stratified by class for a
+# factor outcome: each class is split evenly, and the classes' odd samples
+# are shared between the halves at random; both halves have floor(m / 2)
+# samples. Returns the two index vectors.
+stab_halves <- function(strata, m) {
+  a <- integer(0)
+  b <- integer(0)
+  odd <- integer(0)
+  for (s in strata) {
+    s <- s[sample.int(length(s))]
+    h <- length(s) %/% 2L
+    a <- c(a, s[seq_len(h)])
+    b <- c(b, s[h + seq_len(h)])
+    if (length(s) %% 2L == 1L) odd <- c(odd, s[length(s)])
+  }
+  odd <- odd[sample.int(length(odd))]
+  h <- length(odd) %/% 2L
+  list(sort(c(a, odd[seq_len(h)])), sort(c(b, odd[h + seq_len(h)])))
+}
+
+# The samples of every fit, one column per fit (complementary: the two
+# halves of draw b are columns 2b - 1 and 2b).
+stab_subsamples <- function(y, B, sampling) {
+  m <- NROW(y)
+  if (m < 6L) {
+    stop(sprintf(paste0("Stability selection fits on halves of the samples: %d samples give ",
+                        "halves of %d; give at least 6 samples."), m, m %/% 2L), call. = FALSE)
+  }
+  strata <- if (is.factor(y)) split(seq_len(m), y) else list(seq_len(m))
+  if (is.factor(y)) {
+    n <- lengths(strata)
+    if (any(n < 2L)) {
+      stop(sprintf(paste0("Class \"%s\" of 'y' has %d sample%s: each half of the samples needs ",
+                          "every class, so every class needs at least 2 samples."),
+                   names(n)[which.min(n)], min(n), if (min(n) == 1L) "" else "s"),
+           call. = FALSE)
+    }
+  }
+  halves <- lapply(seq_len(B), function(b) {
+    h <- stab_halves(strata, m)
+    if (sampling == "complementary") h else h[1L]
+  })
+  out <- do.call(cbind, unlist(halves, recursive = FALSE))
+  dimnames(out) <- NULL
+  out
+}
+
+# One fit: the selector on the subsample `i`, from its own seed; the column
+# indices of its (at most q) features, best first.
+stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads) {
+  rows <- subsamples[, i]
+  xs <- x[rows, , drop = FALSE]
+  ys <- if (is.matrix(y)) y[rows, , drop = FALSE] else y[rows]
+  if (is.factor(ys)) ys <- droplevels(ys)
+  features <- colnames(x)
+  value <- with_seed(seeds[i], kinds, stab_run(sel, xs, ys, q, threads))
+  stab_picks(value, features, q, sel$label)
+}
+
+stab_run <- function(sel, x, y, q, threads) {
+  a <- sel$args
+  th <- if (sel$takes_threads) list(threads = threads)
+  switch(sel$name,
+    "function" = do.call(sel$fun, c(list(x, y, q), a)),
+    bahsic = ,
+    fohsic = ,
+    l1_lsmi = ,
+    l1_hsic = do.call(sel$name, c(list(x, y, n_features = q), th, a)),
+    randsel = do.call("randsel", c(list(x, y, stop_at = max(2L, q)), th, a)),
+    rfe = ,
+    hsic_weights = do.call(sel$name, c(list(x, y), th, a)),
+    do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
+  )
+}
+
+# A fit's answer as at most q column indices, best first.
+stab_picks <- function(value, features, q, label) {
+  r <- if (inherits(value, "bahsic_selection")) {
+    value$ranking
+  } else if (is.data.frame(value) && all(c("feature", "rank") %in% names(value))) {
+    ok <- !is.na(value$rank)
+    as.character(value$feature[ok][order(value$rank[ok])])
+  } else {
+    value
+  }
+  idx <- if (is.character(r) && is.null(dim(r))) {
+    match(r, features)
+  } else if (is.numeric(r) && is.null(dim(r)) && all(r == round(r), na.rm = TRUE)) {
+    ifelse(r >= 1 & r <= length(features), as.integer(r), NA_integer_)
+  } else {
+    stop(sprintf(paste0("The selector (%s) must return feature names or column numbers, a ",
+                        "selection or a feature_scores() data frame."), label), call. = FALSE)
+  }
+  if (anyNA(idx)) {
+    stop(sprintf("The selector (%s) returned features that are not in 'x'.", label),
+         call. = FALSE)
+  }
+  if (anyDuplicated(idx)) {
+    stop(sprintf("The selector (%s) selected a feature twice.", label), call. = FALSE)
+  }
+  if (label == "function" && length(idx) > q) {
+    stop(sprintf("The selector function returned %d features; it must return at most n = %d.",
+                 length(idx), q), call. = FALSE)
+  }
+  idx[seq_len(min(q, length(idx)))]
+}
+
+# Selection probabilities and the stable set, as the shared result class.
+stab_result <- function(d, picks, subsamples, sel, params, sampling, threads, call) {
+  p <- length(d$features)
+  q <- params$q
+  n_fits <- length(picks)
+  counts <- tabulate(unlist(picks), p)
+  probability <- counts / n_fits
+  # position within each fit's selection, q + 1 where not selected
+  pos_sum <- rep((q + 1) * n_fits, p)
+  for (pk in picks) {
+    pos_sum[pk] <- pos_sum[pk] - (q + 1) + seq_along(pk)
+  }
+  mean_rank <- pos_sum / n_fits
+  # integer counts against the cutoff: no rounding of k / n_fits decides a feature
+  stable <- counts >= params$cutoff * n_fits - 1e-9
+  ord <- order(-counts, mean_rank, seq_len(p))
+  ord <- ord[stable[ord]]
+  rank <- rep(NA_integer_, p)
+  rank[ord] <- seq_along(ord)
+  features <- data.frame(feature = d$features, rank = rank,
+                         score = ifelse(stable, probability, NA_real_),
+                         iteration = NA_integer_, probability = probability,
+                         mean_rank = mean_rank, stringsAsFactors = FALSE)
+  features <- annotate_features(features, d$annotation)
+  fits <- seq_len(n_fits)
+  path <- data.frame(iteration = fits, n_features = lengths(picks), hsic = NA_real_,
+                     sigma = NA_real_,
+                     draw = if (sampling == "complementary") (fits + 1L) %/% 2L else fits,
+                     n_samples = nrow(subsamples))
+  settings <- list(selector = sel$label, q = q, cutoff = params$cutoff, pfer = params$pfer,
+                   B = if (sampling == "complementary") n_fits %/% 2L else n_fits,
+                   sampling = sampling, assumption = params$assumption, n_fits = n_fits,
+                   n_samples = NROW(d$y), threads = threads)
+  new_selection("stability", features, path, settings, call, subsamples = subsamples,
+                selections = lapply(picks, function(pk) d$features[pk]))
+}
+
+# The selection probabilities, sorted, with the cutoff and the stable set.
+plot_stability <- function(x, top = 10L, ...) {
+  f <- x$features
+  o <- order(-f$probability, f$mean_rank, seq_len(nrow(f)))
+  prob <- f$probability[o]
+  stable <- !is.na(f$rank[o])
+  s <- x$settings
+  n <- length(prob)
+  args <- utils::modifyList(
+    list(x = seq_len(n), y = prob, type = "h", log = if (n > 50L) "x" else "",
+         ylim = c(0, 1), col = ifelse(stable, "red3", "grey50"), lwd = 2,
+         xlab = sprintf("features by selection probability%s", if (n > 50L) " (log scale)" else ""),
+         ylab = "selection probability",
+         main = sprintf("Stability selection (%s): %d stable feature%s", s$selector,
+                        sum(stable), if (sum(stable) == 1L) "" else "s"),
+         sub = sprintf("q = %d, %d fits (%s), PFER <= %s (%s)", s$q, s$n_fits, s$sampling,
+                       format(s$pfer, digits = 3L), s$assumption)),
+    list(...))
+  do.call(graphics::plot, args)
+  graphics::abline(h = s$cutoff, lty = 2, col = "grey30")
+  graphics::mtext(sprintf("cutoff %s", format(s$cutoff)), side = 4, at = s$cutoff, las = 1,
+                  cex = 0.7, line = 0.3)
+  k <- min(top, n, max(sum(prob > 0), 1L))
+  if (k > 0L) {
+    graphics::text(seq_len(k), prob[seq_len(k)], f$feature[o][seq_len(k)], pos = 4,
+                   srt = 45, cex = 0.7, xpd = NA, col = ifelse(stable[seq_len(k)], "red3", "grey30"))
+  }
+  invisible()
+}
