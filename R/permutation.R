@@ -92,7 +92,6 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
   # by decreasing |T|, ties by feature index
   order_ok <- ok[order(-abs(observed[ok]), ok, method = "radix")]
   thr <- abs(observed) * (1 - perm_tolerance)
-  thr[is.na(thr)] <- NA_real_
   opts <- list(order = order_ok, thr = as.double(thr), threads = threads)
   raw <- numeric(p)
   adj <- numeric(length(ok))

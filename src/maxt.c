@@ -30,6 +30,9 @@ static int thread_id(void) { return 0; }
 /* the statistics of one feature from the class sums (s) and sums of squares
  * (q) of class 1 and class 2; NaN where the spread is 0 (the package's
  * convention for a statistic that divides by zero: not a usable score) */
+/* features per block of the class sums: 2 x 8 kB of accumulators */
+#define BK_MAXT_BLOCK 1024
+
 static double two_sample(int stat, double s1, double q1, double n1, double s2,
                          double q2, double n2, ptrdiff_t m, double *aux)
 {
@@ -92,21 +95,29 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
     for (ptrdiff_t j = 0; j < p; j++) acc[j] = accq[j] = 0.0;
     if (stat == BK_PERM_PC) {
       /* xt's rows and y are centred with unit norm: r = sum x_i y_pi(i) */
-      for (ptrdiff_t i = 0; i < m; i++) {
-        const double *xi = xt + p * i, yi = y[pb[i]];
-        BK_SIMD
-        for (ptrdiff_t j = 0; j < p; j++) acc[j] += xi[j] * yi;
+      for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
+        const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+        for (ptrdiff_t i = 0; i < m; i++) {
+          const double *xi = xt + p * i, yi = y[pb[i]];
+          BK_SIMD
+          for (ptrdiff_t j = j0; j < j1; j++) acc[j] += xi[j] * yi;
+        }
       }
       for (ptrdiff_t j = 0; j < p; j++) ob[j] = acc[j];
       continue;
     }
-    for (ptrdiff_t i = 0; i < m; i++) {
-      if (cls[pb[i]] != small) continue;
-      const double *xi = xt + p * i;
-      BK_SIMD
-      for (ptrdiff_t j = 0; j < p; j++) {
-        acc[j] += xi[j];
-        accq[j] += xi[j] * xi[j];
+    /* in blocks of features whose two accumulators stay in the L1 cache
+     * while the samples stream past (the same sums in the same order) */
+    for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
+      const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+      for (ptrdiff_t i = 0; i < m; i++) {
+        if (cls[pb[i]] != small) continue;
+        const double *xi = xt + p * i;
+        BK_SIMD
+        for (ptrdiff_t j = j0; j < j1; j++) {
+          acc[j] += xi[j];
+          accq[j] += xi[j] * xi[j];
+        }
       }
     }
     const double dn1 = (double) n1, dn2 = (double) n2;
