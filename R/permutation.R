@@ -1,6 +1,6 @@
 # Westfall-Young step-down maxT adjusted p-values by permutation of the
-# labels (Westfall and Young 1993, algorithm 2.8; Ge, Dudoit and Speed 2003,
-# section 4.1, algorithm 4), with the definitions of multtest::mt.maxT():
+# labels (Westfall and Young 1993; Ge, Dudoit and Speed 2003, algorithm 4),
+# with the definitions of multtest::mt.maxT():
 #
 # * The observed labelling is one of the n_perm labellings (the first): a
 #   raw p-value is #{b : |T_b,j| >= |T_j|} / n_perm and is never below
@@ -168,7 +168,7 @@ perm_stats <- function(prep, perm, threads) {
 }
 
 # limma's moderated t (moderated_t(), R/scores-linear.R) of every column:
-# the prior d0, s0^2 refitted on each labelling (Smyth 2004, section 6.2),
+# the prior d0, s0^2 refitted on each labelling (Smyth 2004; Song et al. 2012, section 6.2),
 # from the mean differences and pooled variances with m - 2 df.
 moderated_t_columns <- function(mom, n) {
   df <- sum(n) - 2

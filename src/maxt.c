@@ -1,8 +1,8 @@
 /*
  * maxt.c: per-feature two-sample statistics (and Pearson correlations)
  * under permutations of the labels, and the counts of the Westfall-Young
- * step-down maxT (Westfall and Young 1993, algorithm 2.8; Ge, Dudoit and
- * Speed 2003, section 4.1, algorithm 4). Numeric core: no R API, no
+ * step-down maxT (Westfall and Young 1993; Ge, Dudoit and Speed 2003,
+ * algorithm 4). Numeric core: no R API, no
  * allocation (the glue hands in every work array).
  *
  * The data come feature-major, xt = t(x) (p x m): sample i is the
@@ -156,7 +156,7 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
      * a NaN statistic counts for nothing */
     for (ptrdiff_t j = 0; j < p; j++) r[j] += fabs(sb[j]) >= thr[j];
     /* step-down: successive maxima from the least significant feature up
-     * (Ge, Dudoit and Speed 2003, algorithm 4, step 2) */
+     * (Ge, Dudoit and Speed 2003, algorithm 4) */
     double u = -INFINITY;
     for (ptrdiff_t k = q - 1; k >= 0; k--) {
       const double v = fabs(sb[order[k]]);
