@@ -107,12 +107,28 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
       continue;
     }
     /* in blocks of features whose two accumulators stay in the L1 cache
-     * while the samples stream past (the same sums in the same order) */
+     * while the samples stream past, four samples per pass (a quarter of
+     * the loads and stores of the accumulators); the order of the sums
+     * depends on the labelling only */
     for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
       const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+      const double *q[4];
+      int nq = 0;
       for (ptrdiff_t i = 0; i < m; i++) {
         if (cls[pb[i]] != small) continue;
-        const double *xi = xt + p * i;
+        q[nq++] = xt + p * i;
+        if (nq < 4) continue;
+        nq = 0;
+        const double *q0 = q[0], *q1 = q[1], *q2 = q[2], *q3 = q[3];
+        BK_SIMD
+        for (ptrdiff_t j = j0; j < j1; j++) {
+          const double a = q0[j], b = q1[j], c = q2[j], d = q3[j];
+          acc[j] += (a + b) + (c + d);
+          accq[j] += (a * a + b * b) + (c * c + d * d);
+        }
+      }
+      for (int k = 0; k < nq; k++) {
+        const double *xi = q[k];
         BK_SIMD
         for (ptrdiff_t j = j0; j < j1; j++) {
           acc[j] += xi[j];
