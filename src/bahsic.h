@@ -2,7 +2,7 @@
  * bahsic.h: prototypes of the numeric core and the SEXP glue.
  *
  * The numeric core (checks.c, clinical.c, gram.c, hsic.c, lowrank.c,
- * lsmi.c, pairs.c, randsel.c, ridge.c, schedule.c, scorer_clinical.c,
+ * lsmi.c, maxt.c, pairs.c, randsel.c, ridge.c, schedule.c, scorer_clinical.c,
  * scorer_ichol.c, scorer_pairs.c, scorer_rff.c, scores.c, select.c, width.c)
  * is plain C on double * and ptrdiff_t sizes: no SEXP, no R API (lsmi.c and ridge.c call
  * the BLAS and LAPACK R links, through R's headers), no allocation. Callers
@@ -933,5 +933,34 @@ void bk_l1ball_project(const double *v, ptrdiff_t d, double z, double *w,
 void bk_hsic_vgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *w,
                    double gamma, const double *W, int part, int nthreads, double *grad,
                    double *out, double *work);
+
+/* ---- permutation maxT (maxt.c) ----------------------------------------------
+ * The statistics of bk_perm_stats(); the glue maps R's method names to them
+ * (they do not cross .Call as numbers). */
+enum {
+  BK_PERM_WELCH = 1, /* Welch's t */
+  BK_PERM_POOLED,    /* pooled-variance t */
+  BK_PERM_LIN,       /* mean difference */
+  BK_PERM_SNR,       /* signal to noise */
+  BK_PERM_PC,        /* Pearson correlation */
+  BK_PERM_MOMENTS    /* mean difference and pooled variance (moderated t in R) */
+};
+/* Statistics of the p features (rows of xt, p x m) for B labellings: under
+ * labelling b sample i has the label of sample perm[i + m b] (0-based):
+ * class cls[] (0/1) or value y[] (BK_PERM_PC; xt's rows and y centred with
+ * unit norm). out (p x B) gets level 2 minus level 1 (or r), NaN for a zero
+ * spread; out2 (p x B, BK_PERM_MOMENTS only, else NULL) the pooled variance.
+ * work: 2 p (nthreads + 1) doubles. */
+void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
+                   const int *cls, const double *y, const int *perm,
+                   ptrdiff_t B, double *out, double *out2, double *work,
+                   int nthreads);
+/* Counts of the step-down maxT over B columns of stat (p x B): raw[j] the
+ * columns with |stat[j]| >= thr[j], adj[k] those whose largest |stat| over
+ * the features order[k..q-1] is >= thr[order[k]] (order: the q features by
+ * decreasing observed |statistic|, 0-based). work: (p + q) nthreads ints. */
+void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
+                   const int *order, ptrdiff_t q, const double *thr,
+                   int *raw, int *adj, int *work, int nthreads);
 
 #endif

@@ -1,0 +1,219 @@
+# Westfall-Young step-down maxT adjusted p-values by permutation of the
+# labels (Westfall and Young 1993; Ge, Dudoit and Speed 2003, algorithm 4),
+# with the definitions of multtest::mt.maxT():
+#
+# * The observed labelling is one of the n_perm labellings (the first): a
+#   raw p-value is #{b : |T_b,j| >= |T_j|} / n_perm and is never below
+#   1 / n_perm. The adjusted p-value of the feature of rank k (by decreasing
+#   observed |T|) is #{b : max over the features of rank >= k of |T_b| >=
+#   |T_(k)|} / n_perm, made monotone down the ranks.
+# * When n_perm is at least the number of distinct labellings (two classes:
+#   choose(m, m_2); "pc": m!), every labelling is used once instead (complete
+#   enumeration, the exact permutation p-values, as mt.maxT does); the
+#   result's n_perm is then that number. No warning: the result is exact.
+# * "Equal" is up to rounding: |T_b,j| counts when it is at least |T_j| (1 -
+#   1e-10), so that labellings giving the same statistic in exact arithmetic
+#   (the observed one, the class swap of a balanced design) count whatever
+#   the order of the sums (mt.maxT allows 120 * DBL_EPSILON absolutely).
+# * A feature whose observed statistic is NA (a zero spread) gets NA
+#   p-values and takes no part in the maxima; a permuted statistic that is
+#   NA counts for nothing.
+#
+# The labellings are drawn with sample.int() from the caller's RNG, one
+# permutation after another, so the result depends on the seed but not on
+# the batch size or the number of threads. The statistics of a batch of
+# labellings are computed in C (src/maxt.c: class sums over the smaller
+# class, permutations on threads); for the moderated t the prior (d0, s0^2)
+# is refitted on every labelling in R (fit_f_dist(), R/scores-linear.R) from
+# the per-labelling mean differences and pooled variances that C returns.
+
+#' Permutation p-values and Westfall-Young step-down maxT adjusted p-values
+#'
+#' @param x Validated finite double matrix, samples x features.
+#' @param y Two-level factor (methods "t", "lin", "snr", "mt") or numeric
+#'   vector ("pc").
+#' @param method One of "t", "lin", "snr", "pc", "mt".
+#' @param var_equal For "t": the pooled-variance t instead of Welch's.
+#' @param n_perm Number of labellings, the observed one included (as
+#'   multtest::mt.maxT's B): a whole number >= 1.
+#' @param threads Number of OpenMP threads (resolved by the caller).
+#' @return `list(p_value, adj_p_value, statistic, n_perm)`: raw and
+#'   step-down maxT adjusted two-sided permutation p-values and the observed
+#'   statistics (level 2 minus level 1, as linear_scores()), one per feature
+#'   (named by colnames(x)), and the number of labellings used (smaller than
+#'   asked under complete enumeration).
+#' @noRd
+permutation_pvalues <- function(x, y, method, var_equal = FALSE,
+                                n_perm = 1000L, threads = 1L) {
+  maxt_run(x, y, method, var_equal, n_perm, threads)
+}
+
+perm_methods <- c("t", "lin", "snr", "pc", "mt")
+
+# Relative allowance for rounding in "|T_b| >= |T|".
+perm_tolerance <- 1e-10
+
+# The work of permutation_pvalues(); `batch` labellings per call to C (by
+# default about 16 MB of statistics per batch).
+maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
+  method <- arg_match_perm(method)
+  if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) ||
+      n_perm < 1 || n_perm != round(n_perm) || n_perm > .Machine$integer.max) {
+    stop("`n_perm` must be one whole number >= 1 (the number of labellings, ",
+         "the observed one included), e.g. n_perm = 1000.", call. = FALSE)
+  }
+  n_perm <- as.integer(n_perm)
+  threads <- check_threads(threads)
+  m <- nrow(x)
+  p <- ncol(x)
+  if (length(y) != m) {
+    stop("`y` must have one value per row (sample) of `x`: ", length(y),
+         " values for ", m, " samples.", call. = FALSE)
+  }
+  prep <- perm_problem(x, y, method, var_equal)
+  n_lab <- perm_count(prep, m)
+  exact <- n_lab <= n_perm
+  if (exact) {
+    all_perm <- perm_enumerate(prep, m)
+    n_perm <- ncol(all_perm)
+  }
+  if (is.null(batch)) batch <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  draw <- function(from, to) {
+    if (exact) return(all_perm[, from:to, drop = FALSE])
+    out <- matrix(0L, m, to - from + 1L)
+    for (k in from:to) {
+      out[, k - from + 1L] <- if (k == 1L) seq_len(m) else sample.int(m)
+    }
+    out
+  }
+
+  observed <- perm_stats(prep, matrix(seq_len(m)), threads)[, 1L]
+  ok <- which(!is.na(observed))
+  # by decreasing |T|, ties by feature index
+  order_ok <- ok[order(-abs(observed[ok]), ok, method = "radix")]
+  thr <- abs(observed) * (1 - perm_tolerance)
+  opts <- list(order = order_ok, thr = as.double(thr), threads = threads)
+  raw <- numeric(p)
+  adj <- numeric(length(ok))
+  for (from in seq(1L, n_perm, by = batch)) {
+    to <- min(n_perm, from + batch - 1L)
+    counts <- .Call(C_maxt_count, perm_stats(prep, draw(from, to), threads), opts)
+    raw <- raw + counts$raw
+    adj <- adj + counts$adj
+  }
+  p_value <- raw / n_perm
+  p_value[is.na(observed)] <- NA_real_
+  adj_p_value <- rep(NA_real_, p)
+  adj_p_value[order_ok] <- cummax(adj / n_perm)
+  names(p_value) <- names(adj_p_value) <- names(observed) <- colnames(x)
+  list(p_value = p_value, adj_p_value = adj_p_value, statistic = observed,
+       n_perm = n_perm)
+}
+
+arg_match_perm <- function(method) {
+  if (!is.character(method) || length(method) != 1L || !method %in% perm_methods) {
+    stop("`method` must be one of ", paste0("\"", perm_methods, "\"", collapse = ", "),
+         " for permutation p-values.", call. = FALSE)
+  }
+  method
+}
+
+# What C needs for every labelling: the data feature-major (p x m), centred
+# (every statistic is invariant to a shift of a feature) and, for the
+# statistics invariant to its scale too, scaled to unit norm, so that the
+# class sums of squares in C lose little to cancellation; the labels.
+perm_problem <- function(x, y, method, var_equal) {
+  m <- nrow(x)
+  xt <- t(x)
+  xt <- xt - rowMeans(xt)
+  if (method %in% c("t", "snr", "pc")) {
+    s <- sqrt(rowSums(xt^2))
+    s[s == 0] <- 1
+    xt <- xt / s
+  }
+  storage.mode(xt) <- "double"
+  if (method == "pc") {
+    if (!is.numeric(y)) {
+      stop("`y` must be numeric for method \"pc\".", call. = FALSE)
+    }
+    yc <- as.double(y) - mean(y)
+    ny <- sqrt(sum(yc^2))
+    if (!is.finite(ny) || ny == 0) {
+      stop("`y` must not be constant for method \"pc\": a correlation with a ",
+           "constant is undefined.", call. = FALSE)
+    }
+    return(list(method = method, xt = xt, opts = list(method = "pc", y = yc / ny)))
+  }
+  if (!is.factor(y) || nlevels(y) != 2L || anyNA(y)) {
+    stop("`y` must be a factor with exactly 2 levels and no NA for method \"",
+         method, "\".", call. = FALSE)
+  }
+  pooled <- method == "mt" || (method == "t" && var_equal)
+  min_n <- if (method %in% c("t", "snr") && !pooled) 2L else 1L
+  n <- tabulate(as.integer(y), 2L)
+  check_classes(list(n = n, m = m, levels = levels(y)), min_n, pooled, method)
+  name <- switch(method, t = if (var_equal) "t_pooled" else "t", mt = "moments",
+                 method)
+  cls <- as.integer(y) - 1L
+  list(method = method, xt = xt, n = n, cls = cls,
+       opts = list(method = name, cls = cls))
+}
+
+# The statistics (p x B) of the labellings in the columns of perm.
+perm_stats <- function(prep, perm, threads) {
+  opts <- c(prep$opts, list(threads = threads))
+  out <- .Call(C_perm_stats, prep$xt, perm, opts)
+  if (prep$method == "mt") out <- moderated_t_columns(out, prep$n)
+  out
+}
+
+# limma's moderated t (moderated_t(), R/scores-linear.R) of every column:
+# the prior d0, s0^2 refitted on each labelling (Smyth 2004; Song et al. 2012, section 6.2),
+# from the mean differences and pooled variances with m - 2 df.
+moderated_t_columns <- function(mom, n) {
+  df <- sum(n) - 2
+  su <- sqrt(1 / n[1L] + 1 / n[2L])
+  t <- mom$diff
+  for (b in seq_len(ncol(t))) {
+    s2 <- mom$s2[, b]
+    prior <- fit_f_dist(s2, df)
+    s2_post <- if (is.finite(prior$df2)) {
+      (df * s2 + prior$df2 * prior$scale) / (df + prior$df2)
+    } else {
+      rep_len(prior$scale, length(s2))
+    }
+    t[, b] <- mom$diff[, b] / su / sqrt(s2_post)
+  }
+  t[is.nan(t)] <- NA_real_
+  t
+}
+
+# The number of distinct labellings (as a double: it can exceed integers).
+perm_count <- function(prep, m) {
+  if (prep$method == "pc") factorial(m) else choose(m, prep$n[2L])
+}
+
+# Every labelling once, as permutations (m x n_lab, the identity among them):
+# two classes, every set of class-2 positions; "pc", every permutation.
+perm_enumerate <- function(prep, m) {
+  if (prep$method == "pc") return(all_permutations(m))
+  cls <- prep$cls
+  from2 <- which(cls == 1L)
+  from1 <- which(cls == 0L)
+  sets <- utils::combn(m, length(from2))
+  apply(sets, 2L, function(set) {
+    perm <- integer(m)
+    perm[set] <- from2
+    perm[-set] <- from1
+    perm
+  })
+}
+
+all_permutations <- function(m) {
+  if (m <= 1L) return(matrix(seq_len(m), m, 1L))
+  sub <- all_permutations(m - 1L)
+  do.call(cbind, lapply(seq_len(m), function(i) {
+    rest <- seq_len(m)[-i]
+    rbind(i, matrix(rest[sub], m - 1L))
+  }))
+}
