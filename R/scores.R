@@ -18,7 +18,8 @@
 #'   \item{`"snr"`}{signal to noise, \eqn{(\bar x_+ - \bar x_-)/(s_+ + s_-)}.}
 #'   \item{`"mt"`, `"lods"`}{limma's moderated t and B statistic (log odds
 #'     of differential expression) for a two-group design,
-#'     `eBayes(lmFit(t(x), model.matrix(~ y)))` (eq. 25).}
+#'     `eBayes(lmFit(t(x), model.matrix(~ y)))` (eq. 25). For more than two
+#'     classes `"mt"` is limma's moderated F of the same fit (below).}
 #'   \item{`"pam"`}{pamr's standardised centroid differences at threshold 0,
 #'     for two or more classes; the score is their sum of squares over the
 #'     classes, and columns `d_<class>` hold each one. It is HSIC0
@@ -329,7 +330,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   rank[ord] <- seq_along(ord)
   out <- data.frame(feature = d$features, score = score, rank = rank,
                     stringsAsFactors = FALSE)
-  inf <- score_inference(method, res, parts, score, y, m, mom)
+  inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
                                threads = threads, block_size = block_size, run = run))
@@ -446,7 +447,11 @@ check_inference_args <- function(method, y, adjust, adjust_given, n_perm) {
     stop(sprintf(paste0("'n_perm' is not used with method = \"%s\"%s; it applies to method = ",
                         "\"lin\", \"snr\" or \"pam\" and to adjust = \"maxT\". Remove it, or ",
                         "use adjust = \"maxT\" for permutation-based adjusted p-values."),
-                 method, if (method %in% c("pc", "t", "mt", "lods")) ", whose p-values are exact" else ""),
+                 method, if (method %in% c("pc", "t", "mt", "lods")) {
+                   ", whose p-values are analytic"
+                 } else {
+                   ""
+                 }),
          call. = FALSE)
   }
   if (adjust_given && method %in% perm_methods && is.null(n_perm)) {
@@ -461,7 +466,7 @@ check_inference_args <- function(method, y, adjust, adjust_given, n_perm) {
 # the class means, level 2 minus level 1, in the data's units; pc: the
 # correlation), the mean of each feature over all samples and the analytic
 # p-values (NULL for a method without).
-score_inference <- function(method, res, parts, score, y, m, mom) {
+score_inference <- function(method, res, parts, score, m, mom) {
   mean <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
   effect <- NULL
   p <- res$p_value

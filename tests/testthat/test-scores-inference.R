@@ -174,7 +174,9 @@ perm_oracle <- function(x, y, stat, n_perm, seed) {
 
 test_that("lin and snr: permutation p-values equal a plain-R loop with the same permutations", {
   dat <- sim_two(m = 16, d = 25, n2 = 7, seed = 6)
-  lin <- function(x, y) colMeans(x[y == "trt", , drop = FALSE]) - colMeans(x[y == "ctl", , drop = FALSE])
+  lin <- function(x, y) {
+    colMeans(x[y == "trt", , drop = FALSE]) - colMeans(x[y == "ctl", , drop = FALSE])
+  }
   snr <- function(x, y) {
     sd2 <- function(cl) apply(x[y == cl, , drop = FALSE], 2, stats::sd)
     lin(x, y) / (sd2("trt") + sd2("ctl"))
@@ -295,7 +297,7 @@ test_that("argument errors name the argument and say what to do", {
   expect_error(feature_scores(dat$x, dat$y, method = "lin", n_perm = 2.5),
                "'n_perm' must be a whole number")
   expect_error(feature_scores(dat$x, dat$y, method = "t", n_perm = 10),
-               "'n_perm' is not used with method = \"t\", whose p-values are exact")
+               "'n_perm' is not used with method = \"t\", whose p-values are analytic")
   expect_error(feature_scores(dat$x, dat$y, method = "hsic", n_perm = 10),
                "'n_perm' is not used with method = \"hsic\"")
   expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "fdr2"),
@@ -310,5 +312,22 @@ test_that("argument errors name the argument and say what to do", {
   if (!exists("permutation_pvalues", mode = "function")) {
     expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "maxT"),
                  "adjust = \"maxT\" is not available yet")
+  }
+})
+
+test_that("effect and mean are in the data's units; the p-values do not see the scale", {
+  dat <- sim_two(d = 12)
+  for (method in c("t", "mt", "lin", "pam")) {
+    base <- feature_scores(dat$x, dat$y, method = method)
+    exact <- feature_scores(dat$x * 2^-600, dat$y, method = method)
+    expect_identical(exact$effect, base$effect * 2^-600, info = method)
+    expect_identical(exact$mean, base$mean * 2^-600, info = method)
+    tiny <- feature_scores(dat$x * 1e-160, dat$y, method = method)
+    expect_rel(tiny$effect / 1e-160, base$effect, 1e-12, info = method)
+    expect_rel(tiny$mean / 1e-160, base$mean, 1e-12, info = method)
+    # lin's statistic is the mean difference, in the data's units
+    unit <- if (method == "lin") 1e-160 else 1
+    expect_rel(tiny$statistic / unit, base$statistic, 1e-12, info = method)
+    if (!is.null(base$p_value)) expect_rel(tiny$p_value, base$p_value, 1e-10, info = method)
   }
 })
