@@ -100,7 +100,8 @@
 #'     moments recomputed for each; without `n_perm` there are no p-value
 #'     columns (asking for `adjust` is then an error).}
 #'   \item{`"mmd"`, `"kta"`, `"hsic"`}{no p-values in this version: the
-#'     `statistic` is the score.}
+#'     `statistic` is the score (and there is no `effect` or `mean`
+#'     column).}
 #' }
 #' The p-values are adjusted for multiple testing by [stats::p.adjust()]
 #' with `adjust` (Benjamini and Hochberg's false discovery rate by default,
@@ -174,8 +175,8 @@
 #'       minus level 1, in the data's units (limma's `logFC`); for `pc`: the
 #'       correlation. Absent for more than two classes and the kernel
 #'       methods.}
-#'     \item{`mean`}{the feature's mean over all samples (limma's
-#'       `AveExpr`).}
+#'     \item{`mean`}{for the linear methods: the feature's mean over all
+#'       samples (limma's `AveExpr`).}
 #'     \item{`p_value`, `adj_p_value`}{the two-sided p-value and its
 #'       adjustment by `adjust`; `NA` for features with an `NA` score.
 #'       Present only for the methods that have p-values: `pc`, `t`, `mt`,
@@ -304,10 +305,10 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     score_block <- kernel_block_scorer(y, m, method, kernel, kernel_y, estimator, threads)
   } else {
     if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
-    score_block <- linear_block_scorer(y, method)
+    score_block <- with_means(linear_block_scorer(y, method))
   }
   if (is.null(block_size)) block_size <- auto_block_size(m)
-  parts <- run_feature_blocks(src, block_size, with_means(score_block), run)
+  parts <- run_feature_blocks(src, block_size, score_block, run)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   mom <- NULL
   res <- if (method %in% c("mmd", "kta", "hsic", "pc")) {
@@ -533,7 +534,7 @@ permutation_p_values <- function(src, y, method, opts) {
 inference_columns <- function(out, inf, p) {
   out$statistic <- inf$statistic
   if (!is.null(inf$effect)) out$effect <- unname(inf$effect)
-  out$mean <- inf$mean
+  if (!is.null(inf$mean)) out$mean <- inf$mean
   if (!is.null(p)) {
     out$p_value <- p$p_value
     out$adj_p_value <- p$adj_p_value
