@@ -96,9 +96,10 @@
 #'   \item{`"lin"`, `"snr"`, `"pam"`}{no analytic null distribution: with
 #'     `n_perm` the p-values come from `n_perm` permutations of the labels
 #'     (drawn from R's random number generator, so `set.seed()` makes them
-#'     reproducible), \eqn{(1 + \#\{b: |T_b| \ge |T|\}) / (1 + B)}, the class
-#'     moments recomputed for each; without `n_perm` there are no p-value
-#'     columns (asking for `adjust` is then an error).}
+#'     reproducible): (1 + the number of permutations whose statistic is at
+#'     least the observed one in absolute value) / (1 + `n_perm`), the class
+#'     moments recomputed for each permutation. Without `n_perm` there are
+#'     no p-value columns (and giving `adjust` is an error).}
 #'   \item{`"mmd"`, `"kta"`, `"hsic"`}{no p-values in this version: the
 #'     `statistic` is the score (and there is no `effect` or `mean`
 #'     column).}
