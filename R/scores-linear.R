@@ -33,11 +33,12 @@
 #'
 #' @param x Validated finite double matrix, samples x features.
 #' @param y Numeric vector (method "pc"), a two-level factor ("lin", "t",
-#'   "snr", "mt", "lods") or a factor with two or more levels ("pam").
+#'   "snr", "lods") or a factor with two or more levels ("mt", "pam").
 #' @param method One of "pc", "lin", "t", "snr", "mt", "lods", "pam".
 #' @param var_equal For "t": pooled-variance t instead of Welch's.
 #' @return `list(score = <double, one per feature>, extra = <data.frame with
-#'   one row per feature, or NULL>)`. For "mt" and "lods" the list carries
+#'   one row per feature, or NULL>)`, and for the methods with an analytic
+#'   null (t, mt, lods) `statistic` and `p_value`. For "mt" and "lods" the list carries
 #'   the empirical Bayes hyper-parameters as `attr(, "prior")`.
 #' @noRd
 linear_scores <- function(x, y, method = names(linear_methods),
@@ -141,20 +142,37 @@ score_lin <- function(mom, ...) {
   list(score = .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L), extra = NULL)
 }
 
-# Welch t with s-bar of eq. (24), or the pooled-variance t.
+# Welch t with s-bar of eq. (24), or the pooled-variance t. The p-value is
+# two-sided from Student's t with m - 2 degrees of freedom (pooled) or the
+# Welch-Satterthwaite df, as stats::t.test() computes them.
 score_t <- function(mom, var_equal = FALSE, ...) {
   n <- mom$n
   if (var_equal) {
     check_classes(mom, 1L, TRUE, "t")
     s2 <- (mom$ss[1L, ] + mom$ss[2L, ]) / (mom$m - 2)
     se <- sqrt(s2 * (1 / n[1L] + 1 / n[2L]))
+    df <- mom$m - 2
   } else {
     check_classes(mom, 2L, FALSE, "t")
     # eq. (24): s_k^2 / m_k with s_k^2 = ss_k / (m_k - 1)
-    se <- sqrt(mom$ss[2L, ] / (n[2L] - 1) / n[2L] +
-                 mom$ss[1L, ] / (n[1L] - 1) / n[1L])
+    v1 <- mom$ss[1L, ] / (n[1L] - 1) / n[1L]
+    v2 <- mom$ss[2L, ] / (n[2L] - 1) / n[2L]
+    se <- sqrt(v2 + v1)
+    # Welch-Satterthwaite, (v1 + v2)^2 / (v1^2 / (m1 - 1) + v2^2 / (m2 - 1)),
+    # with the shares of v1 + v2 so that no square underflows
+    w1 <- v1 / (v1 + v2)
+    df <- 1 / (w1^2 / (n[1L] - 1) + (1 - w1)^2 / (n[2L] - 1))
   }
-  list(score = ratio_or_na(mean_diff(mom), se), extra = NULL)
+  score <- ratio_or_na(mean_diff(mom), se)
+  list(score = score, extra = NULL, statistic = score, p_value = two_sided_t(score, df))
+}
+
+# Two-sided p-value of a t statistic (stats::t.test(), stats::cor.test());
+# NA where the statistic is.
+two_sided_t <- function(t, df) {
+  p <- 2 * stats::pt(-abs(t), df)
+  p[is.na(t)] <- NA_real_
+  p
 }
 
 # Signal to noise: s-bar = s_+ + s_- (section 6.2).
@@ -164,14 +182,24 @@ score_snr <- function(mom, ...) {
   list(score = ratio_or_na(mean_diff(mom), s[1L, ] + s[2L, ]), extra = NULL)
 }
 
+# Two classes: the moderated t of the difference (coefficient 2 of ~ y), its
+# p-value from t with the posterior df; more classes: the moderated F of
+# coefficients 2..K together (limma's topTable(fit, coef = 2:K)).
 score_mt <- function(mom, ...) {
+  if (length(mom$n) > 2L) {
+    eb <- moderated_f(mom)
+    return(structure(list(score = eb$F, extra = NULL, statistic = eb$F, p_value = eb$p_value),
+                     prior = eb$prior))
+  }
   eb <- moderated_t(mom, "mt")
-  structure(list(score = eb$t, extra = NULL), prior = eb$prior)
+  structure(list(score = eb$t, extra = NULL, statistic = eb$t,
+                 p_value = two_sided_t(eb$t, eb$df_total)), prior = eb$prior)
 }
 
 score_lods <- function(mom, ...) {
   eb <- moderated_t(mom, "lods")
-  structure(list(score = eb$lods, extra = data.frame(t = unname(eb$t))),
+  structure(list(score = eb$lods, extra = data.frame(t = unname(eb$t)), statistic = eb$t,
+                 p_value = two_sided_t(eb$t, eb$df_total)),
             prior = eb$prior)
 }
 
@@ -198,13 +226,53 @@ score_pam <- function(mom, ...) {
   list(score = colSums(d^2), extra = extra)
 }
 
+# ---- permutation p-values (lin, snr, pam) ----------------------------------------
+# The centroid difference, the signal to noise ratio and pamr's statistic have
+# no analytic null distribution: their p-values come from permutations of the
+# labels, (1 + #{b: |T_b| >= |T_obs|}) / (1 + B), two-sided (pam's statistic
+# is a sum of squares). `perms` is the m x B matrix of permutations the caller
+# drew from R's RNG; each permutation gives each feature's class moments from
+# the permuted labels (one pass in C) and the statistic from them, so the
+# counts do not depend on how the features are cut into blocks (pam's s0, a
+# median over all features, needs them all in one block). A permutation that
+# gives the same partition of the samples sums the same values in the same
+# order (the C code lists each class's samples in index order), so it
+# reproduces the observed statistic exactly and counts. A statistic that is
+# NA under a permutation but not observed divides by a within-class spread
+# that the permutation made zero: it is infinite, and counts.
+permutation_scorer <- function(y, method, var_equal, perms) {
+  fun <- linear_methods[[method]]$fun
+  cls <- as.integer(y)
+  k <- nlevels(y)
+  stat <- function(b, labels) {
+    mom <- .Call(C_feature_moments, b, labels, k)
+    mom$m <- nrow(b)
+    mom$levels <- levels(y)
+    fun(mom, var_equal = var_equal)$score
+  }
+  # the blocks were checked by the scoring pass: bad = 0
+  function(b) {
+    obs <- abs(stat(b, cls))
+    count <- numeric(length(obs))
+    for (i in seq_len(ncol(perms))) {
+      s <- abs(stat(b, cls[perms[, i]]))
+      hit <- s >= obs
+      hit[is.na(s)] <- TRUE
+      count <- count + hit
+    }
+    p <- (1 + count) / (1 + ncol(perms))
+    p[is.na(obs)] <- NA_real_
+    list(p_value = p, bad = 0)
+  }
+}
+
 # The dispatch table: what `y` must be and the function that scores.
 linear_methods <- list(
   pc = list(labels = "numeric", fun = score_pc),
   lin = list(labels = "binary", fun = score_lin),
   t = list(labels = "binary", fun = score_t),
   snr = list(labels = "binary", fun = score_snr),
-  mt = list(labels = "binary", fun = score_mt),
+  mt = list(labels = "factor", fun = score_mt),
   lods = list(labels = "binary", fun = score_lods),
   pam = list(labels = "factor", fun = score_pam)
 )
@@ -265,9 +333,45 @@ moderated_t <- function(mom, method, proportion = 0.01,
     (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
   }
   lods <- log(proportion / (1 - proportion)) - log_r / 2 + kernel
-  list(t = t, lods = lods,
+  list(t = t, lods = lods, df_total = df_total,
        prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
                  var_prior = exp(log_v0)))
+}
+
+# The moderated F test of K > 2 classes (Smyth 2004, section 6): limma's F
+# for coefficients 2..K of eBayes(lmFit(t(x), model.matrix(~ y))), the F
+# statistic of classifyTestsF() (fstat.only = TRUE) and its p-value as in
+# eBayes() (chi-square when the total df exceeds 1e6). With the treatment
+# contrasts of ~ y the quadratic form t' C^-1 t of the moderated t's of
+# those coefficients (C their correlation matrix) is the between-class sum of
+# squares sum_k m_k (mean_k - mean)^2 over the posterior variance, so F is
+# the one-way ANOVA F with the moderated variance of eq. (25) in place of the
+# residual variance.
+moderated_f <- function(mom) {
+  check_classes(mom, 1L, TRUE, "mt")
+  mom <- common_units(mom)
+  n <- mom$n
+  k <- length(n)
+  d <- ncol(mom$mean)
+  df <- mom$m - k
+  s2 <- colSums(mom$ss) / df
+  prior <- fit_f_dist(s2, df, one = 2^(-2 * mom$unit))
+  d0 <- prior$df2
+  s20 <- prior$scale
+  s2_post <- if (is.finite(d0)) (df * s2 + d0 * s20) / (df + d0) else rep_len(s20, d)
+  overall <- colSums(mom$mean * n) / mom$m
+  # K x d deviations of the class means; the length-K n recycles down columns
+  between <- colSums((t(t(mom$mean) - overall))^2 * n)
+  f <- between / (k - 1) / s2_post
+  f[is.nan(f)] <- NA_real_
+  df_total <- min(df + d0, d * df)
+  p <- if (df_total > 1e6) {
+    stats::pchisq((k - 1) * f, k - 1, lower.tail = FALSE)
+  } else {
+    stats::pf(f, k - 1, df_total, lower.tail = FALSE)
+  }
+  list(F = f, p_value = p, df_total = df_total,
+       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, mom$unit, 2L)))
 }
 
 # Fit a scaled F distribution s0^2 F(df, d0) to the variances s2 by the

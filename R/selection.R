@@ -234,7 +234,7 @@ features_by_rank <- function(x) {
 
 # The best `top` ranked features, as a data frame (rank, feature, the first
 # two annotation columns, score, contribution, iteration).
-top_features <- function(x, top) {
+top_ranked <- function(x, top) {
   f <- features_by_rank(x)
   cols <- c("rank", "feature", utils::head(x$annotation, 2L), "score", "contribution",
             "iteration")
@@ -370,7 +370,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
   cat(selection_header(x))
   s <- format_settings(x$settings, digits)
   if (length(s) > 0L) cat(pack_items(paste(names(s), s, sep = ": ")), sep = "\n")
-  print_top(top_features(x, top), length(x$ranking), digits)
+  print_top(top_ranked(x, top), length(x$ranking), digits)
   invisible(x)
 }
 
@@ -382,7 +382,7 @@ summary.bahsic_selection <- function(object, top = 20L, ...) {
                  call = object$call,
                  settings = format_settings(object$settings),
                  path = object$path,
-                 top = top_features(object, top),
+                 top = top_ranked(object, top),
                  n_ranked = length(object$ranking)),
             class = "summary.bahsic_selection")
 }

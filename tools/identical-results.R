@@ -107,6 +107,7 @@ older <- function(cl) {
 
 strip <- function(v) {
   if (is.list(v)) {
+    attr(v, "adjust") <- NULL  # an attribute added to feature_scores() results
     v$call <- NULL
     if (is.list(v$settings)) v$settings$threads <- NULL
     names(v)[names(v) == "kernel_x"] <- "kernel"  # hsic()'s element, renamed with its argument

@@ -144,6 +144,9 @@ core <- function(res) {
   if (inherits(res, "htest")) return(unclass(res)[c("statistic", "parameter", "p.value")])
   if (inherits(res, "bahsic_selection")) return(res[c("features", "path")])
   if (inherits(res, "bahsic_lsmi")) return(res[c("estimate", "sigma", "lambda", "cv")])
+  # feature_scores(): the columns in the data's units (effect, mean) scale with
+  # it (test-scores-inference.R); the rest must not
+  if (inherits(res, "bahsic_scores")) return(res[setdiff(names(res), c("effect", "mean"))])
   res
 }
 
