@@ -48,7 +48,7 @@ permutation_pvalues <- function(x, y, method, var_equal = FALSE,
   maxt_run(x, y, method, var_equal, n_perm, threads)
 }
 
-perm_methods <- c("t", "lin", "snr", "pc", "mt")
+# the statistics of the maxT engine: maxt_methods (R/scores.R)
 
 # Relative allowance for rounding in "|T_b| >= |T|".
 perm_tolerance <- 1e-10
@@ -111,8 +111,8 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
 }
 
 arg_match_perm <- function(method) {
-  if (!is.character(method) || length(method) != 1L || !method %in% perm_methods) {
-    stop("`method` must be one of ", paste0("\"", perm_methods, "\"", collapse = ", "),
+  if (!is.character(method) || length(method) != 1L || !method %in% maxt_methods) {
+    stop("`method` must be one of ", paste0("\"", maxt_methods, "\"", collapse = ", "),
          " for permutation p-values.", call. = FALSE)
   }
   method

@@ -139,7 +139,10 @@ if (mode == "save") {
     if (length(added)) {
       cat(sprintf("note %s: new element%s %s\n", nm, if (length(added) > 1L) "s" else "",
                   paste(added, collapse = ", ")))
+      at <- attributes(new)
       new <- new[setdiff(names(new), added)]
+      at$names <- names(new)
+      attributes(new) <- at
     }
     ok <- nm %in% names(old) && identical(old[[nm]], new)
     if (ok) {

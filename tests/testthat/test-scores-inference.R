@@ -233,13 +233,20 @@ test_that("lin, snr and pam without n_perm have no p-value columns", {
                "'fdr' needs adjusted p-values.*method = \"lin\"")
 })
 
-test_that("the kernel methods: statistic = score, no effect, mean or p-value (yet)", {
+test_that("the kernel methods: statistic = score, a one-sided HSIC p-value, no effect or mean", {
   dat <- sim_two(d = 5)
   s <- feature_scores(dat$x, dat$y, method = "mmd")
   expect_identical(s$statistic, s$score)
-  expect_identical(names(s), c("feature", "score", "rank", "statistic"))
-  expect_error(feature_scores(dat$x, dat$y, method = "hsic", adjust = "BH"),
-               "'adjust' needs p-values")
+  expect_identical(names(s), c("feature", "score", "rank", "statistic", "p_value", "adj_p_value"))
+  expect_true(all(s$p_value > 0 & s$p_value <= 1))
+  expect_equal(s$adj_p_value, p.adjust(s$p_value, "BH"))
+  h <- feature_scores(dat$x, dat$y, method = "hsic", adjust = "holm")
+  expect_equal(h$adj_p_value, p.adjust(h$p_value, "holm"))
+  set.seed(5)
+  hp <- feature_scores(dat$x, dat$y, method = "hsic", n_perm = 99)
+  expect_identical(hp$score, h$score)
+  # permutation p-values are multiples of 1 / (1 + n_perm)
+  expect_equal(hp$p_value * 100, round(hp$p_value * 100), tolerance = 1e-12)
 })
 
 test_that("column order, class and attributes", {
@@ -297,8 +304,8 @@ test_that("argument errors name the argument and say what to do", {
                "'n_perm' must be a whole number")
   expect_error(feature_scores(dat$x, dat$y, method = "t", n_perm = 10),
                "'n_perm' is not used with method = \"t\", whose p-values are analytic")
-  expect_error(feature_scores(dat$x, dat$y, method = "hsic", n_perm = 10),
-               "'n_perm' is not used with method = \"hsic\"")
+  expect_error(feature_scores(dat$x, dat$y, method = "pam", n_perm = -1),
+               "'n_perm' must be a whole number")
   expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "fdr2"),
                "'adjust' = \"fdr2\" is not one of \"BH\"")
   expect_error(feature_scores(dat$x, dat$y, method = "lods", adjust = "maxT"),
@@ -329,4 +336,19 @@ test_that("effect and mean are in the data's units; the p-values do not see the 
     expect_rel(tiny$statistic / unit, base$statistic, 1e-12, info = method)
     if (!is.null(base$p_value)) expect_rel(tiny$p_value, base$p_value, 1e-10, info = method)
   }
+})
+
+test_that("adjust = \"maxT\" gives the step-down maxT of permutation_pvalues() on the same labellings", {
+  dat <- sim_two(d = 30)
+  for (method in c("t", "mt", "lin")) {
+    set.seed(11)
+    s <- feature_scores(dat$x, dat$y, method = method, adjust = "maxT", n_perm = 200)
+    set.seed(11)
+    ref <- bahsic:::permutation_pvalues(dat$x, dat$y, method, n_perm = 200L)
+    expect_equal(s$p_value, unname(ref$p_value), tolerance = 1e-15)
+    expect_equal(s$adj_p_value, unname(ref$adj_p_value), tolerance = 1e-15)
+    expect_true(all(s$adj_p_value >= s$p_value))
+  }
+  expect_error(feature_scores(dat$x, dat$y, method = "hsic", adjust = "maxT"),
+               "adjust = \"maxT\" is available for method")
 })
