@@ -238,7 +238,12 @@ top_ranked <- function(x, top) {
   f <- features_by_rank(x)
   cols <- c("rank", "feature", utils::head(x$annotation, 2L), "score", "contribution",
             "iteration")
-  utils::head(f[!is.na(f$rank), intersect(cols, names(f)), drop = FALSE], top)
+  f <- utils::head(f[!is.na(f$rank), intersect(cols, names(f)), drop = FALSE], top)
+  # a column a selector does not fill (a stability selection's contribution
+  # and iteration) is left out rather than shown as a column of NA
+  empty <- vapply(f, function(v) all(is.na(v)), logical(1)) &
+    names(f) %in% c("contribution", "iteration")
+  f[!empty]
 }
 
 print_top <- function(top, n_ranked, digits) {
