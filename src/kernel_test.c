@@ -146,10 +146,10 @@ static int use_avx2(int simd)
  * the gamma's scale; NaN when m < 4 or a moment is not positive (a constant
  * kernel). They calibrate much better than the asymptotic moments of
  * Gretton et al. 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m:
- * see inst/bench/bench-kernel-test.R. stat = tr(A B), ta = tr(A),
- * ta2 = tr(A^2), sa = sum_i A_ii^2. */
+ * see inst/bench/bench-kernel-test.R. stat = tr(A0 B), ta = tr(A0),
+ * ta2 = tr(A0^2), sa = sum_i A0_ii^2 for A0 = A - c H (gamma_one()). */
 static void gamma_moments(double stat, double ta, double ta2, double sa,
-                          ptrdiff_t m, const bk_test_label *lab,
+                          double c, ptrdiff_t m, const bk_test_label *lab,
                           double *shape, double *z)
 {
   const double md = (double) m;
@@ -159,7 +159,8 @@ static void gamma_moments(double stat, double ta, double ta2, double sa,
   }
   double ua = (md - 1.0) * ta2 - ta * ta;
   double wa = md * (md + 1.0) * sa - (md - 1.0) * (ta * ta + 2.0 * ta2);
-  double mean = ta * lab->tb / (md - 1.0);
+  double mean = ta * lab->tb / (md - 1.0) + c * lab->tb;
+  stat += c * lab->tb;
   double var = 2.0 * ua * lab->ub / ((md + 1.0) * (md - 1.0) * (md - 1.0) * (md - 2.0)) +
                wa * lab->wb / ((md + 1.0) * md * (md - 1.0) * (md - 2.0) * (md - 3.0));
   if (mean > 0.0 && var > 0.0) {
@@ -177,8 +178,9 @@ typedef struct {
 } feature_buf;
 
 /* The kernel of feature xj (packed, with its diagonal and row sums) in buf,
- * rescaled by a power of two when its values are extreme. */
-static void feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
+ * rescaled by a power of two when its values are extreme. Returns the
+ * largest |K_ab| over the pairs a < b (after the rescaling). */
+static double feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
                            fill_fn fill_k, const feature_buf *buf)
 {
   const int dist = bk_kernel_uses_distance(kern.type);
@@ -191,7 +193,8 @@ static void feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
     xj = buf->col;
     kern = bk_scaled_kernel(kern, e);
   }
-  double top = fill_k(xj, m, kern, buf->Kp, buf->r);
+  const double offtop = fill_k(xj, m, kern, buf->Kp, buf->r);
+  double top = offtop;
   for (ptrdiff_t a = 0; a < m; a++) {
     const double k = bk_kernel_value(kern, dist ? 0.0 : xj[a] * xj[a]);
     const double f = fabs(k);
@@ -215,19 +218,33 @@ static void feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
       colp += b;
     }
   }
+  return ldexp(offtop, ek);
 }
 
 /* The gamma approximation of one feature, its kernel in buf: the traces of
  * Kc from the row sums and one sweep of the centred pairs. Ld: diag(Lc),
  * Lp: Lc packed. */
-static void gamma_one(const feature_buf *buf, ptrdiff_t m, const double *Lp,
-                      const double *Ld, const bk_test_label *lab,
-                      centre_fn centre_k, double *shape, double *z)
+static void gamma_one(const feature_buf *buf, ptrdiff_t m, double offtop,
+                      const double *Lp, const double *Ld,
+                      const bk_test_label *lab, centre_fn centre_k,
+                      double *shape, double *z)
 {
   const double md = (double) m;
+  /* A constant diagonal c (every distance kernel: k(0)) above every pair
+   * (offtop) is taken out, K = K0 + c I with diag(K0) = 0, and put back
+   * exactly: H K H = H K0 H + c H, so tr(A B) and E T gain c tr(B) and
+   * var T does not change (the terms in c cancel in u_A and w_A). Summed
+   * with the pairs, a diagonal much larger than they are (the
+   * inverse-distance kernel, 1 / eps) would leave the centred pairs to the
+   * rounding of the row means. A kernel with a pair as large as c (ties in
+   * a Gaussian; a constant feature, whose centred kernel is then exactly 0)
+   * keeps its diagonal. */
+  double c = m > 0 && buf->kd[0] > offtop ? buf->kd[0] : 0.0;
+  for (ptrdiff_t a = 1; a < m; a++)
+    if (buf->kd[a] != c) c = 0.0;
   double tot = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    const double s = buf->r[a] + buf->kd[a];
+    const double s = buf->r[a] + (buf->kd[a] - c);
     buf->rk[a] = s / md;
     tot += s;
   }
@@ -237,13 +254,13 @@ static void gamma_one(const feature_buf *buf, ptrdiff_t m, const double *Lp,
   /* the diagonal, Kc_aa = (K_aa - rk_a) + (sk - rk_a) */
   double ta = 0.0, sa = 0.0, sd = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    const double kc = buf->kd[a] - buf->rk[a] + (sk - buf->rk[a]);
+    const double kc = (buf->kd[a] - c) - buf->rk[a] + (sk - buf->rk[a]);
     ta += kc;
     sa += kc * kc;
     sd += kc * Ld[a];
   }
   /* the pairs a < b count twice: the matrices are symmetric */
-  gamma_moments(sd + 2.0 * off[0], ta, sa + 2.0 * off[1], sa, m, lab, shape, z);
+  gamma_moments(sd + 2.0 * off[0], ta, sa + 2.0 * off[1], sa, c, m, lab, shape, z);
 }
 
 /* #{r : sum_ab K_ab Wt_{p_r(a) p_r(b)} >= obs - tol} over the B permutations
@@ -335,8 +352,8 @@ void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                                base + P + 3 * m};
       bk_kernel kj = kern;
       if (par) kj.p1 = par[j];
-      feature_kernel(x + m * j, m, kj, fill_k, &buf);
-      gamma_one(&buf, m, Lp, Ld, lab, centre_k, shape + j, z + j);
+      const double offtop = feature_kernel(x + m * j, m, kj, fill_k, &buf);
+      gamma_one(&buf, m, offtop, Lp, Ld, lab, centre_k, shape + j, z + j);
       if (lab->B > 0)
         count[j] = perm_count(&buf, m, lab->Wt, Wp, Wd, nw, lab->perms, lab->B);
     }

@@ -247,3 +247,36 @@ test_that("kernels of an extreme scale are rescaled exactly: the same gamma p-va
     expect_equal(ps, p, tolerance = 1e-12)
   }
 })
+
+test_that("a diagonal far above the pairs (inverse distance, eps = 1e-6) keeps its accuracy", {
+  # K = K0 + c I: H K H = H K0 H + c H, so the statistic and its mean gain
+  # c tr(B) and the variance is that of K0; the oracle sums the pairs apart
+  # from the diagonal, which the plain centring of K would drown in c = 1e6
+  set.seed(17)
+  m <- 30L
+  x <- matrix(rnorm(m * 6), m)
+  x[, 2] <- exp(x[, 2])
+  test <- ns$test_label_side(gauss_k(rnorm(m)), m)
+  B <- test$Lc
+  tb <- sum(diag(B)); tb2 <- sum(B * B)
+  H <- diag(m) - 1 / m
+  want <- apply(x, 2L, function(v) {
+    K0 <- 1 / (abs(outer(v, v, "-")) + 1e-6)
+    diag(K0) <- 0
+    A0 <- H %*% K0 %*% H
+    ta <- sum(diag(A0)); ta2 <- sum(A0 * A0)
+    ua <- (m - 1) * ta2 - ta^2; ub <- (m - 1) * tb2 - tb^2
+    wa <- m * (m + 1) * sum(diag(A0)^2) - (m - 1) * (ta^2 + 2 * ta2)
+    wb <- m * (m + 1) * sum(diag(B)^2) - (m - 1) * (tb^2 + 2 * tb2)
+    mu <- ta * tb / (m - 1) + 1e6 * tb
+    v <- 2 * ua * ub / ((m + 1) * (m - 1)^2 * (m - 2)) +
+      wa * wb / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3))
+    c(shape = mu^2 / v, z = (sum(A0 * B) + 1e6 * tb) * mu / v)
+  })
+  opts <- list(kernel = ns$bk_codes$kernel[["inverse_distance"]], p1 = 1e-6, p2 = 0,
+               threads = 1L, simd = TRUE, Lc = test$Lc, tb = test$tb, ub = test$ub,
+               wb = test$wb)
+  got <- .Call(ns$C_feature_hsic_test, x, opts)
+  expect_equal(got$shape, want["shape", ], tolerance = 1e-10)
+  expect_equal(got$z, want["z", ], tolerance = 1e-10)
+})
