@@ -15,7 +15,8 @@
  * score pass of pairs.c reads its weights); the loops over that triangle
  * are compiled for AVX2 + FMA as well and picked at run time. Two sweeps
  * per feature: the kernel values with their row sums, then the centred
- * values with the sums the moments need. Numeric core: no R API.
+ * values with the sums the moments need (the Gaussian kernel in one fused
+ * loop, as the score pass of pairs.c). Numeric core: no R API.
  */
 #include <float.h>
 #include <math.h>
@@ -37,6 +38,24 @@ static int thread_id(void) { return 0; }
  * scale and the permutation counts do not depend on that power */
 #define BK_TEST_RANGE 128
 
+/* the Gaussian columns of FILL_BODY: exp, both row sums and the largest
+ * value in one loop */
+#define GAUSS_FILL(EXPF)                                                      \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = xj[b];                                                 \
+    double s = 0.0;                                                          \
+    KT_SIMD_SUM_MAX(s, top)                                                  \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = xj[a] - xb, k = EXPF(ns * (u * u));                   \
+      col[a] = k;                                                            \
+      s += k;                                                                \
+      r[a] += k;                                                             \
+      top = k > top ? k : top;                                               \
+    }                                                                        \
+    r[b] += s;                                                               \
+    col += b;                                                                \
+  }
+
 /* The kernel of one feature over the pairs a < b, packed column after
  * column (pair (a, b) at b (b - 1) / 2 + a, bk_pack_upper()), into Kp, and
  * r[a] = sum_{b != a} K_ab, the row sums without the diagonal. Each column
@@ -47,6 +66,22 @@ static int thread_id(void) { return 0; }
   const int dist = bk_kernel_uses_distance(kern.type);                       \
   double top = 0.0, *col = Kp;                                               \
   for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;                              \
+  if (kern.type == BK_GAUSSIAN && m > 1) {                                   \
+    /* the Gaussian in one loop, without the clamp when every argument is   \
+     * >= -708, as bk_feature_dot() decides it: the same values */          \
+    double lo = xj[0], hi = xj[0];                                           \
+    for (ptrdiff_t a = 1; a < m; a++) {                                      \
+      lo = xj[a] < lo ? xj[a] : lo;                                          \
+      hi = xj[a] > hi ? xj[a] : hi;                                          \
+    }                                                                        \
+    const double ns = -kern.p1;                                              \
+    if (kern.p1 * (hi - lo) * (hi - lo) <= 708.0) {                          \
+      GAUSS_FILL(bk_exp_core)                                                \
+    } else {                                                                 \
+      GAUSS_FILL(bk_exp)                                                     \
+    }                                                                        \
+    return top;                                                              \
+  }                                                                          \
   for (ptrdiff_t b = 1; b < m; b++) {                                        \
     const double xb = xj[b];                                                 \
     if (dist) {                                                              \
