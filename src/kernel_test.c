@@ -59,9 +59,9 @@ static int thread_id(void) { return 0; }
 /* The kernel of one feature over the pairs a < b, packed column after
  * column (pair (a, b) at b (b - 1) / 2 + a, bk_pack_upper()), into Kp, and
  * r[a] = sum_{b != a} K_ab, the row sums without the diagonal. Each column
- * is made as squared distances (or products), mapped by the table's
- * per-kernel loop (BK_KERNEL_MAP, which vectorises the Gaussian's exp),
- * then summed both ways while it is in L1. Returns the largest |K_ab|. */
+ * of the other kernels is made as squared distances (or products), mapped
+ * by the table's per-kernel loop (BK_KERNEL_MAP, vectorised), then summed
+ * both ways while it is in L1. Returns the largest |K_ab|. */
 #define FILL_BODY                                                             \
   const int dist = bk_kernel_uses_distance(kern.type);                       \
   double top = 0.0, *col = Kp;                                               \
@@ -108,8 +108,9 @@ static int thread_id(void) { return 0; }
   }                                                                          \
   return top;
 
-/* With rk the row means of the full K and sk its mean, the centred matrix
- * Kc = H K H has Kc_ab = (K_ab - rk_a) + (sk - rk_b). Over the pairs a < b:
+/* With rk the row means of the kernel (its diagonal less c, gamma_one())
+ * and sk its mean, the centred matrix has Kc_ab = (K_ab - rk_a) +
+ * (sk - rk_b) off the diagonal. Over the pairs a < b:
  * out[0] = sum Kc_ab Lc_ab and out[1] = sum Kc_ab^2 (Lp: Lc packed). */
 #define CENTRE_BODY                                                           \
   const double *col = Kp, *lp = Lp;                                          \
