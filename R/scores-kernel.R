@@ -140,7 +140,6 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
 # dependence on the outcome, p = 1 (its permuted statistics all tie with the
 # observed one, and the gamma test, undefined there, is given the same).
 feature_p_values <- function(b, opts, test, constant) {
-  opts$simd <- NULL
   opts <- c(opts, test[c("Lc", "tb", "ub", "wb")])
   if (!is.null(test$perms)) opts <- c(opts, test[c("Wt", "perms")])
   out <- .Call(C_feature_hsic_test, b, opts)

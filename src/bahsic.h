@@ -391,12 +391,15 @@ typedef struct {
  * NULL): the gamma approximation's shape[j] and z[j] (the statistic
  * tr(K H L H) over the gamma's scale; NaN for m < 4 or a constant kernel) and,
  * for B > 0, count[j], the permuted statistics >= the observed one (up to
- * rounding). work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
-#define BK_FEATURE_TEST_WORK(m, nthreads) ((nthreads) * ((m) * (m) + 2 * (m)))
+ * rounding). Lc and Wt must be symmetric (only the pairs a < b and the
+ * diagonal are read for the sums). simd as for bk_pick_gauss_pass().
+ * work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
+#define BK_FEATURE_TEST_WORK(m, nthreads)                                    \
+  ((m) * ((m) - 1) + 2 * (m) + (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                           bk_kernel kern, const double *par,
                           const bk_test_label *lab, double *shape, double *z,
-                          double *count, double *work, int nthreads,
+                          double *count, double *work, int simd, int nthreads,
                           bk_pacer *pace);
 
 /* ---- the Gaussian pair loop (pairs.c) ---------------------------------------

@@ -6,13 +6,17 @@
  * Two null distributions:
  *  - a gamma distribution (as Gretton et al. 2008, section 3) for the
  *    biased statistic tr(K H L H) = m^2 HSIC_b, here with the exact mean
- *    and variance of its permutation distribution (gamma_one());
+ *    and variance of its permutation distribution (gamma_moments());
  *  - permutations of the samples, given by the caller (drawn once in R from
  *    the user's RNG), for the statistic sum_ab K_ab Wt_ab.
- * The label side (H L H and its traces)
- * is made once by the caller; per feature the kernel is evaluated once into
- * an m x m buffer of the thread, and every sum reads that buffer.
- * Numeric core: no R API.
+ * The label side (H L H and its traces) is made once by the caller. Every
+ * matrix here is symmetric, so per feature the kernel is evaluated once,
+ * over the pairs a < b only, into a packed triangle of the thread (as the
+ * score pass of pairs.c reads its weights); the loops over that triangle
+ * are compiled for AVX2 + FMA as well and picked at run time. Two sweeps
+ * per feature: the kernel values with their row sums, then the centred
+ * values with the sums the moments need (the Gaussian kernel in one fused
+ * loop, as the score pass of pairs.c). Numeric core: no R API.
  */
 #include <float.h>
 #include <math.h>
@@ -22,8 +26,10 @@
 #ifdef _OPENMP
 #include <omp.h>
 static int thread_id(void) { return omp_get_thread_num(); }
+#define KT_SIMD_SUM_MAX(s, top) BK_PRAGMA(omp simd reduction(+ : s) reduction(max : top))
 #else
 static int thread_id(void) { return 0; }
+#define KT_SIMD_SUM_MAX(s, top)
 #endif
 
 /* a kernel matrix whose largest |value| lies outside [2^-128, 2^128] is
@@ -32,84 +38,165 @@ static int thread_id(void) { return 0; }
  * scale and the permutation counts do not depend on that power */
 #define BK_TEST_RANGE 128
 
-/* K (m x m, full) of feature xj with kernel kern; col: m doubles of work */
-static void feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
-                           double *K, double *col)
+/* the Gaussian columns of FILL_BODY: exp, both row sums and the largest
+ * value in one loop */
+#define GAUSS_FILL(EXPF)                                                      \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = xj[b];                                                 \
+    double s = 0.0;                                                          \
+    KT_SIMD_SUM_MAX(s, top)                                                  \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = xj[a] - xb, k = EXPF(ns * (u * u));                   \
+      col[a] = k;                                                            \
+      s += k;                                                                \
+      r[a] += k;                                                             \
+      top = k > top ? k : top;                                               \
+    }                                                                        \
+    r[b] += s;                                                               \
+    col += b;                                                                \
+  }
+
+/* The kernel of one feature over the pairs a < b, packed column after
+ * column (pair (a, b) at b (b - 1) / 2 + a, bk_pack_upper()), into Kp, and
+ * r[a] = sum_{b != a} K_ab, the row sums without the diagonal. Each column
+ * of the other kernels is made as squared distances (or products), mapped
+ * by the table's per-kernel loop (BK_KERNEL_MAP, vectorised), then summed
+ * both ways while it is in L1. Returns the largest |K_ab|. */
+#define FILL_BODY                                                             \
+  const int dist = bk_kernel_uses_distance(kern.type);                       \
+  double top = 0.0, *col = Kp;                                               \
+  for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;                              \
+  if (kern.type == BK_GAUSSIAN && m > 1) {                                   \
+    /* the Gaussian in one loop, without the clamp when every argument is   \
+     * >= -708, as bk_feature_dot() decides it: the same values */          \
+    double lo = xj[0], hi = xj[0];                                           \
+    for (ptrdiff_t a = 1; a < m; a++) {                                      \
+      lo = xj[a] < lo ? xj[a] : lo;                                          \
+      hi = xj[a] > hi ? xj[a] : hi;                                          \
+    }                                                                        \
+    const double ns = -kern.p1;                                              \
+    if (kern.p1 * (hi - lo) * (hi - lo) <= 708.0) {                          \
+      GAUSS_FILL(bk_exp_core)                                                \
+    } else {                                                                 \
+      GAUSS_FILL(bk_exp)                                                     \
+    }                                                                        \
+    return top;                                                              \
+  }                                                                          \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = xj[b];                                                 \
+    if (dist) {                                                              \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < b; a++) {                                    \
+        double t = xj[a] - xb;                                               \
+        col[a] = t * t;                                                      \
+      }                                                                      \
+    } else {                                                                 \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < b; a++) col[a] = xj[a] * xb;                 \
+    }                                                                        \
+    BK_KERNEL_MAP(kern.type, kern.p1, kern.p2, col, b);                      \
+    double s = 0.0;                                                          \
+    KT_SIMD_SUM_MAX(s, top)                                                  \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double k = col[a], f = fabs(k);                                  \
+      s += k;                                                                \
+      r[a] += k;                                                             \
+      top = f > top ? f : top;                                               \
+    }                                                                        \
+    r[b] += s;                                                               \
+    col += b;                                                                \
+  }                                                                          \
+  return top;
+
+/* With rk the row means of the kernel (its diagonal less c, gamma_one())
+ * and sk its mean, the centred matrix has Kc_ab = (K_ab - rk_a) +
+ * (sk - rk_b) off the diagonal. Over the pairs a < b:
+ * out[0] = sum Kc_ab Lc_ab and out[1] = sum Kc_ab^2 (Lp: Lc packed). */
+#define CENTRE_BODY                                                           \
+  const double *col = Kp, *lp = Lp;                                          \
+  double stat = 0.0, sq = 0.0;                                               \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double cb = sk - rk[b];                                            \
+    double s = 0.0, t = 0.0;                                                 \
+    BK_SIMD_SUM2(s, t)                                                       \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double kc = col[a] - rk[a] + cb;                                 \
+      s += kc * lp[a];                                                       \
+      t += kc * kc;                                                          \
+    }                                                                        \
+    stat += s;                                                               \
+    sq += t;                                                                 \
+    col += b;                                                                \
+    lp += b;                                                                 \
+  }                                                                          \
+  out[0] = stat;                                                             \
+  out[1] = sq;
+
+#define FILL_ARGS                                                             \
+  const double *xj, ptrdiff_t m, bk_kernel kern, double *Kp, double *r
+#define CENTRE_ARGS                                                           \
+  const double *Kp, const double *Lp, const double *rk, double sk,           \
+      ptrdiff_t m, double *out
+
+typedef double (*fill_fn)(FILL_ARGS);
+typedef void (*centre_fn)(CENTRE_ARGS);
+static double fill(FILL_ARGS) { FILL_BODY }
+static void centre(CENTRE_ARGS) { CENTRE_BODY }
+
+/* R's flags target the baseline x86-64 (SSE2): the same loops for AVX2 +
+ * FMA, as pairs.c does for the score pass (the same arithmetic up to the
+ * rounding of the fused operations and of the wider reductions) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KT_X86_DISPATCH 1
+__attribute__((target("avx2,fma"))) static double fill_avx2(FILL_ARGS)
 {
-  int dist = bk_kernel_uses_distance(kern.type);
-  /* a feature of an extreme scale is rescaled as in bk_feature_dot()
-   * (hsic.c): the same kernel, up to a constant factor for the
-   * inverse-distance kernel, which changes no test */
-  int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
-  if (e != 0) {
-    bk_copy_pow2(xj, m, e, col);
-    xj = col;
-    kern = bk_scaled_kernel(kern, e);
-  }
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double xb = xj[b];
-    double *Kb = K + m * b;
-    for (ptrdiff_t a = 0; a <= b; a++) {
-      double t = xj[a] - xb;
-      Kb[a] = bk_kernel_value(kern, dist ? t * t : xj[a] * xb);
-    }
-  }
-  for (ptrdiff_t b = 0; b < m; b++)
-    for (ptrdiff_t a = b + 1; a < m; a++) K[a + m * b] = K[b + m * a];
-  double top = bk_max_abs(K, m * m);
-  int ek = bk_pow2_shift(top, BK_TEST_RANGE);
-  if (ek != 0) bk_copy_pow2(K, m * m, ek, K);
+  FILL_BODY
+}
+__attribute__((target("avx2,fma"))) static void centre_avx2(CENTRE_ARGS)
+{
+  CENTRE_BODY
+}
+#endif
+
+static int use_avx2(int simd)
+{
+#ifdef KT_X86_DISPATCH
+  __builtin_cpu_init();
+  return simd && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  (void) simd;
+  return 0;
+#endif
 }
 
-/* The gamma approximation for one kernel matrix K: *shape and *z, the
- * statistic T = tr(HKH L~) (L~ = H L H) divided by the gamma's scale; NaN
- * when m < 4 or a moment is not positive (a constant kernel). The gamma has
- * the exact mean and variance of T over the m! permutations of the samples
- * (Kazi-Aoual et al. 1995, as written for the RV coefficient by Josse,
- * Pages and Husson 2008, section 2.2), from the traces of the two centred
- * matrices:
+/* The exact mean and variance of T = tr(Kc Lc) over the m! permutations of
+ * the samples (Kazi-Aoual et al. 1995, as written for the RV coefficient by
+ * Josse, Pages and Husson 2008, section 2.2), from the traces of the two
+ * centred matrices A = Kc and B = Lc:
  *   E T = tr(A) tr(B) / (m - 1),
  *   var T = 2 u_A u_B / ((m + 1)(m - 1)^2 (m - 2))
  *         + w_A w_B / ((m + 1) m (m - 1)(m - 2)(m - 3)),
  *   u_A = (m - 1) tr(A^2) - tr(A)^2,
  *   w_A = m (m + 1) sum_i A_ii^2 - (m - 1)(tr(A)^2 + 2 tr(A^2)).
- * They calibrate much better than the asymptotic moments of Gretton et al.
- * 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m: see
- * inst/bench/bench-kernel-test.R. rk: m doubles of work. */
-static void gamma_one(const double *K, ptrdiff_t m, const bk_test_label *lab,
-                      double *rk, double *shape, double *z)
+ * The gamma with that mean and variance: *shape and *z, the statistic over
+ * the gamma's scale; NaN when m < 4 or a moment is not positive (a constant
+ * kernel). They calibrate much better than the asymptotic moments of
+ * Gretton et al. 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m:
+ * see inst/bench/bench-kernel-test.R. stat = tr(A0 B), ta = tr(A0),
+ * ta2 = tr(A0^2), sa = sum_i A0_ii^2 for A0 = A - c H (gamma_one()). */
+static void gamma_moments(double stat, double ta, double ta2, double sa,
+                          double c, ptrdiff_t m, const bk_test_label *lab,
+                          double *shape, double *z)
 {
-  double md = (double) m, tot = 0.0;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kb = K + m * b;
-    double s = 0.0;
-    for (ptrdiff_t a = 0; a < m; a++) s += Kb[a];
-    rk[b] = s / md;
-    tot += s;
-  }
-  double sk = tot / (md * md), stat = 0.0, ta2 = 0.0, ta = 0.0, sa = 0.0;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kb = K + m * b, *Lb = lab->Lc + m * b;
-    const double cb = sk - rk[b];
-    double s = 0.0, t = 0.0;
-    for (ptrdiff_t a = 0; a < m; a++) {
-      double kc = Kb[a] - rk[a] + cb;
-      s += kc * Lb[a];
-      t += kc * kc;
-    }
-    stat += s;
-    ta2 += t;
-    double kbb = Kb[b] - rk[b] + cb;
-    ta += kbb;
-    sa += kbb * kbb;
-  }
+  const double md = (double) m;
   if (m < 4) {
     *shape = *z = NAN;
     return;
   }
   double ua = (md - 1.0) * ta2 - ta * ta;
   double wa = md * (md + 1.0) * sa - (md - 1.0) * (ta * ta + 2.0 * ta2);
-  double mean = ta * lab->tb / (md - 1.0);
+  double mean = ta * lab->tb / (md - 1.0) + c * lab->tb;
+  stat += c * lab->tb;
   double var = 2.0 * ua * lab->ub / ((md + 1.0) * (md - 1.0) * (md - 1.0) * (md - 2.0)) +
                wa * lab->wb / ((md + 1.0) * md * (md - 1.0) * (md - 2.0) * (md - 3.0));
   if (mean > 0.0 && var > 0.0) {
@@ -120,30 +207,136 @@ static void gamma_one(const double *K, ptrdiff_t m, const bk_test_label *lab,
   }
 }
 
+/* The per-thread buffers of one feature: the packed kernel Kp (P), its
+ * diagonal kd, the row sums r, the row means rk and a column of x (m each) */
+typedef struct {
+  double *Kp, *kd, *r, *rk, *col;
+} feature_buf;
+
+/* The kernel of feature xj (packed, with its diagonal and row sums) in buf,
+ * rescaled by a power of two when its values are extreme. Returns the
+ * largest |K_ab| over the pairs a < b (after the rescaling). */
+static double feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
+                           fill_fn fill_k, const feature_buf *buf)
+{
+  const int dist = bk_kernel_uses_distance(kern.type);
+  /* a feature of an extreme scale is rescaled as in bk_feature_dot()
+   * (hsic.c): the same kernel, up to a constant factor for the
+   * inverse-distance kernel, which changes no test */
+  int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
+  if (e != 0) {
+    bk_copy_pow2(xj, m, e, buf->col);
+    xj = buf->col;
+    kern = bk_scaled_kernel(kern, e);
+  }
+  const double offtop = fill_k(xj, m, kern, buf->Kp, buf->r);
+  double top = offtop;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    const double k = bk_kernel_value(kern, dist ? 0.0 : xj[a] * xj[a]);
+    const double f = fabs(k);
+    buf->kd[a] = k;
+    top = f > top ? f : top;
+  }
+  const int ek = bk_pow2_shift(top, BK_TEST_RANGE);
+  if (ek != 0) {
+    /* rare: the row sums again from the scaled values (those of the
+     * unscaled ones may have overflowed) */
+    const ptrdiff_t P = m * (m - 1) / 2;
+    bk_copy_pow2(buf->Kp, P, ek, buf->Kp);
+    bk_copy_pow2(buf->kd, m, ek, buf->kd);
+    for (ptrdiff_t a = 0; a < m; a++) buf->r[a] = 0.0;
+    const double *colp = buf->Kp;
+    for (ptrdiff_t b = 1; b < m; b++) {
+      for (ptrdiff_t a = 0; a < b; a++) {
+        buf->r[a] += colp[a];
+        buf->r[b] += colp[a];
+      }
+      colp += b;
+    }
+  }
+  return ldexp(offtop, ek);
+}
+
+/* The gamma approximation of one feature, its kernel in buf: the traces of
+ * Kc from the row sums and one sweep of the centred pairs. Ld: diag(Lc),
+ * Lp: Lc packed. */
+static void gamma_one(const feature_buf *buf, ptrdiff_t m, double offtop,
+                      const double *Lp, const double *Ld,
+                      const bk_test_label *lab, centre_fn centre_k,
+                      double *shape, double *z)
+{
+  const double md = (double) m;
+  /* A constant diagonal c (every distance kernel: k(0)) above every pair
+   * (offtop) is taken out, K = K0 + c I with diag(K0) = 0, and put back
+   * exactly: H K H = H K0 H + c H, so tr(A B) and E T gain c tr(B) and
+   * var T does not change (the terms in c cancel in u_A and w_A). Summed
+   * with the pairs, a diagonal much larger than they are (the
+   * inverse-distance kernel, 1 / eps) would leave the centred pairs to the
+   * rounding of the row means. A kernel with a pair as large as c (ties in
+   * a Gaussian; a constant feature, whose centred kernel is then exactly 0)
+   * keeps its diagonal. */
+  double c = m > 0 && buf->kd[0] > offtop ? buf->kd[0] : 0.0;
+  for (ptrdiff_t a = 1; a < m; a++)
+    if (buf->kd[a] != c) c = 0.0;
+  double tot = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    const double s = buf->r[a] + (buf->kd[a] - c);
+    buf->rk[a] = s / md;
+    tot += s;
+  }
+  const double sk = m > 0 ? tot / (md * md) : 0.0;
+  double off[2];
+  centre_k(buf->Kp, Lp, buf->rk, sk, m, off);
+  /* the diagonal, Kc_aa = (K_aa - rk_a) + (sk - rk_a) */
+  double ta = 0.0, sa = 0.0, sd = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    const double kc = (buf->kd[a] - c) - buf->rk[a] + (sk - buf->rk[a]);
+    ta += kc;
+    sa += kc * kc;
+    sd += kc * Ld[a];
+  }
+  /* the pairs a < b count twice: the matrices are symmetric */
+  gamma_moments(sd + 2.0 * off[0], ta, sa + 2.0 * off[1], sa, c, m, lab, shape, z);
+}
+
 /* #{r : sum_ab K_ab Wt_{p_r(a) p_r(b)} >= obs - tol} over the B permutations
  * (0-based, m x B), obs the unpermuted sum and tol = sqrt(eps) ||K||_F
  * ||Wt||_F (nw): a statistic equal to the observed one up to rounding is a
- * tie and counts (perm_p_value() in R/hsic.R has the same rule). */
-static double perm_count(const double *K, ptrdiff_t m, const double *Wt,
-                         double nw, const int *perms, ptrdiff_t B)
+ * tie and counts (perm_p_value() in R/hsic.R has the same rule). K and Wt
+ * are symmetric: the diagonal plus twice the pairs a < b (Wp: Wt packed,
+ * Wd: its diagonal). */
+static double perm_count(const feature_buf *buf, ptrdiff_t m, const double *Wt,
+                         const double *Wp, const double *Wd, double nw,
+                         const int *perms, ptrdiff_t B)
 {
-  double obs = 0.0, nk = 0.0;
-  for (ptrdiff_t i = 0; i < m * m; i++) {
-    obs += K[i] * Wt[i];
-    nk += K[i] * K[i];
+  const double *Kp = buf->Kp, *kd = buf->kd;
+  const ptrdiff_t P = m * (m - 1) / 2;
+  double obs = 0.0, nk = 0.0, od = 0.0, nd = 0.0;
+  for (ptrdiff_t i = 0; i < P; i++) {
+    obs += Kp[i] * Wp[i];
+    nk += Kp[i] * Kp[i];
   }
+  for (ptrdiff_t a = 0; a < m; a++) {
+    od += kd[a] * Wd[a];
+    nd += kd[a] * kd[a];
+  }
+  obs = od + 2.0 * obs;
+  nk = nd + 2.0 * nk;
   const double lim = obs - sqrt(DBL_EPSILON) * sqrt(nk) * nw;
   double count = 0.0;
   for (ptrdiff_t r = 0; r < B; r++) {
     const int *p = perms + m * r;
-    double T = 0.0;
-    for (ptrdiff_t b = 0; b < m; b++) {
-      const double *Kb = K + m * b, *Wb = Wt + m * (ptrdiff_t) p[b];
+    double T = 0.0, Td = 0.0;
+    const double *col = Kp;
+    for (ptrdiff_t b = 1; b < m; b++) {
+      const double *Wb = Wt + m * (ptrdiff_t) p[b];
       double s = 0.0;
-      for (ptrdiff_t a = 0; a < m; a++) s += Kb[a] * Wb[p[a]];
+      for (ptrdiff_t a = 0; a < b; a++) s += col[a] * Wb[p[a]];
       T += s;
+      col += b;
     }
-    if (T >= lim) count += 1.0;
+    for (ptrdiff_t a = 0; a < m; a++) Td += kd[a] * Wd[p[a]];
+    if (Td + 2.0 * T >= lim) count += 1.0;
   }
   return count;
 }
@@ -151,19 +344,38 @@ static double perm_count(const double *K, ptrdiff_t m, const double *Wt,
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                           bk_kernel kern, const double *par,
                           const bk_test_label *lab, double *shape, double *z,
-                          double *count, double *work, int nthreads,
+                          double *count, double *work, int simd, int nthreads,
                           bk_pacer *pace)
 {
-  const ptrdiff_t nt = nthreads > 1 ? nthreads : 1, per_thread = m * m + 2 * m;
+  const ptrdiff_t nt = nthreads > 1 ? nthreads : 1, P = m * (m - 1) / 2,
+                  per_thread = P + 4 * m;
+  /* the label side packed once: Lc and, for permutations, Wt */
+  double *Lp = work, *Ld = Lp + P, *Wp = Ld + m, *Wd = Wp + P,
+         *bufs = Wd + m;
+  bk_pack_upper(lab->Lc, m, Lp);
+  for (ptrdiff_t a = 0; a < m; a++) Ld[a] = lab->Lc[a + m * a];
   double nw = 0.0;
   if (lab->B > 0) {
     for (ptrdiff_t i = 0; i < m * m; i++) nw += lab->Wt[i] * lab->Wt[i];
     nw = sqrt(nw);
+    bk_pack_upper(lab->Wt, m, Wp);
+    for (ptrdiff_t a = 0; a < m; a++) Wd[a] = lab->Wt[a + m * a];
   }
+  const int avx2 = use_avx2(simd);
+  fill_fn fill_k = fill;
+  centre_fn centre_k = centre;
+#ifdef KT_X86_DISPATCH
+  if (avx2) {
+    fill_k = fill_avx2;
+    centre_k = centre_avx2;
+  }
+#else
+  (void) avx2;
+#endif
   /* the features in chunks of about BK_CHECK_OPS operations (at least one
    * per thread), the pacer between them on the main thread; each feature's
    * numbers are its own, so the chunks and threads change nothing */
-  const ptrdiff_t ops = m * m * (3 + lab->B) + 1,
+  const ptrdiff_t ops = (P + m) * (3 + lab->B) + 1,
                   per = BK_CHECK_OPS / ops, chunk = per > nt ? per : nt;
   for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
     const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
@@ -171,14 +383,17 @@ void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
 #endif
     for (ptrdiff_t j = j0; j < j1; j++) {
-      double *K = work + per_thread * thread_id(), *rk = K + m * m,
-             *col = rk + m;
+      double *base = bufs + per_thread * thread_id();
+      const feature_buf buf = {base, base + P, base + P + m, base + P + 2 * m,
+                               base + P + 3 * m};
       bk_kernel kj = kern;
       if (par) kj.p1 = par[j];
-      feature_kernel(x + m * j, m, kj, K, col);
-      gamma_one(K, m, lab, rk, shape + j, z + j);
-      if (lab->B > 0) count[j] = perm_count(K, m, lab->Wt, nw, lab->perms, lab->B);
+      const double offtop = feature_kernel(x + m * j, m, kj, fill_k, &buf);
+      gamma_one(&buf, m, offtop, Lp, Ld, lab, centre_k, shape + j, z + j);
+      if (lab->B > 0)
+        count[j] = perm_count(&buf, m, lab->Wt, Wp, Wd, nw, lab->perms, lab->B);
     }
     bk_pace(pace, (j1 - j0) * ops);
   }
+  (void) nthreads;
 }

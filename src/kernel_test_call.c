@@ -6,11 +6,11 @@
 /* x: m x d double matrix; opts: a named list (read by name, glue.h):
  *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 one
  *              finite double or d of them (a width per feature)
- *   Lc         m x m: H L H
+ *   Lc         m x m: H L H (symmetric)
  *   tb, ub, wb its traces for the permutation moments (bk_test_label, bahsic.h)
- *   threads    the number of threads
+ *   threads, simd    the number of threads; the SIMD loops or the plain ones
  *   Wt, perms  optional, together: the weights of the permuted statistic
- *              (m x m) and the permutations, an m x B integer matrix of
+ *              (m x m, symmetric) and the permutations, an m x B integer matrix of
  *              0-based sample indices
  * Returns list(shape, z, count): the gamma approximation per feature (the
  * statistic over the gamma's scale) and the permuted statistics at least as
@@ -39,6 +39,7 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
   lab.ub = bk_opt_real(&op, "ub");
   lab.wb = bk_opt_real(&op, "wb");
   const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int simd = bk_opt_flag(&op, "simd");
   const int has_perm = bk_opt_given(&op, "perms");
   if (has_perm) {
     lab.Wt = bk_opt_matrix(&op, "Wt", &r, &c);
@@ -63,7 +64,7 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
   bk_pacer pace = {R_CheckUserInterrupt, 0};
   bk_feature_hsic_test(REAL(x), m, d, k, np1 == d ? p1 : NULL, &lab,
                        REAL(shape), REAL(z), has_perm ? REAL(count) : NULL,
-                       work, nthreads, &pace);
+                       work, simd, nthreads, &pace);
   const char *names[] = {"shape", "z", "count", ""};
   SEXP values[] = {shape, z, count};
   SEXP out = bk_named_list(names, values);

@@ -180,3 +180,104 @@ test_that("gamma p-values of 2,000 null genes at m = 60 are uniform", {
     expect_lt(abs(mean(p < 0.05) - 0.05), 0.025)
   }
 })
+
+# The C code sums over the packed pairs a < b and takes the row sums of K in
+# the kernel's sweep; the oracle is the dense m x m computation, H K H and its
+# traces (the formulas of Kazi-Aoual et al. 1995 as in Josse, Pages and
+# Husson 2008, section 2.2), for each kernel of the table that applies to one
+# feature, with the portable and the SIMD loops and 1 or 2 threads.
+test_that("C_feature_hsic_test equals the dense trace formulas for every kernel", {
+  set.seed(15)
+  m <- 23L
+  x <- matrix(rnorm(m * 9), m)
+  x[, 2] <- exp(x[, 2])
+  x[, 3] <- round(x[, 3]) # ties
+  x[, 4] <- x[, 4] + 100 # far from 0: the products of the linear kernels
+  x[, 5] <- x[, 5] * 40 # Gaussian arguments below -708: the clamped exp
+  yn <- rnorm(m)
+  L <- gauss_k(yn)
+  test <- ns$test_label_side(L, m)
+  B <- test$Lc
+  tb <- sum(diag(B)); tb2 <- sum(B * B)
+  dense <- function(K) {
+    A <- centre(K)
+    ta <- sum(diag(A)); ta2 <- sum(A * A)
+    ua <- (m - 1) * ta2 - ta^2; ub <- (m - 1) * tb2 - tb^2
+    wa <- m * (m + 1) * sum(diag(A)^2) - (m - 1) * (ta^2 + 2 * ta2)
+    wb <- m * (m + 1) * sum(diag(B)^2) - (m - 1) * (tb^2 + 2 * tb2)
+    mu <- ta * tb / (m - 1)
+    v <- 2 * ua * ub / ((m + 1) * (m - 1)^2 * (m - 2)) +
+      wa * wb / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3))
+    c(shape = mu^2 / v, z = sum(A * B) * mu / v)
+  }
+  kernels <- list(
+    gaussian = list(p1 = 0.7, p2 = 0, k = function(v) exp(-0.7 * outer(v, v, "-")^2)),
+    laplace = list(p1 = 1.3, p2 = 0, k = function(v) exp(-1.3 * abs(outer(v, v, "-")))),
+    inverse_distance = list(p1 = 0.5, p2 = 0,
+                            k = function(v) 1 / (abs(outer(v, v, "-")) + 0.5)),
+    linear = list(p1 = 0, p2 = 0, k = function(v) outer(v, v)),
+    polynomial = list(p1 = 2, p2 = 1, k = function(v) (outer(v, v) + 1)^2)
+  )
+  for (name in names(kernels)) {
+    kern <- kernels[[name]]
+    kern$code <- ns$bk_codes$kernel[[name]]
+    want <- vapply(seq_len(ncol(x)), function(j) dense(kern$k(x[, j])), double(2))
+    for (simd in c(FALSE, TRUE)) {
+      for (threads in 1:2) {
+        opts <- list(kernel = kern$code, p1 = kern$p1, p2 = kern$p2, threads = threads,
+                     simd = simd, Lc = test$Lc, tb = test$tb, ub = test$ub, wb = test$wb)
+        got <- .Call(ns$C_feature_hsic_test, x, opts)
+        expect_equal(got$shape, want["shape", ], tolerance = 1e-12,
+                     label = paste(name, simd, threads, "shape"))
+        expect_equal(got$z, want["z", ], tolerance = 1e-12,
+                     label = paste(name, simd, threads, "z"))
+      }
+    }
+  }
+})
+
+test_that("kernels of an extreme scale are rescaled exactly: the same gamma p-values", {
+  set.seed(16)
+  m <- 17L
+  x <- matrix(rnorm(m * 5), m)
+  y <- factor(rep(c("a", "b"), c(8, 9)))
+  # linear kernel values near 2^+-160, outside the range kept as it is
+  p <- ns$kernel_block_scorer(y, m, "hsic", kernel_linear(), NULL, "biased", 1L)(x)$p_value
+  for (s in c(2^80, 2^-80)) {
+    ps <- ns$kernel_block_scorer(y, m, "hsic", kernel_linear(), NULL, "biased", 1L)(x * s)$p_value
+    expect_equal(ps, p, tolerance = 1e-12)
+  }
+})
+
+test_that("a diagonal far above the pairs (inverse distance, eps = 1e-6) keeps its accuracy", {
+  # K = K0 + c I: H K H = H K0 H + c H, so the statistic and its mean gain
+  # c tr(B) and the variance is that of K0; the oracle sums the pairs apart
+  # from the diagonal, which the plain centring of K would drown in c = 1e6
+  set.seed(17)
+  m <- 30L
+  x <- matrix(rnorm(m * 6), m)
+  x[, 2] <- exp(x[, 2])
+  test <- ns$test_label_side(gauss_k(rnorm(m)), m)
+  B <- test$Lc
+  tb <- sum(diag(B)); tb2 <- sum(B * B)
+  H <- diag(m) - 1 / m
+  want <- apply(x, 2L, function(v) {
+    K0 <- 1 / (abs(outer(v, v, "-")) + 1e-6)
+    diag(K0) <- 0
+    A0 <- H %*% K0 %*% H
+    ta <- sum(diag(A0)); ta2 <- sum(A0 * A0)
+    ua <- (m - 1) * ta2 - ta^2; ub <- (m - 1) * tb2 - tb^2
+    wa <- m * (m + 1) * sum(diag(A0)^2) - (m - 1) * (ta^2 + 2 * ta2)
+    wb <- m * (m + 1) * sum(diag(B)^2) - (m - 1) * (tb^2 + 2 * tb2)
+    mu <- ta * tb / (m - 1) + 1e6 * tb
+    v <- 2 * ua * ub / ((m + 1) * (m - 1)^2 * (m - 2)) +
+      wa * wb / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3))
+    c(shape = mu^2 / v, z = (sum(A0 * B) + 1e6 * tb) * mu / v)
+  })
+  opts <- list(kernel = ns$bk_codes$kernel[["inverse_distance"]], p1 = 1e-6, p2 = 0,
+               threads = 1L, simd = TRUE, Lc = test$Lc, tb = test$tb, ub = test$ub,
+               wb = test$wb)
+  got <- .Call(ns$C_feature_hsic_test, x, opts)
+  expect_equal(got$shape, want["shape", ], tolerance = 1e-10)
+  expect_equal(got$z, want["z", ], tolerance = 1e-10)
+})
