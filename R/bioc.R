@@ -40,18 +40,22 @@
 #' @seealso [feature_scores()]; [as.data.frame()][selection] of a selection
 #'   with `scores =` for one table with the selection and the scores.
 #' @examples
-#' if (requireNamespace("SummarizedExperiment", quietly = TRUE)) {
+#' if (requireNamespace("Biobase", quietly = TRUE)) {
 #'   x <- golub$x[, 1:50]
-#'   se <- SummarizedExperiment::SummarizedExperiment(
-#'     assays = list(exprs = t(x)),
-#'     rowData = data.frame(symbol = paste0("G", 1:50), row.names = colnames(x)),
-#'     colData = data.frame(class = golub$y))
-#'   se <- add_feature_scores(se, "class", method = "t")
-#'   head(SummarizedExperiment::rowData(se))
-#'   fit <- bahsic(se, "class")
-#'   se <- add_feature_scores(se, fit = fit, prefix = "fit_")
-#'   head(SummarizedExperiment::rowData(se)[order(SummarizedExperiment::rowData(se)$fit_rank), ])
+#'   eset <- Biobase::ExpressionSet(
+#'     t(x),
+#'     phenoData = Biobase::AnnotatedDataFrame(
+#'       data.frame(class = golub$y, row.names = rownames(x))),
+#'     featureData = Biobase::AnnotatedDataFrame(
+#'       data.frame(symbol = paste0("G", 1:50), row.names = colnames(x))))
+#'   eset <- add_feature_scores(eset, "class", method = "t")
+#'   head(Biobase::fData(eset))
+#'   fit <- bahsic(eset, "class")
+#'   eset <- add_feature_scores(eset, fit = fit, prefix = "fit_")
+#'   fd <- Biobase::fData(eset)
+#'   head(fd[order(fd$fit_rank), ])
 #' }
+#' # a SummarizedExperiment works the same, with rowData() for fData()
 #' @export
 add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_",
                                overwrite = FALSE, fit = NULL) {
