@@ -414,6 +414,8 @@ typedef double (*bk_gauss_pass_fn)(const double *q, const double *w,
  * (no clamp needed); simd = 1 allows the AVX2 + FMA version on CPUs that
  * have it. */
 bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
+/* 1 when the CPU runs the AVX2 + FMA copies of the loops (pairs.c) */
+int bk_cpu_has_avx2_fma(void);
 
 /* The strictly upper triangle of the m x m matrix A in that packed order. */
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out);

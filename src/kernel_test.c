@@ -160,13 +160,7 @@ __attribute__((target("avx2,fma"))) static void centre_avx2(CENTRE_ARGS)
 
 static int use_avx2(int simd)
 {
-#ifdef KT_X86_DISPATCH
-  __builtin_cpu_init();
-  return simd && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  (void) simd;
-  return 0;
-#endif
+  return simd && bk_cpu_has_avx2_fma();
 }
 
 /* The exact mean and variance of T = tr(Kc Lc) over the m! permutations of

@@ -52,7 +52,9 @@ __attribute__((target("avx2,fma"))) static double
 gauss_pass_inrange_avx2(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp_core) }
 #endif
 
-static int cpu_has_avx2_fma(void)
+/* Whether this CPU runs the AVX2 + FMA copies of the loops (pairs.c,
+ * randsel.c, kernel_test.c): 0 where they are not compiled. */
+int bk_cpu_has_avx2_fma(void)
 {
 #ifdef BK_X86_DISPATCH
   __builtin_cpu_init();
@@ -65,7 +67,7 @@ static int cpu_has_avx2_fma(void)
 bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd)
 {
 #ifdef BK_X86_DISPATCH
-  if (simd && cpu_has_avx2_fma())
+  if (simd && bk_cpu_has_avx2_fma())
     return in_range ? gauss_pass_inrange_avx2 : gauss_pass_avx2;
 #endif
   (void) simd;

@@ -208,13 +208,7 @@ __attribute__((target("avx2,fma"))) static void panel_update_avx2(PANEL_ARGS)
 
 static int use_avx2(int simd)
 {
-#ifdef RS_X86_DISPATCH
-  __builtin_cpu_init();
-  return simd && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  (void) simd;
-  return 0;
-#endif
+  return simd && bk_cpu_has_avx2_fma();
 }
 
 /* Lowest set bit of a non-zero word. */
