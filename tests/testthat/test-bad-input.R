@@ -272,7 +272,8 @@ bad_input <- list(
            expect_identical(res$features$mean_rank[2], res$settings$q + 1)
            ref <- run(input$ref$x, input$ref$y)
            cols <- c("feature", "rank", "score", "probability", "mean_rank")
-           expect_equal(unname(as.list(res$features[-2, cols])), unname(as.list(ref$features[cols])))
+           expect_equal(unname(as.list(res$features[-2, cols])),
+                        unname(as.list(ref$features[cols])))
            expect_equal(res$path, ref$path)
          }),
     # the Parzen normaliser (4 pi h^2)^(-d/2) counts every dimension, a
@@ -323,7 +324,8 @@ bad_input <- list(
     d$x[] <- rep(c(1, 2, 3, 4), each = 12)
     d
   }, rules = list(
-    rule(STAB, "error", "Every feature of 'x' is constant \\(4 features\\): there is nothing to select"),
+    rule(STAB, "error",
+         "Every feature of 'x' is constant \\(4 features\\): there is nothing to select"),
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
     rule(L1, "error", "'n_features' = 1 but only 0 features vary"),
     rule(RFE, "error", "Every feature of 'x' is constant: the kernel is constant"),
