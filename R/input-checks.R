@@ -3,8 +3,10 @@
 #' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
 #' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
 #' \code{\link{fohsic}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
-#' \code{\link{l1_lsmi}()}, \code{\link{l1_hsic}()}, \code{\link{hsic_weights}()}
-#' and \code{\link{qmi}()} (and \code{bahsic()} with \code{\link{kernel_ridge}()}),
+#' \code{\link{l1_lsmi}()}, \code{\link{l1_hsic}()}, \code{\link{hsic_weights}()},
+#' \code{\link{qmi}()} (and \code{bahsic()} with \code{\link{kernel_ridge}()}) and
+#' \code{\link{stability_selection}()} (which runs a selector on halves of the
+#' samples),
 #' for a matrix, data frame, formula,
 #' \code{ExpressionSet} or \code{SummarizedExperiment} (and the sparse and
 #' out-of-memory classes of \link{input-classes}), passes its input
@@ -16,37 +18,41 @@
 #' every function.
 #'
 #' @details
-#' \tabular{llll}{
+#' \tabular{lllll}{
 #'   \strong{Input} \tab \strong{hsic(), hsic_test()} \tab \strong{feature_scores()}
-#'     \tab \strong{the selectors, lsmi()} \cr
-#'   NA or NaN in x \tab error \tab error \tab error \cr
-#'   NA in y \tab error \tab error \tab error \cr
-#'   Inf in x or y \tab error \tab error \tab error \cr
-#'   a constant feature \tab value \tab warning; NA or 0 \tab warning; value \cr
-#'   a single class \tab error \tab error \tab error \cr
-#'   a constant numeric y \tab error \tab error \tab error \cr
-#'   one sample in a class \tab value \tab error (Welch t, snr); value \tab value \cr
+#'     \tab \strong{the selectors, lsmi()} \tab \strong{stability_selection()} \cr
+#'   NA or NaN in x \tab error \tab error \tab error \tab error \cr
+#'   NA in y \tab error \tab error \tab error \tab error \cr
+#'   Inf in x or y \tab error \tab error \tab error \tab error \cr
+#'   a constant feature \tab value \tab warning; NA or 0 \tab warning; value
+#'     \tab warning; probability 0 \cr
+#'   a single class \tab error \tab error \tab error \tab error \cr
+#'   a constant numeric y \tab error \tab error \tab error \tab error \cr
+#'   one sample in a class \tab value \tab error (Welch t, snr); value \tab value
+#'     \tab error \cr
 #'   fewer than 4 samples \tab error below the minimum \tab error below the minimum
-#'     \tab error below the minimum \cr
-#'   unused factor levels \tab warning; value \tab warning; value \tab warning; value \cr
-#'   character columns \tab error \tab error \tab error \cr
+#'     \tab error below the minimum \tab error below 6 \cr
+#'   unused factor levels \tab warning; value \tab warning; value \tab warning; value
+#'     \tab warning; value \cr
+#'   character columns \tab error \tab error \tab error \tab error \cr
 #'   duplicated or missing feature names \tab warning; value \tab warning; value
-#'     \tab warning; value \cr
-#'   an integer or logical matrix \tab value \tab value \tab value \cr
-#'   zero columns (or rows) \tab error \tab error \tab error \cr
-#'   d much larger than m \tab value \tab value \tab value \cr
-#'   length mismatch \tab error \tab error \tab error \cr
-#'   a transposed gene matrix \tab error \tab error \tab error \cr
-#'   y is NULL \tab error \tab error \tab error (unless unsupervised) \cr
-#'   data of extreme scale \tab value, or error \tab value \tab value \cr
-#'   an overflowing polynomial kernel \tab error \tab error \tab error \cr
-#'   a sparse or out-of-memory matrix \tab value \tab value \tab value \cr
-#'   a misspelt or unknown argument \tab error \tab error \tab error \cr
-#'   an argument the call does not use \tab error \tab error \tab error \cr
-#'   a choice outside its list \tab error \tab error \tab error \cr
+#'     \tab warning; value \tab warning; value \cr
+#'   an integer or logical matrix \tab value \tab value \tab value \tab value \cr
+#'   zero columns (or rows) \tab error \tab error \tab error \tab error \cr
+#'   d much larger than m \tab value \tab value \tab value \tab value \cr
+#'   length mismatch \tab error \tab error \tab error \tab error \cr
+#'   a transposed gene matrix \tab error \tab error \tab error \tab error \cr
+#'   y is NULL \tab error \tab error \tab error (unless unsupervised)
+#'     \tab error \cr
+#'   data of extreme scale \tab value, or error \tab value \tab value \tab value \cr
+#'   an overflowing polynomial kernel \tab error \tab error \tab error \tab error \cr
+#'   a sparse or out-of-memory matrix \tab value \tab value \tab value \tab value \cr
+#'   a misspelt or unknown argument \tab error \tab error \tab error \tab error \cr
+#'   an argument the call does not use \tab error \tab error \tab error \tab error \cr
+#'   a choice outside its list \tab error \tab error \tab error \tab error \cr
 #'   more threads than cores \tab warning; value \tab warning; value
-#'     \tab warning; value \cr
-#'   more memory than the budget \tab error \tab error \tab error \cr
+#'     \tab warning; value \tab warning; value \cr
+#'   more memory than the budget \tab error \tab error \tab error \tab error \cr
 #' }
 #'
 #' \describe{
@@ -203,14 +209,27 @@
 #'   \item{More threads than cores}{A warning, and the number of cores is
 #'     used (see \link{threads}); a very large number would otherwise
 #'     exhaust the memory of the per-thread workspaces.}
+#'   \item{Stability selection}{\code{stability_selection()} checks its input
+#'     once, as the selectors do, and then fits the selector on halves of the
+#'     samples: each half must hold every class, so it needs at least 6
+#'     samples and 2 per class (an error that says so, also for one sample in
+#'     a class). A feature constant over all the samples is left out of the
+#'     fits with one warning (selection probability 0, and the error bound
+#'     counts the features that vary); when every feature is constant it
+#'     stops. A warning of the selector in some fits (e.g. a feature constant
+#'     within a half) is given once, saying in how many fits. A score
+#'     selector's outcome is checked before the fits, e.g. \code{selector =
+#'     "t"} with a numeric y. \code{na_action = "omit"} drops the incomplete
+#'     samples before the halves are drawn.}
 #'   \item{More memory than the budget}{An error before allocating that says
 #'     how much is needed and what to do (option \code{bahsic.max_memory},
 #'     see \link{bahsic-package}).}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},
-#'   \code{\link{feature_scores}()}, \code{\link{bahsic}()} and
-#'   \code{\link{fohsic}()}; \code{\link{kernel_matrix}()} and
+#'   \code{\link{feature_scores}()}, \code{\link{bahsic}()},
+#'   \code{\link{fohsic}()} and \code{\link{stability_selection}()};
+#'   \code{\link{kernel_matrix}()} and
 #'   \code{\link{label_kernel_matrix}()} use the same checks on their
 #'   inputs.
 #' @name input-checks

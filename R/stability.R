@@ -20,6 +20,16 @@
 #' for every `parallel` back end and number of workers (a random selector,
 #' e.g. `"randsel"`, runs each fit from its own seed).
 #'
+#' **Constant features** (one value over all the samples) carry no
+#' information about the outcome: they are left out of the fits, with one
+#' warning, and have selection probability 0; the error bound counts the p
+#' features that vary, and `n_features` must be below that p. When every
+#' feature is constant there is nothing to select: an error. (With the
+#' clinical kernel, and `"rfe"`, the columns go to the selector as given.)
+#' A warning of the selector in some fits (e.g. a feature constant within a
+#' half) is given once, with the number of fits that gave it. For the other
+#' kinds of bad input see \link{input-checks}.
+#'
 #' **Selection probability** of a feature: the fraction of the fits whose
 #' top `n_features` (q) contained it. The stable set is the features with
 #' probability at least `cutoff`, ranked by probability (ties by the mean
@@ -58,7 +68,7 @@
 #' @param selector the name of a selector or of a [feature_scores()] method,
 #'   or a `function(x, y, n)`; see Details.
 #' @param n_features q, the number of features each fit selects, at most
-#'   the number of features minus one.
+#'   the number of features that vary minus one.
 #' @param cutoff the selection probability a stable feature reaches, in
 #'   (0.5, 1].
 #' @param pfer the bound on the expected number of false selections to
@@ -147,20 +157,25 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   threads <- check_threads(threads)
 
   d <- stab_inputs(x, y, arg_match(na_action), assay, sel$clinical)
-  p <- length(d$features)
-  params <- stab_parameters(p, if (!missing(n_features)) n_features,
+  # constant features are left out of the fits (see stab_varying())
+  varying <- stab_varying(d, sel$clinical)
+  params <- stab_parameters(sum(varying), if (!missing(n_features)) n_features,
                             if (!missing(cutoff)) cutoff, pfer, n_subsamples, sampling,
-                            assumption)
+                            assumption, n_constant = sum(!varying))
   q <- params$q
 
   # the draws, then one seed per fit, all from the caller's stream, in this order
   subsamples <- stab_subsamples(d$y, n_subsamples, sampling)
+  if (sel$name %in% score_methods) stab_check_outcome(sel, d$y)
   n_fits <- ncol(subsamples)
   seeds <- sample.int(.Machine$integer.max, n_fits)
   run <- check_parallel(parallel)
-  picks <- run(seq_len(n_fits),
-               ship(stab_fit, x = d$x, y = d$y, subsamples = subsamples, seeds = seeds,
-                    kinds = RNGkind(), sel = sel, q = q, threads = threads))
+  fits <- run(seq_len(n_fits),
+              ship(stab_fit, x = d$x[, varying, drop = FALSE], y = d$y, subsamples = subsamples,
+                   seeds = seeds, kinds = RNGkind(), sel = sel, q = q, threads = threads))
+  stab_warn_fits(fits)
+  # column numbers of the fits' data back to those of 'x'
+  picks <- lapply(fits, function(f) which(varying)[f$picks])
   stab_result(d, picks, subsamples, sel, params, sampling, threads, call)
 }
 
@@ -283,14 +298,73 @@ stab_inputs <- function(x, y, na_action, assay, clinical) {
   d
 }
 
+# A score method's outcome checks on the whole outcome, before any fit, in
+# the words of stability_selection() (its 'selector' is the method).
+stab_check_outcome <- function(sel, y) {
+  args <- sel$args[intersect(names(sel$args), c("var_equal", "estimator"))]
+  tryCatch(do.call(check_score_outcome, c(list(sel$name, y, NROW(y)), args)),
+           error = function(e) {
+             stop(gsub("method = \"", "selector = \"", conditionMessage(e), fixed = TRUE),
+                  call. = FALSE)
+           })
+  invisible()
+}
+
+# Which features vary over the samples. A constant feature carries no
+# information about the outcome, yet a selector that ranks every feature
+# would pick it in turn when q reaches it (and every fit would warn about
+# it): it is left out of the fits, with one warning here, and its selection
+# probability is 0. The error bound then counts the p features that vary.
+# (Not for the clinical kernel, whose table keeps every column as given and
+# which handles a constant column itself.)
+stab_varying <- function(d, clinical) {
+  if (clinical) return(rep(TRUE, length(d$features)))
+  constant <- constant_features(d$x)
+  if (all(constant)) {
+    stop(sprintf(paste0("Every feature of 'x' is constant (%d feature%s): there is nothing to ",
+                        "select. Check that the right data were given."),
+                 length(constant), if (length(constant) > 1L) "s" else ""), call. = FALSE)
+  }
+  if (any(constant)) {
+    warning(sprintf(paste0("%d constant feature%s (%s%s): left out of the fits, selection ",
+                           "probability 0. Remove them before the call to silence this warning."),
+                    sum(constant), if (sum(constant) > 1L) "s" else "",
+                    paste(utils::head(d$features[constant], 3L), collapse = ", "),
+                    if (sum(constant) > 3L) ", ..." else ""), call. = FALSE)
+  }
+  !constant
+}
+
+# The warnings of the fits, each distinct one once (not once per fit), with
+# the number of fits that gave it: e.g. a feature that is constant within
+# some halves but not over all the samples.
+stab_warn_fits <- function(fits) {
+  msgs <- lapply(fits, function(f) unique(f$warnings))
+  all_msgs <- unlist(msgs)
+  for (w in unique(all_msgs)) {
+    warning(sprintf("In %d of %d fits: %s", sum(all_msgs == w), length(fits), w), call. = FALSE)
+  }
+  invisible()
+}
+
 # q, cutoff and the bound on the PFER from two of (n_features, cutoff, pfer),
-# by stabs::stabsel_parameters(). NULL: not given.
-stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption) {
+# by stabs::stabsel_parameters(). NULL: not given. p counts the features that
+# vary; n_constant those left out.
+stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption,
+                            n_constant = 0L) {
   if (!is.null(n_features) && !is.null(cutoff) && !is.null(pfer)) {
     stop("Give two of 'n_features', 'cutoff' and 'pfer': the third follows from them.",
          call. = FALSE)
   }
-  if (p < 2L) stop("'x' has one feature: there is nothing to select from.", call. = FALSE)
+  varying <- if (n_constant > 0L) {
+    sprintf(" that vary (%d %s constant)", n_constant, if (n_constant == 1L) "is" else "are")
+  } else {
+    ""
+  }
+  if (p < 2L) {
+    stop(sprintf("'x' has one feature%s: there is nothing to select from.", varying),
+         call. = FALSE)
+  }
   if (is.null(n_features) && is.null(pfer)) {
     stop("Give 'n_features' (features per fit) or 'pfer' (the error bound to reach).",
          call. = FALSE)
@@ -302,7 +376,8 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
     if (!is.numeric(n_features) || length(n_features) != 1L || !is.finite(n_features) ||
         n_features != round(n_features) || n_features < 1 || n_features >= p) {
       stop(sprintf(paste0("'n_features' must be a whole number from 1 to %d, fewer than the ",
-                          "%d features (stability needs features left out)."), p - 1L, p),
+                          "%d features%s (stability needs features left out)."), p - 1L, p,
+                   varying),
            call. = FALSE)
     }
     args$q <- as.integer(n_features)
@@ -326,6 +401,15 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
     stop("With assumption = \"r-concave\" 'cutoff' must be above n_features / p.", call. = FALSE)
   }
   par <- tryCatch(do.call(stabs::stabsel_parameters, args), error = function(e) {
+    if (is.null(pfer)) {
+      # n_features and cutoff given: the sharper bounds hold only for a cutoff
+      # high enough for q / p (Shah and Samworth 2013, equations 8 and 9)
+      stop(sprintf(paste0("The error bound (assumption = \"%s\") is undefined for ",
+                          "n_features = %d of the %d features%s with cutoff %s (stabs: %s). ",
+                          "Lower 'n_features', raise 'cutoff' or use assumption = \"none\"."),
+                   assumption, args$q, p, varying, format(args$cutoff), conditionMessage(e)),
+           call. = FALSE)
+    }
     # stabs' search for q or the cutoff fails when no value keeps the bound
     stop(sprintf(paste0("No %s keeps the PFER bound 'pfer' = %s with %s (stabs: %s). Raise ",
                         "'pfer'%s."), if (is.null(args$q)) "number of features per fit" else "cutoff",
@@ -341,8 +425,8 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
                  format(pfer), format(par$cutoff)), call. = FALSE)
   }
   if (q >= p) {
-    stop(sprintf("'pfer' = %s allows %d features per fit of the %d: lower 'pfer'.",
-                 format(pfer), q, p), call. = FALSE)
+    stop(sprintf("'pfer' = %s allows %d features per fit of the %d%s: lower 'pfer'.",
+                 format(pfer), q, p, varying), call. = FALSE)
   }
   list(q = q, cutoff = as.double(par$cutoff), pfer = as.double(par$PFER),
        assumption = par$assumption)
@@ -381,7 +465,8 @@ stab_subsamples <- function(y, B, sampling) {
     n <- lengths(strata)
     if (any(n < 2L)) {
       stop(sprintf(paste0("Class \"%s\" of 'y' has %d sample%s: each half of the samples needs ",
-                          "every class, so every class needs at least 2 samples."),
+                          "every class, so every class needs at least 2 samples. Drop that ",
+                          "class's samples or merge it with another class."),
                    names(n)[which.min(n)], min(n), if (min(n) == 1L) "" else "s"),
            call. = FALSE)
     }
@@ -395,16 +480,24 @@ stab_subsamples <- function(y, B, sampling) {
   out
 }
 
-# One fit: the selector on the subsample `i`, from its own seed; the column
-# indices of its (at most q) features, best first.
+# One fit: the selector on the subsample `i`, from its own seed; list(picks,
+# warnings): the column indices of its (at most q) features, best first, and
+# the messages of its warnings (given once for all the fits by
+# stab_warn_fits(), whatever the back end).
 stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads) {
   rows <- subsamples[, i]
   xs <- x[rows, , drop = FALSE]
   ys <- if (is.matrix(y)) y[rows, , drop = FALSE] else y[rows]
   if (is.factor(ys)) ys <- droplevels(ys)
   features <- colnames(x)
-  value <- with_seed(seeds[i], kinds, stab_run(sel, xs, ys, q, threads))
-  stab_picks(value, features, q, sel$label)
+  warnings <- character()
+  value <- withCallingHandlers(
+    with_seed(seeds[i], kinds, stab_run(sel, xs, ys, q, threads)),
+    warning = function(w) {
+      warnings <<- c(warnings, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  list(picks = stab_picks(value, features, q, sel$label), warnings = warnings)
 }
 
 stab_run <- function(sel, x, y, q, threads) {

@@ -54,7 +54,16 @@ callers <- list(
   },
   "qmi()" = function(x, y, ...) qmi(x, y, ...),
   "rfe()" = function(x, y, ...) rfe(x, y, ...),
-  'rfe(importance = "mkl")' = function(x, y, ...) rfe(x, y, importance = "mkl", ...)
+  'rfe(importance = "mkl")' = function(x, y, ...) rfe(x, y, importance = "mkl", ...),
+  # a score selector and a selector, on a few pairs of halves each
+  "stability_selection()" = function(x, y, ...) {
+    set.seed(42)
+    stability_selection(x, y, selector = "t", n_features = 1, n_subsamples = 3L, ...)
+  },
+  'stability_selection(selector = "bahsic")' = function(x, y, ...) {
+    set.seed(42)
+    stability_selection(x, y, selector = "bahsic", n_features = 1, n_subsamples = 2L, ...)
+  }
 )
 # rfe() trains kernlab's SVM: not without kernlab, nor under valgrind (its
 # code, not ours, and slow there)
@@ -84,6 +93,7 @@ L1 <- c("l1_lsmi()", "l1_hsic()")
 RFE <- c("rfe()", 'rfe(importance = "mkl")')
 CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())", RFE)
 LSMI <- c("lsmi()", L1)
+STAB <- c("stability_selection()", 'stability_selection(selector = "bahsic")')
 
 # ---- data and checks -----------------------------------------------------------
 
@@ -160,6 +170,14 @@ expect_defined <- function(res, features) {
     is.finite(res$estimate)
   } else if (inherits(res, "htest")) {
     isTRUE(res$p.value >= 0 && res$p.value <= 1)
+  } else if (inherits(res, "bahsic_selection") && identical(res$method, "stability")) {
+    # every feature with its selection probability; the stable set (those
+    # reaching the cutoff) ranked 1..k, the others NA
+    f <- res$features
+    stable <- !is.na(f$rank)
+    identical(f$feature, features) && all(f$probability >= 0 & f$probability <= 1) &&
+      identical(sort(f$rank), seq_len(sum(stable))) &&
+      identical(stable, f$probability >= res$settings$cutoff - 1e-9)
   } else if (inherits(res, "bahsic_selection")) {
     lists_all(res$features$feature, res$features$rank)
   } else {
@@ -245,6 +263,19 @@ bad_input <- list(
     d$x[, 2] <- 5
     d
   }, rules = list(
+    # left out of the fits: probability 0, the others as without it
+    rule(STAB, "warning",
+         "^1 constant feature \\(g2\\): left out of the fits, selection probability 0\\.",
+         function(res, run, input) {
+           expect_defined(res, colnames(input$x))
+           expect_identical(res$features$probability[2], 0)
+           expect_identical(res$features$mean_rank[2], res$settings$q + 1)
+           ref <- run(input$ref$x, input$ref$y)
+           cols <- c("feature", "rank", "score", "probability", "mean_rank")
+           expect_equal(unname(as.list(res$features[-2, cols])),
+                        unname(as.list(ref$features[cols])))
+           expect_equal(res$path, ref$path)
+         }),
     # the Parzen normaliser (4 pi h^2)^(-d/2) counts every dimension, a
     # constant one too: a value, not that of the data without it
     rule("qmi()", "value", check = defined_or_value),
@@ -293,6 +324,8 @@ bad_input <- list(
     d$x[] <- rep(c(1, 2, 3, 4), each = 12)
     d
   }, rules = list(
+    rule(STAB, "error",
+         "Every feature of 'x' is constant \\(4 features\\): there is nothing to select"),
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
     rule(L1, "error", "'n_features' = 1 but only 0 features vary"),
     rule(RFE, "error", "Every feature of 'x' is constant: the kernel is constant"),
@@ -337,6 +370,9 @@ bad_input <- list(
     d
   }, rules = list(
     rule(TWO_CLASS, "error", "compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
+    # checked once on the whole outcome, in the words of stability_selection()
+    rule("stability_selection()", "error",
+         "^selector = \"t\" compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     rule(fs("pam"), "error", "needs class labels \\(a factor\\): pass factor\\(y\\)"),
     rule(RFE, "error", "rfe\\(\\) classifies: 'y' must be two classes"),
     rule("*", "error", "'y' is constant \\(every value is 2\\.5\\).*needs it to vary"))),
@@ -345,6 +381,9 @@ bad_input <- list(
   # to noise ratio need one in each class; the pooled ones pool the classes
   list(case = "one sample in a class", input = function() toy(n_a = 1),
        rules = list(
+         # each half needs every class
+         rule(STAB, "error", paste0("Class \"a\" of 'y' has 1 sample: each half of the samples ",
+                                    "needs every class.*Drop that class's samples")),
          rule(fs("t", "snr"), "error",
               "at least 2 samples per class; class \"a\" has 1\\. Use .*method = \"mt\""),
          rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"a\" has 1"),
@@ -367,6 +406,8 @@ bad_input <- list(
 
   list(case = "fewer than 4 samples (m = 3)", input = function() toy(m = 3, n_a = 2),
        rules = list(
+         rule(STAB, "error", paste0("fits on halves of the samples: 3 samples give halves of 1; ",
+                                    "give at least 6 samples")),
          rule(c("hsic()", 'bahsic(estimator = "unbiased")', FS_HSIC_U, CLINICAL[2]), "error",
               "needs at least 4 samples; there are 3\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error",
@@ -384,6 +425,8 @@ bad_input <- list(
 
   list(case = "fewer than 4 samples (m = 2)", input = function() toy(m = 2, n_a = 1),
        rules = list(
+         rule(STAB, "error", paste0("fits on halves of the samples: 2 samples give halves of 1; ",
+                                    "give at least 6 samples")),
          rule(c("hsic()", FS_HSIC_U, CLINICAL[2]), "error",
               "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
@@ -509,7 +552,7 @@ bad_input <- list(
     # the mean difference is in the data's units and B's prior limits too
     # (as limma's): finite values
     rule(fs("lin", "lods"), "value", check = defined),
-    rule(c(CLINICAL, SELECT, LSMI, fs(score_methods), T_POOLED, FS_HSIC_U), "value",
+    rule(c(CLINICAL, SELECT, LSMI, STAB, fs(score_methods), T_POOLED, FS_HSIC_U), "value",
          check = function(res, run, input) {
            expect_equal(core(res), core(run(input$ref$x, input$ref$y)), tolerance = 1e-8)
          }),
@@ -579,9 +622,30 @@ for (case in bad_input) {
   }
 }
 
+# A warning of the selector in some fits comes once, not once per fit: here
+# a feature that varies by one sample only, so it is constant in the 3 halves
+# (one of each complementary pair) without that sample.
+test_that("stability_selection() gives a warning of its fits once, counting them", {
+  d <- toy()
+  d$x[, 2] <- c(rep(0, 11), 1)
+  set.seed(42)
+  out <- observe(stability_selection(d$x, d$y, selector = "t", n_features = 1,
+                                     n_subsamples = 3L))
+  expect_null(out$error)
+  expect_identical(out$warnings, paste0("In 3 of 6 fits: 1 constant feature (g2): score NA, ",
+                                        "ranked last. Remove them before scoring to silence ",
+                                        "this warning."))
+  without_12 <- colSums(out$value$subsamples == 12L) == 0L
+  expect_identical(sum(without_12), 3L)
+  # never selected where it is constant: its NA score ranks last
+  picked_g2 <- vapply(out$value$selections, function(s) "g2" %in% s, logical(1))
+  expect_false(any(picked_g2[without_12]))
+})
+
 test_that("the table decides every case for every entry point", {
   expect_identical(n_rows, length(bad_input) * length(callers))
-  expect_true(all(c("hsic", "hsic_test", "bahsic", "fohsic", "feature_scores") %in%
+  expect_true(all(c("hsic", "hsic_test", "bahsic", "fohsic", "feature_scores",
+                    "stability_selection") %in%
                     vapply(names(callers), function(n) sub("\\(.*", "", n), "")))
   expect_setequal(score_methods, bahsic:::score_methods)
 })
