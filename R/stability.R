@@ -400,24 +400,8 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
       args$cutoff <= args$q / p) {
     stop("With assumption = \"r-concave\" 'cutoff' must be above n_features / p.", call. = FALSE)
   }
-  par <- tryCatch(do.call(stabs::stabsel_parameters, args), error = function(e) {
-    if (is.null(pfer)) {
-      # n_features and cutoff given: the sharper bounds hold only for a cutoff
-      # high enough for q / p (Shah and Samworth 2013, equations 8 and 9)
-      stop(sprintf(paste0("The error bound (assumption = \"%s\") is undefined for ",
-                          "n_features = %d of the %d features%s with cutoff %s (stabs: %s). ",
-                          "Lower 'n_features', raise 'cutoff' or use assumption = \"none\"."),
-                   assumption, args$q, p, varying, format(args$cutoff), conditionMessage(e)),
-           call. = FALSE)
-    }
-    # stabs' search for q or the cutoff fails when no value keeps the bound
-    stop(sprintf(paste0("No %s keeps the PFER bound 'pfer' = %s with %s (stabs: %s). Raise ",
-                        "'pfer'%s."), if (is.null(args$q)) "number of features per fit" else "cutoff",
-                 format(pfer), if (is.null(args$q)) sprintf("cutoff %s", format(args$cutoff)) else
-                   sprintf("n_features = %d", args$q), conditionMessage(e),
-                 if (is.null(args$q)) " or 'cutoff'" else " or lower 'n_features'"),
-         call. = FALSE)
-  })
+  par <- tryCatch(do.call(stabs::stabsel_parameters, args),
+                  error = function(e) stab_bound_error(e, args, pfer, p, varying, assumption))
   q <- as.integer(par$q)
   if (q < 1L) {
     stop(sprintf(paste0("'pfer' = %s is too small for cutoff %s: not one feature per fit ",
@@ -430,6 +414,26 @@ stab_parameters <- function(p, n_features, cutoff, pfer, B, sampling, assumption
   }
   list(q = q, cutoff = as.double(par$cutoff), pfer = as.double(par$PFER),
        assumption = par$assumption)
+}
+
+# stabs could not find the bound: say which inputs to change.
+stab_bound_error <- function(e, args, pfer, p, varying, assumption) {
+  if (is.null(pfer)) {
+    # n_features and cutoff given: the sharper bounds hold only for a cutoff
+    # high enough for q / p (Shah and Samworth 2013, equations 8 and 9)
+    stop(sprintf(paste0("The error bound (assumption = \"%s\") is undefined for ",
+                        "n_features = %d of the %d features%s with cutoff %s (stabs: %s). ",
+                        "Lower 'n_features', raise 'cutoff' or use assumption = \"none\"."),
+                 assumption, args$q, p, varying, format(args$cutoff), conditionMessage(e)),
+         call. = FALSE)
+  }
+  # stabs' search for q or the cutoff fails when no value keeps the bound
+  stop(sprintf(paste0("No %s keeps the PFER bound 'pfer' = %s with %s (stabs: %s). Raise ",
+                      "'pfer'%s."), if (is.null(args$q)) "number of features per fit" else "cutoff",
+               format(pfer), if (is.null(args$q)) sprintf("cutoff %s", format(args$cutoff)) else
+                 sprintf("n_features = %d", args$q), conditionMessage(e),
+               if (is.null(args$q)) " or 'cutoff'" else " or lower 'n_features'"),
+       call. = FALSE)
 }
 
 # One half of the samples and its complement, stratified by class for a
