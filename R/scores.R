@@ -575,11 +575,17 @@ inference_columns <- function(out, inf, p) {
 }
 
 # The mean of every feature over all samples (limma's AveExpr), with the
-# block's part.
+# block's part, from the pass that scores it: C_feature_cor gives it (pc);
+# for the other linear methods it is the class means weighted by the class
+# sizes, put back into the data's units (each feature's moments are in
+# units of 2^expo, an exact power of two).
 with_means <- function(score_block) {
   function(b) {
     part <- score_block(b)
-    if (!is.null(part$bad) && part$bad == 0) part$average <- colMeans(b)
+    if (is.null(part$average) && !is.null(part$bad) && part$bad == 0) {
+      pooled <- colSums(part$mean * part$n) / sum(part$n)
+      part$average <- .Call(C_scale_pow2, pooled, part$expo, 1L)
+    }
     part
   }
 }

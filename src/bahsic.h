@@ -884,10 +884,11 @@ ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
                            double *ss, int *expo, int *constant, int *work);
 
 /* Pearson correlation of every column of x (m x d) with y; NaN for a
- * constant column; constant[] and the result as bk_class_moments().
- * work: m doubles. */
+ * constant column; constant[] and the result as bk_class_moments(); mean
+ * (NULL: not wanted) the mean of every column. work: m doubles. */
 ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
-                     const double *y, double *out, int *constant, double *work);
+                     const double *y, double *out, double *mean, int *constant,
+                     double *work);
 
 /* ---- LSMI, l1-LSMI and l1-HSIC (lsmi.c) -----------------------------------
  * The slides of Jitkrittum (2012). n samples, d features, b basis centres;

@@ -135,7 +135,8 @@ static double shifted_mean(const double *v, ptrdiff_t m, double sc)
 }
 
 ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
-                     const double *y, double *out, int *constant, double *work)
+                     const double *y, double *out, double *mean, int *constant,
+                     double *work)
 {
   double syy = 0.0, *yc = work;
   ptrdiff_t first_bad = -1;
@@ -157,12 +158,14 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
     ptrdiff_t bad = bk_scan_column(xj, m, constant + j, &e);
     if (bad >= 0 && first_bad < 0) first_bad = m * j + bad;
 
+    const double sc = bk_pow2_scale(e);
+    if (m > 0) xbar = shifted_mean(xj, m, sc);
+    /* the mean in the data's units: sc is a power of two */
+    if (mean) mean[j] = m > 0 ? xbar / sc : NAN;
     if (m == 0 || !(syy > 0.0)) {
       out[j] = NAN;
       continue;
     }
-    const double sc = bk_pow2_scale(e);
-    xbar = shifted_mean(xj, m, sc);
     for (ptrdiff_t i = 0; i < m; i++) {
       double dx = xj[i] * sc - xbar;
       sxx += dx * dx;

@@ -76,9 +76,9 @@ SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power)
   return out;
 }
 
-/* list(score, constant, bad): the Pearson correlation of every column of x
- * with y, the constant columns and the first non-finite value of x (0:
- * none) */
+/* list(score, constant, bad, average): the Pearson correlation of every
+ * column of x with y, the constant columns, the first non-finite value of x
+ * (0: none) and the mean of every column */
 SEXP C_feature_cor(SEXP x, SEXP y)
 {
   bk_need_double_matrix(x, "x");
@@ -87,14 +87,15 @@ SEXP C_feature_cor(SEXP x, SEXP y)
     Rf_error("'y' must be a double vector with one value per row of 'x'");
 
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP mean = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP constant = PROTECT(Rf_allocVector(LGLSXP, d));
   double *work = (double *) R_alloc(m > 0 ? (size_t) m : 1, sizeof(double));
-  ptrdiff_t bad = bk_col_cor(REAL(x), m, d, REAL(y), REAL(score),
+  ptrdiff_t bad = bk_col_cor(REAL(x), m, d, REAL(y), REAL(score), REAL(mean),
                              LOGICAL(constant), work);
   SEXP where = PROTECT(position(bad));
-  const char *names[] = {"score", "constant", "bad", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){score, constant, where});
-  UNPROTECT(3);
+  const char *names[] = {"score", "constant", "bad", "average", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){score, constant, where, mean});
+  UNPROTECT(4);
   return out;
 }
 

@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       FZ_CHECK(tot == m);
     }
     fz_doubles(&f, y, m);
-    bk_col_cor(x, m, d, y, cor, constant, cwork);
+    bk_col_cor(x, m, d, y, cor, mean, constant, cwork);
     if (xfin && fz_all_finite(y, m))
       for (ptrdiff_t j = 0; j < d; j++)
         FZ_CHECK(isnan(cor[j]) || (cor[j] >= -1.0 && cor[j] <= 1.0));
