@@ -13,7 +13,9 @@
 #    clang's sanitizer runtimes) are for the memory-safety checks (tools/valgrind.sh,
 #    tools/fuzz.sh, tools/strict.sh); gcc's own ASan runtime comes with gcc.
 # 2. From CRAN, through R's configured repository (no repository is named here), the
-#    packages Debian does not ship: dHSIC, pamr and stabs. Only those not yet installed.
+#    packages Debian does not ship: dHSIC, pamr, stabs, dials, mlr3 and mlr3filters (with the
+#    newer rlang, vctrs, data.table, ... that dials and mlr3 ask for; about 3 minutes on 2
+#    cores). Only those not yet installed.
 # Any failure stops the script with a non-zero status.
 set -euo pipefail
 
@@ -25,11 +27,12 @@ apt_packages=(
   r-bioc-all r-bioc-multtest
   r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
   r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr
+  r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
   r-bioc-hdf5array r-bioc-singlecellexperiment
   pandoc qpdf tidy
   valgrind clang-14 libclang-rt-14-dev
 )
-cran_packages=(dHSIC pamr stabs)
+cran_packages=(dHSIC pamr stabs dials mlr3 mlr3filters)
 
 log() { printf '[install-deps] %s\n' "$*"; }
 
