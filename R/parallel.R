@@ -155,10 +155,17 @@ roxygen_parallel <- function(units) {
     "`NULL` (default) one after another in this R session;",
     "`\"future\"` through future.apply, on the back end set by `future::plan()`",
     "(e.g. `plan(multisession)`, `plan(cluster, workers = )`, future.batchtools);",
+    "a future plan itself, e.g. `future::multisession`,",
+    "`future::tweak(future::multisession, workers = 2)`,",
+    "`future::tweak(future::cluster, workers = cl)` for a `parallel::makePSOCKcluster()`",
+    "or `future::tweak(future.batchtools::batchtools_slurm, template = )`, which is",
+    "set with `future::plan()` for the call and the caller's plan put back on exit;",
     "or a BiocParallel `BiocParallelParam` (e.g. `BiocParallel::SnowParam(2)`,",
     "`MulticoreParam()`, `BatchtoolsParam()` for a SLURM cluster).",
     "The workers must be able to load bahsic (installed in a library on their",
     "`.libPaths()`). The result is the same for every back end and any number",
-    "of workers under the same `set.seed()`."
+    "of workers under the same `set.seed()`, and the caller's random numbers",
+    "continue where the serial run leaves them (see the vignette",
+    "`vignette(\"large-data\", package = \"bahsic\")`, \"On a cluster\")."
   )
 }
