@@ -1,16 +1,29 @@
 # Parallel back ends for the independent units of a run (cross-validation
 # folds, permutations, bootstraps, feature blocks). Every entry point that
 # takes `parallel` accepts NULL (serial), "future" (future.apply, on the
-# back end of future::plan()) or a BiocParallelParam; check_parallel() turns
-# it into one function(i, f) with lapply()'s contract. Units that draw random
-# numbers run from seeds drawn beforehand on the main thread (with_seed()),
-# so the result does not depend on the back end.
+# back end of future::plan()), a future plan (a strategy such as
+# future::multisession or future::tweak(future::cluster, workers = cl),
+# set with future::plan() for the call) or a BiocParallelParam;
+# check_parallel() turns it into one function(i, f) with lapply()'s
+# contract. Units that draw random numbers run from seeds drawn beforehand
+# on the main thread (with_seed()), so the result does not depend on the
+# back end.
 
-check_parallel <- function(parallel) {
+# `frame`: the frame of the entry point, where a future plan given as
+# `parallel` is put back on exit (check_parallel() is called from the
+# function whose run uses the back end, so the plan holds for the whole call
+# and its workers start once).
+check_parallel <- function(parallel, frame = parent.frame()) {
   if (is.null(parallel)) return(function(i, f) lapply(i, f))
+  if (is_future_plan(parallel)) {
+    run <- check_parallel("future")
+    use_future_plan(parallel, frame)
+    return(run)
+  }
   if (identical(parallel, "future")) {
     if (!requireNamespace("future.apply", quietly = TRUE)) {
-      stop("parallel = \"future\" needs the future.apply package: install.packages(\"future.apply\").",
+      stop(paste0("A future back end (parallel = \"future\" or a future plan) needs the ",
+                  "future.apply package: install.packages(\"future.apply\")."),
            call. = FALSE)
     }
     # every unit sets its own seed or draws none: future's streams are not
@@ -24,7 +37,47 @@ check_parallel <- function(parallel) {
     }
     return(function(i, f) BiocParallel::bplapply(i, f, BPPARAM = parallel))
   }
-  stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
+  stop(parallel_error(parallel), call. = FALSE)
+}
+
+# A future plan: what future::plan() takes and returns -- a strategy
+# (future::multisession, future::cluster: functions of class "future"), a
+# tweaked one (future::tweak()), or the "FutureStrategy" that plan() returns.
+is_future_plan <- function(parallel) {
+  inherits(parallel, "FutureStrategy") || (is.function(parallel) && inherits(parallel, "future"))
+}
+
+# Set the plan for the rest of the call that owns `frame`, and put the
+# caller's plan back when it exits (as withr::defer() does). Neither
+# switching plans nor starting or stopping workers may move the caller's
+# random number stream.
+use_future_plan <- function(plan, frame) {
+  old <- keep_rng(future::plan(plan))
+  restore <- function() keep_rng(future::plan(old))
+  do.call(base::on.exit, list(as.call(list(restore)), TRUE, FALSE), envir = frame)
+  invisible()
+}
+
+# What `parallel` accepts, and what was given instead.
+parallel_error <- function(parallel) {
+  given <- if (is.character(parallel) && length(parallel) == 1L && !is.na(parallel)) {
+    hint <- switch(parallel,
+                   multisession = , multicore = , cluster = , sequential = ,
+                   batchtools_slurm = sprintf(" (for a plan, pass the function: future::%s)",
+                                              parallel),
+                   snow = , SnowParam = , MulticoreParam = ,
+                   BatchtoolsParam = " (pass a param object, e.g. BiocParallel::SnowParam(2))",
+                   "")
+    sprintf("\"%s\"%s", parallel, hint)
+  } else if (is.numeric(parallel)) {
+    paste0("a number (for n workers, use e.g. future::tweak(future::multisession, workers = n) ",
+           "or BiocParallel::SnowParam(n))")
+  } else {
+    sprintf("an object of class %s", paste(class(parallel), collapse = "/"))
+  }
+  paste0("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam ",
+         "(e.g. BiocParallel::SnowParam(2)), or a future plan ",
+         "(e.g. future::tweak(future::multisession, workers = 2)); it is ", given, ".")
 }
 
 # A BiocParallelParam that is not up is started for a run that calls the
@@ -102,10 +155,17 @@ roxygen_parallel <- function(units) {
     "`NULL` (default) one after another in this R session;",
     "`\"future\"` through future.apply, on the back end set by `future::plan()`",
     "(e.g. `plan(multisession)`, `plan(cluster, workers = )`, future.batchtools);",
+    "a future plan itself, e.g. `future::multisession`,",
+    "`future::tweak(future::multisession, workers = 2)`,",
+    "`future::tweak(future::cluster, workers = cl)` for a `parallel::makePSOCKcluster()`",
+    "or `future::tweak(future.batchtools::batchtools_slurm, template = )`, which is",
+    "set with `future::plan()` for the call and the caller's plan put back on exit;",
     "or a BiocParallel `BiocParallelParam` (e.g. `BiocParallel::SnowParam(2)`,",
     "`MulticoreParam()`, `BatchtoolsParam()` for a SLURM cluster).",
     "The workers must be able to load bahsic (installed in a library on their",
     "`.libPaths()`). The result is the same for every back end and any number",
-    "of workers under the same `set.seed()`."
+    "of workers under the same `set.seed()`, and the caller's random numbers",
+    "continue where the serial run leaves them (see the vignette",
+    "`vignette(\"large-data\", package = \"bahsic\")`, \"On a cluster\")."
   )
 }

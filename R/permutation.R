@@ -37,6 +37,9 @@
 #' @param n_perm Number of labellings, the observed one included (as
 #'   multtest::mt.maxT's B): a whole number >= 1.
 #' @param threads Number of OpenMP threads (resolved by the caller).
+#' @param run `NULL` (the batches one after another, each drawn when it is
+#'   used) or check_parallel()'s function: every labelling is then drawn
+#'   first, in the same order, and the batches run on the back end.
 #' @return `list(p_value, adj_p_value, statistic, n_perm)`: raw and
 #'   step-down maxT adjusted two-sided permutation p-values and the observed
 #'   statistics (level 2 minus level 1, as linear_scores()), one per feature
@@ -44,8 +47,8 @@
 #'   asked under complete enumeration).
 #' @noRd
 permutation_pvalues <- function(x, y, method, var_equal = FALSE,
-                                n_perm = 1000L, threads = 1L) {
-  maxt_run(x, y, method, var_equal, n_perm, threads)
+                                n_perm = 1000L, threads = 1L, run = NULL) {
+  maxt_run(x, y, method, var_equal, n_perm, threads, run = run)
 }
 
 # the statistics of the maxT engine: maxt_methods (R/scores.R)
@@ -54,8 +57,12 @@ permutation_pvalues <- function(x, y, method, var_equal = FALSE,
 perm_tolerance <- 1e-10
 
 # The work of permutation_pvalues(); `batch` labellings per call to C (by
-# default about 16 MB of statistics per batch).
-maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
+# default about 16 MB of statistics per batch). The counts of a batch depend
+# on its labellings alone and are whole numbers, so they add up to the same
+# doubles in any grouping: through a back end (`run`), the labellings are
+# drawn here first, in the serial order, and the batches -- at least 20 of
+# them, for the workers to share -- are counted on the workers.
+maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run = NULL) {
   method <- arg_match_perm(method)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) ||
       n_perm < 1 || n_perm != round(n_perm) || n_perm > .Machine$integer.max) {
@@ -78,6 +85,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
     n_perm <- ncol(all_perm)
   }
   if (is.null(batch)) batch <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  if (!is.null(run)) batch <- max(1L, min(batch, ceiling(n_perm / 20)))
   draw <- function(from, to) {
     if (exact) return(all_perm[, from:to, drop = FALSE])
     out <- matrix(0L, m, to - from + 1L)
@@ -95,11 +103,20 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
   opts <- list(order = order_ok, thr = as.double(thr), threads = threads)
   raw <- numeric(p)
   adj <- numeric(length(ok))
-  for (from in seq(1L, n_perm, by = batch)) {
-    to <- min(n_perm, from + batch - 1L)
-    counts <- .Call(C_maxt_count, perm_stats(prep, draw(from, to), threads), opts)
-    raw <- raw + counts$raw
-    adj <- adj + counts$adj
+  starts <- seq(1L, n_perm, by = batch)
+  if (is.null(run)) {
+    for (from in starts) {
+      to <- min(n_perm, from + batch - 1L)
+      counts <- maxt_count(draw(from, to), prep, opts)
+      raw <- raw + counts$raw
+      adj <- adj + counts$adj
+    }
+  } else {
+    perms <- lapply(starts, function(from) draw(from, min(n_perm, from + batch - 1L)))
+    for (counts in run(perms, ship(maxt_count, prep, opts))) {
+      raw <- raw + counts$raw
+      adj <- adj + counts$adj
+    }
   }
   p_value <- raw / n_perm
   p_value[is.na(observed)] <- NA_real_
@@ -108,6 +125,13 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
   names(p_value) <- names(adj_p_value) <- names(observed) <- colnames(x)
   list(p_value = p_value, adj_p_value = adj_p_value, statistic = observed,
        n_perm = n_perm)
+}
+
+# The counts of one batch of labellings (the columns of perm): for each
+# feature, how many reach its observed |T|; for each rank, how many maxima
+# reach it (src/maxt.c).
+maxt_count <- function(perm, prep, opts) {
+  .Call(C_maxt_count, perm_stats(prep, perm, opts$threads), opts)
 }
 
 arg_match_perm <- function(method) {

@@ -139,7 +139,10 @@
 #' It is computed in C over all features for each labelling (`threads`):
 #' 1,000 labellings of the ALL BCR/ABL versus NEG samples (79 x 12,625) take
 #' about 0.4 s on one core, 0.06 times the time of `mt.maxT()`
-#' (`inst/bench/bench-maxt.R`). [top_features()] picks the features at a false
+#' (`inst/bench/bench-maxt.R`). With `parallel`, the labellings are drawn
+#' first, in the same order, and counted in batches on the workers (the
+#' counts add up exactly: the same p-values as the serial run).
+#' [top_features()] picks the features at a false
 #' discovery rate.
 #'
 #' Welch's t and the signal to noise ratio need two samples in every class;
@@ -183,9 +186,16 @@
 #' @param block_size features per block (`NULL`: as many as fill
 #'   `DelayedArray::getAutoBlockSize()` bytes, 100 MB without DelayedArray).
 #' @param parallel `NULL` (the blocks one after another), `"future"` (on the
-#'   back end of `future::plan()`), or a BiocParallel `BiocParallelParam`:
+#'   back end of `future::plan()`), a future plan (e.g.
+#'   `future::tweak(future::multisession, workers = 2)`, set with
+#'   `future::plan()` for the call), or a BiocParallel `BiocParallelParam`:
 #'   the feature blocks then run on its workers, which read their own blocks
-#'   (an HDF5 file must be readable by them).
+#'   (an HDF5 file must be readable by them). The permutation p-values of
+#'   `n_perm` are computed block by block too (give a `block_size` below the
+#'   number of features to share them; `"pam"` is one block, its \eqn{s_0}
+#'   needs every feature), and the labellings of `adjust = "maxT"` in
+#'   batches. The result is the same for every back end and number of
+#'   workers under the same `set.seed()`.
 #' @return A data frame of class `c("bahsic_scores", "data.frame")`, one row
 #'   per feature in the input feature order, with columns
 #'   \describe{
@@ -367,7 +377,8 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
-                               threads = threads, block_size = block_size, run = run))
+                               threads = threads, block_size = block_size, run = run,
+                               maxt_run = if (!is.null(parallel)) run))
   if (adjust_given && is.null(p)) {
     stop(sprintf("'adjust' needs p-values, and method = \"%s\" gives none in this version.",
                  method), call. = FALSE)
@@ -533,7 +544,7 @@ inference_p_values <- function(inf, src, y, method, opts) {
     n_perm <- if (is.null(opts$n_perm)) 1000L else opts$n_perm
     x <- source_matrix(src, check = FALSE)
     res <- permutation_pvalues(x, y, method, var_equal = opts$var_equal, n_perm = n_perm,
-                               threads = opts$threads)
+                               threads = opts$threads, run = opts$maxt_run)
     p <- list(p_value = res$p_value, adj_p_value = res$adj_p_value)
     p$p_value[na] <- NA_real_
     p$adj_p_value[na] <- NA_real_
