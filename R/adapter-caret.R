@@ -16,8 +16,10 @@
 #' per resample on all features: BAHSIC's own backward elimination (Song et
 #' al. 2012, Algorithm 1) is the ranking, and caret cuts it at each of
 #' `sizes`. caret then picks the size with the best resampled performance
-#' and the features with the best mean `Overall` over the resamples
-#' ([caret::pickVars()]): the features of the best mean BAHSIC rank. With
+#' and the features with the largest mean `Overall` over the rows of the
+#' result's `variables` ([caret::pickVars()]), in which a resample counts
+#' once for every size at which it kept the feature: a consensus of the
+#' resamples' BAHSIC ranks that favours features ranked high often. With
 #' `rerank = TRUE`, BAHSIC is run again on the surviving features at every
 #' size. `fit` trains the model on the chosen features with
 #' [caret::train()], which receives `rfe()`'s `...` (e.g. `method =
@@ -42,7 +44,11 @@
 #' feature, which gives the same p-values for `"hsic"`, `"t"`, `"pc"`,
 #' `"mmd"` and `"kta"` (each feature's test is its own) but costs one call
 #' per feature; limma's moderated t (`"mt"`, `"lods"`) and `"pam"` borrow
-#' strength across features and are an error there.
+#' strength across features and are an error there. With a matrix `x`,
+#' `multivariate = TRUE` is needed: otherwise caret's `sbf()` hands `score`
+#' the matrix's cells one at a time (it loops with `vapply()`, which is
+#' meant for a data frame's columns), and `score` stops with an error that
+#' says so.
 #'
 #' The arguments given to the constructors are checked when the list is
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
@@ -279,6 +285,13 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
         stop(sprintf(paste0("method = \"%s\" pools information across features, so caret ",
                             "must score them all at once: use caret::sbfControl(functions = ",
                             "..., multivariate = TRUE)."), method), call. = FALSE)
+      }
+      if (length(x) != length(y)) {
+        # caret's sbf() applies vapply() to x: on a matrix it loops over the cells
+        stop(paste0("caret called score() with ", length(x), " value", if (length(x) != 1L) "s",
+                    " for ", length(y), " samples: with a matrix 'x', sbf() needs ",
+                    "caret::sbfControl(multivariate = TRUE) (or pass x as a data frame)."),
+             call. = FALSE)
       }
       x <- matrix(as.double(x), ncol = 1L, dimnames = list(NULL, "x"))
     }
