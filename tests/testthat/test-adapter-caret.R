@@ -140,15 +140,16 @@ test_that("caret::sbf() keeps the features with p < cutoff on each resample and 
   # caret's default: one feature per call of score(); the same features
   ctrl1 <- caret::sbfControl(functions = hsic_sbf_funcs, method = "cv", number = 3)
   set.seed(3)
-  res1 <- run_sbf(as.data.frame(x[, 1:40], optional = TRUE), y, ctrl1)
-  expect_identical(res1$optVariables, colnames(x)[1:40][p[1:40] < 0.05])
+  res1 <- run_sbf(as.data.frame(x[, 1:20], optional = TRUE), y, ctrl1)
+  expect_identical(res1$optVariables, colnames(x)[1:20][p[1:20] < 0.05])
+  expect_gt(length(res1$optVariables), 0L)
   for (i in seq_along(res1$control$index)) {
     rows <- res1$control$index[[i]]
-    p_fold <- feature_scores(x[rows, 1:40], y[rows], method = "hsic")$p_value
-    expect_identical(res1$variables[[i]], colnames(x)[1:40][p_fold < 0.05], info = i)
+    p_fold <- feature_scores(x[rows, 1:20], y[rows], method = "hsic")$p_value
+    expect_identical(res1$variables[[i]], colnames(x)[1:20][p_fold < 0.05], info = i)
   }
   # with a matrix, caret would hand score() the cells one by one
-  expect_error(run_sbf(x[, 1:40], y, ctrl1), "multivariate = TRUE")
+  expect_error(run_sbf(x[, 1:20], y, ctrl1), "multivariate = TRUE")
   # Benjamini-Hochberg over all features of the data, and another method
   ctrl_bh <- caret::sbfControl(functions = hsic_sbf_functions(method = "mt", adjust = "BH",
                                                               cutoff = 0.01),
