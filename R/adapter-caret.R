@@ -91,11 +91,11 @@
 #' @seealso [bahsic()], [feature_scores()], [stability_selection()].
 #' @examples
 #' if (requireNamespace("caret", quietly = TRUE)) {
-#'   x <- golub$x[, 1:200]
+#'   x <- golub$x[, 1:100]
 #'   # 3-fold cross-validation of BAHSIC + a 3-nearest-neighbour classifier
 #'   set.seed(1)
 #'   ctrl <- caret::rfeControl(functions = bahsic_rfe_funcs, method = "cv", number = 3)
-#'   fit <- caret::rfe(x, golub$y, sizes = c(2, 5, 10, 20), rfeControl = ctrl,
+#'   fit <- caret::rfe(x, golub$y, sizes = c(2, 5, 10), rfeControl = ctrl,
 #'                     method = "knn", tuneGrid = data.frame(k = 3),
 #'                     trControl = caret::trainControl(method = "none"))
 #'   fit
