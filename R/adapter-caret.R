@@ -1,0 +1,357 @@
+#' BAHSIC and per-feature HSIC tests inside caret's resampling
+#'
+#' caret's [caret::rfe()] and [caret::sbf()] resample a whole feature
+#' selection: the features are chosen on each resample's training part and
+#' the model is judged on the held-out part, so the estimate of performance
+#' includes the selection (Ambroise and McLachlan 2002). Both take the
+#' selection as a list of functions (`functions =` of [caret::rfeControl()]
+#' and [caret::sbfControl()]); these are such lists.
+#'
+#' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`) for
+#' `caret::rfe()`: its `rank` runs [bahsic()] on the resample's training
+#' data and returns caret's data frame of importances, `Overall` and `var`,
+#' most important first, with `Overall` minus BAHSIC's rank (1 for the
+#' feature eliminated last, so larger is more important, as caret expects).
+#' With `rfeControl(rerank = FALSE)`, caret's default, `rank` is called once
+#' per resample on all features: BAHSIC's own backward elimination (Song et
+#' al. 2012, Algorithm 1) is the ranking, and caret cuts it at each of
+#' `sizes`. caret then picks the size with the best resampled performance
+#' and the features with the largest mean `Overall` over the rows of the
+#' result's `variables` ([caret::pickVars()]), in which a resample counts
+#' once for every size at which it kept the feature: a consensus of the
+#' resamples' BAHSIC ranks that favours features ranked high often. With
+#' `rerank = TRUE`, BAHSIC is run again on the surviving features at every
+#' size. `fit` trains the model on the chosen features with
+#' [caret::train()], which receives `rfe()`'s `...` (e.g. `method =
+#' "svmRadial"`, `"lda"`, `"knn"`, `trControl`, `tuneGrid`); `pred`,
+#' `selectSize` ([caret::pickSizeBest()]), `selectVar` and `summary`
+#' ([caret::defaultSummary()]) are those of [caret::caretFuncs]. Note that
+#' `rfe()` also fits and judges the model on all features (the largest
+#' size), on every resample.
+#'
+#' **`hsic_sbf_funcs`** (made by `hsic_sbf_functions()`) for `caret::sbf()`:
+#' its `score` gives each feature's p-value from [feature_scores()] (by
+#' default `method = "hsic"`, the per-feature HSIC test), its `filter` keeps
+#' the features whose p-value, adjusted over all features by
+#' [stats::p.adjust()] with `adjust`, is below `cutoff` (missing p-values,
+#' e.g. of a feature constant on a resample, are not kept). `fit` and `pred`
+#' are those of [caret::caretSBF]: [caret::train()] with `sbf()`'s `...`,
+#' and, as there, when no feature passes the filter the model is
+#' [caret::nullModel()] (the most frequent class, or the mean), so that a
+#' resample without a feature does not stop `sbf()`. Give
+#' `sbfControl(multivariate = TRUE)`: `score` then scores all features in
+#' one call of [feature_scores()]. By default caret calls `score` once per
+#' feature, which gives the same p-values for `"hsic"`, `"t"`, `"pc"`,
+#' `"mmd"` and `"kta"` (each feature's test is its own) but costs one call
+#' per feature; limma's moderated t (`"mt"`, `"lods"`) and `"pam"` borrow
+#' strength across features and are an error there. With a matrix `x`,
+#' `multivariate = TRUE` is needed: otherwise caret's `sbf()` hands `score`
+#' the matrix's cells one at a time (it loops with `vapply()`, which is
+#' meant for a data frame's columns), and `score` stops with an error that
+#' says so.
+#'
+#' The arguments given to the constructors are checked when the list is
+#' made, before any resampling: a misspelt name or a value [bahsic()] or
+#' [feature_scores()] would refuse is an error then. Arguments that the
+#' resampling sets are refused: `x` and `y` (each resample's data), for
+#' BAHSIC `n_features` (the sizes are `rfe()`'s `sizes`), `unsupervised`
+#' and `assay` (caret passes a matrix or a data frame), and `method` and
+#' `adjust` of [feature_scores()] are the constructor's own.
+#'
+#' caret passes `x` as it was given (a matrix, or a data frame whose columns
+#' must be numeric) and `y` as a factor (classification) or a numeric vector.
+#' bahsic has its own [rfe()] (RFE-SVM and RFE-MKL of Paul and Dupont), so
+#' call caret's as `caret::rfe()` when both packages are attached.
+#'
+#' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
+#'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
+#'   `hsic_sbf_functions()`: further arguments of [feature_scores()] (e.g.
+#'   `n_perm`, `kernel`, `var_equal`); for `print()`: not used.
+#' @param method the [feature_scores()] method whose p-values filter the
+#'   features: `"hsic"` (default), or any other with p-values, e.g. `"mt"`,
+#'   `"t"`, `"pc"`, `"mmd"`; `"lin"`, `"snr"` and `"pam"` need `n_perm`.
+#' @param cutoff a feature is kept when its (adjusted) p-value is below
+#'   `cutoff`, in (0, 1].
+#' @param adjust a method of [stats::p.adjust()] applied to the p-values of
+#'   all features of a resample before the cutoff: `"none"` (default, as
+#'   caret's own `caretSBF`), `"BH"`, `"BY"`, `"holm"`, `"hochberg"`,
+#'   `"hommel"` or `"bonferroni"`.
+#' @return A list of functions of class `bahsic_caret_functions`: `summary`,
+#'   `fit`, `pred`, `rank`, `selectSize`, `selectVar` for
+#'   `caret::rfeControl(functions = )`; `summary`, `fit`, `pred`, `score`,
+#'   `filter` for `caret::sbfControl(functions = )`. Its attribute
+#'   `"settings"` holds the arguments given.
+#' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
+#'   (2012). Feature selection via dependence maximization. JMLR 13,
+#'   1393-1434.
+#'
+#'   Ambroise, C. and McLachlan, G. J. (2002). Selection bias in gene
+#'   extraction on the basis of microarray gene-expression data. PNAS 99,
+#'   6562-6566.
+#' @seealso [bahsic()], [feature_scores()], [stability_selection()].
+#' @examples
+#' if (requireNamespace("caret", quietly = TRUE)) {
+#'   x <- golub$x[, 1:100]
+#'   # 3-fold cross-validation of BAHSIC + a 3-nearest-neighbour classifier
+#'   set.seed(1)
+#'   ctrl <- caret::rfeControl(functions = bahsic_rfe_funcs, method = "cv", number = 3)
+#'   fit <- caret::rfe(x, golub$y, sizes = c(2, 5, 10), rfeControl = ctrl,
+#'                     method = "knn", tuneGrid = data.frame(k = 3),
+#'                     trControl = caret::trainControl(method = "none"))
+#'   fit
+#'   # BAHSIC options: remove 5% of the features per iteration
+#'   bahsic_rfe_functions(drop = 0.05)
+#'
+#'   # filter by the per-feature HSIC test at 5% FDR
+#'   set.seed(1)
+#'   sctrl <- caret::sbfControl(functions = hsic_sbf_functions(adjust = "BH"),
+#'                              method = "cv", number = 3, multivariate = TRUE)
+#'   sf <- caret::sbf(x, golub$y, sbfControl = sctrl, method = "knn",
+#'                    tuneGrid = data.frame(k = 3),
+#'                    trControl = caret::trainControl(method = "none"))
+#'   sf
+#' }
+#' @name caret-functions
+NULL
+
+# Arguments of bahsic() that the resampling sets, and why.
+rfe_reserved_args <- c(
+  x = "rfe() passes each resample's training data",
+  y = "rfe() passes each resample's outcome",
+  n_features = "the subset sizes are rfe()'s 'sizes'",
+  unsupervised = "rfe() selects for an outcome",
+  assay = "caret passes a matrix or a data frame"
+)
+
+sbf_reserved_args <- c(
+  x = "sbf() passes each resample's training data",
+  y = "sbf() passes each resample's outcome",
+  assay = "caret passes a matrix or a data frame"
+)
+
+sbf_adjust_methods <- c("none", "BH", "BY", "holm", "hochberg", "hommel", "bonferroni")
+
+#' @rdname caret-functions
+#' @export
+bahsic_rfe_functions <- function(...) {
+  args <- adapter_args(list(...), "bahsic_rfe_functions", "bahsic", bahsic.default,
+                       rfe_reserved_args)
+  rfe_function_list(check_rfe_bahsic_args(args))
+}
+
+#' @rdname caret-functions
+#' @export
+hsic_sbf_functions <- function(method = "hsic", cutoff = 0.05, adjust = "none", ...) {
+  method <- arg_match(method, score_methods, aliases = score_aliases)
+  if (!is.numeric(cutoff) || length(cutoff) != 1L || is.na(cutoff) || cutoff <= 0 ||
+        cutoff > 1) {
+    stop("'cutoff' must be one number in (0, 1], the p-value below which a feature is kept.",
+         call. = FALSE)
+  }
+  adjust <- arg_match(adjust, sbf_adjust_methods)
+  args <- adapter_args(list(...), "hsic_sbf_functions", "feature_scores",
+                       feature_scores.default, sbf_reserved_args,
+                       own = c("method", "cutoff", "adjust"))
+  sbf_function_list(method, cutoff, adjust, check_sbf_score_args(method, args))
+}
+
+# The arguments a constructor passes on to `target()` (by name, each once,
+# each a formal of `target_fun`, none of `reserved`): an error that names a
+# wrong one, and suggests the closest formal (or the constructor's `own`).
+adapter_args <- function(args, fn, target, target_fun, reserved, own = character()) {
+  if (!length(args)) return(list())
+  nms <- names(args)
+  if (is.null(nms) || any(!nzchar(nms))) {
+    stop(sprintf("Every argument of %s() after its own is passed to %s() and must be named ",
+                 fn, target), sprintf("(e.g. %s).", if (target == "bahsic") "drop = 0.05" else
+                   "n_perm = 1000"), call. = FALSE)
+  }
+  dup <- nms[duplicated(nms)]
+  if (length(dup)) {
+    stop(sprintf("%s() was given '%s' more than once.", fn, dup[1L]), call. = FALSE)
+  }
+  for (nm in nms) {
+    if (nm %in% names(reserved)) {
+      stop(sprintf("%s() does not pass '%s' to %s(): %s. Remove it.", fn, nm, target,
+                   reserved[[nm]]), call. = FALSE)
+    }
+  }
+  allowed <- setdiff(names(formals(target_fun)), c("...", names(reserved), own))
+  for (nm in nms) {
+    if (!nm %in% allowed) {
+      unknown_arg_error(nm, fn, c(own, allowed),
+                        hint = if (length(own)) {
+                          sprintf("Its arguments are %s and those of %s().",
+                                  paste0("'", own, "'", collapse = ", "), target)
+                        } else {
+                          sprintf("Its arguments are those of %s().", target)
+                        })
+    }
+  }
+  args
+}
+
+# The values given for bahsic() checked as bahsic() checks them before it
+# reads any data (check_select_args(), R/select-hsic.R), with bahsic()'s
+# defaults for the others; estimator and sigma matched to their choices.
+check_rfe_bahsic_args <- function(args) {
+  if (!length(args)) return(args)
+  fmls <- formals(bahsic.default)
+  env <- new.env(parent = environment(bahsic.default))
+  for (nm in setdiff(names(fmls), c("x", "y", "..."))) {
+    value <- if (nm %in% names(args)) args[[nm]] else eval(fmls[[nm]], env)
+    assign(nm, value, envir = env)
+  }
+  estimator <- arg_match(env$estimator, eval(fmls$estimator), arg_name = "estimator")
+  sigma <- if ("sigma" %in% names(args)) {
+    arg_match(args$sigma, eval(fmls$sigma), arg_name = "sigma")
+  }
+  check_select_args("bahsic", select_args(env, "drop", estimator, sigma))
+  if ("estimator" %in% names(args)) args$estimator <- estimator
+  if (!is.null(sigma)) args$sigma <- sigma
+  args
+}
+
+# The feature_scores() arguments checked as feature_scores() checks them
+# before it reads any data, and the method must give p-values.
+check_sbf_score_args <- function(method, args) {
+  given <- c(kernel = "kernel" %in% names(args), kernel_y = "kernel_y" %in% names(args),
+             estimator = "estimator" %in% names(args),
+             var_equal = "var_equal" %in% names(args))
+  if (given[["kernel"]]) check_kernel(args$kernel, "kernel")
+  check_score_arguments(method, given, if (given[["kernel"]]) args$kernel else kernel_gaussian())
+  if (given[["estimator"]]) {
+    args$estimator <- arg_match(args$estimator, c("biased", "unbiased"), arg_name = "estimator")
+  }
+  if (given[["var_equal"]]) check_flag(args$var_equal, "var_equal")
+  if (!is.null(args$n_perm)) args$n_perm <- check_whole(args$n_perm, "n_perm", 1L)
+  if (!is.null(args$block_size)) args$block_size <- check_whole(args$block_size, "block_size", 1L)
+  if (!is.null(args$threads)) args$threads <- check_threads(args$threads)
+  if (!is.null(args$na_action)) {
+    args$na_action <- arg_match(args$na_action, c("fail", "omit"), arg_name = "na_action")
+  }
+  if (!is.null(args$parallel)) check_parallel(args$parallel)
+  check_inference_args(method, NULL, "none", FALSE, args$n_perm)
+  if (method %in% perm_methods && is.null(args$n_perm)) {
+    stop(sprintf(paste0("method = \"%s\" has p-values only from permutations of the labels: ",
+                        "give 'n_perm' (e.g. n_perm = 1000), or choose a method with ",
+                        "analytic p-values (\"hsic\", \"mt\", \"t\", \"pc\")."), method),
+         call. = FALSE)
+  }
+  args
+}
+
+# caret's list for rfe(), ranking by bahsic() with `args`. The exported
+# default is made by this builder at install time (R/ files are collated
+# alphabetically, so this file's top level cannot call the checkers of the
+# others); the constructor checks first.
+rfe_function_list <- function(args) {
+  force(args)
+  rank <- function(object, x, y) {
+    # `object` (the model on all features) is not used: the ranking is BAHSIC's
+    call <- as.call(c(list(quote(bahsic), quote(x), quote(y)), args))
+    fit <- eval(call)
+    rank <- fit$features$rank
+    ord <- order(rank)
+    vars <- colnames(x)[ord]
+    data.frame(Overall = -rank[ord], var = vars, row.names = vars, stringsAsFactors = FALSE)
+  }
+  out <- list(
+    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
+    fit = function(x, y, first, last, ...) caret::train(x, y, ...),
+    pred = function(object, x) caret::caretFuncs$pred(object, x),
+    rank = rank,
+    selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
+    selectVar = function(y, size) caret::pickVars(y, size)
+  )
+  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe")
+}
+
+# Methods of feature_scores() whose statistic borrows strength across
+# features (limma's prior, pamr's s0): no p-value from one feature alone.
+pooled_score_methods <- c("mt", "lods", "pam")
+
+# caret's list for sbf(), filtering by the p-values of feature_scores().
+sbf_function_list <- function(method, cutoff, adjust, args) {
+  force(method)
+  force(cutoff)
+  force(adjust)
+  force(args)
+  score <- function(x, y) {
+    one <- is.null(dim(x))
+    if (one) {
+      # sbfControl(multivariate = FALSE), caret's default: one feature per call
+      if (method %in% pooled_score_methods) {
+        stop(sprintf(paste0("method = \"%s\" pools information across features, so caret ",
+                            "must score them all at once: use caret::sbfControl(functions = ",
+                            "..., multivariate = TRUE)."), method), call. = FALSE)
+      }
+      if (length(x) != length(y)) {
+        # caret's sbf() applies vapply() to x: on a matrix it loops over the cells
+        stop(paste0("caret called score() with ", length(x), " value", if (length(x) != 1L) "s",
+                    " for ", length(y), " samples: with a matrix 'x', sbf() needs ",
+                    "caret::sbfControl(multivariate = TRUE) (or pass x as a data frame)."),
+             call. = FALSE)
+      }
+      x <- matrix(as.double(x), ncol = 1L, dimnames = list(NULL, "x"))
+    }
+    call <- as.call(c(list(quote(feature_scores), quote(x), quote(y), method = method), args))
+    p <- eval(call)$p_value
+    if (one) return(p)
+    names(p) <- colnames(x)
+    p
+  }
+  filter <- function(score, x, y) {
+    p <- if (adjust == "none") score else stats::p.adjust(score, adjust)
+    keep <- !is.na(p) & p < cutoff
+    names(keep) <- if (!is.null(names(score))) names(score) else colnames(x)
+    keep
+  }
+  out <- list(
+    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
+    fit = function(x, y, ...) caret::caretSBF$fit(x, y, ...),
+    pred = function(object, x) caret::caretSBF$pred(object, x),
+    score = score,
+    filter = filter
+  )
+  settings <- c(list(method = method, cutoff = cutoff, adjust = adjust), args)
+  structure(out, class = "bahsic_caret_functions", settings = settings, for_caret = "sbf")
+}
+
+#' @rdname caret-functions
+#' @export
+bahsic_rfe_funcs <- rfe_function_list(list())
+
+#' @rdname caret-functions
+#' @export
+hsic_sbf_funcs <- sbf_function_list("hsic", 0.05, "none", list())
+
+#' @rdname caret-functions
+#' @param x a list made by `bahsic_rfe_functions()` or `hsic_sbf_functions()`.
+#' @export
+print.bahsic_caret_functions <- function(x, ...) {
+  check_dots(..., .fn = "print", .allow = print_dot_args)
+  settings <- attr(x, "settings")
+  shown <- vapply(settings, format_adapter_value, "")
+  if (identical(attr(x, "for_caret"), "rfe")) {
+    cat(sprintf("caret functions for caret::rfe(): features ranked by bahsic(%s)\n",
+                paste(names(shown), shown, sep = " = ", collapse = ", ")))
+    cat("use: caret::rfeControl(functions = <this>); the model: caret::train() with rfe()'s ...\n")
+  } else {
+    cat(sprintf(paste0("caret functions for caret::sbf(): features with p < %s from ",
+                       "feature_scores(%s)%s\n"),
+                format(settings$cutoff),
+                paste(names(shown)[-(2:3)], shown[-(2:3)], sep = " = ", collapse = ", "),
+                if (settings$adjust == "none") "" else
+                  sprintf(", adjusted by \"%s\"", settings$adjust)))
+    cat(paste0("use: caret::sbfControl(functions = <this>, multivariate = TRUE); ",
+               "the model: caret::train() with sbf()'s ...\n"))
+  }
+  invisible(x)
+}
+
+format_adapter_value <- function(value) {
+  if (inherits(value, c("bahsic_kernel", "bahsic_label_kernel"))) return(value$label)
+  if (is.atomic(value) && length(value) <= 3L) return(paste(deparse(value), collapse = ""))
+  sprintf("<%s>", class(value)[1L])
+}
