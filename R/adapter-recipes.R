@@ -130,8 +130,10 @@ check_step_options <- function(options, method) {
                      own[[nm]]
                    }), call. = FALSE)
     }
+    hint <- did_you_mean(nm, allowed)
+    if (!nzchar(hint)) hint <- sprintf(" It takes %s.", paste0("'", allowed, "'", collapse = ", "))
     stop(sprintf("'options' has '%s', which %s with method = \"%s\" does not take.%s",
-                 nm, fn, method, did_you_mean(nm, allowed)), call. = FALSE)
+                 nm, fn, method, hint), call. = FALSE)
   }
   if (any(duplicated(names(options)))) {
     stop(sprintf("'options' names '%s' twice.", names(options)[duplicated(names(options))][1L]),
@@ -357,7 +359,7 @@ bake.step_select_hsic <- function(object, new_data, ...) {
 #' @export
 print.step_select_hsic <- function(x, width = max(20, options()$width - 36), ...) {
   # form_width: what print.recipe() passes to every step
-  check_dots(..., .fn = "print", .formals = c("x", "width"),
+  check_dots(..., .fn = "print", .formals = c("x", "width", print_dot_args),
              .allow = c("form_width", print_dot_args))
   need_package("recipes", "Printing a step_select_hsic")
   size <- c(if (!is.null(x$top_n) && !is_tune(x$top_n)) sprintf("top %d", x$top_n),
