@@ -16,6 +16,17 @@ oracle_top <- function(s, n = NULL, fdr = NULL) {
   if (is.null(n)) f else f[seq_len(min(n, length(f)))]
 }
 
+# What print() shows, on standard output (recipes 1.0.x) or as cli messages
+# (later versions print steps through cli).
+printed <- function(obj) {
+  msgs <- character()
+  out <- utils::capture.output(withCallingHandlers(print(obj), message = function(m) {
+    msgs <<- c(msgs, conditionMessage(m))
+    invokeRestart("muffleMessage")
+  }))
+  paste(c(out, msgs), collapse = "\n")
+}
+
 kept_columns <- function(rec, new_data = NULL) {
   setdiff(names(recipes::bake(rec, new_data = new_data)), "y")
 }
@@ -184,9 +195,9 @@ test_that("print() says what the step does, before and after prep()", {
   d <- golub_frame(10L)
   rec <- recipes::recipe(y ~ ., data = d) |>
     step_select_hsic(recipes::all_predictors(), method = "mt", top_n = 4, threshold = 1)
-  expect_output(print(rec), "HSIC feature selection (mt, top 4, adjusted p <= 1) on",
-                fixed = TRUE)
-  expect_output(print(recipes::prep(rec)), "kept 4 of 10, removed", fixed = TRUE)
+  expect_match(printed(rec), "HSIC feature selection (mt, top 4, adjusted p <= 1) on",
+               fixed = TRUE)
+  expect_match(printed(recipes::prep(rec)), "kept 4 of 10, removed", fixed = TRUE)
   expect_error(print(rec$steps[[1]], digts = 3), "Did you mean 'digits'?", fixed = TRUE)
 })
 
@@ -247,7 +258,7 @@ test_that("tune()'s placeholder is refused by prep() and replaced by update()", 
   expect_error(recipes::prep(rec), "tune")
   expect_error(recipes::prep(rec$steps[[1]], training = d, info = rec$term_info),
                "'top_n' or 'threshold' is still tune()", fixed = TRUE)
-  expect_output(print(rec), "top_n = tune()", fixed = TRUE)
+  expect_match(printed(rec), "top_n = tune()", fixed = TRUE)
   s <- feature_scores(golub$x[, 1:40], golub$y, method = "mt")
   for (n in c(2L, 9L)) {
     rec_n <- rec
