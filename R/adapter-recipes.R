@@ -220,21 +220,21 @@ check_step_options <- function(options, method) {
 #'   Machine Learning Research* 13, 1393-1434.
 #' @family tidymodels
 #' @seealso [feature_scores()], [top_features()], [bahsic()].
-#' @examples
-#' if (requireNamespace("recipes", quietly = TRUE)) {
-#'   library(recipes)
-#'   golub_df <- data.frame(y = golub$y, golub$x[, 1:500], check.names = FALSE)
-#'   rec <- recipe(y ~ ., data = golub_df) |>
-#'     step_select_hsic(all_predictors(), outcome = "y", top_n = 20)
-#'   tidy(rec, number = 1)
-#'   trained <- prep(rec)
-#'   dim(bake(trained, new_data = NULL))
-#'   head(tidy(trained, number = 1))
-#'   # limma's moderated t, the genes at 1% false discovery rate
-#'   rec_mt <- recipe(y ~ ., data = golub_df) |>
-#'     step_select_hsic(all_predictors(), method = "mt", threshold = 0.01)
-#'   ncol(bake(prep(rec_mt), new_data = NULL)) - 1
-#' }
+#' @examplesIf requireNamespace("recipes", quietly = TRUE)
+#' library(recipes)
+#' golub_df <- data.frame(y = golub$y, golub$x[, 1:500], check.names = FALSE)
+#' rec <- recipe(y ~ ., data = golub_df) |>
+#'   step_select_hsic(all_predictors(), outcome = "y", top_n = 20)
+#' rec
+#' tidy(rec, number = 1)
+#' trained <- prep(rec)
+#' trained
+#' dim(bake(trained, new_data = NULL))
+#' head(tidy(trained, number = 1))
+#' # limma's moderated t: the genes at a 1% false discovery rate
+#' rec_mt <- recipe(y ~ ., data = golub_df) |>
+#'   step_select_hsic(all_predictors(), method = "mt", threshold = 0.01)
+#' ncol(bake(prep(rec_mt), new_data = NULL)) - 1
 #' @export
 step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = FALSE,
                              method = "hsic", top_n = NULL, threshold = NA,
@@ -447,14 +447,13 @@ required_pkgs.step_select_hsic <- function(x, ...) {
 #'   error.
 #' @return A dials quantitative parameter, class `c("quant_param", "param")`.
 #' @family tidymodels
-#' @examples
-#' if (requireNamespace("dials", quietly = TRUE)) {
-#'   p <- top_n_features()
-#'   p
-#'   p <- dials::finalize(p, golub$x[, 1:100])
-#'   dials::grid_regular(p, levels = 4)
-#'   top_n_features(range = c(5L, 50L))
-#' }
+#' @examplesIf requireNamespace("dials", quietly = TRUE)
+#' p <- top_n_features()
+#' p
+#' p <- dials::finalize(p, golub$x[, 1:100])
+#' p
+#' dials::grid_regular(p, levels = 4)
+#' top_n_features(range = c(5L, 50L))
 #' @export
 top_n_features <- function(range = c(1L, dials::unknown()), trans = NULL, ...) {
   check_dots(..., .fn = "top_n_features")
