@@ -15,11 +15,7 @@ step_methods <- c(step_score_methods, step_selectors)
 # not the data, the method or the size of the selection (the step's own
 # arguments), nor what a recipe does not have (an assay, no outcome).
 step_option_names <- function(method) {
-  fn <- if (method %in% step_selectors) {
-    get(paste0(method, ".default"), envir = topenv(environment(step_option_names)))
-  } else {
-    feature_scores.default
-  }
+  fn <- switch(method, bahsic = bahsic.default, fohsic = fohsic.default, feature_scores.default)
   setdiff(names(formals(fn)), c("x", "y", "method", "n_features", "assay", "unsupervised", "..."))
 }
 
@@ -302,13 +298,13 @@ step_select_hsic_fit <- function(x, y, method, top_n, threshold, options) {
   p <- ncol(x)
   if (method %in% step_selectors) {
     n <- if (is.null(top_n)) p else min(top_n, p)
-    fit <- do.call(method, c(list(x, y, n_features = n), options))
+    fit <- do.call(method, c(list(x, y, n_features = n), options))  # "bahsic" or "fohsic"
     keep <- selected(fit, n)
     f <- fit$features
     return(step_score_table(f$feature, f$score, f$rank, NA_real_, NA_real_,
                             f$feature %in% keep))
   }
-  s <- do.call(feature_scores, c(list(x, y, method = method), options))
+  s <- do.call("feature_scores", c(list(x, y, method = method), options))
   keep <- top_features(s, n = top_n, fdr = if (is.na(threshold)) NULL else threshold)$feature
   na_col <- rep(NA_real_, nrow(s))
   step_score_table(s$feature, s$score, s$rank,
