@@ -80,6 +80,11 @@
 #' }
 NULL
 
+# R6 gives every method `self` and `super`; R CMD check's code analysis sees
+# the methods inside the make_filter_*() functions and would call them
+# undefined globals.
+utils::globalVariables(c("self", "super"))
+
 # The filters and how to build each one; the R6 classes exist only once
 # mlr3filters is loaded, so they are made on first use and kept here.
 mlr3_filter_ids <- c("hsic", "bahsic")
@@ -105,9 +110,11 @@ mlr3_filter_constructor <- function(id) {
 # features as doubles) and the outcome, in the task's row order.
 mlr3_task_data <- function(task) {
   features <- task$feature_names
-  x <- as.matrix(task$data(cols = features))
-  storage.mode(x) <- "double"
-  colnames(x) <- features
+  cols <- task$data(cols = features)
+  # unlist() of the columns: a tenth of the time of as.matrix() on a
+  # data.table of thousands of genes
+  x <- matrix(as.double(unlist(cols, use.names = FALSE)), nrow = nrow(cols),
+              dimnames = list(NULL, features))
   list(x = x, y = task$truth(), features = features)
 }
 
