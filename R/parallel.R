@@ -2,12 +2,18 @@
 # folds, permutations, bootstraps, feature blocks). Every entry point that
 # takes `parallel` accepts NULL (serial), "future" (future.apply, on the
 # back end of future::plan()) or a BiocParallelParam; check_parallel() turns
-# it into one function(i, f) with lapply()'s contract. Units that draw random
+# it into one function(i, f, progress = NULL, amounts = NULL) with lapply()'s
+# contract; `progress`, a bar of progress_start() (R/progress.R), advances
+# by amounts[k] (default 1) when unit k ends. Units that draw random
 # numbers run from seeds drawn beforehand on the main thread (with_seed()),
 # so the result does not depend on the back end.
 
 check_parallel <- function(parallel) {
-  if (is.null(parallel)) return(function(i, f) lapply(i, f))
+  if (is.null(parallel)) {
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      progress_lapply(i, f, progress, amounts)
+    })
+  }
   if (identical(parallel, "future")) {
     if (!requireNamespace("future.apply", quietly = TRUE)) {
       stop("parallel = \"future\" needs the future.apply package: install.packages(\"future.apply\").",
@@ -16,13 +22,19 @@ check_parallel <- function(parallel) {
     # every unit sets its own seed or draws none: future's streams are not
     # used, and the caller's stream, which future.seed = TRUE advances, is
     # put back where the serial run leaves it
-    return(function(i, f) keep_rng(future.apply::future_lapply(i, f, future.seed = TRUE)))
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      keep_rng(progress_lapply_future(i, f, progress, amounts, function(units, g) {
+        future.apply::future_lapply(units, g, future.seed = TRUE)
+      }))
+    })
   }
   if (methods::is(parallel, "BiocParallelParam")) {
     if (!requireNamespace("BiocParallel", quietly = TRUE)) {
       stop("A BiocParallelParam needs the BiocParallel package.", call. = FALSE)
     }
-    return(function(i, f) BiocParallel::bplapply(i, f, BPPARAM = parallel))
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      progress_lapply_chunks(i, f, progress, amounts, parallel)
+    })
   }
   stop("'parallel' must be NULL, \"future\" or a BiocParallel BiocParallelParam.", call. = FALSE)
 }

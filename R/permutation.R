@@ -54,8 +54,9 @@ permutation_pvalues <- function(x, y, method, var_equal = FALSE,
 perm_tolerance <- 1e-10
 
 # The work of permutation_pvalues(); `batch` labellings per call to C (by
-# default about 16 MB of statistics per batch).
-maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
+# default about 16 MB of statistics per batch); `progress`: a bar of
+# R/progress.R advanced after each batch (NULL: none).
+maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, progress = NULL) {
   method <- arg_match_perm(method)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) ||
       n_perm < 1 || n_perm != round(n_perm) || n_perm > .Machine$integer.max) {
@@ -100,6 +101,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL) {
     counts <- .Call(C_maxt_count, perm_stats(prep, draw(from, to), threads), opts)
     raw <- raw + counts$raw
     adj <- adj + counts$adj
+    progress_tick(progress, to - from + 1L)
   }
   p_value <- raw / n_perm
   p_value[is.na(observed)] <- NA_real_
@@ -216,4 +218,12 @@ all_permutations <- function(m) {
     rest <- seq_len(m)[-i]
     rbind(i, matrix(rest[sub], m - 1L))
   }))
+}
+
+# The batch of maxt_run() under a bar (inference_p_values()): at most the
+# default, and about 100 batches. The batches change no count, so no result.
+maxt_progress_batch <- function(progress, n_perm, p) {
+  default <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  if (is.null(progress)) return(default)
+  as.integer(min(default, max(1L, ceiling(n_perm / 100))))
 }

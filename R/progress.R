@@ -45,14 +45,17 @@ progress_state <- new.env(parent = emptyenv())
 progress_state$held <- FALSE
 
 # A bar of `steps` units of work for the calling function, or NULL when an
-# outer call holds the bar. The caller releases it when it returns:
+# outer call holds the bar or progressr is off. The caller releases it when it returns:
 #   pr <- progress_start(n)
 #   on.exit(progress_end(pr), add = TRUE)
 #   ... progress_tick(pr, amount) ... progress_finish(pr)
 # The updates are rate-limited here: one when another 1% of the steps is
 # done (`every`), and one when the last step is.
 progress_start <- function(steps, label = NULL) {
-  if (progress_state$held) return(NULL)
+  # progressr off (its default outside an interactive session, unless
+  # with_progress(enable = TRUE) or the option turns it on): no bar at all,
+  # and the runs take their plain paths
+  if (progress_state$held || !isTRUE(getOption("progressr.enable", TRUE))) return(NULL)
   steps <- max(1, as.double(steps))
   p <- progressr::progressor(steps = steps, on_exit = FALSE,
                              label = if (is.null(label)) NA_character_ else label)
@@ -152,4 +155,77 @@ progress_select <- function(pr, method, d) {
     progress_tick(pr, d - before)
     before <<- size
   }
+}
+
+# The units of a parallel back end (check_parallel()) with the bar `pr`
+# (NULL: none), unit k being amounts[k] steps of it (default 1 each). Every
+# unit runs muted (progress_muted()): a long function it calls reports
+# nothing, on this session or on a worker.
+progress_amounts <- function(i, amounts) {
+  if (is.null(amounts)) rep(1, length(i)) else as.double(amounts)
+}
+
+# A unit function that runs muted; the units of a future back end also
+# carry the amount their worker signals through the progressor `p` when
+# they end (progress_lapply_future()).
+progress_unit <- function(f, p = NULL) {
+  force(f)
+  force(p)
+  if (is.null(p)) return(function(unit) progress_muted(f(unit)))
+  function(el) {
+    value <- progress_muted(f(el[[1L]]))
+    if (el[[2L]] > 0) p(amount = el[[2L]])
+    value
+  }
+}
+
+# Serial: an update (rate-limited) after each unit, on this session.
+progress_lapply <- function(i, f, pr, amounts) {
+  g <- progress_unit(f)
+  if (is.null(pr)) return(lapply(i, g))
+  amounts <- progress_amounts(i, amounts)
+  out <- vector("list", length(i))
+  for (k in seq_along(i)) {
+    value <- g(i[[k]])
+    if (!is.null(value)) out[[k]] <- value
+    progress_tick(pr, amounts[k])
+  }
+  names(out) <- names(i)
+  out
+}
+
+# future.apply: the workers signal, progressr relays the updates to this
+# session. At most about 100 of them: the units in consecutive groups, the
+# last unit of a group signalling the group's amount.
+progress_lapply_future <- function(i, f, pr, amounts, lapply_fun) {
+  if (is.null(pr)) return(lapply_fun(i, progress_unit(f)))
+  amounts <- progress_amounts(i, amounts)
+  n <- length(i)
+  group <- (seq_len(n) - 1L) %/% max(1L, ceiling(n / 100))
+  last <- !duplicated(group, fromLast = TRUE)
+  signal <- ifelse(last, rowsum(amounts, group)[as.character(group), 1L], 0)
+  units <- lapply(seq_len(n), function(k) list(i[[k]], unname(signal[k])))
+  names(units) <- names(i)
+  out <- lapply_fun(units, progress_unit(f, pr$p))
+  progress_sent(pr, sum(amounts))
+  out
+}
+
+# BiocParallel, which relays no conditions: the units in consecutive chunks
+# of max(workers, n / 20), an update on this session after each chunk. The
+# units and their order are those of one call, so is the result.
+progress_lapply_chunks <- function(i, f, pr, amounts, parallel) {
+  g <- progress_unit(f)
+  if (is.null(pr)) return(BiocParallel::bplapply(i, g, BPPARAM = parallel))
+  amounts <- progress_amounts(i, amounts)
+  n <- length(i)
+  size <- max(BiocParallel::bpnworkers(parallel), ceiling(n / 20))
+  release <- hold_parallel(parallel)
+  on.exit(release(), add = TRUE)
+  out <- vector("list", 0L)
+  for (ch in chunk_units(n, size)) {
+    out <- c(out, BiocParallel::bplapply(i[ch], g, BPPARAM = parallel))
+    progress_tick(pr, sum(amounts[ch]))
+  }
+  out
 }

@@ -344,6 +344,9 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
   path <- list()
   eliminated <- integer(0)
   it <- 0L
+  # a bar over the features to eliminate (R/progress.R)
+  bar <- progress_start(p)
+  on.exit(progress_end(bar), add = TRUE)
   while (length(active) > 0L) {
     it <- it + 1L
     s <- length(active)
@@ -388,6 +391,7 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
     iteration[out] <- it
     eliminated <- c(eliminated, out)
     active <- setdiff(active, out)
+    progress_tick(bar, k)
   }
   rank[rev(eliminated)] <- seq_len(p)
   imp <- matrix(NA_real_, p, it)
