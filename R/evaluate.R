@@ -100,6 +100,7 @@
 #'   number of features, one line per selector.
 #' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
 #'   [fohsic()], [randsel()] and [feature_scores()].
+#' @eval roxygen_progress("the folds (of every repeat)")
 #' @examples
 #' \donttest{
 #' if (requireNamespace("kernlab", quietly = TRUE)) {

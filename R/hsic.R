@@ -230,6 +230,7 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #'   B. and Smola, A. (2008). A kernel statistical test of independence. NIPS
 #'   20.
 #' @family hsic
+#' @eval roxygen_progress("the permutations of `method = \"permutation\"`")
 #' @examples
 #' set.seed(2)
 #' x <- matrix(rnorm(100), 50, 2)

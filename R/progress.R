@@ -26,8 +26,9 @@
 #'
 #' @name progress
 #' @aliases bahsic-progress
-#' @family progress
+#' @seealso [progressr::with_progress()], [progressr::handlers()].
 #' @examples
+#' set.seed(1)
 #' x <- matrix(rnorm(40 * 30), 40, 30)
 #' y <- x[, 1] + rnorm(40, sd = 0.3)
 #' progressr::with_progress(
@@ -35,7 +36,7 @@
 #'   handlers = progressr::handler_txtprogressbar(file = stderr()),
 #'   enable = TRUE
 #' )
-#' selected(fit)
+#' selected(fit, 3)
 NULL
 
 # Who reports: the first long function to start a bar holds it until it
@@ -228,4 +229,17 @@ progress_lapply_chunks <- function(i, f, pr, amounts, parallel) {
     progress_tick(pr, sum(amounts[ch]))
   }
   out
+}
+
+# The roxygen section on progress, shared by every long function
+# (@eval roxygen_progress("the iterations")).
+roxygen_progress <- function(units) {
+  c("@section Progress:",
+    paste(
+      "A progress bar follows", units, "through the progressr package:",
+      "wrap the call in `progressr::with_progress()` or set",
+      "`progressr::handlers(global = TRUE)` once to see it (at most about 100 updates,",
+      "and none from the long functions it calls). The `verbose` messages, if any,",
+      "are separate; Ctrl-C stops the run with or without a bar. See [progress]."
+    ))
 }

@@ -220,6 +220,7 @@
 #'   `"adjust"`.
 #' @family scores
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the permutations (`n_perm`, `adjust = \"maxT\"`)")
 #' @examples
 #' x <- golub$x[, 1:500]
 #' s <- feature_scores(x, golub$y, method = "t")

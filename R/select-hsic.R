@@ -142,6 +142,7 @@
 #'   1393-1434.
 #' @family selection
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the candidate features scored by the selection loop")
 #' @examples
 #' fit <- bahsic(golub$x[, 1:200], golub$y)
 #' fit

@@ -101,6 +101,7 @@
 #' @family selection
 #' @family lsmi
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the restarts (and the radii each one tries)")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor10(200)

@@ -102,6 +102,7 @@
 #'   learning kernels based on centered alignment. JMLR 13, 795-828.
 #' @family selection
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the features culled, iteration by iteration")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(100)

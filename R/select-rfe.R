@@ -118,6 +118,7 @@
 #'   SimpleMKL. JMLR 9, 2491-2521.
 #' @family selection
 #' @seealso [bcr()] and [kuncheva_index()] to evaluate a selection.
+#' @eval roxygen_progress("the features eliminated")
 #' @examples
 #' if (requireNamespace("kernlab", quietly = TRUE) &&
 #'     requireNamespace("MASS", quietly = TRUE)) {

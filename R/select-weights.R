@@ -112,6 +112,7 @@
 #' @family selection
 #' @seealso [l1_hsic()] for weights under an \eqn{\ell_1} constraint;
 #'   \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the iterations of the convex-concave procedure")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(100)

@@ -90,6 +90,7 @@
 #'   sets, and `features`, the tested features.
 #' @family selection
 #' @family hsic
+#' @eval roxygen_progress("the permutations (one selection each)")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(60)

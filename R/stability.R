@@ -112,6 +112,7 @@
 #' @family selection
 #' @seealso [evaluate_selection()] for the stability of top lists across
 #'   cross-validation folds.
+#' @eval roxygen_progress("the fits")
 #' @examples
 #' set.seed(1)
 #' x <- golub$x[, 1:300]
