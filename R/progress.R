@@ -12,8 +12,8 @@
 #' progress packages, a sound, ...).
 #'
 #' Each call sends at most about 100 updates (one whenever another 1% of
-#' its work is done, and one at the end), so a bar costs next to nothing
-#' even on a short run. Only the outermost call reports: the runs of
+#' its work is done, at most ten a second, and one at the end), so a bar
+#' costs next to nothing even on a short run. Only the outermost call reports: the runs of
 #' [bahsic()] inside [evaluate_selection()], [stability_selection()] or
 #' [selection_test()] advance the outer bar and draw none of their own.
 #' Units run on parallel workers report too: through future
@@ -51,7 +51,10 @@ progress_state$held <- FALSE
 #   on.exit(progress_end(pr), add = TRUE)
 #   ... progress_tick(pr, amount) ... progress_finish(pr)
 # The updates are rate-limited here: one when another 1% of the steps is
-# done (`every`), and one when the last step is.
+# done (`every`) and `interval` seconds have passed since the last one, and
+# one when the last step is. An update of progressr costs some 0.1 to 0.4
+# ms; at most 10 a second keep a bar under 0.5% of any run, however short
+# (inst/bench/bench-progress.R).
 progress_start <- function(steps, label = NULL) {
   # progressr off (its default outside an interactive session, unless
   # with_progress(enable = TRUE) or the option turns it on): no bar at all,
@@ -67,6 +70,8 @@ progress_start <- function(steps, label = NULL) {
   pr$every <- steps / 100
   pr$done <- 0
   pr$sent <- 0
+  pr$interval <- 0.1
+  pr$last <- proc.time()[[3L]]
   class(pr) <- "bahsic_progress"
   pr
 }
@@ -79,15 +84,20 @@ progress_end <- function(pr) {
 }
 
 # `amount` more steps done; an update only when 1% more is done since the
-# last one, or all of it.
+# last one and pr$interval seconds have passed, or when all of it is.
 progress_tick <- function(pr, amount = 1) {
   if (is.null(pr)) return(invisible(NULL))
   pr$done <- min(pr$steps, pr$done + amount)
   gain <- pr$done - pr$sent
-  if (gain > 0 && (gain >= pr$every || pr$done >= pr$steps)) {
-    pr$sent <- pr$done
-    pr$p(amount = gain)
+  if (gain <= 0) return(invisible(NULL))
+  if (pr$done < pr$steps) {
+    if (gain < pr$every) return(invisible(NULL))
+    now <- proc.time()[[3L]]
+    if (now - pr$last < pr$interval) return(invisible(NULL))
+    pr$last <- now
   }
+  pr$sent <- pr$done
+  pr$p(amount = gain)
   invisible(NULL)
 }
 
