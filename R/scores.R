@@ -536,7 +536,8 @@ inference_p_values <- function(inf, src, y, method, opts) {
   na <- is.na(inf$score)
   if (opts$adjust == "maxT") {
     # Westfall and Young (1993) step-down maxT, from the permutations of
-    # permutation_pvalues() (R/permutation.R)
+    # maxt_run(), the work of permutation_pvalues() (R/permutation.R), in
+    # about 100 batches under a bar
     n_perm <- if (is.null(opts$n_perm)) 1000L else opts$n_perm
     x <- source_matrix(src, check = FALSE)
     res <- maxt_run(x, y, method, opts$var_equal, n_perm, opts$threads,
