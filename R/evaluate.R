@@ -100,6 +100,7 @@
 #'   number of features, one line per selector.
 #' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
 #'   [fohsic()], [randsel()] and [feature_scores()].
+#' @eval roxygen_progress("the folds (of every repeat)")
 #' @examples
 #' \donttest{
 #' if (requireNamespace("kernlab", quietly = TRUE)) {
@@ -171,7 +172,10 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
     with_seed(seeds[i], kinds, evaluate_fold(x, y, fold_of[, r] != k, sel, n_features, classifier,
                                       grid, inner_folds, r, k))
   }
-  out <- run(seq_len(nrow(tasks)), one_task)
+  # a bar over the (repeat, fold) tasks; the selections inside report nothing
+  bar <- progress_start(nrow(tasks))
+  on.exit(progress_end(bar), add = TRUE)
+  out <- run(seq_len(nrow(tasks)), one_task, progress = bar)
 
   evaluation_result(out, sel, tasks, fold_of, call,
                     list(selectors = names(sel), n_features = n_features,

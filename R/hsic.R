@@ -230,6 +230,7 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #'   B. and Smola, A. (2008). A kernel statistical test of independence. NIPS
 #'   20.
 #' @family hsic
+#' @eval roxygen_progress("the permutations of `method = \"permutation\"`")
 #' @examples
 #' set.seed(2)
 #' x <- matrix(rnorm(100), 50, 2)
@@ -298,14 +299,20 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     if (m == 1L) perms <- matrix(perms, nrow = 1L)
     obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))
     k <- if (estimator == "unbiased") 2L else 1L
-    null <- if (is.null(parallel)) {
+    bar <- progress_start(n_perm)
+    on.exit(progress_end(bar), add = TRUE)
+    null <- if (is.null(parallel) && is.null(bar)) {
       .Call(C_hsic_perm, prep$K, label_arg(lab), perms)
     } else {
       # each permutation's statistics depend on it alone: chunks of them, in
-      # order, are the serial run's
-      units <- lapply(chunk_units(n_perm, 100L), function(i) perms[, i, drop = FALSE])
+      # order, are the serial run's (in this session, about 100 chunks for
+      # the bar)
+      size <- if (is.null(parallel)) max(1L, ceiling(n_perm / 100)) else 100L
+      chunks <- chunk_units(n_perm, size)
+      units <- lapply(chunks, function(i) perms[, i, drop = FALSE])
       perm_stats <- function(perms, K, label) .Call(C_hsic_perm, K, label, perms)
-      do.call(cbind, run(units, ship(perm_stats, prep$K, label_arg(lab))))
+      do.call(cbind, run(units, ship(perm_stats, prep$K, label_arg(lab)),
+                         progress = bar, amounts = lengths(chunks)))
     }
     null <- null[k, ]
     stat <- obs[k]

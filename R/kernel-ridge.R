@@ -146,8 +146,10 @@ ridge_gram <- function(kernel, x, threads = 1L) {
 # other by one inverse per candidate, widths of a Gaussian or Laplace base
 # by the policy as in the other selectors. Returns what the C selector
 # returns (rank, score, iteration, path) and the kernel with its width
-# resolved.
-ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_features, verbose) {
+# resolved. `progress`: NULL or the function the C loop's tick calls
+# (progress_select(), R/progress.R).
+ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_features, verbose,
+                         progress = NULL) {
   lambda <- kernel$params$lambda
   base <- kernel$params$base
   width <- kernel_has(base, "width")
@@ -164,6 +166,7 @@ ridge_select <- function(method, x, W, kernel, sigma, sigma_grid, step, n_featur
                direction = direction_code(method), step = as.double(step),
                n_target = if (is.null(n_features)) 0L else n_features, verbose = verbose,
                policy = policy_code(policy), grid = grid, grid_relative = is.null(sigma_grid))
+  if (!is.null(progress)) opts$progress <- progress
   res <- .Call(C_ridge_select, x, W, opts)
   c(res, list(kernel = kernel))
 }

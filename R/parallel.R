@@ -4,17 +4,23 @@
 # back end of future::plan()), a future plan (a strategy such as
 # future::multisession or future::tweak(future::cluster, workers = cl),
 # set with future::plan() for the call) or a BiocParallelParam;
-# check_parallel() turns it into one function(i, f) with lapply()'s
-# contract. Units that draw random numbers run from seeds drawn beforehand
-# on the main thread (with_seed()), so the result does not depend on the
-# back end.
+# check_parallel() turns it into one function(i, f, progress = NULL,
+# amounts = NULL) with lapply()'s contract; `progress`, a bar of
+# progress_start() (R/progress.R), advances by amounts[k] (default 1) when
+# unit k ends. Units that draw random numbers run from seeds drawn
+# beforehand on the main thread (with_seed()), so the result does not
+# depend on the back end.
 
 # `frame`: the frame of the entry point, where a future plan given as
 # `parallel` is put back on exit (check_parallel() is called from the
 # function whose run uses the back end, so the plan holds for the whole call
 # and its workers start once).
 check_parallel <- function(parallel, frame = parent.frame()) {
-  if (is.null(parallel)) return(function(i, f) lapply(i, f))
+  if (is.null(parallel)) {
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      progress_lapply(i, f, progress, amounts)
+    })
+  }
   if (is_future_plan(parallel)) {
     run <- check_parallel("future")
     use_future_plan(parallel, frame)
@@ -29,13 +35,19 @@ check_parallel <- function(parallel, frame = parent.frame()) {
     # every unit sets its own seed or draws none: future's streams are not
     # used, and the caller's stream, which future.seed = TRUE advances, is
     # put back where the serial run leaves it
-    return(function(i, f) keep_rng(future.apply::future_lapply(i, f, future.seed = TRUE)))
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      keep_rng(progress_lapply_future(i, f, progress, amounts, function(units, g) {
+        future.apply::future_lapply(units, g, future.seed = TRUE)
+      }))
+    })
   }
   if (methods::is(parallel, "BiocParallelParam")) {
     if (!requireNamespace("BiocParallel", quietly = TRUE)) {
       stop("A BiocParallelParam needs the BiocParallel package.", call. = FALSE)
     }
-    return(function(i, f) BiocParallel::bplapply(i, f, BPPARAM = parallel))
+    return(function(i, f, progress = NULL, amounts = NULL) {
+      progress_lapply_chunks(i, f, progress, amounts, parallel)
+    })
   }
   stop(parallel_error(parallel), call. = FALSE)
 }

@@ -61,8 +61,10 @@ perm_tolerance <- 1e-10
 # on its labellings alone and are whole numbers, so they add up to the same
 # doubles in any grouping: through a back end (`run`), the labellings are
 # drawn here first, in the serial order, and the batches -- at least 20 of
-# them, for the workers to share -- are counted on the workers.
-maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run = NULL) {
+# them, for the workers to share -- are counted on the workers. `progress`:
+# a bar of R/progress.R advanced after each batch (NULL: none).
+maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run = NULL,
+                     progress = NULL) {
   method <- arg_match_perm(method)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) ||
       n_perm < 1 || n_perm != round(n_perm) || n_perm > .Machine$integer.max) {
@@ -110,10 +112,12 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
       counts <- maxt_count(draw(from, to), prep, opts)
       raw <- raw + counts$raw
       adj <- adj + counts$adj
+      progress_tick(progress, to - from + 1L)
     }
   } else {
     perms <- lapply(starts, function(from) draw(from, min(n_perm, from + batch - 1L)))
-    for (counts in run(perms, ship(maxt_count, prep, opts))) {
+    amounts <- pmin(n_perm, starts + batch - 1L) - starts + 1L
+    for (counts in run(perms, ship(maxt_count, prep, opts), progress, amounts)) {
       raw <- raw + counts$raw
       adj <- adj + counts$adj
     }
@@ -240,4 +244,12 @@ all_permutations <- function(m) {
     rest <- seq_len(m)[-i]
     rbind(i, matrix(rest[sub], m - 1L))
   }))
+}
+
+# The batch of maxt_run() under a bar (inference_p_values()): at most the
+# default, and about 100 batches. The batches change no count, so no result.
+maxt_progress_batch <- function(progress, n_perm, p) {
+  default <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  if (is.null(progress)) return(default)
+  as.integer(min(default, max(1L, ceiling(n_perm / 100))))
 }

@@ -230,6 +230,7 @@
 #'   `"adjust"`.
 #' @family scores
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the permutations (`n_perm`, `adjust = \"maxT\"`)")
 #' @examples
 #' x <- golub$x[, 1:500]
 #' s <- feature_scores(x, golub$y, method = "t")
@@ -351,7 +352,11 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     score_block <- with_means(linear_block_scorer(y, method))
   }
   if (is.null(block_size)) block_size <- auto_block_size(m)
-  parts <- run_feature_blocks(src, block_size, score_block, run)
+  # the permutations are the long part: a bar over the pass that draws them
+  # (score_progress())
+  prog <- score_progress(src$d, method, adjust, n_perm, block_size)
+  on.exit(progress_end(prog$bar), add = TRUE)
+  parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   mom <- NULL
   res <- if (method %in% c("mmd", "kta", "hsic", "pc")) {
@@ -377,8 +382,9 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
-                               threads = threads, block_size = block_size, run = run,
-                               maxt_run = if (!is.null(parallel)) run))
+                               threads = threads, block_size = prog$perm_size, run = run,
+                               maxt_run = if (!is.null(parallel)) run, progress = prog$bar))
+  progress_finish(prog$bar)
   if (adjust_given && is.null(p)) {
     stop(sprintf("'adjust' needs p-values, and method = \"%s\" gives none in this version.",
                  method), call. = FALSE)
@@ -540,11 +546,13 @@ inference_p_values <- function(inf, src, y, method, opts) {
   na <- is.na(inf$score)
   if (opts$adjust == "maxT") {
     # Westfall and Young (1993) step-down maxT, from the permutations of
-    # permutation_pvalues() (R/permutation.R)
+    # maxt_run(), the work of permutation_pvalues() (R/permutation.R), in
+    # about 100 batches under a bar
     n_perm <- if (is.null(opts$n_perm)) 1000L else opts$n_perm
     x <- source_matrix(src, check = FALSE)
-    res <- permutation_pvalues(x, y, method, var_equal = opts$var_equal, n_perm = n_perm,
-                               threads = opts$threads, run = opts$maxt_run)
+    res <- maxt_run(x, y, method, opts$var_equal, n_perm, opts$threads,
+                    batch = maxt_progress_batch(opts$progress, n_perm, ncol(x)),
+                    run = opts$maxt_run, progress = opts$progress)
     p <- list(p_value = res$p_value, adj_p_value = res$adj_p_value)
     p$p_value[na] <- NA_real_
     p$adj_p_value[na] <- NA_real_
@@ -569,7 +577,7 @@ permutation_p_values <- function(src, y, method, opts) {
   # pam's s0 is a median over all features: one block
   size <- if (method == "pam") src$d else opts$block_size
   scorer <- permutation_scorer(y, method, opts$var_equal, perms)
-  parts <- run_feature_blocks(src, size, scorer, opts$run)
+  parts <- run_feature_blocks(src, size, scorer, opts$run, opts$progress)
   unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
 }
 
@@ -614,7 +622,7 @@ with_means <- function(score_block) {
 # does not depend on where, nor on how the features are cut into blocks (the
 # C routines work column by column).
 
-run_feature_blocks <- function(src, block_size, score_block, run) {
+run_feature_blocks <- function(src, block_size, score_block, run, progress = NULL) {
   blocks <- feature_blocks(src$d, block_size)
   one <- function(j) {
     # an error (a missing value, say) comes back as a value: the first in
@@ -626,7 +634,7 @@ run_feature_blocks <- function(src, block_size, score_block, run) {
       part
     }, error = function(e) e)
   }
-  parts <- run(blocks, one)
+  parts <- run(blocks, one, progress = progress)
   for (p in parts) if (inherits(p, "error")) stop(conditionMessage(p), call. = FALSE)
   parts
 }
@@ -713,5 +721,36 @@ top_features <- function(scores, n = NULL, fdr = NULL, ...) {
   rownames(out) <- NULL
   attr(out, "method") <- attr(scores, "method")
   attr(out, "adjust") <- attr(scores, "adjust")
+  out
+}
+
+# The bar of feature_scores() (R/progress.R) when it permutes: over the
+# blocks of the pass that permutes (the scores of the kernel methods, the
+# permutation p-values of lin, snr, pam) or over the labellings of maxT.
+# With a bar, the features are cut into about 100 blocks, which changes no
+# result (run_feature_blocks()). Returns the bar (NULL for none), the block
+# sizes of the two passes and the bar of the scoring pass.
+score_progress <- function(d, method, adjust, n_perm, block_size) {
+  out <- list(bar = NULL, score_size = block_size, perm_size = block_size, score_bar = NULL)
+  if (adjust != "maxT" && is.null(n_perm)) return(out)
+  small <- min(block_size, max(1L, ceiling(d / 100)))
+  steps <- if (adjust == "maxT") {
+    if (is.null(n_perm)) 1000L else n_perm
+  } else if (method == "pam") {
+    1L # pam's s0 is a median over all features: one block
+  } else {
+    length(feature_blocks(d, small))
+  }
+  bar <- progress_start(steps)
+  if (is.null(bar)) return(out)
+  out$bar <- bar
+  if (adjust != "maxT") {
+    if (method %in% kernel_methods) {
+      out$score_size <- small
+      out$score_bar <- bar
+    } else {
+      out$perm_size <- small
+    }
+  }
   out
 }

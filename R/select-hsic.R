@@ -142,6 +142,7 @@
 #'   1393-1434.
 #' @family selection
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the candidate features scored by the selection loop")
 #' @examples
 #' fit <- bahsic(golub$x[, 1:200], golub$y)
 #' fit
@@ -360,21 +361,29 @@ check_select_n <- function(n_features, p) {
 # The selection on a prepared problem, with the kernel and policy `k`
 # (problem_kernel()): the ridge loop, the one-pass linear case, or C_select.
 run_select <- function(method, pr, k, args) {
+  # the bar counts the candidates scored (select_work()); NULL inside an
+  # outer long function, which holds the bar (R/progress.R)
+  bar <- progress_start(select_work(method, pr$p, args$step, args$n_features))
+  on.exit(progress_end(bar), add = TRUE)
+  tick <- progress_select(bar, method, pr$p)
   kernel <- k$kernel
-  if (is_ridge(kernel)) {
+  res <- if (is_ridge(kernel)) {
     # section 6.6: RFE / forward selection with ridge regression (kernel-ridge.R)
-    return(ridge_select(method, pr$x, pr$W, kernel, args$sigma, args$sigma_grid, args$step,
-                        args$n_features, args$verbose))
-  }
-  if (kernel$name == "linear") {
+    ridge_select(method, pr$x, pr$W, kernel, args$sigma, args$sigma_grid, args$step,
+                 args$n_features, args$verbose, progress = tick)
+  } else if (kernel$name == "linear") {
     s <- if (pr$mode == "block") {
       block_feature_dot(pr$x, pr$bw, pr$threads)
     } else {
       .Call(C_feature_dot, pr$x, pr$W, linear_dot_opts(pr$threads))
     }
-    return(linear_select(method, s, args$step, args$n_features))
+    linear_select(method, s, args$step, args$n_features)
+  } else {
+    .Call(C_select, pr$x, c(select_opts(method, pr, k, args),
+                            if (!is.null(tick)) list(progress = tick)))
   }
-  .Call(C_select, pr$x, select_opts(method, pr, k, args))
+  progress_finish(bar)
+  res
 }
 
 # The options of C_select, read by name in C (src/select_call.c): the

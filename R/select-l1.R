@@ -101,6 +101,7 @@
 #' @family selection
 #' @family lsmi
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the restarts (and the radii each one tries)")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor10(200)
@@ -308,7 +309,13 @@ l1_search <- function(criterion, prep) {
   d <- length(prep$active)
   path <- list()
   best <- NULL
+  # a bar of one step per restart; the number of radii a restart tries is
+  # not known before, so each one advances it by half of what is left of
+  # the restart's step, and the restart's end by the rest
+  bar <- progress_start(prep$restarts)
+  on.exit(progress_end(bar), add = TRUE)
   for (r in seq_len(prep$restarts)) {
+    left <- 1
     w0 <- if (r == 1L) rep(1 / d, d) else {
       u <- stats::runif(d)
       u / sum(u)
@@ -323,6 +330,8 @@ l1_search <- function(criterion, prep) {
         iteration = length(path) + 1L, n_features = sol$n, hsic = sol$value,
         sigma = crit$sigma, restart = r, z = z, lambda = crit$lambda, steps = sol$steps)
       if (is.null(widest) || sol$n > widest$n) widest <<- sol
+      progress_tick(bar, left / 2)
+      left <<- left / 2
       if (prep$verbose) {
         message(sprintf("restart %d, z = %.6g: %d non-zero weights, criterion %.6g, %d steps",
                         r, z, sol$n, sol$value, sol$steps))
@@ -370,7 +379,9 @@ l1_search <- function(criterion, prep) {
     sol$widest <- widest$w
     if (is.null(best) || sol$value > best$value) best <- sol
     path[[length(path)]]$exact <- exact
+    progress_tick(bar, left)
   }
+  progress_finish(bar)
   path <- do.call(rbind, lapply(path, function(row) {
     if (is.null(row$exact)) row$exact <- NA
     row

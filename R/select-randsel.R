@@ -102,6 +102,7 @@
 #'   learning kernels based on centered alignment. JMLR 13, 795-828.
 #' @family selection
 #' @seealso \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the features culled, iteration by iteration")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(100)
@@ -154,6 +155,10 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   ctl <- list(n_boot = as.integer(n_boot), s = randsel_size(subsample, pr$m), cull = cull,
               fix_top = if (fixing) fix_top, fix_times = if (fixing) as.integer(fix_times),
               stop_at = as.integer(stop_at), verbose = verbose)
+  # a bar over the features to cull (stop_at are left)
+  bar <- progress_start(ncol(pr$x) - ctl$stop_at)
+  on.exit(progress_end(bar), add = TRUE)
+  ctl$progress <- bar
   res <- randsel_loop(pr, kernel, ctl, run)
   settings <- list(kernel = kernel, kernel_y = pr$kernel_y, n_boot = as.integer(n_boot),
                    subsample = subsample, subsample_size = ctl$s, cull = cull,
@@ -353,7 +358,9 @@ randsel_loop <- function(pr, kernel, ctl, run) {
                       it, path$n_features[it], path$hsic[it], k,
                       if (length(newly)) sprintf(", %d fixed", length(newly)) else ""))
     }
+    progress_tick(ctl$progress, k)
   }
+  progress_finish(ctl$progress)
   final <- by_contribution(setdiff(surv, fixed), score[setdiff(surv, fixed)])
   order_all <- c(fixed, final, unlist(rev(culled)))
   rank <- integer(p)

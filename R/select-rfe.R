@@ -118,6 +118,7 @@
 #'   SimpleMKL. JMLR 9, 2491-2521.
 #' @family selection
 #' @seealso [bcr()] and [kuncheva_index()] to evaluate a selection.
+#' @eval roxygen_progress("the features eliminated")
 #' @examples
 #' if (requireNamespace("kernlab", quietly = TRUE) &&
 #'     requireNamespace("MASS", quietly = TRUE)) {
@@ -344,6 +345,9 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
   path <- list()
   eliminated <- integer(0)
   it <- 0L
+  # a bar over the features to eliminate (R/progress.R)
+  bar <- progress_start(p)
+  on.exit(progress_end(bar), add = TRUE)
   while (length(active) > 0L) {
     it <- it + 1L
     s <- length(active)
@@ -388,6 +392,7 @@ rfe_loop <- function(z, flags, y, importance, drop, C, j_svm, ctl, threads, verb
     iteration[out] <- it
     eliminated <- c(eliminated, out)
     active <- setdiff(active, out)
+    progress_tick(bar, k)
   }
   rank[rev(eliminated)] <- seq_len(p)
   imp <- matrix(NA_real_, p, it)

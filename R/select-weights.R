@@ -112,6 +112,7 @@
 #' @family selection
 #' @seealso [l1_hsic()] for weights under an \eqn{\ell_1} constraint;
 #'   \link{input-checks} for what each kind of bad input gives.
+#' @eval roxygen_progress("the iterations of the convex-concave procedure")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(100)
@@ -268,6 +269,9 @@ weights_cccp <- function(hv, d, lambda, alpha, max_iter, tol) {
   rows <- list(c(0, d, hsic_w, obj))
   converged <- FALSE
   pos <- hv(w, 1L)
+  # a bar over max_iter steps, completed when the steps converge before
+  bar <- progress_start(max_iter)
+  on.exit(progress_end(bar), add = TRUE)
   for (t in seq_len(max_iter)) {
     # free: the weights the step may move; with lambda > 0 a zero weight
     # has an infinitely steep penalty and stays 0
@@ -322,11 +326,13 @@ weights_cccp <- function(hv, d, lambda, alpha, max_iter, tol) {
     w <- w_new
     obj_prev <- obj
     obj <- obj_new
+    progress_tick(bar)
     if (change <= tol * max(abs(obj_prev), abs(obj_new)) || all(w == 0)) {
       converged <- TRUE
       break
     }
   }
+  progress_finish(bar)
   path <- as.data.frame(do.call(rbind, rows))
   names(path) <- c("iteration", "n_features", "hsic", "objective")
   path$iteration <- as.integer(path$iteration)

@@ -90,6 +90,7 @@
 #'   sets, and `features`, the tested features.
 #' @family selection
 #' @family hsic
+#' @eval roxygen_progress("the permutations (one selection each)")
 #' @examples
 #' set.seed(1)
 #' sim <- simulate_xor(60)
@@ -139,12 +140,17 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
   if (m == 1L) perms <- matrix(perms, nrow = 1L)
   seeds <- sample.int(.Machine$integer.max, n_perm)
   kinds <- RNGkind()
-  null <- if (is.null(parallel)) {
+  # a bar over the permutations; the selections inside report nothing
+  bar <- progress_start(n_perm)
+  on.exit(progress_end(bar), add = TRUE)
+  null <- if (is.null(parallel) && is.null(bar)) {
     selection_perm(seq_len(n_perm), perms, seeds, kinds, rerun, stat, n)
   } else {
-    # chunks of permutations in order: the serial run's statistics
-    unlist(run(chunk_units(n_perm, 5L),
-               ship(selection_perm, perms, seeds, kinds, rerun, stat, n)))
+    # chunks of permutations in order (one each in this session, for the
+    # bar): the serial run's statistics
+    chunks <- chunk_units(n_perm, if (is.null(parallel)) 1L else 5L)
+    unlist(run(chunks, ship(selection_perm, perms, seeds, kinds, rerun, stat, n),
+               progress = bar, amounts = lengths(chunks)))
   }
   p <- perm_p_value(obs, null)
   out <- list(statistic = stats::setNames(obs, if (stat$unbiased) "HSIC1" else "HSIC0"),

@@ -112,6 +112,7 @@
 #' @family selection
 #' @seealso [evaluate_selection()] for the stability of top lists across
 #'   cross-validation folds.
+#' @eval roxygen_progress("the fits")
 #' @examples
 #' set.seed(1)
 #' x <- golub$x[, 1:300]
@@ -170,9 +171,13 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   n_fits <- ncol(subsamples)
   seeds <- sample.int(.Machine$integer.max, n_fits)
   run <- check_parallel(parallel)
+  # a bar over the fits; the selections inside report nothing
+  bar <- progress_start(n_fits)
+  on.exit(progress_end(bar), add = TRUE)
   fits <- run(seq_len(n_fits),
               ship(stab_fit, x = d$x[, varying, drop = FALSE], y = d$y, subsamples = subsamples,
-                   seeds = seeds, kinds = RNGkind(), sel = sel, q = q, threads = threads))
+                   seeds = seeds, kinds = RNGkind(), sel = sel, q = q, threads = threads),
+              progress = bar)
   stab_warn_fits(fits)
   # column numbers of the fits' data back to those of 'x'
   picks <- lapply(fits, function(f) which(varying)[f$picks])

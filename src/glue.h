@@ -18,11 +18,14 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
 }
 
 /* The progress of the selection loops: a message per iteration when
- * verbose (through message(), so that suppressMessages() sees it), and
- * Ctrl-C. A bk_tick_fn of bahsic.h; ctx is a bk_tick_ctx. */
+ * verbose (through message(), so that suppressMessages() sees it), a call
+ * of the R function `progress` with the size of the set unless it is
+ * R_NilValue (progressr's bar, R/progress.R), and Ctrl-C. A bk_tick_fn of
+ * bahsic.h; ctx is a bk_tick_ctx. */
 typedef struct {
   int verbose;
   const char *name;
+  SEXP progress;
 } bk_tick_ctx;
 void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
                     double sigma);
@@ -85,6 +88,9 @@ const double *bk_opt_matrix(bk_opts *o, const char *name, ptrdiff_t *nrow,
 /* an error for an option in the list that no reader asked for (a misspelt
  * name, or one the mode does not take), or one given twice */
 void bk_opts_done(const bk_opts *o);
+/* The optional R function `progress` of the selection loops' options
+ * (select_call.c), R_NilValue when not given or NULL. */
+SEXP bk_opt_progress(bk_opts *op);
 /* The label kernel of the C core, from one of two options: L, the full m x m
  * matrix, or Y (m x c), the factor of a low-rank one (L = Y Y'). */
 bk_label bk_opt_label(bk_opts *o, ptrdiff_t m);

@@ -30,6 +30,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts)
   o.step = bk_opt_real(&op, "step");
   o.n_target = bk_opt_int(&op, "n_target", 0, (int) d);
   const int verbose = bk_opt_flag(&op, "verbose");
+  const SEXP progress = bk_opt_progress(&op);
   o.policy = bk_opt_int(&op, "policy", -INT_MAX, INT_MAX);
   R_xlen_t ngrid;
   o.grid = bk_opt_real_vector(&op, "grid", -1, &ngrid);
@@ -52,7 +53,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts)
   double *work =
       (double *) R_alloc((size_t) bk_ridge_work_doubles(m, d), sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_ridge_work_ints(d), sizeof(int));
-  bk_tick_ctx ctx = {verbose, o.backward ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx ctx = {verbose, o.backward ? "BAHSIC" : "FOHSIC", progress};
   int info = 0;
   ptrdiff_t np = bk_ridge_select(REAL(x), m, d, REAL(W), &o, INTEGER(rank),
                                  REAL(score), INTEGER(iter), path, work, iwork,

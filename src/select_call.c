@@ -26,7 +26,27 @@ void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
     Rf_eval(call, R_BaseEnv);
     UNPROTECT(2);
   }
+  if (t->progress != R_NilValue) {
+    /* R rate-limits the updates (progress_tick()); an error or an
+     * interrupt raised there unwinds as R_CheckUserInterrupt() would: the
+     * scratch memory is R_alloc'ed */
+    SEXP size_r = PROTECT(Rf_ScalarReal((double) size));
+    SEXP call = PROTECT(Rf_lang2(t->progress, size_r));
+    Rf_eval(call, R_GlobalEnv);
+    UNPROTECT(2);
+  }
   R_CheckUserInterrupt();
+}
+
+/* The optional R function `progress` of the options (R_NilValue when not
+ * given or NULL). */
+SEXP bk_opt_progress(bk_opts *op)
+{
+  if (!bk_opt_given(op, "progress")) return R_NilValue;
+  SEXP f = bk_opt(op, "progress");
+  if (f != R_NilValue && !Rf_isFunction(f))
+    Rf_error("%s: option 'progress' must be a function or NULL", op->entry);
+  return f;
 }
 
 /* The label factor F (m x s) and the estimator flag of the low-rank modes
@@ -128,6 +148,7 @@ SEXP C_select(SEXP x, SEXP opts)
   o.n_target = bk_opt_int(&op, "n_target", 0, (int) d);
   o.nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
   const int verbose = bk_opt_flag(&op, "verbose");
+  const SEXP progress = bk_opt_progress(&op);
   o.simd = bk_opt_flag(&op, "simd");
   o.cat = NULL;
   if (o.kern.type == BK_CLINICAL && mode != BK_MODE_EXACT)
@@ -208,7 +229,8 @@ SEXP C_select(SEXP x, SEXP opts)
     is.piv = (int *) R_alloc((size_t) r, sizeof(int));
     is.zwork = (double *) R_alloc((size_t) (nth * is.stride), sizeof(double));
   }
-  bk_tick_ctx tc = {verbose, o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC"};
+  bk_tick_ctx tc = {verbose, o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC",
+                    progress};
 
   ptrdiff_t nwork = nblk > 0 ? bk_select_blocks_work_doubles(m, pair0[nblk],
                                                              nblk, d)
