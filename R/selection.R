@@ -615,7 +615,7 @@ feature_labels <- function(x, idx, labels = NULL) {
     if (!is.character(labels) && !is.factor(labels)) {
       stop("'labels' must be a character vector of feature labels, or NULL.", call. = FALSE)
     }
-    labels <- as.character(labels)
+    labels <- stats::setNames(as.character(labels), names(labels))
     if (!is.null(names(labels))) {
       lab <- unname(labels[match(features[idx], names(labels))])
     } else if (length(labels) == length(features)) {
