@@ -605,8 +605,8 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   op <- graphics::par(mar = c(5.1, 4.1, 4.1, 2.1 + 0.5 * max(nchar(sels)) + 3))
   on.exit(graphics::par(op), add = TRUE)
   args <- utils::modifyList(
-    list(x = matrix(bars$x, length(ns)), y = mat, type = "b", pch = seq_along(sels), lty = seq_along(sels),
-         col = seq_along(sels), xaxt = "n", xlab = "number of features", ylab = ylab,
+    list(x = matrix(bars$x, length(ns)), y = mat, type = "b", pch = seq_along(sels),
+         lty = seq_along(sels), col = seq_along(sels), xaxt = "n", xlab = "number of features", ylab = ylab,
          ylim = range(0, bars$y0, bars$y1, mat, na.rm = TRUE),
          main = "Cross-validated error of the top features",
          sub = as.expression(bquote(paste("bars: mean ", phantom() %+-% phantom(), " 1 sd of the ",

@@ -114,7 +114,8 @@ load_data <- function(data = "auto") {
   utils::data("golub", package = "bahsic", envir = e)
   g <- e$golub
   list(
-    name = paste0("golub (shipped with bahsic", if (data == "auto") "; the ALL package is not installed",
+    name = paste0("golub (shipped with bahsic",
+                  if (data == "auto") "; the ALL package is not installed",
                   "): Golub et al. (1999) ALL vs AML"),
     x = g$x,
     y = g$y,

@@ -98,7 +98,8 @@ test_that("the symbol rule picks symbol-like annotation columns only", {
     expect_null(bahsic:::symbol_column(do.call(ann, a)), info = nm)
   }
   # the first symbol column wins; a numeric one is not a symbol
-  x <- ann(description = c("d", "e", "f"), SYMBOL = c("A", "B", "C"), gene_symbol = c("X", "Y", "Z"))
+  x <- ann(description = c("d", "e", "f"), SYMBOL = c("A", "B", "C"),
+           gene_symbol = c("X", "Y", "Z"))
   expect_identical(bahsic:::symbol_column(x), "SYMBOL")
   expect_null(bahsic:::symbol_column(ann(symbol = 1:3)))
   # missing and empty symbols keep the feature name; shared ones get it in parentheses
