@@ -97,7 +97,8 @@
 #'   }
 #'   `summary()` averages over folds and repeats (mean and standard
 #'   deviation of the errors), `plot()` draws the mean error against the
-#'   number of features, one line per selector.
+#'   number of features, one line per selector, with error bars of one
+#'   standard deviation (see "The plot").
 #' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
 #'   [fohsic()], [randsel()] and [feature_scores()].
 #' @eval roxygen_progress("the folds (of every repeat)")
@@ -567,6 +568,18 @@ print.bahsic_evaluation <- function(x, ...) {
 
 #' @rdname evaluate_selection
 #' @param type for `plot()`: `"error"` or `"balanced_error"`.
+#' @section The plot: `plot()` draws, for each selector, the mean
+#'   cross-validated error against the number of features, with error bars
+#'   of plus and minus one standard deviation of the fold errors (over the
+#'   folds of every repeat, the `error_sd` of `summary()`; cut at 0), the
+#'   selectors side by side at each number of features so that their bars do
+#'   not hide each other, and the legend to the right of the plotting region,
+#'   outside the data. The bars show the spread of the fold errors, not a
+#'   standard error of their mean: the folds share most of their training
+#'   samples, so their errors are correlated and sd / sqrt(folds) would
+#'   understate the uncertainty of the mean (Bengio and Grandvalet 2004, *No
+#'   unbiased estimator of the variance of K-fold cross-validation*, JMLR 5,
+#'   section 3). It returns the summary table invisibly.
 #' @export
 plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) {
   check_graphics_dots(..., .fn = "plot")
@@ -581,17 +594,55 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   s <- summary(x)
   sels <- unique(s$selector)
   ns <- sort(unique(s$n_features))
-  mat <- vapply(sels, function(k) {
-    sk <- s[s$selector == k, ]
-    sk[[type]][match(ns, sk$n_features)]
-  }, numeric(length(ns)))
-  mat <- matrix(mat, length(ns))
+  by_selector <- function(col) {
+    matrix(vapply(sels, function(k) {
+      sk <- s[s$selector == k, ]
+      sk[[col]][match(ns, sk$n_features)]
+    }, numeric(length(ns))), length(ns))
+  }
+  mat <- by_selector(type)
+  bars <- error_bars(ns, mat, by_selector(paste0(type, "_sd")))
   ylab <- if (x$settings$outcome == "regression") "1 - r^2" else
     if (type == "error") "error rate" else "balanced error"
-  graphics::matplot(ns, mat, type = "b", pch = seq_along(sels), lty = seq_along(sels),
-                    col = seq_along(sels), xlab = "number of features", ylab = ylab,
-                    main = "Cross-validated error of the top features", ...)
-  graphics::legend("topright", legend = sels, pch = seq_along(sels), lty = seq_along(sels),
-                   col = seq_along(sels), bty = "n")
+  k <- x$settings$folds * x$settings$repeats
+  # room in the right margin for the legend: about half a line per character
+  op <- graphics::par(mar = c(5.1, 4.1, 4.1, 2.1 + 0.5 * max(nchar(sels)) + 3))
+  on.exit(graphics::par(op), add = TRUE)
+  args <- utils::modifyList(
+    list(x = matrix(bars$x, length(ns)), y = mat, type = "b", pch = seq_along(sels),
+         lty = seq_along(sels), col = seq_along(sels), xaxt = "n", xlab = "number of features", ylab = ylab,
+         ylim = range(0, bars$y0, bars$y1, mat, na.rm = TRUE),
+         main = "Cross-validated error of the top features",
+         sub = as.expression(bquote(paste("bars: mean ", phantom() %+-% phantom(), " 1 sd of the ",
+                                          .(k), " fold errors")))),
+    list(...))
+  do.call(graphics::matplot, args)
+  graphics::axis(1, at = ns)
+  ok <- is.finite(bars$y0) & is.finite(bars$y1)
+  if (any(ok)) {
+    b <- bars[ok, , drop = FALSE]
+    graphics::segments(b$x, b$y0, b$x, b$y1, col = b$selector)
+    for (end in c("y0", "y1")) {
+      graphics::segments(b$x - bars$cap[1L], b[[end]], b$x + bars$cap[1L], b[[end]],
+                         col = b$selector)
+    }
+  }
+  usr <- graphics::par("usr")
+  graphics::legend(usr[2L], usr[4L], legend = sels, pch = seq_along(sels),
+                   lty = seq_along(sels), col = seq_along(sels), bty = "n", xpd = NA)
   invisible(s)
+}
+
+# The error bars of plot.bahsic_evaluation(): one row per number of
+# features and selector (column of `mean`), at x dodged by selector, from
+# mean - sd (not below 0) to mean + sd; NA where sd is NA (one fold).
+error_bars <- function(ns, mean, sd) {
+  k <- ncol(mean)
+  step <- if (length(ns) > 1L) min(diff(ns)) else 1
+  offset <- (seq_len(k) - (k + 1) / 2) * 0.06 * step
+  x <- outer(ns, offset, `+`)
+  out <- data.frame(selector = rep(seq_len(k), each = length(ns)), x = c(x),
+                    y0 = pmax(c(mean - sd), 0), y1 = c(mean + sd))
+  out$cap <- 0.02 * step
+  out
 }

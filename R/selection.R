@@ -517,41 +517,123 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' subtitle when it is constant, on the right axis (dashed) when the width
 #' policy changes it. With `chosen`, a second panel shows the ranks of those
 #' features (for instance the known relevant features of a simulation, see
-#' [simulate_xor()]) on a log axis; the dotted line is the rank a perfect
-#' selector would reach, the number of chosen features. Unranked features
-#' are drawn as open circles at the right edge.
+#' [simulate_xor()], or the top genes by another score) on a log axis; the
+#' dotted line is the rank a perfect selector would reach, the number of
+#' chosen features. Unranked features are drawn as open circles at the right
+#' edge.
 #'
 #' A [stability_selection()] draws instead every feature's selection
 #' probability, sorted, with the cutoff (dashed), the stable features in red
 #' and the names of the top ones (`chosen` is not used there).
 #'
+#' @section Gene symbols: The chosen features are labelled by gene symbol
+#'   when the selection carries one, so that a figure shows CD3E rather than
+#'   38319_at. A symbol column is an annotation column of the selection's
+#'   `features` table (the `fData()` or `rowData()` of an annotated
+#'   `ExpressionSet` or `SummarizedExperiment` given as `x`) whose name,
+#'   ignoring case, dots and underscores, is `symbol`, `genesymbol` or
+#'   `hgncsymbol` (so `symbol`, `SYMBOL`, `Symbol`, `gene_symbol`,
+#'   `Gene.Symbol`, `hgnc_symbol`; also with the prefix `annotation_`); the
+#'   first such column is used. A feature whose symbol is missing or empty
+#'   keeps its name, and a symbol shared by several of the chosen features
+#'   (two probes of one gene) is followed by the feature name in parentheses.
+#'   `labels` overrides the rule, for instance for a matrix input whose
+#'   symbols come from an annotation package.
+#'
 #' @param x a `bahsic_selection` object.
 #' @param chosen `NULL`, or the features whose ranks to show: names, or
 #'   column indices of the input data.
+#' @param chosen_label what the chosen features are, for the title of their
+#'   panel ("Ranks of the <chosen_label>"), e.g. `"moderated t top 20"` or
+#'   `"planted features"`. Only with `chosen`.
+#' @param labels `NULL` (the gene symbol rule below), or a character vector
+#'   of labels for the features: named by feature name, or unnamed with one
+#'   label per feature of the selection (in input order). Only with
+#'   `chosen`.
 #' @param ... graphical parameters for the path panel (`main`, `col`, `xlab`,
-#'   ...).
+#'   `ylim`, ...).
 #' @return `x`, invisibly.
 #' @family selection
 #' @examples
 #' fit <- bahsic(golub$x[, 1:40], golub$y)
 #' plot(fit)
-#' plot(fit, chosen = c(1, 5, 10))
+#' plot(fit, chosen = c(1, 5, 10), chosen_label = "genes 1, 5 and 10")
 #' @export
-plot.bahsic_selection <- function(x, chosen = NULL, ...) {
+plot.bahsic_selection <- function(x, chosen = NULL, chosen_label = "chosen features",
+                                  labels = NULL, ...) {
   check_graphics_dots(..., .fn = "plot")
   if (identical(x$method, "stability")) {
     if (!is.null(chosen)) stop_unused("chosen", "the other selectors", "a stability selection")
+    if (!missing(chosen_label)) {
+      stop_unused("chosen_label", "the other selectors", "a stability selection")
+    }
+    if (!is.null(labels)) stop_unused("labels", "the other selectors", "a stability selection")
     plot_stability(x, ...)
     return(invisible(x))
   }
+  if (is.null(chosen)) {
+    if (!missing(chosen_label)) stop_unused("chosen_label", "'chosen'", "no 'chosen' features")
+    if (!is.null(labels)) stop_unused("labels", "'chosen'", "no 'chosen' features")
+  }
   idx <- if (is.null(chosen)) NULL else chosen_index(x, chosen)
   if (!is.null(idx)) {
+    if (!is.character(chosen_label) || length(chosen_label) != 1L || is.na(chosen_label) ||
+        !nzchar(chosen_label)) {
+      stop("'chosen_label' must be a single non-empty string, such as \"moderated t top 20\".",
+           call. = FALSE)
+    }
+    labels <- feature_labels(x, idx, labels)
     op <- graphics::par(mfrow = c(1L, 2L))
     on.exit(graphics::par(op), add = TRUE)
   }
   plot_path(x, ...)
-  if (!is.null(idx)) plot_chosen_ranks(x, idx)
+  if (!is.null(idx)) plot_chosen_ranks(x, idx, labels, chosen_label)
   invisible(x)
+}
+
+# The symbol columns of a selection (see ?plot.bahsic_selection, "Gene
+# symbols"): names that, lower-cased without dots, underscores and an
+# "annotation_" prefix, are one of these.
+symbol_column_keys <- c("symbol", "genesymbol", "hgncsymbol")
+
+symbol_column <- function(x) {
+  cols <- x$annotation
+  if (is.null(cols)) return(NULL)
+  key <- gsub("[._]", "", sub("^annotation_", "", tolower(cols)))
+  hit <- cols[key %in% symbol_column_keys]
+  hit <- hit[vapply(hit, function(k) is.character(x$features[[k]]) ||
+                      is.factor(x$features[[k]]), logical(1))]
+  if (length(hit)) hit[1L] else NULL
+}
+
+# Labels of the features idx: `labels` given by the user, else the symbol
+# column, else the feature names; a missing symbol falls back to the name,
+# a symbol shared by several of them gets the name in parentheses.
+feature_labels <- function(x, idx, labels = NULL) {
+  features <- x$features$feature
+  if (!is.null(labels)) {
+    if (!is.character(labels) && !is.factor(labels)) {
+      stop("'labels' must be a character vector of feature labels, or NULL.", call. = FALSE)
+    }
+    labels <- stats::setNames(as.character(labels), names(labels))
+    if (!is.null(names(labels))) {
+      lab <- unname(labels[match(features[idx], names(labels))])
+    } else if (length(labels) == length(features)) {
+      lab <- labels[idx]
+    } else {
+      stop(sprintf(paste0("'labels' has %d elements: give one per feature (%d), or name ",
+                          "them by feature."), length(labels), length(features)), call. = FALSE)
+    }
+  } else {
+    col <- symbol_column(x)
+    lab <- if (is.null(col)) features[idx] else as.character(x$features[[col]][idx])
+  }
+  lab <- trimws(lab)
+  miss <- is.na(lab) | !nzchar(lab)
+  lab[miss] <- features[idx][miss]
+  dup <- !miss & (duplicated(lab) | duplicated(lab, fromLast = TRUE))
+  lab[dup] <- sprintf("%s (%s)", lab[dup], features[idx][dup])
+  lab
 }
 
 chosen_index <- function(x, chosen) {
@@ -605,18 +687,18 @@ plot_path <- function(x, ...) {
     op <- graphics::par(mar = pmax(graphics::par("mar"), c(0, 0, 0, 4.1)))
     on.exit(graphics::par(op), add = TRUE)
   }
+  # headroom above the maximum for its label, so that it stays inside the box
+  yr <- range(path$hsic)
+  room <- 0.15 * max(diff(yr), abs(yr[2L]) * 0.1, 1e-12)
   args <- utils::modifyList(
     list(x = path$n_features, y = path$hsic, type = "o", pch = 19, cex = 0.7, log = "x",
-         xlim = c(1, max(2L, path$n_features)), xlab = "number of features (log scale)",
-         ylab = criterion, main = main, sub = sub),
+         xlim = c(1, max(2L, path$n_features)), ylim = yr + c(0, room),
+         xlab = "number of features (log scale)", ylab = criterion, main = main, sub = sub,
+         cex.main = fit_cex(main, graphics::par("cex.main"))),
     list(...))
   do.call(graphics::plot, args)
   best <- which.max(path$hsic)
-  graphics::points(path$n_features[best], path$hsic[best], pch = 1, cex = 2,
-                   col = "red3", lwd = 2)
-  graphics::text(path$n_features[best], path$hsic[best],
-                 sprintf("max at %d", path$n_features[best]), pos = 3, offset = 0.9,
-                 col = "red3", cex = 0.8, xpd = NA)
+  mark_maximum(path$n_features[best], path$hsic[best])
   if (varying) {
     ns <- path$n_features[finite_sigma]
     s <- sigma[finite_sigma]
@@ -624,12 +706,17 @@ plot_path <- function(x, ...) {
     # map sigma (log) onto the HSIC axis range
     ls <- log10(s)
     lr <- if (diff(range(ls)) > 0) range(ls) else range(ls) + c(-0.5, 0.5)
-    to_y <- function(v) usr[3] + (v - lr[1]) / diff(lr) * (usr[4] - usr[3])
+    # below the headroom of the "max at" label
+    top <- min(usr[4], yr[2L])
+    to_y <- function(v) usr[3] + (v - lr[1]) / diff(lr) * (top - usr[3])
     graphics::lines(ns, to_y(ls), lty = 2, col = "grey40")
-    ticks <- pretty(lr)
+    # whole powers of ten when two fit, each label formatted on its own (a
+    # common format() gives every label the digits of the smallest)
+    ticks <- seq(ceiling(lr[1]), floor(lr[2]))
+    if (length(ticks) < 2L) ticks <- pretty(lr)
     ticks <- ticks[ticks >= lr[1] & ticks <= lr[2]]
     if (length(ticks) < 2L) ticks <- lr
-    graphics::axis(4, at = to_y(ticks), labels = format(10^ticks, digits = 2L),
+    graphics::axis(4, at = to_y(ticks), labels = formatC(10^ticks, digits = 2L, format = "g"),
                    las = 1, col.axis = "grey40", cex.axis = 0.8)
     graphics::mtext("kernel width sigma (dashed)", side = 4, line = 3, col = "grey40",
                     cex = 0.8)
@@ -637,8 +724,30 @@ plot_path <- function(x, ...) {
   invisible()
 }
 
-plot_chosen_ranks <- function(x, idx) {
+# A title's cex, shrunk (down to 60%) so that it fits the width of the
+# figure region: two panels side by side on a small device.
+fit_cex <- function(text, cex) {
+  width <- graphics::strwidth(text, units = "inches", cex = cex, font = 2L)
+  room <- 0.95 * graphics::par("fin")[1L]
+  if (width <= room) cex else max(0.6 * cex, cex * room / width)
+}
+
+# The circle and "max at n" label of the path's maximum. The label sits above
+# the circle, left-aligned when the point is in the left half of the (log)
+# x axis and right-aligned otherwise, so that it never leaves the plot.
+mark_maximum <- function(n, value) {
+  graphics::points(n, value, pch = 1, cex = 2, col = "red3", lwd = 2)
+  usr <- graphics::par("usr")
+  lx <- if (graphics::par("xlog")) log10(n) else n
+  right_half <- lx > mean(usr[1:2])
+  graphics::text(n, value + 1.6 * graphics::strheight("M", cex = 0.8),
+                 sprintf("max at %d", n), adj = c(if (right_half) 1 else 0, 0),
+                 col = "red3", cex = 0.8)
+}
+
+plot_chosen_ranks <- function(x, idx, labels, chosen_label) {
   f <- x$features[idx, , drop = FALSE]
+  f$label <- labels
   d <- nrow(x$features)
   k <- length(x$ranking)
   f <- f[order(f$rank, na.last = TRUE), , drop = FALSE]
@@ -646,19 +755,32 @@ plot_chosen_ranks <- function(x, idx) {
   unranked <- is.na(f$rank)
   xmax <- max(2L, d)
   pos <- ifelse(unranked, xmax, f$rank)
-  op <- graphics::par(mar = c(5.1, min(12, 1.5 + 0.6 * max(nchar(f$feature))), 4.1, 1.1))
+  op <- graphics::par(mar = c(5.1, min(12, 1.5 + 0.6 * max(nchar(f$label))), 4.1, 1.1))
   on.exit(graphics::par(op), add = TRUE)
   ypos <- rev(seq_len(n))
   graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 0.5),
                  yaxt = "n", pch = ifelse(unranked, 1, 19), col = "navy",
-                 xlab = sprintf("rank (log scale; %d ranked of %d)", k, d), ylab = "",
-                 main = "Ranks of the chosen features", las = 1)
+                 xlab = "", ylab = "",
+                 main = "", las = 1)
+  # title and axis label centred on the whole panel: the names' margin would
+  # push plot-centred ones off the device
+  mid <- graphics::grconvertX(0.5, from = "nfc", to = "user")
+  main <- paste("Ranks of the", chosen_label)
+  graphics::mtext(main, side = 3, line = 1.5, font = 2, at = mid, xpd = NA,
+                  cex = graphics::par("cex") * fit_cex(main, graphics::par("cex.main")))
+  xlab <- if (k == d) sprintf("rank (log scale; all %d ranked)", d) else
+    sprintf("rank (log scale; %d ranked of %d)", k, d)
+  graphics::mtext(xlab, side = 1, line = graphics::par("mgp")[1L], at = mid, xpd = NA,
+                  cex = graphics::par("cex") * fit_cex(xlab, graphics::par("cex.lab")))
   graphics::abline(h = ypos, col = "grey90", lty = 3)
   graphics::abline(v = n, lty = 3, col = "grey40")
   # mtext, not axis(): axis() drops labels that would overlap
-  graphics::mtext(f$feature, side = 2, at = ypos, las = 1, line = 0.5,
+  graphics::mtext(f$label, side = 2, at = ypos, las = 1, line = 0.5,
                   cex = max(0.4, min(0.9, 16 / n)))
+  # rank numbers right of the points in the left half of the axis, left of
+  # them in the right half, so that none runs off the panel
+  right_half <- log10(pos) > mean(graphics::par("usr")[1:2])
   graphics::text(pos, ypos, ifelse(unranked, "not ranked", f$rank),
-                 pos = ifelse(unranked, 2L, 4L), cex = 0.8, xpd = NA)
+                 pos = ifelse(unranked | right_half, 2L, 4L), cex = 0.8, xpd = NA)
   invisible()
 }

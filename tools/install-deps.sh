@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Install everything bahsic needs to build, check and test, on Debian 12 with R 4.2.2, as root.
+# Install what bahsic needs, on Debian 12 with R 4.2.2, as root (apt-get).
 #
-#   bash tools/install-deps.sh
+#   bash tools/install-deps.sh           everything to build, check and test (CI, developers)
+#   bash tools/install-deps.sh --user    only what a user needs to install bahsic with its
+#                                        vignettes and run the main job (no clang, valgrind,
+#                                        test or check tools)
 #
 # Idempotent: a second run changes nothing and takes a few seconds. Safe without a terminal
 # (CI=true, no stdin). Set BAHSIC_FORCE_APT=1 to run apt-get update/install even when every
 # Debian package is already installed.
 #
+# --user: r-base-dev (a C compiler for the package's C code), the Imports (stats, methods,
+#    graphics, utils and parallel come with R; progressr from Debian, stabs from CRAN), the main
+#    job's limma and the ALL data set with Biobase, and what R CMD build needs to build the four
+#    vignettes: knitr, rmarkdown and pandoc, plus the packages the vignettes run (kernlab, MASS,
+#    SummarizedExperiment, SingleCellExperiment, HDF5Array, BiocParallel; without them the
+#    vignettes still build, with those sections not run).
+# Default (full):
 # 1. Debian's prebuilt R packages (r-cran-*, r-bioc-*) and the tools R CMD check --as-cran uses
 #    (pandoc, qpdf, tidy). r-cran-rcpp is listed because dHSIC links to it: taking Debian's build
 #    saves compiling Rcpp from source. valgrind, clang-14 and libclang-rt-14-dev (libFuzzer and
@@ -21,23 +31,45 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-apt_packages=(
-  r-cran-testthat r-cran-roxygen2
-  r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
-  r-bioc-all r-bioc-multtest
-  r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
-  r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr
-  r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
-  r-bioc-hdf5array r-bioc-singlecellexperiment
-  pandoc qpdf tidy
-  valgrind clang-14 libclang-rt-14-dev
-)
-cran_packages=(dHSIC pamr stabs dials mlr3 mlr3filters)
+mode=full
+case "${1:-}" in
+  "") ;;
+  --user) mode=user ;;
+  -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *)
+    printf '[install-deps] unknown argument %s: use no argument (everything) or --user\n' "$1" >&2
+    exit 2
+    ;;
+esac
+
+if [[ $mode == user ]]; then
+  apt_packages=(
+    r-base-dev
+    r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all
+    r-cran-knitr r-cran-rmarkdown pandoc
+    r-cran-kernlab r-cran-mass r-bioc-summarizedexperiment r-bioc-singlecellexperiment
+    r-bioc-hdf5array r-bioc-biocparallel
+  )
+  cran_packages=(stabs)
+else
+  apt_packages=(
+    r-cran-testthat r-cran-roxygen2
+    r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
+    r-bioc-all r-bioc-multtest
+    r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
+    r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr
+    r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
+    r-bioc-hdf5array r-bioc-singlecellexperiment
+    pandoc qpdf tidy
+    valgrind clang-14 libclang-rt-14-dev
+  )
+  cran_packages=(dHSIC pamr stabs dials mlr3 mlr3filters)
+fi
 
 log() { printf '[install-deps] %s\n' "$*"; }
 
 if [[ $(id -u) -ne 0 ]]; then
-  log "must run as root (apt-get install); try: sudo bash tools/install-deps.sh" >&2
+  log "must run as root (apt-get install); try: sudo bash tools/install-deps.sh ${1:-}" >&2
   exit 1
 fi
 command -v Rscript >/dev/null || { log "Rscript not found: install R (r-base) first" >&2; exit 1; }
@@ -89,4 +121,4 @@ EOF
 )
 Rscript -e "$cran_code" "${cran_packages[@]}"
 
-log "done in $((SECONDS - start)) s"
+log "done ($mode) in $((SECONDS - start)) s"
