@@ -248,19 +248,21 @@ step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = F
   check_flag(skip, "skip")
   recipes::add_step(
     recipe,
-    step_select_hsic_new(terms = rlang::quos(...), outcome = outcome, role = role,
-                         trained = trained, method = method, top_n = size$top_n,
-                         threshold = size$threshold, options = options, exclude = exclude,
-                         scores = NULL, skip = skip, id = id)
+    step_select_hsic_new(list(terms = rlang::quos(...), outcome = outcome, role = role,
+                              trained = trained, method = method, top_n = size$top_n,
+                              threshold = size$threshold, options = options,
+                              exclude = exclude, scores = NULL, skip = skip, id = id))
   )
 }
 
-step_select_hsic_new <- function(terms, outcome, role, trained, method, top_n, threshold,
-                                 options, exclude, scores, skip, id) {
-  recipes::step(subclass = "select_hsic", terms = terms, outcome = outcome, role = role,
-                trained = trained, method = method, top_n = top_n, threshold = threshold,
-                options = options, exclude = exclude, scores = scores, skip = skip, id = id)
+# The step object from its fields (all of step_select_hsic_fields, by name).
+step_select_hsic_new <- function(fields) {
+  stopifnot(setequal(names(fields), step_select_hsic_fields))
+  do.call(recipes::step, c(list(subclass = "select_hsic"), fields))
 }
+
+step_select_hsic_fields <- c("terms", "outcome", "role", "trained", "method", "top_n",
+                             "threshold", "options", "exclude", "scores", "skip", "id")
 
 # The outcome column: the one named, or the recipe's one outcome.
 step_outcome_name <- function(outcome, training, info) {
@@ -336,10 +338,10 @@ prep.step_select_hsic <- function(x, training, info = NULL, ...) {
               call. = FALSE)
     }
   }
-  step_select_hsic_new(terms = x$terms, outcome = outcome, role = x$role, trained = TRUE,
-                       method = x$method, top_n = size$top_n, threshold = size$threshold,
-                       options = x$options, exclude = exclude, scores = scores,
-                       skip = x$skip, id = x$id)
+  step_select_hsic_new(list(terms = x$terms, outcome = outcome, role = x$role, trained = TRUE,
+                            method = x$method, top_n = size$top_n, threshold = size$threshold,
+                            options = x$options, exclude = exclude, scores = scores,
+                            skip = x$skip, id = x$id))
 }
 
 #' @exportS3Method recipes::bake

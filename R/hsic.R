@@ -294,42 +294,50 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                 p.value = p, estimate = c(HSIC0 = stat / m * m^2 / (m - 1)^2),
                 method = "HSIC test of independence (gamma approximation)")
   } else {
-    n_perm <- as.integer(n_perm)
-    perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
-    if (m == 1L) perms <- matrix(perms, nrow = 1L)
-    obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))
-    k <- if (estimator == "unbiased") 2L else 1L
-    bar <- progress_start(n_perm)
-    on.exit(progress_end(bar), add = TRUE)
-    null <- if (is.null(parallel) && is.null(bar)) {
-      .Call(C_hsic_perm, prep$K, label_arg(lab), perms)
-    } else {
-      # each permutation's statistics depend on it alone: chunks of them, in
-      # order, are the serial run's (in this session, about 100 chunks for
-      # the bar)
-      size <- if (is.null(parallel)) max(1L, ceiling(n_perm / 100)) else 100L
-      chunks <- chunk_units(n_perm, size)
-      units <- lapply(chunks, function(i) perms[, i, drop = FALSE])
-      perm_stats <- function(perms, K, label) .Call(C_hsic_perm, K, label, perms)
-      do.call(cbind, run(units, ship(perm_stats, prep$K, label_arg(lab)),
-                         progress = bar, amounts = lengths(chunks)))
-    }
-    null <- null[k, ]
-    stat <- obs[k]
-    # the size of the sums' terms, ||K|| ||L|| / (m - 1)^2: what a tie is
-    # measured against (a statistic that is 0 up to rounding is a tie)
-    # (norm(, "F") is LAPACK's dlange: scaled, no overflow at extreme scales)
-    norm_l <- if (is.null(lab$Y)) norm(lab$L, "F") else norm(crossprod(lab$Y), "F")
-    p <- perm_p_value(stat, null, norm(prep$K, "F") * norm_l / max(1, m - 1)^2)
-    out <- list(statistic = stats::setNames(stat, if (k == 2L) "HSIC1" else "HSIC0"),
-                parameter = c(n_perm = n_perm), p.value = p,
-                method = sprintf("HSIC test of independence (%d permutations)", n_perm))
+    out <- hsic_perm_test(prep, as.integer(n_perm), estimator, parallel, run)
   }
   out$data.name <- dname
   out$null.value <- c(HSIC = 0)
   out$alternative <- "greater"
   class(out) <- "htest"
   out
+}
+
+# The permutation test of hsic_test(): n_perm permutations of the labels drawn
+# here (the caller's generator), their statistics in C, serially or in
+# chunks through the back end `run` (check_parallel()) with a bar.
+hsic_perm_test <- function(prep, n_perm, estimator, parallel, run) {
+  lab <- prep$label
+  m <- prep$m
+  perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
+  if (m == 1L) perms <- matrix(perms, nrow = 1L)
+  obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))
+  k <- if (estimator == "unbiased") 2L else 1L
+  bar <- progress_start(n_perm)
+  on.exit(progress_end(bar), add = TRUE)
+  null <- if (is.null(parallel) && is.null(bar)) {
+    .Call(C_hsic_perm, prep$K, label_arg(lab), perms)
+  } else {
+    # each permutation's statistics depend on it alone: chunks of them, in
+    # order, are the serial run's (in this session, about 100 chunks for
+    # the bar)
+    size <- if (is.null(parallel)) max(1L, ceiling(n_perm / 100)) else 100L
+    chunks <- chunk_units(n_perm, size)
+    units <- lapply(chunks, function(i) perms[, i, drop = FALSE])
+    perm_stats <- function(perms, K, label) .Call(C_hsic_perm, K, label, perms)
+    do.call(cbind, run(units, ship(perm_stats, prep$K, label_arg(lab)),
+                       progress = bar, amounts = lengths(chunks)))
+  }
+  null <- null[k, ]
+  stat <- obs[k]
+  # the size of the sums' terms, ||K|| ||L|| / (m - 1)^2: what a tie is
+  # measured against (a statistic that is 0 up to rounding is a tie)
+  # (norm(, "F") is LAPACK's dlange: scaled, no overflow at extreme scales)
+  norm_l <- if (is.null(lab$Y)) norm(lab$L, "F") else norm(crossprod(lab$Y), "F")
+  p <- perm_p_value(stat, null, norm(prep$K, "F") * norm_l / max(1, m - 1)^2)
+  list(statistic = stats::setNames(stat, if (k == 2L) "HSIC1" else "HSIC0"),
+       parameter = c(n_perm = n_perm), p.value = p,
+       method = sprintf("HSIC test of independence (%d permutations)", n_perm))
 }
 
 #' @rdname hsic_test

@@ -358,26 +358,14 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
-  mom <- NULL
-  res <- if (method %in% c("mmd", "kta", "hsic", "pc")) {
-    list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE), extra = NULL)
-  } else {
-    # limma's prior and pamr's s0 need every feature: the scores are made
-    # from the moments of all blocks together
-    mom <- combine_moments(parts)
-    linear_methods[[method]]$fun(mom, var_equal = var_equal)
-  }
+  res <- combine_parts(parts, method, var_equal)
+  mom <- res$mom
   score <- unname(res$score)
   if (any(constant)) {
     warn_constant(d$features, constant, method, score)
     if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
   }
-  key <- if (method %in% signed_methods) abs(score) else score
-  # radix sort is stable: ties keep the feature order
-  ord <- order(-key, na.last = TRUE, method = "radix")
-  rank <- integer(length(score))
-  rank[ord] <- seq_along(ord)
-  out <- data.frame(feature = d$features, score = score, rank = rank,
+  out <- data.frame(feature = d$features, score = score, rank = rank_scores(score, method),
                     stringsAsFactors = FALSE)
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
@@ -397,6 +385,31 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   attr(out, "method") <- method
   if (!is.null(p)) attr(out, "adjust") <- adjust
   out
+}
+
+# The scores of all blocks together (list(score, extra, mom)): the kernel
+# methods and pc score each block alone; limma's prior and pamr's s0 need
+# every feature, so the other linear methods are made from the moments of all
+# blocks (`mom`, also what the inference columns use).
+combine_parts <- function(parts, method, var_equal) {
+  if (method %in% c("mmd", "kta", "hsic", "pc")) {
+    return(list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE),
+                extra = NULL, mom = NULL))
+  }
+  mom <- combine_moments(parts)
+  res <- linear_methods[[method]]$fun(mom, var_equal = var_equal)
+  res$mom <- mom
+  res
+}
+
+# Rank 1 = the largest score (|score| for the signed methods), NA last; ties
+# keep the feature order (radix sort is stable).
+rank_scores <- function(score, method) {
+  key <- if (method %in% signed_methods) abs(score) else score
+  ord <- order(-key, na.last = TRUE, method = "radix")
+  rank <- integer(length(score))
+  rank[ord] <- seq_along(ord)
+  rank
 }
 
 #' @rdname feature_scores

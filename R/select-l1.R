@@ -316,10 +316,7 @@ l1_search <- function(criterion, prep) {
   on.exit(progress_end(bar), add = TRUE)
   for (r in seq_len(prep$restarts)) {
     left <- 1
-    w0 <- if (r == 1L) rep(1 / d, d) else {
-      u <- stats::runif(d)
-      u / sum(u)
-    }
+    w0 <- l1_start(r, d)
     widest <- NULL
     solve <- function(z) {
       crit <- criterion(w0 * z)
@@ -382,12 +379,25 @@ l1_search <- function(criterion, prep) {
     progress_tick(bar, left)
   }
   progress_finish(bar)
-  path <- do.call(rbind, lapply(path, function(row) {
+  list(w = best$w, widest = best$widest, z = best$z, value = best$value, exact = best$exact,
+       restart = best$restart, path = l1_path_table(path))
+}
+
+# The rows of l1_search()'s path in one table; `exact` is NA on the rows of
+# radii tried before a restart's last.
+l1_path_table <- function(path) {
+  do.call(rbind, lapply(path, function(row) {
     if (is.null(row$exact)) row$exact <- NA
     row
   }))
-  list(w = best$w, widest = best$widest, z = best$z, value = best$value, exact = best$exact,
-       restart = best$restart, path = path)
+}
+
+# The start of restart r: equal weights first, then random ones (the
+# caller's generator) on the simplex.
+l1_start <- function(r, d) {
+  if (r == 1L) return(rep(1 / d, d))
+  u <- stats::runif(d)
+  u / sum(u)
 }
 
 l1_result <- function(method, prep, res, settings, call) {

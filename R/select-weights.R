@@ -333,11 +333,16 @@ weights_cccp <- function(hv, d, lambda, alpha, max_iter, tol) {
     }
   }
   progress_finish(bar)
+  list(w = w, zero_at = zero_at, prev = prev, path = weights_path(rows), converged = converged)
+}
+
+# The path of weights_cccp(): its rows c(iteration, n_features, hsic,
+# objective) as the selections' path table.
+weights_path <- function(rows) {
   path <- as.data.frame(do.call(rbind, rows))
   names(path) <- c("iteration", "n_features", "hsic", "objective")
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
   path$sigma <- NA_real_
-  path <- path[c("iteration", "n_features", "hsic", "sigma", "objective")]
-  list(w = w, zero_at = zero_at, prev = prev, path = path, converged = converged)
+  path[c("iteration", "n_features", "hsic", "sigma", "objective")]
 }

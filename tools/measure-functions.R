@@ -20,10 +20,10 @@ for (f in list.files("R", pattern = "[.]R$", full.names = TRUE)) {
   sr <- attr(p, "srcref")
   for (i in seq_along(p)) {
     e <- p[[i]]
-    if (is.call(e) && as.character(e[[1L]]) %in% c("<-", "=") && is.name(e[[2L]])) {
+    if (is.call(e) && is.symbol(e[[1L]]) && as.character(e[[1L]]) %in% c("<-", "=") && is.name(e[[2L]])) {
       defined <- c(defined, stats::setNames(basename(f), as.character(e[[2L]])))
     }
-    if (!(is.call(e) && as.character(e[[1L]]) %in% c("<-", "=") && is.call(e[[3L]]) &&
+    if (!(is.call(e) && is.symbol(e[[1L]]) && as.character(e[[1L]]) %in% c("<-", "=") && is.call(e[[3L]]) &&
           identical(e[[3L]][[1L]], as.name("function")))) next
     name <- deparse(e[[2L]])
     lines <- sr[[i]][3L] - sr[[i]][1L] + 1L
