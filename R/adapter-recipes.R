@@ -258,7 +258,7 @@ step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = F
 # The step object from its fields (all of step_select_hsic_fields, by name).
 step_select_hsic_new <- function(fields) {
   stopifnot(setequal(names(fields), step_select_hsic_fields))
-  do.call(recipes::step, c(list(subclass = "select_hsic"), fields))
+  do.call(recipes::step, c(list(subclass = "select_hsic"), fields), quote = TRUE)
 }
 
 step_select_hsic_fields <- c("terms", "outcome", "role", "trained", "method", "top_n",

@@ -51,7 +51,7 @@ test_that("rank() is BAHSIC's ranking in caret's shape, for a matrix or a data f
 })
 
 test_that("caret::rfe() keeps BAHSIC's top features, on every resample and at the end", {
-  skip_if_not_installed("caret")
+  skip_peer("caret")
   m <- nrow(x)
   # resubstitution: one "resample" of all samples, so the final features are
   # BAHSIC's top ones on the whole data
@@ -124,7 +124,7 @@ test_that("filter() keeps p < cutoff after the adjustment, and no NA", {
 })
 
 test_that("caret::sbf() keeps the features with p < cutoff on each resample and at the end", {
-  skip_if_not_installed("caret")
+  skip_peer("caret")
   ctrl <- caret::sbfControl(functions = hsic_sbf_funcs, method = "cv", number = 3,
                             multivariate = TRUE)
   set.seed(3)
@@ -161,7 +161,7 @@ test_that("caret::sbf() keeps the features with p < cutoff on each resample and 
 })
 
 test_that("a filter that keeps no feature gives caret's null model, not an error", {
-  skip_if_not_installed("caret")
+  skip_peer("caret")
   funs <- hsic_sbf_functions(cutoff = 1e-300)
   ctrl <- caret::sbfControl(functions = funs, method = "cv", number = 3, multivariate = TRUE)
   set.seed(4)
@@ -222,7 +222,7 @@ test_that("the exported lists are the constructors' defaults, with caret's funct
   expect_output(print(hsic_sbf_functions(method = "mt", adjust = "BH")),
                 "p < 0.05 from feature_scores(method = \"mt\"), adjusted by \"BH\"", fixed = TRUE)
   expect_error(print(hsic_sbf_funcs, colour = TRUE), "no argument 'colour'", fixed = TRUE)
-  skip_if_not_installed("caret")
+  skip_peer("caret")
   # the functions that are caret's own give what caret's do
   perf <- data.frame(Variables = c(2, 5, 10), Accuracy = c(0.8, 0.9, 0.9))
   expect_identical(bahsic_rfe_funcs$selectSize(perf, "Accuracy", TRUE),

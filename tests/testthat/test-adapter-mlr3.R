@@ -33,7 +33,7 @@ expect_scores_match <- function(got, s, method) {
 }
 
 test_that("flt('hsic') gives feature_scores() for every method on a two-class task", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   task <- mlr3_golub_task()
   x <- task_matrix(task)
   for (method in c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")) {
@@ -48,7 +48,7 @@ test_that("flt('hsic') gives feature_scores() for every method on a two-class ta
 })
 
 test_that("flt('hsic') passes its parameters on to feature_scores()", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   task <- mlr3_golub_task(20L)
   x <- task_matrix(task)
   f <- mlr3filters::flt("hsic", kernel = kernel_laplace(), estimator = "unbiased",
@@ -65,7 +65,7 @@ test_that("flt('hsic') passes its parameters on to feature_scores()", {
 })
 
 test_that("flt('hsic') scores several classes and a numeric outcome", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   set.seed(11)
   m <- 45L
   y3 <- factor(rep(c("a", "b", "c"), each = 15L))
@@ -87,7 +87,7 @@ test_that("flt('hsic') scores several classes and a numeric outcome", {
 })
 
 test_that("flt('hsic') takes integer features as numbers", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   set.seed(12)
   m <- 30L
   y <- factor(rep(c("lo", "hi"), each = 15L), levels = c("lo", "hi"))
@@ -109,7 +109,7 @@ test_that("flt('hsic') takes integer features as numbers", {
 })
 
 test_that("flt('bahsic') scores p + 1 - rank of bahsic() on the same data", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   task <- mlr3_golub_task()
   x <- task_matrix(task)
   fit <- bahsic(x, golub$y)
@@ -133,7 +133,7 @@ test_that("flt('bahsic') scores p + 1 - rank of bahsic() on the same data", {
 })
 
 test_that("flt('bahsic') ranks the features of a regression and a multiclass task", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   set.seed(13)
   m <- 60L
   x <- matrix(rnorm(m * 10L), m, 10L, dimnames = list(NULL, paste0("v", 1:10)))
@@ -153,7 +153,7 @@ test_that("flt('bahsic') ranks the features of a regression and a multiclass tas
 })
 
 test_that("bad parameters are errors that name them", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   flt <- mlr3filters::flt
   task <- mlr3_golub_task(10L)
   expect_error(flt("hsic", method = "welch"), "method")
@@ -174,7 +174,7 @@ test_that("bad parameters are errors that name them", {
 })
 
 test_that("factor features and missing values are refused by mlr3 itself", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   d <- data.frame(golub$x[, 1:5], f = factor(rep(c("a", "b"), 19L)), y = golub$y)
   task <- mlr3::as_task_classif(d, target = "y")
   for (id in c("hsic", "bahsic")) {
@@ -190,7 +190,7 @@ test_that("factor features and missing values are refused by mlr3 itself", {
 })
 
 test_that("the filters describe themselves as mlr3filters expects", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   tab <- mlr3filters::as.data.table(mlr3filters::mlr_filters)
   tab <- tab[tab$key %in% c("hsic", "bahsic"), ]
   expect_identical(sort(tab$key), c("bahsic", "hsic"))
@@ -224,7 +224,7 @@ run_fresh_r <- function(code) {
 }
 
 test_that("flt() finds the filters whether mlr3filters is loaded before or after bahsic", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   skip_on_cran()
   found <- 'cat("found", paste(mlr3filters::mlr_filters$has(c("hsic", "bahsic")), collapse = " "), "\\n")'
   hooks <- 'cat("hooks", length(getHook(packageEvent("mlr3filters", "onLoad"))), "\\n")'
@@ -263,7 +263,7 @@ test_that("flt() finds the filters whether mlr3filters is loaded before or after
 })
 
 test_that("loading bahsic survives a broken mlr3filters dictionary", {
-  skip_if_not_installed("mlr3filters")
+  skip_peer("mlr3filters")
   skip_on_cran()
   out <- run_fresh_r(c(
     "ns <- loadNamespace('mlr3filters')",

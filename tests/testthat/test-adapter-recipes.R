@@ -32,7 +32,7 @@ kept_columns <- function(rec, new_data = NULL) {
 }
 
 test_that("library(bahsic) does not load recipes, and the step's methods are found once it is", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   skip_on_cran()
   code <- paste0(
     "library(bahsic); a <- 'recipes' %in% loadedNamespaces(); ",
@@ -50,7 +50,7 @@ test_that("library(bahsic) does not load recipes, and the step's methods are fou
 })
 
 test_that("prep() keeps the top_n features of feature_scores() and bake() removes the others", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame()
   rec <- recipes::recipe(y ~ ., data = d) |>
     step_select_hsic(recipes::all_predictors(), outcome = "y", top_n = 7, options = list(threads = 1))
@@ -66,7 +66,7 @@ test_that("prep() keeps the top_n features of feature_scores() and bake() remove
 })
 
 test_that("bake() on new data keeps the columns learnt on the training data", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   train <- golub_frame(rows = 1:30)
   test <- golub_frame(rows = 31:38)
   tr <- recipes::recipe(y ~ ., data = train) |>
@@ -81,7 +81,7 @@ test_that("bake() on new data keeps the columns learnt on the training data", {
 })
 
 test_that("threshold keeps the features at that adjusted p-value, top_n the best of them", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(200L)
   s <- feature_scores(golub$x[, 1:200], golub$y, method = "mt")
   rec <- recipes::recipe(y ~ ., data = d)
@@ -113,7 +113,7 @@ test_that("threshold keeps the features at that adjusted p-value, top_n the best
 })
 
 test_that("no feature at the threshold: every candidate is removed, with a warning", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(5L)
   rec <- recipes::recipe(y ~ ., data = d) |>
     step_select_hsic(recipes::all_predictors(), method = "mt", threshold = 0)
@@ -122,7 +122,7 @@ test_that("no feature at the threshold: every candidate is removed, with a warni
 })
 
 test_that("the selectors keep selected() of bahsic() and fohsic() stopped at top_n", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(40L)
   x <- golub$x[, 1:40]
   rec <- recipes::recipe(y ~ ., data = d)
@@ -145,7 +145,7 @@ test_that("the selectors keep selected() of bahsic() and fohsic() stopped at top
 })
 
 test_that("a numeric outcome works, and outcome = NULL takes the recipe's outcome", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   set.seed(11)
   sim <- simulate_regression(n = 40)
   d <- data.frame(sim$x, resp = sim$y)
@@ -165,7 +165,7 @@ test_that("a numeric outcome works, and outcome = NULL takes the recipe's outcom
 })
 
 test_that("tidy() gives the selectors before prep() and the scores after", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(30L)
   rec <- recipes::recipe(y ~ ., data = d) |>
     step_select_hsic(recipes::all_predictors(), method = "mt", top_n = 4, id = "sel")
@@ -191,7 +191,7 @@ test_that("tidy() gives the selectors before prep() and the scores after", {
 })
 
 test_that("print() says what the step does, before and after prep()", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(10L)
   rec <- recipes::recipe(y ~ ., data = d) |>
     step_select_hsic(recipes::all_predictors(), method = "mt", top_n = 4, threshold = 1)
@@ -202,7 +202,7 @@ test_that("print() says what the step does, before and after prep()", {
 })
 
 test_that("skip = TRUE: the training data are selected, new data are not", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   train <- golub_frame(20L, rows = 1:30)
   test <- golub_frame(20L, rows = 31:38)
   tr <- recipes::recipe(y ~ ., data = train) |>
@@ -213,8 +213,8 @@ test_that("skip = TRUE: the training data are selected, new data are not", {
 })
 
 test_that("tunable() lists top_n and threshold with parameters dials can build", {
-  skip_if_not_installed("recipes")
-  skip_if_not_installed("dials")
+  skip_peer("recipes")
+  skip_peer("dials")
   d <- golub_frame(50L)
   step <- step_select_hsic(recipes::recipe(y ~ ., data = d), recipes::all_predictors(),
                            method = "mt", top_n = 5)$steps[[1]]
@@ -249,7 +249,7 @@ test_that("tunable() lists top_n and threshold with parameters dials can build",
 })
 
 test_that("tune()'s placeholder is refused by prep() and replaced by update()", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(40L)
   placeholder <- call("tune")  # what tune() / hardhat::tune() returns
   rec <- recipes::recipe(y ~ ., data = d) |>
@@ -277,7 +277,7 @@ test_that("tune()'s placeholder is refused by prep() and replaced by update()", 
 })
 
 test_that("bad arguments are errors that name them", {
-  skip_if_not_installed("recipes")
+  skip_peer("recipes")
   d <- golub_frame(10L)
   rec <- recipes::recipe(y ~ ., data = d)
   pred <- recipes::all_predictors

@@ -141,8 +141,8 @@ test_that("every resampling loop on a two-worker socket cluster gives the serial
 
 test_that("maxT's batches through a back end add up to the serial p-values", {
   d <- cluster_data(m = 12)
-  in_order <- function(i, f) lapply(i, f) # a back end that keeps the order
-  reversed <- function(i, f) rev(lapply(rev(i), f)) # one that runs the units backwards
+  in_order <- function(i, f, ...) lapply(i, f) # a back end that keeps the order
+  reversed <- function(i, f, ...) rev(lapply(rev(i), f)) # one that runs the units backwards
   for (method in c("t", "mt", "snr", "pc")) {
     y <- if (method == "pc") d$y_num else d$y
     for (n_perm in c(250L, 5000L)) { # drawn; every labelling once (choose(12, 6) = 924)
