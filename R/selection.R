@@ -549,7 +549,7 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' @param labels `NULL` (the gene symbol rule below), or a character vector
 #'   of labels for the features: named by feature name, or unnamed with one
 #'   label per feature of the selection (in input order). Only with
-#'   `chosen`.
+#'   `chosen`, or for a stability selection (the labels of its top genes).
 #' @param ... graphical parameters for the path panel (`main`, `col`, `xlab`,
 #'   `ylim`, ...).
 #' @return `x`, invisibly.
@@ -567,8 +567,7 @@ plot.bahsic_selection <- function(x, chosen = NULL, chosen_label = "chosen featu
     if (!missing(chosen_label)) {
       stop_unused("chosen_label", "the other selectors", "a stability selection")
     }
-    if (!is.null(labels)) stop_unused("labels", "the other selectors", "a stability selection")
-    plot_stability(x, ...)
+    plot_stability(x, labels = labels, ...)
     return(invisible(x))
   }
   if (is.null(chosen)) {

@@ -580,7 +580,6 @@ stab_result <- function(d, picks, subsamples, sel, params, sampling, threads, ca
                          score = ifelse(stable, probability, NA_real_),
                          iteration = NA_integer_, probability = probability,
                          mean_rank = mean_rank, stringsAsFactors = FALSE)
-  features <- annotate_features(features, d$annotation)
   fits <- seq_len(n_fits)
   path <- data.frame(iteration = fits, n_features = lengths(picks), hsic = NA_real_,
                      sigma = NA_real_,
@@ -591,11 +590,12 @@ stab_result <- function(d, picks, subsamples, sel, params, sampling, threads, ca
                    sampling = sampling, assumption = params$assumption, n_fits = n_fits,
                    n_samples = NROW(d$y), threads = threads)
   new_selection("stability", features, path, settings, call, subsamples = subsamples,
-                selections = lapply(picks, function(pk) d$features[pk]))
+                selections = lapply(picks, function(pk) d$features[pk]),
+                annotation = d$annotation)
 }
 
 # The selection probabilities, sorted, with the cutoff and the stable set.
-plot_stability <- function(x, top = 10L, ...) {
+plot_stability <- function(x, top = 10L, labels = NULL, ...) {
   f <- x$features
   o <- order(-f$probability, f$mean_rank, seq_len(nrow(f)))
   prob <- f$probability[o]
@@ -618,7 +618,7 @@ plot_stability <- function(x, top = 10L, ...) {
                   cex = 0.7, line = 0.3)
   k <- min(top, n, max(sum(prob > 0), 1L))
   if (k > 0L) {
-    graphics::text(seq_len(k), prob[seq_len(k)], f$feature[o][seq_len(k)], pos = 4,
+    graphics::text(seq_len(k), prob[seq_len(k)], feature_labels(x, o[seq_len(k)], labels), pos = 4,
                    srt = 45, cex = 0.7, xpd = NA, col = ifelse(stable[seq_len(k)], "red3", "grey30"))
   }
   invisible()

@@ -269,3 +269,25 @@ test_that("the main job reads the Golub symbols from the gene descriptions", {
   expect_identical(unname(s[c("M27891_at", "M23197_at", "M92287_at")]),
                    c("CST3", "CD33", "CCND3"))
 })
+
+test_that("plot() of a stability selection labels its top genes by symbol, or by `labels`", {
+  x <- golub$x[, 1:40]
+  set.seed(1)
+  st <- stability_selection(x, golub$y, selector = "t", n_features = 5, n_subsamples = 10,
+                            cutoff = 0.75)
+  f <- st$features
+  o <- order(-f$probability, f$mean_rank, seq_len(nrow(f)))
+  top <- f$feature[o][seq_len(min(10L, sum(f$probability > 0)))]  # the ten labelled
+  dev <- record_device()
+  on.exit(grDevices::dev.off(dev), add = TRUE)
+  drawn_text <- function() unlist(lapply(recorded_calls("C_text"), function(a) a[[2L]]))
+  plot(st)
+  expect_identical(drawn_text(), top)
+  # an annotation with a symbol column, as from an annotated ExpressionSet
+  st$features$symbol <- paste0("SYM", seq_len(nrow(st$features)))
+  st$annotation <- "symbol"
+  plot(st)
+  expect_identical(drawn_text(), paste0("SYM", match(top, st$features$feature)))
+  plot(st, labels = stats::setNames(tolower(top), top))
+  expect_identical(drawn_text(), tolower(top))
+})
