@@ -183,6 +183,8 @@
 #'   of the gamma approximation for `"mmd"`, `"kta"` and `"hsic"`, and the
 #'   permutations of `adjust = "maxT"` (1000 when `NULL`). An error with the
 #'   other methods, whose p-values are analytic.
+#' @param threads threads of the C loops: by default [default_threads()], or
+#'   1 per worker with `parallel` (see \link{threads}).
 #' @param block_size features per block (`NULL`: as many as fill
 #'   `DelayedArray::getAutoBlockSize()` bytes, 100 MB without DelayedArray).
 #' @param parallel `NULL` (the blocks one after another), `"future"` (on the
@@ -329,6 +331,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)
+  if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
   if (!is.null(block_size)) block_size <- check_whole(block_size, "block_size", 1L)
   run <- check_parallel(parallel)

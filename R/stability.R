@@ -181,7 +181,7 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   stab_warn_fits(fits)
   # column numbers of the fits' data back to those of 'x'
   picks <- lapply(fits, function(f) which(varying)[f$picks])
-  stab_result(d, picks, subsamples, sel, params, sampling, threads, call)
+  stab_result(d, picks, subsamples, sel, params, sampling, call)
 }
 
 #' @rdname stability_selection
@@ -558,7 +558,7 @@ stab_picks <- function(value, features, q, label) {
 }
 
 # Selection probabilities and the stable set, as the shared result class.
-stab_result <- function(d, picks, subsamples, sel, params, sampling, threads, call) {
+stab_result <- function(d, picks, subsamples, sel, params, sampling, call) {
   p <- length(d$features)
   q <- params$q
   n_fits <- length(picks)
@@ -588,7 +588,7 @@ stab_result <- function(d, picks, subsamples, sel, params, sampling, threads, ca
   settings <- list(selector = sel$label, q = q, cutoff = params$cutoff, pfer = params$pfer,
                    B = if (sampling == "complementary") n_fits %/% 2L else n_fits,
                    sampling = sampling, assumption = params$assumption, n_fits = n_fits,
-                   n_samples = NROW(d$y), threads = threads)
+                   n_samples = NROW(d$y))
   new_selection("stability", features, path, settings, call, subsamples = subsamples,
                 selections = lapply(picks, function(pk) d$features[pk]),
                 annotation = d$annotation)
