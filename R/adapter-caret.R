@@ -61,7 +61,10 @@
 #' caret passes `x` as it was given (a matrix, or a data frame whose columns
 #' must be numeric) and `y` as a factor (classification) or a numeric vector.
 #' bahsic has its own [rfe()] (RFE-SVM and RFE-MKL of Paul and Dupont), so
-#' call caret's as `caret::rfe()` when both packages are attached.
+#' call caret's as `caret::rfe()`. caret's `rfe()` and `sbf()` attach caret
+#' to the search path as they run, after which a bare `rfe()` is caret's:
+#' call bahsic's as `bahsic::rfe()` then, or detach caret (as the example
+#' does).
 #'
 #' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
 #'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
@@ -91,6 +94,7 @@
 #' @seealso [bahsic()], [feature_scores()], [stability_selection()].
 #' @examples
 #' if (requireNamespace("caret", quietly = TRUE)) {
+#'   attached <- "package:caret" %in% search()
 #'   x <- golub$x[, 1:100]
 #'   # 3-fold cross-validation of BAHSIC + a 3-nearest-neighbour classifier
 #'   set.seed(1)
@@ -110,6 +114,8 @@
 #'                    tuneGrid = data.frame(k = 3),
 #'                    trControl = caret::trainControl(method = "none"))
 #'   sf
+#'   # caret's rfe() and sbf() attach caret, whose rfe() then masks bahsic's
+#'   if (!attached) detach("package:caret")
 #' }
 #' @name caret-functions
 NULL

@@ -16,6 +16,10 @@
 #               print the log's tail and return 1
 set -euo pipefail
 
+# caret and recipes load lubridate, whose Sys.timezone() warns ("running command 'timedatectl'
+# had status 1") on a machine without systemd when TZ is unset: the scripts run in UTC then
+export TZ=${TZ:-UTC}
+
 BAHSIC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bk_script=$(basename "$0" .sh)
 
