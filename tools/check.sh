@@ -15,6 +15,9 @@
 #                                         web service that is unreachable here ("unable to verify
 #                                         current time" NOTE); compare with the local clock instead.
 set -euo pipefail
+# caret and recipes load lubridate, whose Sys.timezone() warns when TZ is unset on a machine
+# without systemd: in UTC then (as tools/lib.sh)
+export TZ=${TZ:-UTC}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -n ${BAHSIC_CHECK_DIR:-} ]]; then
