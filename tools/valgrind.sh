@@ -54,18 +54,24 @@ run() { # name, then the R script and its arguments
   bk_log "$name: $((SECONDS - start)) s"
 }
 # Two lanes, one per core: the test files are dealt to the lane with less work so far, by
-# their measured time under valgrind (seconds below, measured with origins tracked, two lanes
-# at once; a new file counts 20 s), the examples (273 s) starting lane 2. Each lane is one R process, so the tests of a file still run
+# their measured time under valgrind (seconds below: testthat's time per file in a CI run,
+# two lanes at once, without origins; a new file counts 20 s), the examples (238 s) starting
+# lane 2. Each lane is one R process, so the tests of a file still run
 # together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
 vg_seconds() {
   case $1 in
-    bad-input) echo 341 ;; guards) echo 258 ;; kernels) echo 162 ;; select-approx) echo 159 ;;
-    lsmi) echo 151 ;; select-hsic) echo 135 ;; properties) echo 133 ;; args) echo 123 ;;
-    select-rfe) echo 107 ;; kernel-clinical) echo 77 ;; approx) echo 58 ;; hsic) echo 55 ;;
-    scores) echo 49 ;; select-l1) echo 43 ;; kernel-ridge) echo 40 ;;
-    select-weights|select-randsel|selection) echo 32 ;; scores-linear|unsupervised|qmi) echo 25 ;;
-    multi-output|selection-test|scale) echo 23 ;; simulate|inputs|evaluate|inputs-large) echo 15 ;;
-    metrics|simulate-counts|labels) echo 9 ;; simulate-lsmi|parallel) echo 5 ;; *) echo 20 ;;
+    bad-input) echo 163 ;; guards) echo 132 ;; select-approx) echo 109 ;;
+    properties) echo 96 ;; codes) echo 87 ;; select-hsic) echo 76 ;; args) echo 72 ;;
+    stability) echo 68 ;; lsmi) echo 64 ;; progress) echo 60 ;; contribution) echo 52 ;;
+    kernels) echo 49 ;; kernel-clinical) echo 40 ;; kernel-test) echo 32 ;; cluster) echo 28 ;;
+    glue) echo 27 ;; hsic) echo 26 ;; approx|scores-inference) echo 25 ;; scores) echo 24 ;;
+    permutation|select-l1) echo 22 ;; select-rfe) echo 21 ;; kernel-ridge|plots) echo 20 ;;
+    select-randsel|select-weights) echo 17 ;; adapter-caret) echo 16 ;;
+    scores-linear|selection) echo 14 ;; multi-output|selection-test) echo 13 ;;
+    scale|unsupervised) echo 11 ;; inputs|qmi) echo 8 ;; simulate) echo 7 ;;
+    evaluate) echo 6 ;; inputs-large|metrics) echo 5 ;; simulate-counts) echo 4 ;;
+    adapter-recipes|labels|parallel|problem|simulate-lsmi) echo 3 ;;
+    adapter-mlr3|bioc) echo 1 ;; *) echo 20 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
@@ -73,7 +79,7 @@ if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
   run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
 else
   lane1=() lane2=()
-  load1=0 load2=273
+  load1=0 load2=238
   while read -r secs name; do
     if ((load1 <= load2)); then lane1+=("$name"); load1=$((load1 + secs))
     else lane2+=("$name"); load2=$((load2 + secs)); fi
