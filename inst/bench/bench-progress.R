@@ -95,3 +95,33 @@ for (w in names(workloads)) {
               names(best), best, med, 100 * (best / best[["off"]] - 1),
               100 * (med / med[["off"]] - 1)), sep = "")
 }
+
+# The bar's own cost, apart from the run's noise (the "off" runs above differ by a percent or
+# two from one repeat to the next, as much as the overheads): a bar of BAHSIC's size on ALL
+# (12,625 x ~10 candidate steps) ticked 90 times, as the C loop's iterations tick it, with the
+# handlers above, per bar (mean of 200); relative to the best "off" time of bahsic(ALL).
+direct_cost <- function() {
+  one <- function(steps, ticks) {
+    pr <- bahsic:::progress_start(steps)
+    for (k in seq_len(ticks)) bahsic:::progress_tick(pr, steps / ticks)
+    bahsic:::progress_finish(pr)
+    bahsic:::progress_end(pr)
+  }
+  old <- options(progressr.enable = TRUE)
+  on.exit(options(old))
+  nul <- file(nullfile(), "w")
+  on.exit(close(nul), add = TRUE)
+  handlers <- list(nohandl = NULL, void = progressr::handler_void(),
+                   txtbar = progressr::handler_txtprogressbar(file = nul))
+  vapply(handlers, function(h) {
+    run <- if (is.null(h)) function() one(12625 * 10, 90) else
+      function() progressr::with_progress(one(12625 * 10, 90), handlers = h)
+    system.time(for (i in 1:200) run())[["elapsed"]] / 200
+  }, double(1))
+}
+ref_off <- min(vapply(seq_len(3L), function(i) system.time(workloads[[1L]]())[["elapsed"]],
+                      double(1)))
+cost <- direct_cost()
+cat(sprintf("\nthe bar alone (90 ticks, mean of 200): %s\n",
+            paste(sprintf("%s %.2f ms (%.2f %% of bahsic(ALL), %.3f s)", names(cost), 1e3 * cost,
+                          100 * cost / ref_off, ref_off), collapse = "; ")))
