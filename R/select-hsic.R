@@ -398,7 +398,8 @@ select_opts <- function(method, pr, k, args) {
                grid = if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid)),
                grid_relative = is.null(sigma_grid), step = as.double(args$step),
                n_target = if (is.null(args$n_features)) 0L else args$n_features,
-               threads = pr$threads, verbose = args$verbose, simd = use_simd())
+               threads = pr$threads, verbose = args$verbose, simd = use_simd(),
+               series = series_option())
   unbiased <- pr$estimator == "unbiased"
   c(opts, switch(pr$mode,
     exact = c(list(W = pr$W), if (is_clinical(kernel)) list(categorical = clinical_flags(pr$x))),
@@ -427,7 +428,7 @@ select_result <- function(method, pr, k, res, args, call) {
   features$contribution <- if (method == "bahsic") {
     bahsic_contribution(features, path)
   } else {
-    fohsic_contribution(features, path, pr, kernel)
+    fohsic_contribution(features, path, pr, kernel, res$base)
   }
   settings <- list(kernel = kernel, kernel_y = pr$kernel_y, estimator = pr$estimator,
                    sigma = if (k$width) args$sigma else NA_character_,
@@ -463,10 +464,12 @@ bahsic_contribution <- function(features, path) {
 # otherwise it is computed at the new width (fohsic_base()). (A batch's
 # own HSIC, the path row, is no denominator: at the single-feature width of
 # the first iteration it is below each member's.)
-fohsic_contribution <- function(features, path, pr, kernel) {
+fohsic_contribution <- function(features, path, pr, kernel, base_c = NULL) {
   base <- vapply(seq_len(nrow(path)), function(t) {
     if (t == 1L) return(0)
     if (identical(path$sigma[t], path$sigma[t - 1L])) return(path$hsic[t - 1L])
+    # the loop's own value at the new width (exact and block estimators)
+    if (length(base_c) >= t && !is.na(base_c[t])) return(base_c[t])
     fohsic_base(pr, kernel, which(features$iteration < path$iteration[t]), path$sigma[t])
   }, numeric(1))
   row <- match(features$iteration, path$iteration)
@@ -590,6 +593,21 @@ block_weights <- function(kernel_y, y, blocks, estimator, threads) {
   nb <- length(blocks$list)
   Wb <- lapply(blocks$list, function(i) weight_matrix(lab$block(i), length(i), estimator) / nb)
   list(Wb = Wb, kernel = lab$kernel)
+}
+
+# The option bahsic.series (default TRUE): the series screen of the exact
+# Gaussian selectors (src/series.c), which scores exactly only the
+# candidates that can reach an iteration's batch -- the same ranking,
+# scores and path as scoring every candidate. FALSE scores every candidate
+# (the reference); 1, 2 or 3 fix the number of series terms (benchmarks).
+# The C option: 0 off, -1 terms chosen per iteration, 1-3 fixed.
+series_option <- function() {
+  v <- getOption("bahsic.series", TRUE)
+  if (isTRUE(v)) return(-1L)
+  if (isFALSE(v)) return(0L)
+  if (is.numeric(v) && length(v) == 1L && !is.na(v) && v %in% 1:3) return(as.integer(v))
+  stop("option 'bahsic.series' must be TRUE, FALSE, or 1, 2 or 3 (the number of series terms).",
+       call. = FALSE)
 }
 
 # The options of C_feature_dot (read by name in C, src/gram_call.c) for the

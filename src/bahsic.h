@@ -437,7 +437,63 @@ typedef struct {
   int nthreads;
   int simd;             /* allow the AVX2 + FMA loops where the CPU has them */
   const int *cat;       /* BK_CLINICAL only: 1 for a categorical column */
+  const struct bk_series *series; /* the series screen (series.c) of the
+                         Gaussian exact estimator; NULL: every candidate by
+                         the exact pass */
+  double *base;         /* FOHSIC, or NULL: per path row, HSIC of the set
+                         selected before the iteration at its width (0 for
+                         the empty set) */
 } bk_select_opts;
+
+/* ---- the series screen (series.c) ------------------------------------------
+ * Every candidate of a BAHSIC or FOHSIC iteration with the Gaussian kernel
+ * and the exact estimator gets an interval holding the value the exact pass
+ * would give it, from n <= BK_SERIES_MAX_TERMS terms of the exponential
+ * series of its kernel factor; the schedule scores exactly only the
+ * candidates whose interval reaches the batch. */
+#define BK_SERIES_MAX_TERMS 3
+/* per-thread scratch of bk_series_interval() and bk_series_interval4():
+ * the powers of one feature (2 BK_SERIES_MAX_TERMS + 2 columns) or of
+ * four (4 columns each) */
+#define BK_SERIES_STRIDE(m) (16 * (m))
+typedef struct bk_series {
+  int terms;     /* 1 .. BK_SERIES_MAX_TERMS; 0: chosen per iteration */
+  double *work;  /* bk_series_work_doubles(m, d, nthreads): M and its row
+                    sums (m (m - 1) / 2 + 2 m), the features' means and
+                    squared ranges (2 d, bk_series_features()), an
+                    iteration's candidates by terms (d), then the threads'
+                    scratch */
+} bk_series;
+ptrdiff_t bk_series_work_doubles(ptrdiff_t m, ptrdiff_t d, int nthreads);
+/* fstats[2 j], fstats[2 j + 1]: the mean and the squared range of column j
+ * of x (m x d) */
+void bk_series_features(const double *x, ptrdiff_t m, ptrdiff_t d,
+                        double *fstats);
+/* one iteration's M = W o exp(-sigma Q) and its sums */
+typedef struct {
+  const double *M, *r, *rbar;
+  ptrdiff_t m;
+  double S0, A, diag, t, argmax;
+  int simd;
+} bk_series_round;
+/* Q, Wp: packed pairs of the set's squared distances and of W; Wd: W's
+ * diagonal; sgn -1 (removal) or +1 (addition); work: the first
+ * m (m - 1) / 2 + 2 m doubles of bk_series::work; make: 1 to form M, 0 to
+ * reuse the M formed before at this sigma and Q. */
+void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
+                       const double *Wd, ptrdiff_t m, double sigma, double sgn,
+                       double *work, int simd, int nthreads, int make);
+/* [lo, hi] holding the exact pass's HSIC of the set changed by feature xj
+ * (m; fstat: its mean and squared range), from n terms; pw:
+ * BK_SERIES_STRIDE(m) doubles */
+void bk_series_interval(const bk_series_round *sr, int n, const double *xj,
+                        const double *fstat, double *pw, double *lo,
+                        double *hi);
+/* the same with one term for the four features xs[c] into *lo[c], *hi[c]
+ * (one pass over the pairs for the four) */
+void bk_series_interval4(const bk_series_round *sr, const double *const *xs,
+                         const double *const *fstat, double *pw,
+                         double *const *lo, double *const *hi);
 
 /* called on the main thread after every iteration (interrupts, progress) */
 typedef void (*bk_tick_fn)(void *ctx, ptrdiff_t iter, ptrdiff_t size,
@@ -558,6 +614,14 @@ typedef struct {
   /* HSIC of the set (set, ns) at sigma (FOHSIC's path) */
   int (*hsic)(void *ctx, double sigma, const int *set, ptrdiff_t ns,
               double *h);
+  /* optional: instead of scoring every candidate, for the entries
+   * (., feature, .) of sortbuf at c = pick[i] (pick NULL: c = i), i < n, an
+   * interval lo < hi holding the score score_one would give into
+   * sortbuf[3 c] and sortbuf[3 c + 2]; fine = 0 the cheap intervals of all
+   * candidates, 1 narrow ones for the few the cheap ones left in doubt.
+   * Returns 0 to decline (the candidates are then scored), 1 when done. */
+  int (*screen)(void *ctx, double sigma, const int *pick, ptrdiff_t n,
+                double sgn, double *sortbuf, int fine);
 } bk_scorer;
 
 typedef struct {
@@ -565,11 +629,12 @@ typedef struct {
   double step;        /* as bk_select_opts */
   ptrdiff_t n_target; /* as bk_select_opts */
   int nthreads;
+  double *base;       /* as bk_select_opts */
 } bk_schedule_opts;
 
 /* Run the selection of d features with the scorer sc. rank, score, iter,
  * path: the outputs of bk_select_features(). sortbuf: 3 d doubles (the
- * scorer may use more beyond them, see score_all); iwork: 2 d ints. Returns
+ * scorer may use more beyond them, see score_all); iwork: 3 d ints. Returns
  * the number of path rows; *fail is 1 when a hook failed (the outputs are
  * then those of the iterations done). */
 ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,

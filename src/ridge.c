@@ -305,9 +305,9 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
   for (ptrdiff_t a = 0; a < m; a++) st.trW += W[a + m * a];
   const bk_scorer sc = {&st, ridge_width, ridge_begin, NULL,
                         NULL, ridge_score_all, NULL, NULL,
-                        NULL, ridge_hsic};
+                        NULL, ridge_hsic, NULL};
   const bk_schedule_opts so = {o->backward ? BK_BACKWARD : BK_FORWARD, o->step,
-                               o->n_target, 1};
+                               o->n_target, 1, NULL};
   int fail;
   ptrdiff_t np = bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf,
                              iwork, &fail, tick, ctx);

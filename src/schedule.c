@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bahsic.h"
+#ifdef BK_SERIES_TRACE
+#include <stdio.h>
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -116,33 +119,152 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
     rank[order[i]] = (int) (ns + nelim - i);
 }
 
+/* Score the candidates at positions c = pick[i] (pick NULL: c = i), i < np,
+ * of sortbuf, whose entries are (., feature, .): the score into both
+ * sortbuf[3 c] and sortbuf[3 c + 2] (in parallel when the scorer's cost
+ * says so). */
+static void score_some(const bk_scorer *sc, double sigma, const int *pick,
+                       ptrdiff_t np, double sgn, double *sortbuf, int nthreads)
+{
+  int chunk = 1;
+  const double cost = sc->cost(sc->ctx, &chunk);
+  const int par = nthreads > 1 && cost > 0.0 &&
+                  (double) np * cost >= BK_PAR_MIN_PAIRS;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
+#endif
+  for (ptrdiff_t i = 0; i < np; i++) {
+    double *e = sortbuf + 3 * (pick ? pick[i] : i);
+    e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
+                                thread_id());
+  }
+  (void) par;
+  (void) chunk;
+}
+
+static int cmp_first_desc(const void *p, const void *q)
+{
+  const double *u = p, *v = q;
+  return u[0] > v[0] ? -1 : (u[0] < v[0]);
+}
+
+/* A screened score is accepted in place of the exact one when its interval
+ * rounds to one tie-grid point and is this narrow relative to it */
+#define BK_SERIES_ACCEPT 1e-11
+
+/* The screened iteration. The scorer's screen gives every candidate an
+ * interval [lo, hi] = [sortbuf[3 i], sortbuf[3 i + 2]], lo < hi, holding the
+ * score score_one would give it; a scored candidate has lo = hi. Only the
+ * top k (the batch: cmp orders by the score rounded to BK_TIE_TOL of the
+ * largest |score|, then by index) must come first, in their order:
+ *  1. the candidates that may hold the largest score, and those that may
+ *     score below minus the largest, are scored: the largest |score|, and
+ *     with it the rounding grid q of bk_sort_candidates(), is the exact
+ *     loop's, and every other score lies in [smin, smax];
+ *  2. L is the k-th largest rounded lower end: at least k candidates score
+ *     >= L, so the batch is among the candidates whose rounded upper end
+ *     reaches L (the contenders);
+ *  3. every other candidate gets a value that rounds below L (its rounded
+ *     upper end, within the scored extremes);
+ *  4. the contenders get narrow intervals (fine = 1); one that rounds to a
+ *     single grid point and is within BK_SERIES_ACCEPT of its midpoint
+ *     keeps the midpoint, the others are scored.
+ * The batch and its order are then those of scoring every candidate, and
+ * its scores agree with theirs to BK_SERIES_ACCEPT (relative). pick: n
+ * ints. */
+static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
+                            double sgn, ptrdiff_t k, double *sortbuf,
+                            int *pick, int nthreads)
+{
+  double maxlo = -INFINITY;
+  for (ptrdiff_t i = 0; i < n; i++) maxlo = fmax(maxlo, sortbuf[3 * i]);
+  /* the candidates that may hold the largest score */
+  ptrdiff_t np = 0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    if (!(sortbuf[3 * i + 2] < maxlo)) pick[np++] = (int) i;
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  double smax = -INFINITY;
+  for (ptrdiff_t i = 0; i < np; i++) smax = fmax(smax, sortbuf[3 * pick[i] + 2]);
+  /* and those whose score may be below -smax (|score| larger): the rest
+   * then lie in [smin, smax] with smin = -|smax| or the smallest score */
+  double smin = -fabs(smax);
+  np = 0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    const double *e = sortbuf + 3 * i;
+    if (e[0] != e[2] && !(e[0] >= smin)) pick[np++] = (int) i;
+  }
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  for (ptrdiff_t i = 0; i < np; i++) smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
+#ifdef BK_SERIES_TRACE
+  fprintf(stderr, "S1 %td\n", np);
+#endif
+  const double scale = fmax(fabs(smax), fabs(smin));
+  const double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
+  /* rounding is monotone: the k-th largest rounded lower end is that of
+   * the k-th largest lower end */
+  qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp_first_desc);
+  const double L = nearbyint(sortbuf[3 * (k - 1)] / q);
+  np = 0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    double *e = sortbuf + 3 * i;
+    if (e[0] == e[2]) continue; /* scored */
+    const double kh = nearbyint(e[2] / q);
+    if (kh >= L)
+      pick[np++] = (int) i;
+    else
+      e[2] = fmin(fmax(kh * q, smin), smax);
+  }
+#ifdef BK_SERIES_TRACE
+  ptrdiff_t ncont = np;
+#endif
+  if (sc->screen(sc->ctx, sigma, pick, np, sgn, sortbuf, 1)) {
+    ptrdiff_t w = 0;
+    for (ptrdiff_t i = 0; i < np; i++) {
+      double *e = sortbuf + 3 * pick[i];
+      const double lo = e[0], hi = e[2], mid = 0.5 * (lo + hi);
+      if (nearbyint(lo / q) == nearbyint(hi / q) &&
+          0.5 * (hi - lo) <= BK_SERIES_ACCEPT * fabs(mid) && mid < smax &&
+          mid > smin)
+        e[2] = mid;
+      else
+        pick[w++] = pick[i];
+    }
+    np = w;
+  }
+#ifdef BK_SERIES_TRACE
+  fprintf(stderr, "R n %td k %td contenders %td scored %td\n", n, k,
+          ncont, np);
+#endif
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+}
+
 /* Score every feature of cand (n) against the scorer's set into sortbuf as
  * (., index, score) triples, then sort them by cmp. Each candidate is
- * scored on its own (the same numbers for any number of threads). */
+ * scored on its own (the same numbers for any number of threads). With a
+ * batch of k < n (0: the order of every candidate matters) a scorer with a
+ * screen may narrow the candidates scored exactly (screened_scores()).
+ * pick: n ints of scratch. */
 static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
                             ptrdiff_t ns, const int *cand, ptrdiff_t n,
                             double sgn, double *sortbuf,
                             int (*cmp)(const void *, const void *),
-                            int nthreads)
+                            int nthreads, ptrdiff_t k, int *pick)
 {
   if (sc->score_all) {
     if (sc->score_all(sc->ctx, sigma, set, ns, cand, n, sgn, sortbuf))
       return 1;
     for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
   } else {
-    int chunk = 1;
-    const double cost = sc->cost(sc->ctx, &chunk);
-    const int par = nthreads > 1 && cost > 0.0 &&
-                    (double) n * cost >= BK_PAR_MIN_PAIRS;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
+    for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
+    if (sc->screen && k > 0 && k < n &&
+        sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0))
+      screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads);
+    else {
+#ifdef BK_SERIES_TRACE
+      fprintf(stderr, "E %td\n", n);
 #endif
-    for (ptrdiff_t i = 0; i < n; i++) {
-      sortbuf[3 * i + 2] = sc->score_one(sc->ctx, sigma, cand[i], sgn, thread_id());
-      sortbuf[3 * i + 1] = (double) cand[i];
+      score_some(sc, sigma, NULL, n, sgn, sortbuf, nthreads);
     }
-    (void) par;
-    (void) chunk;
   }
   bk_sort_candidates(sortbuf, n, cmp);
   return 0;
@@ -155,13 +277,13 @@ static int backward_round(const bk_scorer *sc, const int *active, ptrdiff_t ns,
                           double *sortbuf,
                           int (*cmp)(const void *, const void *), ptrdiff_t it,
                           double *path, ptrdiff_t *np, int nthreads,
-                          double *sigma, double *h)
+                          ptrdiff_t k, int *pick, double *sigma, double *h)
 {
   if (sc->width(sc->ctx, ns, active, ns, 1, sigma, h)) return 1;
   if (sc->begin(sc->ctx, *sigma, active, ns, -1.0, h)) return 1;
   bk_add_path(path, np, it, ns, *h, *sigma);
   return score_candidates(sc, *sigma, active, ns, active, ns, -1.0, sortbuf,
-                          cmp, nthreads);
+                          cmp, nthreads, k, pick);
 }
 
 ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
@@ -169,7 +291,7 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
                       int *iter, double *path, double *sortbuf, int *iwork,
                       int *fail, bk_tick_fn tick, void *tctx)
 {
-  int *active = iwork, *order = iwork + d;
+  int *active = iwork, *order = iwork + d, *pick = iwork + 2 * d;
   ptrdiff_t np = 0, it = 0;
   *fail = 0;
   for (ptrdiff_t j = 0; j < d; j++) {
@@ -185,15 +307,15 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
     if (sc->update) sc->update(sc->ctx, active, ns, 1.0);
     while (ns > o->n_target) {
       double h, sigma;
+      ptrdiff_t k = bk_batch_size(o->step, ns);
+      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
       if (backward_round(sc, active, ns, sortbuf, bk_cmp_desc_high, ++it, path,
-                         &np, o->nthreads, &sigma, &h))
+                         &np, o->nthreads, k, pick, &sigma, &h))
         SCHEDULE_FAIL();
       /* the last feature leaves the empty set, whose kernel is constant and
        * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
       if (ns == 1) sortbuf[2] = 0.0;
-      ptrdiff_t k = bk_batch_size(o->step, ns);
-      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
       ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
                          active, ns);
       since_refresh += k;
@@ -212,7 +334,7 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
        * whose removal costs most first */
       double h, sigma;
       if (backward_round(sc, active, ns, sortbuf, bk_cmp_asc_low, ++it, path,
-                         &np, o->nthreads, &sigma, &h))
+                         &np, o->nthreads, 0, pick, &sigma, &h))
         SCHEDULE_FAIL();
       if (tick) tick(tctx, it, ns, h, sigma);
     }
@@ -230,17 +352,21 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
     if (sc->width(sc->ctx, nsel + 1, nsel > 0 ? order : active,
                   nsel > 0 ? nsel : nrem, nsel > 0, &sigma, &h))
       SCHEDULE_FAIL();
-    if (sc->begin(sc->ctx, sigma, order, nsel, 1.0, NULL)) SCHEDULE_FAIL();
-    /* add the largest HSIC(S+ U {j}); ties: the lower index */
-    if (score_candidates(sc, sigma, order, nsel, active, nrem, 1.0, sortbuf,
-                         bk_cmp_desc_low, o->nthreads))
+    double hb = nsel > 0 ? NAN : 0.0;
+    if (sc->begin(sc->ctx, sigma, order, nsel, 1.0,
+                  o->base && nsel > 0 ? &hb : NULL))
       SCHEDULE_FAIL();
     ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
+    /* add the largest HSIC(S+ U {j}); ties: the lower index */
+    if (score_candidates(sc, sigma, order, nsel, active, nrem, 1.0, sortbuf,
+                         bk_cmp_desc_low, o->nthreads, k, pick))
+      SCHEDULE_FAIL();
     nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
                          active, nrem);
     if (sc->update) sc->update(sc->ctx, order + nsel - k, k, 1.0);
     if (sc->hsic(sc->ctx, sigma, order, nsel, &h)) SCHEDULE_FAIL();
+    if (o->base) o->base[np] = hb;
     bk_add_path(path, &np, it, nsel, h, sigma);
     if (tick) tick(tctx, it, nsel, h, sigma);
   }
@@ -264,7 +390,8 @@ ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
                              int *iter, double *path, double *sortbuf,
                              int *iwork, bk_tick_fn tick, void *tctx)
 {
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads};
+  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads,
+                               o->base};
   int fail;
   return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
                      &fail, tick, tctx);

@@ -99,7 +99,7 @@ ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
   const bk_scorer sc = {&st,           bk_width_policy_only,  clinical_begin,
                         clinical_score, clinical_cost,  NULL,
                         clinical_update, clinical_stale, clinical_refresh,
-                        clinical_hsic};
+                        clinical_hsic, NULL};
   return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
                             tick, ctx);
 }

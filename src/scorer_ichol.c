@@ -177,7 +177,7 @@ ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
   const bk_scorer sc = {(void *) &st, bk_width_policy_only, ichol_begin,
                         ichol_score,  ichol_cost,  NULL,
                         NULL,         NULL,        NULL,
-                        ichol_set_hsic};
+                        ichol_set_hsic, NULL};
   return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
                             tick, ctx);
 }

@@ -24,9 +24,15 @@
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 
+#define ADD4_ARGS                                                             \
+  double *q, const double *x0, const double *x1, const double *x2,           \
+      const double *x3, ptrdiff_t b, double sgn
+typedef void (*add4_fn)(ADD4_ARGS);
+
 typedef struct {
   const double *x;
   ptrdiff_t m;       /* rows of x (all blocks) */
+  ptrdiff_t d;       /* columns of x */
   /* the blocks of samples: block k is rows row0[k] .. row0[k + 1] - 1 of x,
    * its pairs at pair0[k] .. pair0[k + 1] - 1 of Q and Wp (the exact
    * estimator: one block of all m samples) */
@@ -40,9 +46,18 @@ typedef struct {
   double *mwork;     /* the median's workspace ("optimize") */
   const double *Wp, *Wd; /* packed off-diagonal and diagonal of W */
   bk_gauss_pass_fn pass; /* the Gaussian candidate loop for this iteration */
-  double maxrange2;  /* FOHSIC: the largest squared range of a feature */
+  double maxrange2;  /* the largest squared range of a feature */
   int simd, nthreads;
+  const bk_series *series; /* the series screen, or NULL */
+  add4_fn add4;      /* update_Q's loop over four columns */
 } pairs_state;
+
+#ifdef _OPENMP
+#include <omp.h>
+static int pairs_tid(void) { return omp_get_thread_num(); }
+#else
+static int pairs_tid(void) { return 0; }
+#endif
 
 /* kernel of a value of Q at the iteration's width */
 static inline double kvalue(const bk_kernel *k, double sigma, double q)
@@ -122,6 +137,38 @@ static ptrdiff_t block_of(const pairs_state *st, ptrdiff_t r)
   return lo;
 }
 
+/* q[a] += sgn (x_a - x_b)^2 for a < b and the four columns x0..x3, in
+ * that order (the very sums of one column at a time) */
+#define ADD4_BODY                                                             \
+  const double b0 = x0[b], b1 = x1[b], b2 = x2[b], b3 = x3[b];               \
+  BK_SIMD                                                                    \
+  for (ptrdiff_t a = 0; a < b; a++) {                                        \
+    const double u0 = x0[a] - b0, u1 = x1[a] - b1, u2 = x2[a] - b2,          \
+                 u3 = x3[a] - b3;                                            \
+    double v = q[a];                                                         \
+    v += sgn * (u0 * u0);                                                    \
+    v += sgn * (u1 * u1);                                                    \
+    v += sgn * (u2 * u2);                                                    \
+    v += sgn * (u3 * u3);                                                    \
+    q[a] = v;                                                                \
+  }
+static void add4(ADD4_ARGS) { ADD4_BODY }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* AVX2 without FMA: no product is fused, so the sums are bit for bit those
+ * of the baseline loop, four wide */
+__attribute__((target("avx2"))) static void add4_avx2(ADD4_ARGS) { ADD4_BODY }
+#endif
+static add4_fn pick_add4(int simd)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (simd && bk_cpu_has_avx2_fma()) return add4_avx2;
+#endif
+  (void) simd;
+  return add4;
+}
+
+#define UPDATE_ROWS 16
+
 /* Q += sgn * sum over the columns cols of q_j: the update when features
  * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
  * triangles (one per row of x, within its block) are independent, so they
@@ -134,29 +181,51 @@ static void update_Q(pairs_state *st, double *Q, const int *cols,
   const int dist = st->dist, nthreads = st->nthreads;
   const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
                                       BK_PAR_MIN_PAIRS;
+  /* rows in chunks of UPDATE_ROWS: a chunk's pairs stay in cache while
+   * every column passes over them (the column-by-column sums of each pair
+   * are in the same order for any chunking) */
+  const ptrdiff_t nchunk = (m + UPDATE_ROWS - 1) / UPDATE_ROWS;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t r = 0; r < m; r++) {
-    const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
-    if (b == 0) continue;
-    double *q = Q + st->pair0[k] + PAIRS(b);
-    for (ptrdiff_t c = 0; c < ncols; c++) {
-      const double *xj = x + m * cols[c] + r0;
-      const double xb = xj[b];
-      if (dist) {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a < b; a++) {
-          double u = xj[a] - xb;
-          q[a] += sgn * (u * u);
+  for (ptrdiff_t ch = 0; ch < nchunk; ch++) {
+    const ptrdiff_t rlo = ch * UPDATE_ROWS,
+                    rhi = rlo + UPDATE_ROWS < m ? rlo + UPDATE_ROWS : m;
+    ptrdiff_t c = 0;
+    if (dist) {
+      /* four columns per pass over q: the same sums in the same order as
+       * one column at a time, with a quarter of the loads and stores of q */
+      for (; c + 4 <= ncols; c += 4) {
+        for (ptrdiff_t r = rlo; r < rhi; r++) {
+          const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+          if (b == 0) continue;
+          st->add4(Q + st->pair0[k] + PAIRS(b), x + m * cols[c] + r0,
+                   x + m * cols[c + 1] + r0, x + m * cols[c + 2] + r0,
+                   x + m * cols[c + 3] + r0, b, sgn);
         }
-      } else {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
       }
     }
-    if (dist && sgn < 0)
-      for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
+    for (ptrdiff_t r = rlo; r < rhi; r++) {
+      const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+      if (b == 0) continue;
+      double *q = Q + st->pair0[k] + PAIRS(b);
+      for (ptrdiff_t cc = c; cc < ncols; cc++) {
+        const double *xj = x + m * cols[cc] + r0;
+        const double xb = xj[b];
+        if (dist) {
+          BK_SIMD
+          for (ptrdiff_t a = 0; a < b; a++) {
+            double u = xj[a] - xb;
+            q[a] += sgn * (u * u);
+          }
+        } else {
+          BK_SIMD
+          for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
+        }
+      }
+      if (dist && sgn < 0)
+        for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
+    }
   }
   if (!dist) {
     for (ptrdiff_t c = 0; c < ncols; c++) {
@@ -302,6 +371,124 @@ static int pairs_hsic(void *ctx, double sigma, const int *set, ptrdiff_t ns,
   return 0;
 }
 
+/* The number of series terms of an iteration whose kernel factors
+ * exp(t delta) have |t| delta <= y for every candidate: for the cheap
+ * intervals of all candidates (fine = 0; 0 terms: score them all) and the
+ * narrow ones of the few left in doubt (fine = 1). */
+#ifdef BK_SERIES_TRACE
+#include <stdio.h>
+#include <stdlib.h>
+static double env_or(const char *name, double v)
+{
+  const char *s = getenv(name);
+  return s ? atof(s) : v;
+}
+#else
+#define env_or(name, v) (v)
+#endif
+static int series_terms(const bk_series *se, double y, int fine)
+{
+  if (se->terms > 0) return fine ? BK_SERIES_MAX_TERMS : se->terms;
+  if (fine) return y <= env_or("BK_FINE3", 0.5) ? 3 : 0;
+  if (y <= env_or("BK_COARSE1", 0.1)) return 1;
+  if (y <= env_or("BK_COARSE2", 0.2)) return 2;
+  if (y <= env_or("BK_COARSE3", 0.5)) return 3;
+  return 0;
+}
+
+/* The interval of the candidate at sortbuf entry e with n terms (0: none,
+ * [-Inf, Inf], so that it is scored) */
+static void screen_one(const pairs_state *st, const bk_series_round *sr,
+                       int n, const double *fstats, double *pw, double *e)
+{
+  const ptrdiff_t j = (ptrdiff_t) e[1];
+  if (n > 0)
+    bk_series_interval(sr, n, st->x + st->m * j, fstats + 2 * j, pw, e, e + 2);
+  if (n < 1 || !isfinite(e[0]) || !isfinite(e[2])) {
+    e[0] = -INFINITY;
+    e[2] = INFINITY;
+  }
+}
+
+static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
+                        double sgn, double *sortbuf, int fine)
+{
+  const pairs_state *st = ctx;
+  const bk_series *se = st->series;
+  if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0))
+    return 0;
+  const ptrdiff_t m = st->m, P = m * (m - 1) / 2;
+  const double *fstats = se->work + P + 2 * m;
+  /* the candidates by their number of terms (from their own squared
+   * range): the single-term ones first, in groups of four */
+  double *byterms = se->work + P + 2 * m + 2 * st->d;
+  ptrdiff_t n1 = 0, nrest = 0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    const ptrdiff_t c = pick ? pick[i] : i, j = (ptrdiff_t) sortbuf[3 * c + 1];
+    const int t = series_terms(se, sigma * fstats[2 * j + 1], fine);
+    if (t == 1)
+      byterms[n1++] = (double) c;
+    else
+      byterms[n - 1 - nrest++] = (double) c + (double) t / 8.0;
+  }
+#ifdef BK_SERIES_TRACE
+  {
+    ptrdiff_t cnt[4] = {0, n1, 0, 0};
+    for (ptrdiff_t i = n - nrest; i < n; i++)
+      cnt[(int) nearbyint((byterms[i] - floor(byterms[i])) * 8.0)]++;
+    fprintf(stderr, "T fine %d m %td t0 %td t1 %td t2 %td t3 %td\n", fine, m,
+            cnt[0], cnt[1], cnt[2], cnt[3]);
+  }
+#endif
+  if (n1 == 0 && !fine) {
+    /* decline when no candidate can be screened */
+    ptrdiff_t some = 0;
+    for (ptrdiff_t i = 0; i < n && !some; i++)
+      some = byterms[i] - floor(byterms[i]) > 0.0;
+    if (!some) return 0;
+  }
+  bk_series_round sr;
+  /* M is the same for both calls of an iteration */
+  bk_series_prepare(&sr, st->Q, st->Wp, st->Wd, m, sigma, sgn, se->work,
+                    st->simd, st->nthreads, !fine);
+  double *scratch = byterms + st->d;
+  const int nthreads = st->nthreads;
+  const int par = nthreads > 1 && (double) n * (double) P >= BK_PAR_MIN_PAIRS;
+  const ptrdiff_t ng = n1 / 4, nunits = ng + (n - 4 * ng);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads) if (par)
+#endif
+  for (ptrdiff_t u = 0; u < nunits; u++) {
+    double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
+    if (u < ng) {
+      const double *xs[4], *fs[4];
+      double *lo[4], *hi[4];
+      for (ptrdiff_t c = 0; c < 4; c++) {
+        double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
+        const ptrdiff_t j = (ptrdiff_t) e[1];
+        xs[c] = st->x + m * j;
+        fs[c] = fstats + 2 * j;
+        lo[c] = e;
+        hi[c] = e + 2;
+      }
+      bk_series_interval4(&sr, xs, fs, pw, lo, hi);
+      for (ptrdiff_t c = 0; c < 4; c++) {
+        if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
+          *lo[c] = -INFINITY;
+          *hi[c] = INFINITY;
+        }
+      }
+    } else {
+      const ptrdiff_t at = 4 * ng + (u - ng);
+      const double v = byterms[at], c = floor(v);
+      screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
+                 fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
+    }
+  }
+  (void) par;
+  return 1;
+}
+
 ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk)
 {
   if (npairs == 0) return 0;
@@ -318,26 +505,29 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
   double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
          *Qd = mwork + bk_pairs_median_work(m, P, blk->nblk),
          *sortbuf = Qd + m;
-  pairs_state st = {x, m, blk->nblk, blk->row0, blk->pair0,
+  pairs_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
                     bk_kernel_uses_distance(o->kern.type), o->kern,
                     {o->kern.type, o->policy, o->kern.p1, o->grid, o->ngrid,
                      o->grid_relative},
                     Q, Qd, Qfull, mwork, Wp, Wd,
-                    bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads};
+                    bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads,
+                    o->series, pick_add4(o->simd)};
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
-  if (o->direction == BK_FORWARD) {
-    /* m = 0: no pairs, and no xj[0] to start the range from */
-    for (ptrdiff_t j = 0; j < d && m > 0; j++) {
-      const double *xj = x + m * j;
-      double lo = xj[0], hi = xj[0];
-      for (ptrdiff_t a = 1; a < m; a++) {
-        lo = xj[a] < lo ? xj[a] : lo;
-        hi = xj[a] > hi ? xj[a] : hi;
-      }
-      double r2 = (hi - lo) * (hi - lo);
-      st.maxrange2 = r2 > st.maxrange2 ? r2 : st.maxrange2;
+  /* m = 0: no pairs, and no xj[0] to start the range from */
+  for (ptrdiff_t j = 0; j < d && m > 0; j++) {
+    const double *xj = x + m * j;
+    double lo = xj[0], hi = xj[0];
+    for (ptrdiff_t a = 1; a < m; a++) {
+      lo = xj[a] < lo ? xj[a] : lo;
+      hi = xj[a] > hi ? xj[a] : hi;
     }
+    double r2 = (hi - lo) * (hi - lo);
+    st.maxrange2 = r2 > st.maxrange2 ? r2 : st.maxrange2;
+  }
+  if (o->series)
+    bk_series_features(x, m, d, o->series->work + P + 2 * m);
+  if (o->direction == BK_FORWARD) {
     if (o->policy == BK_SIGMA_OPTIMIZE && bk_kernel_has_width(o->kern.type)) {
       /* the reference set of the first iteration is the full set */
       memset(Qfull, 0, (size_t) P * sizeof(double));
@@ -349,7 +539,7 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
   const bk_scorer sc = {&st,        pairs_width,  pairs_begin,  pairs_score,
                         pairs_cost, NULL,         pairs_update, pairs_stale,
-                        pairs_refresh, pairs_hsic};
+                        pairs_refresh, pairs_hsic, pairs_screen};
   return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
                             tick, ctx);
 }

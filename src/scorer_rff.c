@@ -146,7 +146,7 @@ ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
   const bk_scorer sc = {(void *) &st, bk_width_policy_only,  rff_begin,
                         rff_score,    rff_cost,   NULL,
                         rff_update,   rff_stale,  rff_refresh,
-                        rff_set_hsic};
+                        rff_set_hsic, NULL};
   return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
                             tick, ctx);
 }

@@ -81,6 +81,8 @@ static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
  *   grid, grid_relative   the widths of "optimize", relative to the median
  *              heuristic if grid_relative
  *   step, n_target, threads, verbose, simd   as bk_select_opts (bahsic.h)
+ *   series     the series screen of the exact Gaussian path (series.c): 0
+ *              off, -1 terms chosen per iteration, 1 .. BK_SERIES_MAX_TERMS
  * and the mode's own:
  *   exact      W (m x m weights); for the clinical kernel (x encoded by
  *              clinical_encode()) also categorical, an integer flag per
@@ -91,7 +93,9 @@ static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
  *              path's W is by bk_select_features())
  *   rff        omega (D x d), phase (D), F (m x s), unbiased
  *   ichol      tol, max_rank, F (m x s), unbiased (BAHSIC only)
- * Returns list(rank, score, iteration, path). */
+ * Returns list(rank, score, iteration, path, base): base, per path row,
+ * FOHSIC's HSIC of the set selected before the iteration at its width
+ * (exact and block estimators; NA otherwise). */
 /* The block path's option W, a list of the nblk within-block weight
  * matrices (block k: row0[k + 1] - row0[k] square), packed as the core takes
  * them: every block's upper triangle (pairs a < b, column by column), then
@@ -150,7 +154,11 @@ SEXP C_select(SEXP x, SEXP opts)
   const int verbose = bk_opt_flag(&op, "verbose");
   const SEXP progress = bk_opt_progress(&op);
   o.simd = bk_opt_flag(&op, "simd");
+  /* the series screen: 0 off, -1 terms chosen per iteration, 1.. fixed */
+  const int series = bk_opt_int(&op, "series", -1, BK_SERIES_MAX_TERMS);
   o.cat = NULL;
+  o.series = NULL;
+  o.base = NULL;
   if (o.kern.type == BK_CLINICAL && mode != BK_MODE_EXACT)
     Rf_error("the clinical kernel needs the exact estimator");
 
@@ -229,6 +237,13 @@ SEXP C_select(SEXP x, SEXP opts)
     is.piv = (int *) R_alloc((size_t) r, sizeof(int));
     is.zwork = (double *) R_alloc((size_t) (nth * is.stride), sizeof(double));
   }
+  bk_series se;
+  if (series != 0 && mode == BK_MODE_EXACT && o.kern.type == BK_GAUSSIAN) {
+    se.terms = series > 0 ? series : 0;
+    se.work = (double *) R_alloc(
+        (size_t) bk_series_work_doubles(m, d, o.nthreads), sizeof(double));
+    o.series = &se;
+  }
   bk_tick_ctx tc = {verbose, o.direction == BK_BACKWARD ? "BAHSIC" : "FOHSIC",
                     progress};
 
@@ -238,6 +253,12 @@ SEXP C_select(SEXP x, SEXP opts)
   double *work = (double *) R_alloc((size_t) nwork, sizeof(double));
   int *iwork = (int *) R_alloc((size_t) bk_select_work_ints(d), sizeof(int));
   double *path = (double *) R_alloc((size_t) (4 * (d + 1)), sizeof(double));
+  /* FOHSIC on pairs of samples: the previous set's HSIC at each width */
+  SEXP base = PROTECT(Rf_allocVector(REALSXP, d + 1));
+  for (ptrdiff_t i = 0; i <= d; i++) REAL(base)[i] = NA_REAL;
+  if (o.direction == BK_FORWARD &&
+      (mode == BK_MODE_EXACT || mode == BK_MODE_BLOCK))
+    o.base = REAL(base);
 
   SEXP rank = PROTECT(Rf_allocVector(INTSXP, d));
   SEXP score = PROTECT(Rf_allocVector(REALSXP, d));
@@ -264,8 +285,9 @@ SEXP C_select(SEXP x, SEXP opts)
   for (ptrdiff_t r = 0; r < np; r++)
     for (int c = 0; c < 4; c++) REAL(pm)[r + np * c] = path[4 * r + c];
 
-  const char *names[] = {"rank", "score", "iteration", "path", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){rank, score, iter, pm});
-  UNPROTECT(4);
+  SEXP basen = PROTECT(Rf_xlengthgets(base, np));
+  const char *names[] = {"rank", "score", "iteration", "path", "base", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){rank, score, iter, pm, basen});
+  UNPROTECT(6);
   return out;
 }

@@ -112,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   o.nthreads = fz_int(&f, 1, 2);
   o.simd = fz_int(&f, 0, 1);
   o.cat = NULL; /* BK_CLINICAL is not fuzzed here */
+  o.series = NULL;
   const ptrdiff_t ngrid = fz_int(&f, 0, 4);
   double *grid = FZ_NEW(double, ngrid);
   for (ptrdiff_t g = 0; g < ngrid; g++) grid[g] = fz_param(&f);
