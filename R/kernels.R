@@ -317,7 +317,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
   # scale is extreme)
   # the options of C_gram, read by name in C (src/gram_call.c)
   opts <- list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
-               threads = threads)
+               threads = threads, simd = use_simd())
   K <- .Call(C_gram, x, opts)
   if (median_width) {
     sigma <- attr(K, "p1")

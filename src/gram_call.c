@@ -40,7 +40,8 @@ static bk_kernel data_kernel(bk_opts *op, double p1)
 /* x: m x d double matrix; opts: a named list (read by name, glue.h):
  *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 = NA
  *              asks for the median heuristic (a kernel with a width only)
- *   threads    the number of threads
+ *   threads, simd    the number of threads; the AVX2 loops (where the CPU
+ *              has them) or the baseline ones, the same values
  * The width used is returned as the attribute "p1": NaN when the median is 0
  * (all samples coincide), and outside the normal doubles when the data's
  * scale leaves no representable width (the R side then stops). */
@@ -55,6 +56,7 @@ SEXP C_gram(SEXP x, SEXP opts)
     Rf_error("C_gram: option 'p1' must be finite for kernel code %d (NA, the "
              "median heuristic, is for a kernel with a width)", k.type);
   const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   int e = 0;
@@ -65,7 +67,7 @@ SEXP C_gram(SEXP x, SEXP opts)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
   bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_gram_ck(xs, m, d, e, &k, REAL(K), work, nthreads, &pace);
+  bk_gram_ck(xs, m, d, e, &k, REAL(K), work, nthreads, simd, &pace);
   SEXP width = PROTECT(Rf_ScalarReal(k.p1));
   Rf_setAttrib(K, Rf_install("p1"), width);
   UNPROTECT(2);
