@@ -206,7 +206,8 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 
 # The option bahsic.simd (default TRUE) lets the pair loops use their AVX2
 # version on CPUs that have it; FALSE forces the baseline build (for tests
-# and for comparison).
+# and for comparison). The Gram matrices' AVX2 loops (C_gram) give the
+# baseline's values to the last bit, so for them it changes only the time.
 use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
 
 # The median heuristic in C already falls back to the median over the pairs
