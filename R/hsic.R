@@ -38,9 +38,10 @@
 #' the standard error from the spread of the block estimates. Classification
 #' label kernels and the linear regression kernel are exactly low rank and are
 #' used as they are; other regression label kernels are factored like the data
-#' kernel. A width left to the median heuristic (`sigma = NULL`) is then taken
+#' kernel. A width left to the median heuristic (`sigma = NULL`) is taken
 #' from at most 1000 evenly spaced samples (all of them when \eqn{m \le
-#' 1000}, so then the exact width). With `"rff"` and `"block"` the result
+#' 1000}), as on the exact path (see "The median heuristic on many samples"
+#' in [kernels]). With `"rff"` and `"block"` the result
 #' depends on R's random number generator: use [set.seed()]. A precomputed
 #' kernel cannot be approximated by `"ichol"` or `"rff"`. The default
 #' `"exact"` is the computation above; when its matrices would exceed the

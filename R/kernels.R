@@ -31,6 +31,26 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' ("dis") kernel
 #' is \eqn{1 / (\|x - x'\| + \epsilon)}.
 #'
+#' **The median heuristic on many samples.** Above 1000 samples,
+#' [kernel_matrix()], [hsic()] and [hsic_test()] take the median over the
+#' pairs of 1000 evenly spaced samples, rows `round(seq(1, m, length.out =
+#' 1000))` (as the approximations of [hsic()] do, see [approximations]), not
+#' over all \eqn{m(m - 1)/2} pairs: deterministic, no random numbers drawn,
+#' and spread over the whole data when its rows are sorted by class or batch.
+#' Its cost does not grow with m: the 499,500 distances of the 1000 samples
+#' and one selection among them, 0.007 s for 50 features (one x86-64 core),
+#' where the median over all pairs took 0.25 s at m = 5000 (12.5 million
+#' distances; `inst/bench/bench-hsic.R` times both). The width
+#' then differs a little from the median over all pairs (a median of a
+#' sample of the pairs). dHSIC's median heuristic likewise uses 1000
+#' samples, but random ones (the first 1000 of the rows in an order drawn by
+#' [sample()]) and the upper of the two middle distances, so its width
+#' changes with the seed. With \eqn{m \le 1000}, where every pair is used,
+#' and for an explicit `sigma`, nothing changes. The selectors ([bahsic()],
+#' [fohsic()], [randsel()], ...), [feature_scores()] and the label kernels of
+#' [label_kernel_regression()] keep the median over all samples. When all
+#' pairs of the 1000 samples coincide, the median is taken over all samples.
+#'
 #' The distance kernels work on data of any scale: where the squared
 #' distances would over- or underflow (values beyond about \eqn{2^{\pm 256}}),
 #' they are computed on the data multiplied by a power of two, which is exact,
@@ -170,7 +190,7 @@ kernel_matrix <- function(kernel, x, threads = default_threads(), ...) {
   # the one data path: sparse and out-of-memory matrices and Bioconductor
   # containers as everywhere else (?input-classes)
   x <- normalise_inputs(x, NULL, require_y = FALSE, clinical = is_clinical(kernel))$x
-  gram(kernel, x, threads = threads)
+  gram(kernel, x, threads = threads, sample_median = TRUE)
 }
 
 # ridge: whether the caller takes kernel_ridge() (R/kernel-ridge.R); where: how
@@ -186,7 +206,8 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 
 # The option bahsic.simd (default TRUE) lets the pair loops use their AVX2
 # version on CPUs that have it; FALSE forces the baseline build (for tests
-# and for comparison).
+# and for comparison). The Gram matrices' AVX2 loops (C_gram) give the
+# baseline's values to the last bit, so for them it changes only the time.
 use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
 
 # The median heuristic in C already falls back to the median over the pairs
@@ -289,9 +310,22 @@ kernel_param <- function(kernel) {
          c(0, 0))
 }
 
+# The samples the median heuristic of hsic(), hsic_test() and
+# kernel_matrix() looks at: all m up to median_max_rows, else
+# median_max_rows evenly spaced ones, the rows the approximate paths use
+# (median_sigma(), R/approx.R): deterministic, no random numbers drawn, and
+# spread over the whole data when its rows are sorted (by class, batch or
+# time), where the first rows would not be.
+median_max_rows <- 1000L
+median_rows <- function(m, n_max = median_max_rows) {
+  if (m <= n_max) seq_len(m) else unique(round(seq(1, m, length.out = n_max)))
+}
+
 # Gram matrix of a (possibly unresolved) kernel on a validated double matrix;
-# arg names x in errors.
-gram <- function(kernel, x, threads = 1L, arg = "x") {
+# arg names x in errors. sample_median: a width left to the median heuristic
+# is the median over median_rows(m) (hsic(), hsic_test(), kernel_matrix());
+# FALSE, over all pairs (the label kernels and what the selectors compute).
+gram <- function(kernel, x, threads = 1L, arg = "x", sample_median = FALSE) {
   m <- nrow(x)
   if (kernel$name == "precomputed") {
     K <- kernel$params$K
@@ -308,6 +342,18 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
   }
   check_kernel_range(kernel, x, arg)
   median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
+  if (median_width && sample_median && m > median_max_rows) {
+    # the median heuristic on median_max_rows samples: O(n^2 d) for n =
+    # median_max_rows instead of a selection among m (m - 1) / 2 distances;
+    # when all pairs among them coincide, the median over all samples below
+    med <- pairwise_median(x[median_rows(m), , drop = FALSE], kernel_has(kernel, "squared"), arg)
+    if (med > 0) {
+      kernel$params$sigma <- 1 / med
+      kernel$label <- paste0(kernel$label, sprintf(" (sigma by the median heuristic on %d samples)",
+                                                   median_max_rows))
+      median_width <- FALSE
+    }
+  }
   # K, and the packed distances of the median heuristic
   check_memory(m, 1 + 0.5 * median_width)
   if (median_width && m < 2L) kernel$params$sigma <- 1
@@ -317,7 +363,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x") {
   # scale is extreme)
   # the options of C_gram, read by name in C (src/gram_call.c)
   opts <- list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
-               threads = threads)
+               threads = threads, simd = use_simd())
   K <- .Call(C_gram, x, opts)
   if (median_width) {
     sigma <- attr(K, "p1")

@@ -15,7 +15,8 @@
 #                        a clinical kernel reads a data frame's factors
 #   check_range          TRUE: check that the kernel can be computed on x
 #                        (check_kernel_range())
-#   gram                 TRUE: the data kernel's Gram matrix K (hsic())
+#   gram                 TRUE: the data kernel's Gram matrix K (hsic()), a median
+#                        width from at most 1000 samples (gram())
 #   kernel_y             the label kernel as given (NULL: the default for y)
 #   unsupervised         TRUE: the standardised data are the labels
 #   outcome_what         names a caller without an unsupervised use (hsic())
@@ -95,7 +96,9 @@ problem_labels <- function(pr, spec) {
   labels <- spec[["labels"]]
   pr$mode <- if (labels %in% c("block", "ichol", "rff")) labels else "exact"
   if (!is.null(spec[["memory"]]) && pr$mode == "exact") spec[["memory"]](pr)
-  if (isTRUE(spec[["gram"]])) pr$K <- gram(spec[["kernel"]], pr$x, pr$threads)
+  if (isTRUE(spec[["gram"]])) {
+    pr$K <- gram(spec[["kernel"]], pr$x, pr$threads, sample_median = TRUE)
+  }
   if (labels %in% c("W", "gram")) {
     pr$label <- label_gram(pr$kernel_y, pr$y, pr$threads)
     pr$kernel_y <- pr$label$kernel

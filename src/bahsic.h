@@ -252,10 +252,11 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
  * in xs's units, so also when the width in x's units is beyond the range of
  * doubles, Inf or subnormal: the caller decides whether to report it); if
  * that median is 0, p1 is set to NaN and K holds the squared distances (the
- * caller decides on a fallback and calls again). */
+ * caller decides on a fallback and calls again). simd: the AVX2 copies of
+ * the loops where the CPU has them (the same values; gram.c). */
 void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
                 bk_kernel *kern, double *K, double *work, int nthreads,
-                bk_pacer *pace);
+                int simd, bk_pacer *pace);
 /* bk_gram_ck() of unscaled data without interrupt checks (small matrices
  * inside loops that check themselves) */
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,

@@ -33,52 +33,115 @@ void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out)
 }
 
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()). */
-static void cross_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
-                          double *K, ptrdiff_t b0, ptrdiff_t b1)
+#define CROSS_ARGS                                                            \
+  const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,            \
+      ptrdiff_t b0, ptrdiff_t b1
+#define CROSS_BODY                                                            \
+  for (ptrdiff_t b = b0; b < b1; b++)                                        \
+    memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));                 \
+  /* four features per sweep over a column block: a quarter of the loads    \
+   * and stores of K, which is what bounds this loop */                     \
+  ptrdiff_t j = 0;                                                           \
+  for (; j + 4 <= d; j += 4) {                                               \
+    const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;  \
+    for (ptrdiff_t b = b0; b < b1; b++) {                                    \
+      double *col = K + m * b;                                               \
+      const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];           \
+      /* omp simd: at R's -O2 gcc vectorises only loops whose trip count    \
+       * is a multiple of the vector width */                               \
+      if (dist) {                                                            \
+        BK_SIMD                                                              \
+        for (ptrdiff_t a = 0; a <= b; a++) {                                 \
+          double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,          \
+                 t3 = x3[a] - c3;                                            \
+          col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);               \
+        }                                                                    \
+      } else {                                                               \
+        BK_SIMD                                                              \
+        for (ptrdiff_t a = 0; a <= b; a++)                                   \
+          col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);   \
+      }                                                                      \
+    }                                                                        \
+  }                                                                          \
+  for (; j < d; j++) {                                                       \
+    const double *xj = x + m * j;                                            \
+    for (ptrdiff_t b = b0; b < b1; b++) {                                    \
+      double *col = K + m * b;                                               \
+      const double xb = xj[b];                                               \
+      if (dist) {                                                            \
+        BK_SIMD                                                              \
+        for (ptrdiff_t a = 0; a <= b; a++) {                                 \
+          double t = xj[a] - xb;                                             \
+          col[a] += t * t;                                                   \
+        }                                                                    \
+      } else {                                                               \
+        BK_SIMD                                                              \
+        for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;             \
+      }                                                                      \
+    }                                                                        \
+  }
+
+typedef void (*cross_fn)(CROSS_ARGS);
+static void cross_columns(CROSS_ARGS) { CROSS_BODY }
+
+/* The Gram matrix's per-column kernel map: column b's b + 1 distances or
+ * products in col become kernel values (post: the factor of a kernel with a
+ * length, bk_gram_ck()). The exponential kernels get loops the compiler
+ * can vectorise; sqrt() sets errno, which keeps a loop scalar, so the
+ * Laplace kernel's square roots are a loop of their own. */
+#define MAP_ARGS double *col, ptrdiff_t n, bk_kernel kern, double post
+#define MAP_BODY(SQRT_LOOP)                                                   \
+  const double s = kern.p1;                                                  \
+  if (kern.type == BK_GAUSSIAN) {                                            \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t a = 0; a < n; a++) col[a] = bk_exp(-s * col[a]);          \
+  } else if (kern.type == BK_LAPLACE) {                                      \
+    SQRT_LOOP                                                                \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t a = 0; a < n; a++) col[a] = bk_exp(-s * col[a]);          \
+  } else {                                                                   \
+    for (ptrdiff_t a = 0; a < n; a++)                                        \
+      col[a] = bk_kernel_value(kern, col[a]) * post;                         \
+  }
+#define SQRT_SCALAR for (ptrdiff_t a = 0; a < n; a++) col[a] = sqrt(col[a]);
+
+typedef void (*map_fn)(MAP_ARGS);
+static void map_column(MAP_ARGS) { MAP_BODY(SQRT_SCALAR) }
+
+/* The same loops compiled for AVX2 as well and picked at run time, as
+ * pairs.c does: R's flags target the baseline x86-64 (SSE2), and four-wide
+ * vectors run the exponential about twice as fast and the cross products
+ * some 1.5 times (inst/bench/bench-hsic.R). Without FMA on purpose: a
+ * fused multiply-add would round the sums of squares and the exponential's
+ * polynomial differently; without it every element is computed by the same
+ * operations in the same order as in the baseline loops, so the Gram
+ * matrix, its median width and every statistic of it are the same to the
+ * last bit with and without the AVX2 copies. The square roots of the
+ * Laplace kernel use the vector instruction (correctly rounded, as sqrt()
+ * is; the distances are never negative, so sqrt() would set no errno). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GRAM_X86_DISPATCH 1
+#include <immintrin.h>
+#define SQRT_AVX                                                              \
+  {                                                                          \
+    ptrdiff_t a = 0;                                                         \
+    for (; a + 4 <= n; a += 4)                                               \
+      _mm256_storeu_pd(col + a, _mm256_sqrt_pd(_mm256_loadu_pd(col + a)));   \
+    for (; a < n; a++) col[a] = sqrt(col[a]);                                \
+  }
+__attribute__((target("avx2"))) static void cross_columns_avx2(CROSS_ARGS)
 {
-  for (ptrdiff_t b = b0; b < b1; b++)
-    memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));
-  /* four features per sweep over a column block: a quarter of the loads
-   * and stores of K, which is what bounds this loop */
-  ptrdiff_t j = 0;
-  for (; j + 4 <= d; j += 4) {
-    const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;
-    for (ptrdiff_t b = b0; b < b1; b++) {
-      double *col = K + m * b;
-      const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];
-      /* omp simd: at R's -O2 gcc vectorises only loops whose trip count
-       * is a multiple of the vector width */
-      if (dist) {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++) {
-          double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,
-                 t3 = x3[a] - c3;
-          col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);
-        }
-      } else {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++)
-          col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);
-      }
-    }
-  }
-  for (; j < d; j++) {
-    const double *xj = x + m * j;
-    for (ptrdiff_t b = b0; b < b1; b++) {
-      double *col = K + m * b;
-      const double xb = xj[b];
-      if (dist) {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++) {
-          double t = xj[a] - xb;
-          col[a] += t * t;
-        }
-      } else {
-        BK_SIMD
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;
-      }
-    }
-  }
+  CROSS_BODY
+}
+__attribute__((target("avx2"))) static void map_column_avx2(MAP_ARGS)
+{
+  MAP_BODY(SQRT_AVX)
+}
+#endif
+
+static int gram_avx2(int simd)
+{
+  return simd && bk_cpu_has_avx2_fma();
 }
 
 /* Columns of K are filled in blocks small enough to stay in cache while every
@@ -87,10 +150,16 @@ static void cross_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
  * differences are formed directly, not as |x|^2 + |x'|^2 - 2 <x, x'>, so the
  * squared distances are exact to rounding and never negative. Each column is
  * computed on its own, so neither the threads nor the groups of blocks
- * between interrupt checks change a bit of it. */
-void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
-              int nthreads, bk_pacer *pace)
+ * between interrupt checks change a bit of it. simd: the AVX2 copy of the
+ * loop where the CPU has it (the same values). */
+static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
+                       double *K, int nthreads, bk_pacer *pace, int simd)
 {
+  cross_fn cross = cross_columns;
+#ifdef GRAM_X86_DISPATCH
+  if (gram_avx2(simd)) cross = cross_columns_avx2;
+#endif
+  (void) simd;
   ptrdiff_t bs = 16384 / (m > 0 ? m : 1);
   if (bs < 1) bs = 1;
   ptrdiff_t nblocks = (m + bs - 1) / bs;
@@ -110,12 +179,20 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
 #endif
     for (ptrdiff_t blk = g0; blk < g1; blk++) {
       ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
-      cross_columns(x, m, d, dist, K, b0, b1);
+      cross(x, m, d, dist, K, b0, b1);
     }
     g0 = g1;
     bk_pace(pace, ops);
   }
   (void) nthreads;
+}
+
+/* The baseline loop: what the selectors' medians (bk_median_pairwise())
+ * and the fuzzers call. */
+void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
+              int nthreads, bk_pacer *pace)
+{
+  cross_simd(x, m, d, dist, K, nthreads, pace, 0);
 }
 
 bk_kernel bk_scaled_kernel(bk_kernel kern, int e)
@@ -134,14 +211,15 @@ bk_kernel bk_scaled_kernel(bk_kernel kern, int e)
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern_in,
              double *K, double *work, int nthreads)
 {
-  bk_gram_ck(x, m, d, 0, kern_in, K, work, nthreads, NULL);
+  bk_gram_ck(x, m, d, 0, kern_in, K, work, nthreads, 0, NULL);
 }
 
 void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
                 bk_kernel *kern_in, double *K, double *work, int nthreads,
-                bk_pacer *pace)
+                int simd, bk_pacer *pace)
 {
-  bk_cross(xs, m, d, bk_kernel_uses_distance(kern_in->type), K, nthreads, pace);
+  cross_simd(xs, m, d, bk_kernel_uses_distance(kern_in->type), K, nthreads,
+             pace, simd);
   bk_kernel kern = bk_scaled_kernel(*kern_in, e);
   /* the median heuristic from the distances just computed, not a second pass
    * over the data; see kernels.R for the fallbacks when it is 0 */
@@ -161,7 +239,10 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
    * 1 / (|x - x'| + eps) is 2^e / (|xs - xs'| + 2^e eps) */
   const double post = bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? ldexp(1.0, e) : 1.0;
   if (kern.type != BK_LINEAR) {
-    const double s = kern.p1;
+    map_fn map = map_column;
+#ifdef GRAM_X86_DISPATCH
+    if (gram_avx2(simd)) map = map_column_avx2;
+#endif
     /* operations per value: a vectorised exponential some ten, with a
      * square root twenty, pow() or a division some fifty */
     const ptrdiff_t cost = kern.type == BK_GAUSSIAN  ? 10
@@ -174,22 +255,7 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (nthreads > 1)
 #endif
-      for (ptrdiff_t b = b0; b < b1; b++) {
-        double *col = K + m * b;
-        /* the exponential kernels get loops the compiler can vectorise */
-        if (kern.type == BK_GAUSSIAN) {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
-        } else if (kern.type == BK_LAPLACE) {
-          /* sqrt sets errno, which keeps its loop scalar: keep it apart */
-          for (ptrdiff_t a = 0; a <= b; a++) col[a] = sqrt(col[a]);
-          BK_SIMD
-          for (ptrdiff_t a = 0; a <= b; a++) col[a] = bk_exp(-s * col[a]);
-        } else {
-          for (ptrdiff_t a = 0; a <= b; a++)
-            col[a] = bk_kernel_value(kern, col[a]) * post;
-        }
-      }
+      for (ptrdiff_t b = b0; b < b1; b++) map(K + m * b, b + 1, kern, post);
       b0 = b1;
       bk_pace(pace, ops);
     }

@@ -279,3 +279,36 @@ test_that("hsic() and hsic_test() give no NaN with the linear and inverse-distan
   expect_warning(g <- hsic_test(x * 1e-155, y, kernel = inv), "A kernel is constant")
   expect_true(is.na(g$p.value) && !is.nan(g$p.value))
 })
+
+test_that("HSIC agrees with dHSIC at m = 1500, for equal widths and with dHSIC's median", {
+  skip_on_cran()
+  skip_peer("dHSIC")
+  set.seed(31)
+  m <- 1500
+  x <- matrix(rnorm(m * 10), m, 10)
+  y <- matrix(x[, 1] * x[, 2] + rnorm(m), m, 1)
+  h <- hsic(x, y[, 1], estimator = "biased")
+  sx <- h$kernel$params$sigma
+  sy <- h$kernel_y$params$kernel$params$sigma
+  # equal widths: dHSIC's bandwidth b has exp(-d^2 / (2 b^2))
+  d <- dHSIC::dhsic(x, y, kernel = "gaussian.fixed",
+                    bandwidth = c(sqrt(1 / (2 * sx)), sqrt(1 / (2 * sy))))
+  expect_equal(h$estimate * (m - 1)^2 / m^2, d$dHSIC, tolerance = 1e-10)
+  # dHSIC's median heuristic: the rows in an order drawn by sample(), the
+  # first 1000 of them, the upper of the two middle squared distances
+  set.seed(32)
+  g <- dHSIC::dhsic(x, y, kernel = "gaussian")
+  set.seed(32)
+  rows <- sample(seq_len(m))[1:1000]
+  d2 <- sort(as.vector(stats::dist(x[rows, ]))^2)
+  expect_equal(g$bandwidth[1], sqrt(0.5 * d2[length(d2) / 2 + 1]), tolerance = 1e-12)
+  # a random sample of the rows against evenly spaced ones: close, not equal
+  gx <- 1 / (2 * g$bandwidth[1]^2)
+  expect_equal(sx, gx, tolerance = 0.02)
+  expect_false(sx == gx)
+  # with dHSIC's widths, its value
+  gy <- 1 / (2 * g$bandwidth[2]^2)
+  hg <- hsic(x, y[, 1], estimator = "biased", kernel = kernel_gaussian(gx),
+             kernel_y = label_kernel_regression(kernel_gaussian(gy)))
+  expect_equal(hg$estimate * (m - 1)^2 / m^2, g$dHSIC, tolerance = 1e-10)
+})

@@ -293,3 +293,96 @@ test_that("a linear or polynomial kernel that would overflow is an error naming 
                "The linear kernel overflows on 'x': its largest value, max_i \\|\\|x_i\\|\\|\\^2")
   expect_true(all(is.finite(kernel_matrix(kernel_linear(), x * 1e140))))
 })
+
+# squared distances between the rows of x, summed in R over the features
+oracle_sqdist <- function(x) {
+  x <- as.matrix(x)
+  D2 <- matrix(0, nrow(x), nrow(x))
+  for (j in seq_len(ncol(x))) D2 <- D2 + outer(x[, j], x[, j], "-")^2
+  D2
+}
+
+# the median over the pairs a < b of a distance matrix
+oracle_pair_median <- function(D) median(D[upper.tri(D)])
+
+test_that("the Gram matrix's AVX2 loops give the baseline loops' values, for 1 and 2 threads", {
+  set.seed(21)
+  # m odd and not a multiple of 4 (the loops' tails), d with and without a
+  # remainder after the sweeps of four features, one feature
+  kernels <- list(kernel_gaussian(), kernel_laplace(), kernel_gaussian(0.07), kernel_laplace(0.4),
+                  kernel_inverse_distance(), kernel_polynomial(3), kernel_linear())
+  with_simd <- function(simd, code) {
+    old <- options(bahsic.simd = simd)
+    on.exit(options(old))
+    code
+  }
+  for (case in test_cases(list(c(37, 1), c(101, 6), c(130, 8)))) {
+    x <- matrix(rnorm(case[1] * case[2]), case[1], case[2])
+    for (k in kernels) {
+      base <- with_simd(FALSE, kernel_matrix(k, x, threads = 1L))
+      fast <- with_simd(TRUE, kernel_matrix(k, x, threads = 1L))
+      fast2 <- with_simd(TRUE, kernel_matrix(k, x, threads = 2L))
+      expect_identical(fast, base)
+      expect_identical(fast2, fast)
+    }
+    # and both are the plain-R kernels
+    D2 <- oracle_sqdist(x)
+    s <- 1 / oracle_pair_median(D2)
+    K <- kernel_matrix(kernel_gaussian(), x)
+    expect_equal(attr(K, "kernel")$params$sigma, s, tolerance = 1e-13)
+    expect_equal(unclass(K), exp(-s * D2), tolerance = 1e-13, ignore_attr = TRUE)
+    s <- 1 / oracle_pair_median(sqrt(D2))
+    K <- kernel_matrix(kernel_laplace(), x)
+    expect_equal(attr(K, "kernel")$params$sigma, s, tolerance = 1e-13)
+    expect_equal(unclass(K), exp(-s * sqrt(D2)), tolerance = 1e-13, ignore_attr = TRUE)
+  }
+})
+
+test_that("above 1000 samples the median heuristic takes 1000 evenly spaced samples", {
+  skip_on_cran()
+  set.seed(22)
+  m <- 1500
+  x <- matrix(rnorm(m * 5), m, 5)
+  rows <- round(seq(1, m, length.out = 1000))
+  D2 <- oracle_sqdist(x)
+  seed <- .Random.seed
+  K <- kernel_matrix(kernel_gaussian(), x)
+  # deterministic: no random numbers drawn
+  expect_identical(.Random.seed, seed)
+  s <- attr(K, "kernel")$params$sigma
+  expect_equal(s, 1 / oracle_pair_median(D2[rows, rows]), tolerance = 1e-13)
+  expect_false(isTRUE(all.equal(s, 1 / oracle_pair_median(D2), tolerance = 1e-6)))
+  expect_match(attr(K, "kernel")$label, "median heuristic on 1000 samples", fixed = TRUE)
+  expect_equal(unclass(K), exp(-s * D2), tolerance = 1e-13, ignore_attr = TRUE)
+  KL <- kernel_matrix(kernel_laplace(), x)
+  sl <- attr(KL, "kernel")$params$sigma
+  expect_equal(sl, 1 / oracle_pair_median(sqrt(D2[rows, rows])), tolerance = 1e-13)
+  expect_equal(unclass(KL), exp(-sl * sqrt(D2)), tolerance = 1e-13, ignore_attr = TRUE)
+  # the same width as the approximations' (median_sigma()) and as hsic()'s
+  expect_identical(s, bahsic:::median_sigma(x, TRUE))
+  y <- x[, 1]^2 + rnorm(m)
+  h <- hsic(x, y)
+  expect_identical(h$kernel$params$sigma, s)
+  expect_identical(h$estimate, hsic(x, y, kernel = kernel_gaussian(s))$estimate)
+  # hsic_test() shares the data kernel; the label kernel keeps all samples
+  expect_identical(hsic_test(x, y)$statistic, hsic_test(x, y, kernel = kernel_gaussian(s))$statistic)
+  expect_equal(h$kernel_y$params$kernel$params$sigma, 1 / oracle_pair_median(oracle_sqdist(y)),
+               tolerance = 1e-13)
+  # an explicit width is used as given
+  K <- kernel_matrix(kernel_gaussian(0.2), x)
+  expect_equal(unclass(K), exp(-0.2 * D2), tolerance = 1e-13, ignore_attr = TRUE)
+  # at 1000 samples every pair counts
+  K <- kernel_matrix(kernel_gaussian(), x[1:1000, ])
+  expect_equal(attr(K, "kernel")$params$sigma, 1 / oracle_pair_median(D2[1:1000, 1:1000]),
+               tolerance = 1e-13)
+  # when the 1000 samples all coincide, the median over all samples
+  z <- matrix(0, m, 2)
+  z[-rows, ] <- rnorm(2 * (m - 1000))
+  K <- kernel_matrix(kernel_gaussian(), z)
+  expect_equal(attr(K, "kernel")$params$sigma, 1 / oracle_pair_median(oracle_sqdist(z)),
+               tolerance = 1e-13)
+  # the selectors keep the median over all samples
+  expect_equal(bahsic:::problem_kernel(list(x = x, m = m, mode = "exact"), kernel_gaussian(),
+                                       "fixed")$kernel$params$sigma,
+               1 / oracle_pair_median(D2), tolerance = 1e-13)
+})
