@@ -475,7 +475,7 @@ typedef struct {
   const double *M, *r, *rbar;
   ptrdiff_t m;
   double S0, A, diag, t, argmax;
-  int simd;
+  int simd;     /* the AVX2 + FMA loops (allowed, and the CPU has them) */
 } bk_series_round;
 /* Q, Wp: packed pairs of the set's squared distances and of W; Wd: W's
  * diagonal; sgn -1 (removal) or +1 (addition); work: the first

@@ -69,6 +69,58 @@ void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
 }
 
 
+/* Reorder the n triples of sortbuf so that the k (1 <= k <= n) first by cmp
+ * come first, in any order (quickselect, the middle of three as pivot). */
+static void select_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
+                         int (*cmp)(const void *, const void *))
+{
+  ptrdiff_t lo = 0, hi = n - 1;
+  double t[3];
+#define TRIPLE(i) (sortbuf + 3 * (i))
+#define SWAP(i, j)                                                            \
+  do {                                                                       \
+    memcpy(t, TRIPLE(i), sizeof t);                                          \
+    memcpy(TRIPLE(i), TRIPLE(j), sizeof t);                                  \
+    memcpy(TRIPLE(j), t, sizeof t);                                          \
+  } while (0)
+  while (hi > lo) {
+    const ptrdiff_t mid = lo + (hi - lo) / 2;
+    if (cmp(TRIPLE(mid), TRIPLE(lo)) < 0) SWAP(mid, lo);
+    if (cmp(TRIPLE(hi), TRIPLE(lo)) < 0) SWAP(hi, lo);
+    if (cmp(TRIPLE(hi), TRIPLE(mid)) < 0) SWAP(hi, mid);
+    /* the median of the three, at hi, as the pivot */
+    SWAP(mid, hi);
+    double piv[3];
+    memcpy(piv, TRIPLE(hi), sizeof piv);
+    ptrdiff_t st = lo;
+    for (ptrdiff_t i = lo; i < hi; i++)
+      if (cmp(TRIPLE(i), piv) < 0) {
+        SWAP(i, st);
+        st++;
+      }
+    SWAP(st, hi);
+    if (st == k - 1) break;
+    if (st < k - 1) lo = st + 1; else hi = st - 1;
+  }
+#undef SWAP
+#undef TRIPLE
+}
+
+/* bk_sort_candidates() when only the first k (1 <= k <= n) entries matter:
+ * the same first k, in the same order; the rest after them, in no order. */
+static void sort_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
+                       int (*cmp)(const void *, const void *))
+{
+  double scale = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
+  double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
+  if (k < n) select_first(sortbuf, n, k, cmp);
+  qsort(sortbuf, (size_t) k, 3 * sizeof(double), cmp);
+}
+
 ptrdiff_t bk_batch_size(double step, ptrdiff_t n)
 {
   ptrdiff_t k = (ptrdiff_t) floor(step * (double) n);
@@ -142,10 +194,13 @@ static void score_some(const bk_scorer *sc, double sigma, const int *pick,
   (void) chunk;
 }
 
+/* by the first entry, descending, then by the second (so that no two
+ * entries tie: quickselect stays linear with many equal first entries) */
 static int cmp_first_desc(const void *p, const void *q)
 {
   const double *u = p, *v = q;
-  return u[0] > v[0] ? -1 : (u[0] < v[0]);
+  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
+  return u[1] < v[1] ? -1 : (u[1] > v[1]);
 }
 
 /* A screened score is accepted in place of the exact one when its interval
@@ -202,8 +257,10 @@ static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
   const double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
   /* rounding is monotone: the k-th largest rounded lower end is that of
    * the k-th largest lower end */
-  qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp_first_desc);
-  const double L = nearbyint(sortbuf[3 * (k - 1)] / q);
+  select_first(sortbuf, n, k, cmp_first_desc);
+  double lk = sortbuf[0];
+  for (ptrdiff_t i = 1; i < k; i++) lk = fmin(lk, sortbuf[3 * i]);
+  const double L = nearbyint(lk / q);
   np = 0;
   for (ptrdiff_t i = 0; i < n; i++) {
     double *e = sortbuf + 3 * i;
@@ -257,9 +314,12 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
   } else {
     for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
     if (sc->screen && k > 0 && k < n &&
-        sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0))
+        sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0)) {
       screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads);
-    else {
+      /* only the batch's order matters (its scores are known) */
+      sort_first(sortbuf, n, k, cmp);
+      return 0;
+    } else {
 #ifdef BK_SERIES_TRACE
       fprintf(stderr, "E %td\n", n);
 #endif

@@ -171,21 +171,23 @@ series_forms4_avx2(SERIES_FORMS4_ARGS) { SERIES_FORMS4_BODY }
 typedef void (*series_forms_fn)(SERIES_FORMS_ARGS);
 typedef void (*series_forms4_fn)(SERIES_FORMS4_ARGS);
 
-static series_forms4_fn pick_forms4(int simd)
+/* avx2: sr->simd, which bk_series_prepare() sets only where the CPU has
+ * AVX2 and FMA */
+static series_forms4_fn pick_forms4(int avx2)
 {
 #ifdef BK_SERIES_DISPATCH
-  if (simd && bk_cpu_has_avx2_fma()) return series_forms4_avx2;
+  if (avx2) return series_forms4_avx2;
 #endif
-  (void) simd;
+  (void) avx2;
   return series_forms4;
 }
 
-static series_forms_fn pick_forms(int simd)
+static series_forms_fn pick_forms(int avx2)
 {
 #ifdef BK_SERIES_DISPATCH
-  if (simd && bk_cpu_has_avx2_fma()) return series_forms_avx2;
+  if (avx2) return series_forms_avx2;
 #endif
-  (void) simd;
+  (void) avx2;
   return series_forms;
 }
 
@@ -240,7 +242,7 @@ void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
   sr->diag = tr; /* k(x, x) = 1: the exact pass's k(0) tr(W) */
   sr->t = -sgn * sigma;
   sr->argmax = sigma * qmax;
-  sr->simd = simd;
+  sr->simd = simd && bk_cpu_has_avx2_fma();
 }
 
 /* binomial coefficients C(2k, i) for 2k <= NPOW */
@@ -344,8 +346,9 @@ static void series_finish(const bk_series_round *sr, int n, double range2,
     atn *= at;
     fn *= (double) k;
   }
-  const double pairsum = fmin(ldexp(H[n + 1], 2 * n + 1),
-                              pow(range2, (double) (n + 1)) * sr->A);
+  double r2n = range2;
+  for (int k = 1; k <= n; k++) r2n *= range2;
+  const double pairsum = fmin(ldexp(H[n + 1], 2 * n + 1), r2n * sr->A);
   const double trunc = 2.0 * atn / fn * growth * pairsum;
   /* rounding: the exact pass sums its terms (at most A growth in all) in
    * vector lanes of at most m / 4 + m sequential additions, each term within
@@ -364,9 +367,9 @@ void bk_series_interval(const bk_series_round *sr, int n, const double *xj,
                         const double *fstat, double *pw, double *lo,
                         double *hi)
 {
+  /* the forms write every entry of G that series_finish() reads */
   double G[NPOW][NPOW], H[BK_SERIES_MAX_TERMS + 2], F0[BK_SERIES_MAX_TERMS + 1];
   series_powers(sr, n, xj, fstat[0], pw, H, F0);
-  memset(G, 0, sizeof G);
   pick_forms(sr->simd)(sr->M, sr->m, pw, n, G);
   series_finish(sr, n, fstat[1], G, H, F0, lo, hi);
 }
@@ -384,8 +387,7 @@ void bk_series_interval4(const bk_series_round *sr, const double *const *xs,
   }
   pick_forms4(sr->simd)(sr->M, m, p, g);
   for (int c = 0; c < 4; c++) {
-    double G[NPOW][NPOW];
-    memset(G, 0, sizeof G);
+    double G[NPOW][NPOW]; /* one term: only G[1][1] is read */
     G[1][1] = g[c];
     series_finish(sr, 1, fstat[c][1], G, H[c], F0[c], lo[c], hi[c]);
   }
