@@ -34,9 +34,14 @@
 #'   features matrix built from a sparse or out-of-memory input (see
 #'   \link{input-classes}).
 #' * `bahsic.threads`: the default number of threads, see \link{threads}.
-#' * `bahsic.simd` (default `TRUE`): let the selectors use their AVX2 loops on
-#'   CPUs that have them; `FALSE` forces the portable loops (same results to
-#'   rounding).
+#' * `bahsic.simd` (default `TRUE`): let the selectors, and the Gram matrices
+#'   of [hsic()] and [kernel_matrix()], use their AVX2 loops on CPUs that have
+#'   them; `FALSE` forces the portable loops (same results to rounding).
+#' * `bahsic.series` (default `TRUE`): the series screen of [bahsic()] and
+#'   [fohsic()] with the Gaussian kernel and the exact estimator (see
+#'   [bahsic()], "Series screen"); `FALSE` scores every candidate exactly, with
+#'   the same ranking and path. 1, 2 or 3 fix the number of series terms of
+#'   the first screen (for benchmarks).
 #'
 #' Sizes are `ptrdiff_t` (64-bit) throughout the C code, so index arithmetic
 #' on m^2 pairs cannot overflow `int` for any matrix R can hold.

@@ -9,6 +9,9 @@
 #   (c) FOHSIC on ALL with add = 0.1, and add = 0 up to n_features = 50
 #   (d) plain R (from scratch per candidate, and vectorised with the distance
 #       downdate D_S - d_j) against bahsic() on Golub's first 300 genes
+#   (e) the series screen (the default) against the exact loop (AVX2) and the
+#       portable reference loop that score every candidate: Golub and ALL
+#       BAHSIC, ALL FOHSIC; identical rankings asserted
 #
 # For every run: elapsed seconds (median of `reps` runs), the kernel
 # evaluations the run implies -- the sum over iterations of the number of
@@ -168,6 +171,51 @@ pkg_ranking <- match(nb$result$ranking, colnames(xs300))
 agree_scratch <- identical(pkg_ranking, nr$result)
 agree_downdate <- identical(pkg_ranking, nv$result)
 
+# ---- (e) the series screen against scoring every candidate ---------------------
+
+# bahsic() and fohsic() use the series screen (options(bahsic.series = TRUE),
+# the default): "exact loop" scores every candidate with the AVX2 loop,
+# "reference" every candidate with the portable loop (bahsic.simd = FALSE).
+# The rankings, iterations and paths must be identical, the scores equal to
+# 1e-10. ns per candidate-pair: seconds over the candidate sets times pairs.
+with_options <- function(opts, fn) {
+  old <- options(opts)
+  on.exit(options(old))
+  fn()
+}
+series_runs <- list()
+compare_series <- function(label, fn, x, reps) {
+  m <- nrow(x)
+  d <- ncol(x)
+  ref <- with_options(list(bahsic.series = FALSE, bahsic.simd = FALSE),
+                      function() median_time(fn(1L), 1L))
+  ex1 <- with_options(list(bahsic.series = FALSE), function() median_time(fn(1L), reps))
+  se1 <- median_time(fn(1L), reps)
+  sen <- median_time(fn(threads), reps)
+  exn <- with_options(list(bahsic.series = FALSE), function() median_time(fn(threads), reps))
+  for (r in list(ex1, se1, sen, exn)) {
+    stopifnot(identical(r$result$features$rank, ref$result$features$rank),
+              identical(r$result$features$iteration, ref$result$features$iteration),
+              identical(r$result$path, ref$result$path),
+              isTRUE(all.equal(r$result$features$score, ref$result$features$score,
+                               tolerance = 1e-10)))
+  }
+  stopifnot(identical(se1$result$features, sen$result$features))
+  rr <- record(paste(label, "reference, 1 thread"), ref$result, ref$sec, m, d, 1L)
+  re <- record(paste(label, "exact loop, 1 thread"), ex1$result, ex1$sec, m, d, reps)
+  rs <- record(paste(label, "series, 1 thread"), se1$result, se1$sec, m, d, reps)
+  rt <- record(sprintf("%s exact loop, %d threads", label, threads), exn$result, exn$sec,
+               m, d, reps)
+  rn <- record(sprintf("%s series, %d threads", label, threads), sen$result, sen$sec, m, d,
+               reps)
+  series_runs[[label]] <<- list(reference = rr, exact = re, series = rs, exact_n = rt,
+                                series_n = rn)
+}
+compare_series("golub bahsic", function(th) function() bahsic(xg, yg, threads = th), xg, 21L)
+compare_series("ALL bahsic", function(th) function() bahsic(xa, ya, threads = th), xa, 5L)
+compare_series("ALL fohsic", function(th) function() fohsic(xa, ya, threads = th), xa, 3L)
+cat("  every series run: ranks, iterations and path identical to the reference loop's\n")
+
 # ---- summary ---------------------------------------------------------------------
 
 tab <- do.call(rbind, results)
@@ -196,5 +244,19 @@ check("plain R (from scratch) / bahsic, golub[, 1:300]", r_nr$sec / r_nb$sec,
       "(speed-up)", TRUE)
 cat(sprintf("  plain R ranking equals bahsic()'s: from scratch %s, downdate %s\n",
             agree_scratch, agree_downdate))
+sa <- series_runs[["ALL bahsic"]]
+sg <- series_runs[["golub bahsic"]]
+sf <- series_runs[["ALL fohsic"]]
+check("ALL series, 1 thread (s)", sa$series$sec, "<= 0.3", sa$series$sec <= 0.3)
+check("ALL series / reference loop, 1 thread", sa$series$sec / sa$reference$sec, "<= 0.15",
+      sa$series$sec / sa$reference$sec <= 0.15)
+check("ALL series / exact loop, 1 thread", sa$series$sec / sa$exact$sec, "(speed-up)", TRUE)
+check(sprintf("ALL series, %d threads / 1 thread", threads), sa$series_n$sec / sa$series$sec,
+      "(scaling)", TRUE)
+check("golub series, 1 thread (s)", sg$series$sec, "<= 0.01", sg$series$sec <= 0.01)
+check(sprintf("golub series, %d threads / 1 thread", threads),
+      sg$series_n$sec / sg$series$sec, "(scaling)", TRUE)
+check("ALL fohsic series / exact loop, 1 thread", sf$series$sec / sf$exact$sec,
+      "(speed-up)", TRUE)
 cat(sprintf("  1 and %d threads identical: yes (checked for every pair above)\n", threads))
 cat(sprintf("  load average at the end: %s\n", load_average()))

@@ -68,6 +68,17 @@ static result run(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
                   const bk_select_opts *o)
 {
   result r;
+  double *swork = NULL;
+  bk_series se = {0, NULL};
+  bk_select_opts os = *o;
+  if (o->series) {
+    /* the series screen with its own workspace (the glue's R_alloc) */
+    swork = FZ_NEW(double, bk_series_work_doubles(m, d, o->nthreads));
+    se.terms = o->series->terms;
+    se.work = swork;
+    os.series = &se;
+  }
+  o = &os;
   double *work = FZ_NEW(double, bk_select_work_doubles(m, d));
   int *iwork = FZ_NEW(int, bk_select_work_ints(d));
   r.rank = FZ_NEW(int, d);
@@ -78,6 +89,7 @@ static result run(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   r.np = bk_select_features(x, m, d, W, o, r.rank, r.score, r.iter, r.path,
                             work, iwork, tick, &ts);
   r.ticks = ts.calls;
+  free(swork);
   free(work);
   free(iwork);
   return r;
@@ -113,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   o.simd = fz_int(&f, 0, 1);
   o.cat = NULL; /* BK_CLINICAL is not fuzzed here */
   o.series = NULL;
+  o.base = NULL;
   const ptrdiff_t ngrid = fz_int(&f, 0, 4);
   double *grid = FZ_NEW(double, ngrid);
   for (ptrdiff_t g = 0; g < ngrid; g++) grid[g] = fz_param(&f);
@@ -150,6 +163,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                fz_same(r1.score[j], r2.score[j]));
     for (ptrdiff_t i = 0; i < 4 * r1.np; i++)
       FZ_CHECK(fz_same(r1.path[i], r2.path[i]));
+  }
+  /* the series screen (Gaussian kernel): the ranking, iterations and path
+   * of the exact loop, the scores to 1e-10 */
+  if (o.kern.type == BK_GAUSSIAN) {
+    bk_series se = {fz_int(&f, 0, BK_SERIES_MAX_TERMS), NULL};
+    o.series = &se;
+    result r3 = run(x, m, d, W, &o);
+    if (finite) {
+      FZ_CHECK(r1.np == r3.np);
+      for (ptrdiff_t j = 0; j < d; j++) {
+        FZ_CHECK(r1.rank[j] == r3.rank[j] && r1.iter[j] == r3.iter[j]);
+        FZ_CHECK(fz_same(r1.score[j], r3.score[j]) ||
+                 fabs(r1.score[j] - r3.score[j]) <= 1e-10 * fabs(r1.score[j]));
+      }
+      for (ptrdiff_t i = 0; i < 4 * r1.np; i++)
+        FZ_CHECK(fz_same(r1.path[i], r3.path[i]));
+    }
+    release(&r3);
   }
   release(&r1);
   release(&r2);
