@@ -4,8 +4,9 @@
  * computed one kernel column at a time (never the m x m K), random Fourier
  * features K ~ Z Z', and HSIC0, HSIC1 and the variance of HSIC1 from two
  * factors in O(m r s + m (r + s)) time and O(m (r + s)) memory.
- * Numeric core: no R API, single-threaded (no reductions whose order could
- * depend on the thread count).
+ * Numeric core: no R API; single-threaded but for bk_rff_hsic(), whose
+ * threads share rows or whole columns, so that no sum's order depends on the
+ * thread count.
  */
 #include <math.h>
 #include <string.h>
@@ -150,6 +151,32 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   }
 }
 
+/* Rows per block of bk_rff_hsic()'s elementwise passes: a block of x
+ * (BK_RFF_ROWS x d) and of the chunk's features stays in cache while every
+ * feature of the chunk is computed from it. */
+#define BK_RFF_ROWS 256
+
+/* Random features k0..k1-1 of the rows b0..b1-1 into Zc (m x (k1 - k0)):
+ * the same operations, in the same order, as bk_rff(). */
+static void rff_block(const double *x, ptrdiff_t m, ptrdiff_t d,
+                      const double *W, const double *b, ptrdiff_t D,
+                      ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,
+                      double scale, double *Zc)
+{
+  for (ptrdiff_t k = k0; k < k1; k++) {
+    double *z = Zc + (ptrdiff_t) m * (k - k0);
+    const double bk = b[k];
+    for (ptrdiff_t i = b0; i < b1; i++) z[i] = bk;
+    for (ptrdiff_t f = 0; f < d; f++) {
+      const double w = W[k + D * f];
+      const double *xf = x + (ptrdiff_t) m * f;
+      BK_SIMD
+      for (ptrdiff_t i = b0; i < b1; i++) z[i] += w * xf[i];
+    }
+    for (ptrdiff_t i = b0; i < b1; i++) z[i] = scale * cos(z[i]);
+  }
+}
+
 /* Column sums, and the sums of squares of every row (the diagonal of the
  * kernel G G'), of the m x r factor G: O(m r). */
 static void factor_sums(const double *G, ptrdiff_t m, ptrdiff_t r,
@@ -282,6 +309,152 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
   /* the variance of HSIC1: h of section 2.5 (with the (m - 2) factor of
    * the K~L~1 terms, see bk_hsic_stats()) and eq. (15) */
   offdiag_times(G, m, r, kd, l1, tr, Kl);
+  offdiag_times(F, m, s, ld, k1, ts, Lk);
+  double hh = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    double h = (md - 2.0) * (md - 2.0) * klrow[i] + (md - 2.0) * T -
+               (md - 2.0) * (Kl[i] + Lk[i]) - md * k1[i] * l1[i] +
+               SL * k1[i] + SK * l1[i] - kl;
+    hh += h * h;
+  }
+  double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
+  double R = hh / (4.0 * md * p3 * p3);
+  out[2] = 16.0 / md * (R - out[1] * out[1]);
+}
+
+/* bk_lowrank_hsic(Z, F) for the random features Z = sqrt(2 / D) cos(x W' +
+ * 1 b') of bk_rff(), without Z: the features are made `chunk` columns at a
+ * time and each chunk leaves only what the statistics need of it (Song et
+ * al. 2012, section 2.6.3, Lemmas 6-7): the column sums Z'1, the products
+ * Z'F and (HZ)'(HF), Z'l1 for l1 = L~ 1, and the per-sample sums diag(ZZ'),
+ * Z (Z'1), Z (Z'l1) and Z M (M = Z'F). Memory O(m (chunk + s)) besides x
+ * and F, instead of the m x D matrix; time O(m D (d + s)), as before.
+ * Every sum runs over the features in their order and over the samples as
+ * bk_lowrank_hsic() does; the per-sample sums of Z (Z'1) and Z (Z'l1) start
+ * from 0 instead of -diag(ZZ'), so they can differ in the last bits.
+ * Threads share the rows (the elementwise passes) or the features of a chunk
+ * (each column's sums whole on one thread): the results do not depend on
+ * nthreads. pace: checked on the calling thread between the chunks.
+ * work: BK_RFF_HSIC_WORK(m, D, s, chunk) doubles. */
+void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                 const double *b, ptrdiff_t D, const double *F, ptrdiff_t s,
+                 ptrdiff_t chunk, int nthreads, double *out, double *work,
+                 bk_pacer *pace)
+{
+  if (chunk < 1) chunk = 1;
+  if (chunk > D) chunk = D;
+  double *kd = work, *ld = kd + m, *k1 = ld + m, *l1 = k1 + m,
+         *klrow = l1 + m, *Kl = klrow + m, *Lk = Kl + m, *P = Lk + m,
+         *Zc = P + (ptrdiff_t) m * s;
+  double *M = Zc + (ptrdiff_t) m * chunk, *Mc = M + D * s, *g1 = Mc + D * s,
+         *f1 = g1 + D, *tr = f1 + s, *ts = tr + D;
+  const double md = (double) m, scale = sqrt(2.0 / (double) D);
+  const ptrdiff_t nblk = (m + BK_RFF_ROWS - 1) / BK_RFF_ROWS;
+
+  /* the label side, as bk_lowrank_hsic() */
+  factor_sums(F, m, s, f1, ld);
+  for (ptrdiff_t i = 0; i < m; i++) l1[i] = -ld[i];
+  add_cols(F, m, s, f1, 1, l1);
+  memset(kd, 0, (size_t) m * sizeof(double));
+  memset(k1, 0, (size_t) m * sizeof(double));
+  memset(Kl, 0, (size_t) m * sizeof(double));
+  memset(P, 0, (size_t) (m * s) * sizeof(double));
+
+  for (ptrdiff_t c0 = 0; c0 < D; c0 += chunk) {
+    const ptrdiff_t c1 = c0 + chunk < D ? c0 + chunk : D;
+    /* the chunk's features, a block of rows at a time */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t blk = 0; blk < nblk; blk++) {
+      ptrdiff_t b0 = blk * BK_RFF_ROWS,
+                b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
+      rff_block(x, m, d, W, b, D, c0, c1, b0, b1, scale, Zc);
+    }
+    /* each feature's sums over the samples, whole on one thread */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t k = c0; k < c1; k++) {
+      const double *z = Zc + (ptrdiff_t) m * (k - c0);
+      double g = 0.0;
+      BK_SIMD_SUM(g)
+      for (ptrdiff_t i = 0; i < m; i++) g += z[i];
+      g1[k] = g;
+      const double gb = g / md;
+      for (ptrdiff_t l = 0; l < s; l++) {
+        const double *Fl = F + (ptrdiff_t) m * l;
+        const double fb = f1[l] / md;
+        double u = 0.0, cc = 0.0;
+        BK_SIMD_SUM2(u, cc)
+        for (ptrdiff_t i = 0; i < m; i++) {
+          u += z[i] * Fl[i];
+          cc += (z[i] - gb) * (Fl[i] - fb);
+        }
+        M[k + D * l] = u;
+        Mc[k + D * l] = cc;
+      }
+      double t = 0.0;
+      BK_SIMD_SUM(t)
+      for (ptrdiff_t i = 0; i < m; i++) t += z[i] * l1[i];
+      tr[k] = t;
+    }
+    /* the per-sample sums, the features in their order */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t blk = 0; blk < nblk; blk++) {
+      ptrdiff_t b0 = blk * BK_RFF_ROWS,
+                b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
+      for (ptrdiff_t k = c0; k < c1; k++) {
+        const double *z = Zc + (ptrdiff_t) m * (k - c0);
+        const double gk = g1[k], tk = tr[k];
+        BK_SIMD
+        for (ptrdiff_t i = b0; i < b1; i++) {
+          kd[i] += z[i] * z[i];
+          k1[i] += z[i] * gk;
+          Kl[i] += z[i] * tk;
+        }
+        for (ptrdiff_t l = 0; l < s; l++) {
+          double *Pl = P + (ptrdiff_t) m * l;
+          const double mkl = M[k + D * l];
+          BK_SIMD
+          for (ptrdiff_t i = b0; i < b1; i++) Pl[i] += z[i] * mkl;
+        }
+      }
+    }
+    bk_pace(pace, m * (c1 - c0) * (d + 4 * s + 8));
+  }
+  (void) nthreads;
+
+  double sumKL = 0.0, cKL = 0.0;
+  for (ptrdiff_t l = 0; l < s; l++)
+    for (ptrdiff_t k = 0; k < D; k++) {
+      sumKL += M[k + D * l] * M[k + D * l];
+      cKL += Mc[k + D * l] * Mc[k + D * l];
+    }
+  for (ptrdiff_t i = 0; i < m; i++) {
+    k1[i] -= kd[i];
+    Kl[i] -= kd[i] * l1[i];
+  }
+  /* klrow_a = sum_{b != a} K_ab L_ab = f_a' (Z M)_a - kd_a ld_a */
+  for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];
+  for (ptrdiff_t l = 0; l < s; l++) {
+    const double *Fl = F + (ptrdiff_t) m * l, *Pl = P + (ptrdiff_t) m * l;
+    BK_SIMD
+    for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Fl[i] * Pl[i];
+  }
+  double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    SK += k1[i];
+    SL += l1[i];
+    kl += k1[i] * l1[i];
+    dd += kd[i] * ld[i];
+  }
+  const double T = sumKL - dd;
+  out[0] = cKL / ((md - 1.0) * (md - 1.0));
+  out[1] = (T + SK * SL / ((md - 1.0) * (md - 2.0)) - 2.0 * kl / (md - 2.0)) /
+           (md * (md - 3.0));
   offdiag_times(F, m, s, ld, k1, ts, Lk);
   double hh = 0.0;
   for (ptrdiff_t i = 0; i < m; i++) {
