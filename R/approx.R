@@ -527,12 +527,13 @@ rff_chunk <- 32L
 # HSIC0, HSIC1 and the variance of HSIC1 (C_lowrank_hsic()'s) from the
 # random features of x with the draws dr (rff_draw()) and the label factor F,
 # without the m x n_features feature matrix: C_rff_hsic() makes `chunk`
-# features at a time (the same numbers for any chunk and threads; tests set
-# a small chunk to cross its boundaries). Refuses above the memory budget.
-rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk) {
+# features at a time (the same numbers for any chunk, threads and simd; tests
+# set a small chunk to cross its boundaries). Refuses above the memory budget.
+rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = use_simd()) {
   chunk <- min(as.integer(chunk), nrow(dr$W))
   check_factor_memory(nrow(x), chunk + 7 + ncol(F), approx)
-  .Call(C_rff_hsic, x, F, list(W = dr$W, b = dr$b, chunk = chunk, threads = as.integer(threads)))
+  .Call(C_rff_hsic, x, F, list(W = dr$W, b = dr$b, chunk = chunk, threads = as.integer(threads),
+                               simd = simd))
 }
 
 # The label factor F (m x s) with L ~ F F': classification label kernels and

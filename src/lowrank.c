@@ -156,23 +156,121 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
  * feature of the chunk is computed from it. */
 #define BK_RFF_ROWS 256
 
-/* Random features k0..k1-1 of the rows b0..b1-1 into Zc (m x (k1 - k0)):
- * the same operations, in the same order, as bk_rff(). */
-static void rff_block(const double *x, ptrdiff_t m, ptrdiff_t d,
-                      const double *W, const double *b, ptrdiff_t D,
-                      ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,
-                      double scale, double *Zc)
+/* The projections b_k + sum_f W_kf x_if of the features k0..k1-1 and the
+ * rows b0..b1-1 into Zc (m x (k1 - k0)), each one as bk_rff() adds it up:
+ * b_k first, then the products one feature at a time, each rounded (no fused
+ * multiply-add), so that every path gives the very bits of bk_rff(). Four
+ * features by eight rows at a time stay in registers while x is read once
+ * per feature f. */
+#define RFF_PROJ_ARGS                                                          \
+  const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,                  \
+      const double *b, ptrdiff_t D, ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0,  \
+      ptrdiff_t b1, double *Zc
+
+/* the features and rows a 4 x 8 tile leaves over, one at a time */
+static void rff_proj_rest(RFF_PROJ_ARGS, ptrdiff_t kt, ptrdiff_t it)
 {
   for (ptrdiff_t k = k0; k < k1; k++) {
     double *z = Zc + (ptrdiff_t) m * (k - k0);
+    const ptrdiff_t i0 = k < kt ? it : b0;
     const double bk = b[k];
-    for (ptrdiff_t i = b0; i < b1; i++) z[i] = bk;
+    for (ptrdiff_t i = i0; i < b1; i++) z[i] = bk;
     for (ptrdiff_t f = 0; f < d; f++) {
       const double w = W[k + D * f];
       const double *xf = x + (ptrdiff_t) m * f;
-      BK_SIMD
-      for (ptrdiff_t i = b0; i < b1; i++) z[i] += w * xf[i];
+      for (ptrdiff_t i = i0; i < b1; i++) z[i] += w * xf[i];
     }
+  }
+}
+
+static void rff_proj(RFF_PROJ_ARGS)
+{
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 8 * 8;
+  for (ptrdiff_t k = k0; k < kt; k += 4)
+    for (ptrdiff_t i = b0; i < it; i += 8) {
+      double acc[4][8];
+      for (int kk = 0; kk < 4; kk++)
+        for (int ii = 0; ii < 8; ii++) acc[kk][ii] = b[k + kk];
+      for (ptrdiff_t f = 0; f < d; f++) {
+        const double *xf = x + (ptrdiff_t) m * f + i;
+        for (int kk = 0; kk < 4; kk++) {
+          const double w = W[k + kk + D * f];
+          for (int ii = 0; ii < 8; ii++) acc[kk][ii] += w * xf[ii];
+        }
+      }
+      for (int kk = 0; kk < 4; kk++)
+        memcpy(Zc + (ptrdiff_t) m * (k + kk - k0) + i, acc[kk], sizeof acc[kk]);
+    }
+  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RFF_X86_DISPATCH 1
+#include <immintrin.h>
+/* The same tile in AVX2 registers (the dispatch of pairs.c); a product and
+ * a sum, not _mm256_fmadd_pd, so the bits stay those of bk_rff(). */
+__attribute__((target("avx2"))) static void rff_proj_avx2(RFF_PROJ_ARGS)
+{
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 8 * 8;
+  for (ptrdiff_t k = k0; k < kt; k += 4)
+    for (ptrdiff_t i = b0; i < it; i += 8) {
+      __m256d c00 = _mm256_set1_pd(b[k]), c01 = c00,
+              c10 = _mm256_set1_pd(b[k + 1]), c11 = c10,
+              c20 = _mm256_set1_pd(b[k + 2]), c21 = c20,
+              c30 = _mm256_set1_pd(b[k + 3]), c31 = c30;
+      for (ptrdiff_t f = 0; f < d; f++) {
+        const double *xf = x + (ptrdiff_t) m * f + i;
+        const double *wf = W + k + D * f;
+        const __m256d a0 = _mm256_loadu_pd(xf), a1 = _mm256_loadu_pd(xf + 4);
+        __m256d w = _mm256_broadcast_sd(wf);
+        c00 = _mm256_add_pd(c00, _mm256_mul_pd(w, a0));
+        c01 = _mm256_add_pd(c01, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 1);
+        c10 = _mm256_add_pd(c10, _mm256_mul_pd(w, a0));
+        c11 = _mm256_add_pd(c11, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 2);
+        c20 = _mm256_add_pd(c20, _mm256_mul_pd(w, a0));
+        c21 = _mm256_add_pd(c21, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 3);
+        c30 = _mm256_add_pd(c30, _mm256_mul_pd(w, a0));
+        c31 = _mm256_add_pd(c31, _mm256_mul_pd(w, a1));
+      }
+      double *z = Zc + (ptrdiff_t) m * (k - k0) + i;
+      _mm256_storeu_pd(z, c00);
+      _mm256_storeu_pd(z + 4, c01);
+      z += m;
+      _mm256_storeu_pd(z, c10);
+      _mm256_storeu_pd(z + 4, c11);
+      z += m;
+      _mm256_storeu_pd(z, c20);
+      _mm256_storeu_pd(z + 4, c21);
+      z += m;
+      _mm256_storeu_pd(z, c30);
+      _mm256_storeu_pd(z + 4, c31);
+    }
+  /* clean upper halves before the SSE code (here GCC emits no vzeroupper of
+   * its own, and glibc's cos() ran 4 times slower after this function) */
+  _mm256_zeroupper();
+  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+}
+#endif
+
+/* Random features k0..k1-1 of the rows b0..b1-1 into Zc: the projections,
+ * then sqrt(2 / D) cos(.) as bk_rff(). */
+static void rff_block(const double *x, ptrdiff_t m, ptrdiff_t d,
+                      const double *W, const double *b, ptrdiff_t D,
+                      ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,
+                      double scale, int avx2, double *Zc)
+{
+#ifdef RFF_X86_DISPATCH
+  if (avx2)
+    rff_proj_avx2(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+  else
+#endif
+    rff_proj(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+  (void) avx2;
+  for (ptrdiff_t k = k0; k < k1; k++) {
+    double *z = Zc + (ptrdiff_t) m * (k - k0);
     for (ptrdiff_t i = b0; i < b1; i++) z[i] = scale * cos(z[i]);
   }
 }
@@ -334,13 +432,15 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
  * from 0 instead of -diag(ZZ'), so they can differ in the last bits.
  * Threads share the rows (the elementwise passes) or the features of a chunk
  * (each column's sums whole on one thread): the results do not depend on
- * nthreads. pace: checked on the calling thread between the chunks.
+ * nthreads. simd: the projections in AVX2 registers where the CPU has them
+ * (the same bits). pace: checked on the calling thread between the chunks.
  * work: BK_RFF_HSIC_WORK(m, D, s, chunk) doubles. */
 void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
                  const double *b, ptrdiff_t D, const double *F, ptrdiff_t s,
-                 ptrdiff_t chunk, int nthreads, double *out, double *work,
-                 bk_pacer *pace)
+                 ptrdiff_t chunk, int nthreads, int simd, double *out,
+                 double *work, bk_pacer *pace)
 {
+  const int avx2 = simd && bk_cpu_has_avx2_fma();
   if (chunk < 1) chunk = 1;
   if (chunk > D) chunk = D;
   double *kd = work, *ld = kd + m, *k1 = ld + m, *l1 = k1 + m,
@@ -369,7 +469,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     for (ptrdiff_t blk = 0; blk < nblk; blk++) {
       ptrdiff_t b0 = blk * BK_RFF_ROWS,
                 b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
-      rff_block(x, m, d, W, b, D, c0, c1, b0, b1, scale, Zc);
+      rff_block(x, m, d, W, b, D, c0, c1, b0, b1, scale, avx2, Zc);
     }
     /* each feature's sums over the samples, whole on one thread */
 #ifdef _OPENMP

@@ -123,7 +123,9 @@ SEXP C_rff(SEXP x, SEXP W, SEXP b)
  * (read by name, glue.h):
  *   W, b       the frequencies (D x d) and the phases (D), as C_rff's
  *   chunk      the features made at a time (>= 1; above D, D)
- *   threads    the number of threads (the result does not depend on it) */
+ *   threads    the number of threads (the result does not depend on it)
+ *   simd       TRUE: the AVX2 copy of the projections where the CPU has it
+ *              (the same bits) */
 SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
@@ -137,14 +139,15 @@ SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
   const double *b = bk_opt_real_vector(&op, "b", D, NULL);
   ptrdiff_t chunk = bk_opt_int(&op, "chunk", 1, INT_MAX);
   const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   if (chunk > D) chunk = D;
   double *work = (double *) R_alloc((size_t) BK_RFF_HSIC_WORK(m, D, s, chunk) + 1,
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
   bk_pacer pace = {R_CheckUserInterrupt, 0};
-  bk_rff_hsic(REAL(x), m, d, W, b, D, REAL(F), s, chunk, nthreads, REAL(out), work,
-              &pace);
+  bk_rff_hsic(REAL(x), m, d, W, b, D, REAL(F), s, chunk, nthreads, simd, REAL(out),
+              work, &pace);
   UNPROTECT(1);
   return out;
 }

@@ -8,9 +8,9 @@ rff_oracle_z <- function(x, W, b) {
   sqrt(2 / nrow(W)) * cos(x %*% t(W) + rep(b, each = nrow(x)))
 }
 
-rff_c <- function(x, F, W, b, chunk, threads = 1L) {
+rff_c <- function(x, F, W, b, chunk, threads = 1L, simd = TRUE) {
   .Call(bahsic:::C_rff_hsic, x, F, list(W = W, b = b, chunk = as.integer(chunk),
-                                        threads = as.integer(threads)))
+                                        threads = as.integer(threads), simd = simd))
 }
 
 test_that("the chunked statistics equal those of the whole feature matrix", {
@@ -90,4 +90,19 @@ test_that("hsic(approx = 'rff') gives the same result for 1 and 2 threads", {
   set.seed(1)
   b <- hsic(x, y, approx = approx_rff(60), threads = 2)
   expect_identical(a[c("hsic0", "hsic1", "se")], b[c("hsic0", "hsic1", "se")])
+})
+
+test_that("the AVX2 projections give the bits of the portable ones", {
+  set.seed(35)
+  m <- 530
+  x <- matrix(rnorm(m * 6), m, 6)
+  # 10 features: two 4 x 8 tiles and two left over; 530 rows: a partial tile
+  W <- matrix(rnorm(10 * 6, sd = 0.7), 10, 6)
+  b <- runif(10, 0, 2 * pi)
+  F <- matrix(rnorm(m * 2), m, 2)
+  dr <- list(W = W, b = b)
+  a <- approx_rff(10)
+  on <- bahsic:::rff_hsic(x, F, dr, a, chunk = 6L, simd = TRUE)
+  expect_identical(on, bahsic:::rff_hsic(x, F, dr, a, chunk = 6L, simd = FALSE))
+  expect_equal(on, .Call(bahsic:::C_lowrank_hsic, rff_oracle_z(x, W, b), F), tolerance = 1e-12)
 })
