@@ -3,9 +3,12 @@
 # the statistics of the whole matrix Z = sqrt(2 / D) cos(x W' + b) (Rahimi
 # and Recht 2007; Song et al. 2012, section 2.6), for any chunk and threads.
 
-# Z built in plain R from the draws
+# Z built in plain R from the draws: b_k + x W_k' summed one feature at a
+# time, in C's order, so that arguments of 1e7 agree to the last bit too
 rff_oracle_z <- function(x, W, b) {
-  sqrt(2 / nrow(W)) * cos(x %*% t(W) + rep(b, each = nrow(x)))
+  z <- matrix(rep(b, each = nrow(x)), nrow(x))
+  for (f in seq_len(ncol(x))) z <- z + outer(x[, f], W[, f])
+  sqrt(2 / nrow(W)) * cos(z)
 }
 
 rff_c <- function(x, F, W, b, chunk, threads = 1L, simd = TRUE) {
@@ -105,4 +108,22 @@ test_that("the AVX2 projections give the bits of the portable ones", {
   on <- bahsic:::rff_hsic(x, F, dr, a, chunk = 6L, simd = TRUE)
   expect_identical(on, bahsic:::rff_hsic(x, F, dr, a, chunk = 6L, simd = FALSE))
   expect_equal(on, .Call(bahsic:::C_lowrank_hsic, rff_oracle_z(x, W, b), F), tolerance = 1e-12)
+})
+
+test_that("the vectorised cos() holds at large arguments and falls back beyond 1e5", {
+  set.seed(36)
+  m <- 400
+  x <- matrix(rnorm(m * 2), m, 2)
+  F <- matrix(rnorm(m * 2), m, 2)
+  b <- runif(9, 0, 2 * pi)
+  # arguments of a few units, up to about 1e4 (every quadrant, many
+  # periods), and up to about 1e7 (glibc's cos() for those blocks)
+  for (sd in c(1, 3000, 3e6)) {
+    W <- matrix(rnorm(9 * 2, sd = sd), 9, 2)
+    Z <- rff_oracle_z(x, W, b)
+    for (simd in c(TRUE, FALSE)) {
+      expect_equal(rff_c(x, F, W, b, 4L, simd = simd), .Call(bahsic:::C_lowrank_hsic, Z, F),
+                   tolerance = 1e-12, label = paste("sd", sd, "simd", simd))
+    }
+  }
 })
