@@ -56,10 +56,10 @@
 #'   besides the data: the \eqn{m \times D} feature matrix is never held,
 #'   its columns are made \eqn{c = 32} at a time and each chunk leaves only
 #'   the sums HSIC needs (at \eqn{m = 10^6}, \eqn{d = 50}, \eqn{D = 500}:
-#'   6.4 s and a peak of 1.3 GB for the whole R process, whose data take
-#'   0.4 GB, where the whole feature matrix took 39 s and 4.8 GB, and
-#'   `"ichol"` at rank 500 180 s and 6.8 GB; `inst/bench/bench-hsic-large.R`,
-#'   2 threads on a shared machine); `"block"`
+#'   4.5 to 8 s and a peak of 1.3 GB for the whole R process, whose data
+#'   take 0.4 GB, where the whole feature matrix took 37 s and 4.8 GB, and
+#'   `"ichol"` at rank 500 140 to 180 s and 6.8 GB;
+#'   `inst/bench/bench-hsic-large.R`, 2 threads on a shared machine); `"block"`
 #'   \eqn{O(m B d)} time per partition, \eqn{O(B^2)} memory.
 #' * HSIC0, HSIC1 and the variance of HSIC1 come from the factors exactly as
 #'   from the matrices they stand for (Lemmas 6-7, section 2.6.3); the
