@@ -52,7 +52,14 @@
 #'   \eqn{O(m (r + s))} memory (at \eqn{m = 100{,}000}, \eqn{r = 200}:
 #'   about 5 s and 0.5 GB on one core, `inst/bench/bench-hsic-large.R`);
 #'   the result holds the residual traces of both factors (`residual`);
-#'   `"rff"` \eqn{O(m D d + m D s)} time, \eqn{O(m D)} memory; `"block"`
+#'   `"rff"` \eqn{O(m D (d + s))} time and \eqn{O(m (c + s))} memory
+#'   besides the data: the \eqn{m \times D} feature matrix is never held,
+#'   its columns are made \eqn{c = 32} at a time and each chunk leaves only
+#'   the sums HSIC needs (at \eqn{m = 10^6}, \eqn{d = 50}, \eqn{D = 500}:
+#'   4.5 to 8 s and a peak of 1.3 GB for the whole R process, whose data
+#'   take 0.4 GB, where the whole feature matrix took 37 s and 4.8 GB, and
+#'   `"ichol"` at rank 500 140 to 180 s and 6.8 GB;
+#'   `inst/bench/bench-hsic-large.R`, 2 threads on a shared machine); `"block"`
 #'   \eqn{O(m B d)} time per partition, \eqn{O(B^2)} memory.
 #' * HSIC0, HSIC1 and the variance of HSIC1 come from the factors exactly as
 #'   from the matrices they stand for (Lemmas 6-7, section 2.6.3); the
@@ -238,7 +245,7 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
     ky <- b$kernel_y
     extra$n_blocks <- b$n_blocks
   } else {
-    lr <- hsic_lowrank(d$x, d$y, kernel_x, kernel_y, approx)
+    lr <- hsic_lowrank(d$x, d$y, kernel_x, kernel_y, approx, threads)
     st <- lr$stats
     hsic0 <- st[1L]
     hsic1 <- if (m >= 4L) st[2L] else NA_real_
@@ -285,11 +292,7 @@ kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
   check_kernel_approximable(kernel, arg, approx)
   kernel <- resolve_width_approx(kernel, x, if (arg == "kernel_y") "y" else "x")
   if (approx$name == "rff") {
-    if (!kernel_has(kernel, "rff")) {
-      stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
-                          "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
-                   arg, kernel$name), call. = FALSE)
-    }
+    check_kernel_rff(kernel, arg)
     check_factor_memory(nrow(x), approx$params$n_features, approx)
     return(list(Z = rff_features(kernel, x, approx$params$n_features), kernel = kernel))
   }
@@ -297,6 +300,15 @@ kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
                  if (arg == "kernel_y") "label kernel" else "data kernel")
   if (warn) ichol_residual_warning(list(f$fit))
   list(Z = f$G, kernel = kernel, fit = f$fit)
+}
+
+check_kernel_rff <- function(kernel, arg) {
+  if (!kernel_has(kernel, "rff")) {
+    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
+                        "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
+                 arg, kernel$name), call. = FALSE)
+  }
+  invisible()
 }
 
 # ---- the incomplete Cholesky's rank and its residual --------------------------
@@ -498,7 +510,13 @@ median_pairwise_doubles <- function(n, d) {
 # kernel the multivariate Cauchy sigma z / |u|, z ~ N(0, I), u ~ N(0, 1).
 # Drawn from R's RNG in this order: W (column-major), u (Laplace), b.
 rff_features <- function(kernel, x, n_features) {
-  d <- ncol(x)
+  dr <- rff_draw(kernel, ncol(x), n_features)
+  .Call(C_rff, x, dr$W, dr$b)
+}
+
+# The frequencies W (n_features x d) and phases b of rff_features(), drawn
+# in its order.
+rff_draw <- function(kernel, d, n_features) {
   sigma <- kernel$params$sigma
   W <- matrix(stats::rnorm(n_features * d), n_features, d)
   W <- if (kernel_has(kernel, "squared")) {
@@ -506,8 +524,23 @@ rff_features <- function(kernel, x, n_features) {
   } else {
     sigma * W / abs(stats::rnorm(n_features))
   }
-  b <- stats::runif(n_features, 0, 2 * pi)
-  .Call(C_rff, x, W, b)
+  list(W = W, b = stats::runif(n_features, 0, 2 * pi))
+}
+
+# Random features made at a time by hsic(approx = "rff") (rff_hsic()): an
+# m x rff_chunk block besides the data, 256 MB at m = 1e6.
+rff_chunk <- 32L
+
+# HSIC0, HSIC1 and the variance of HSIC1 (C_lowrank_hsic()'s) from the
+# random features of x with the draws dr (rff_draw()) and the label factor F,
+# without the m x n_features feature matrix: C_rff_hsic() makes `chunk`
+# features at a time (the same numbers for any chunk, threads and simd; tests
+# set a small chunk to cross its boundaries). Refuses above the memory budget.
+rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = use_simd()) {
+  chunk <- min(as.integer(chunk), nrow(dr$W))
+  check_factor_memory(nrow(x), chunk + 7 + ncol(F), approx)
+  .Call(C_rff_hsic, x, F, list(W = dr$W, b = dr$b, chunk = chunk, threads = as.integer(threads),
+                               simd = simd))
 }
 
 # The label factor F (m x s) with L ~ F F': classification label kernels and
@@ -556,13 +589,28 @@ pivoted_cholesky_fit <- function(L, approx) {
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1
 # from the two factors in O(m r s) (bk_lowrank_hsic()); one warning for both
 # factors when their residual is large (ichol_residual_warning()).
-hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx) {
-  fx <- kernel_factor(kernel_x, x, approx, "kernel", warn = FALSE)
+hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L) {
+  if (approx$name == "rff") {
+    # the draws first, then the label factor, as kernel_factor() would; the
+    # features themselves only in chunks (rff_hsic())
+    check_kernel_approximable(kernel_x, "kernel", approx)
+    kernel_x <- resolve_width_approx(kernel_x, x)
+    check_kernel_rff(kernel_x, "kernel")
+    dr <- rff_draw(kernel_x, ncol(x), approx$params$n_features)
+    fx <- list(kernel = kernel_x, r = approx$params$n_features)
+  } else {
+    fx <- kernel_factor(kernel_x, x, approx, "kernel", warn = FALSE)
+    fx$r <- ncol(fx$Z)
+  }
   fy <- label_factor(kernel_y, y, approx, warn = FALSE)
   ichol_residual_warning(list(fx$fit, fy$fit))
-  st <- .Call(C_lowrank_hsic, fx$Z, fy$F)
+  st <- if (approx$name == "rff") {
+    rff_hsic(x, fy$F, dr, approx, threads)
+  } else {
+    .Call(C_lowrank_hsic, fx$Z, fy$F)
+  }
   list(stats = st, kernel_x = fx$kernel, kernel_y = fy$kernel,
-       rank = c(x = ncol(fx$Z), y = ncol(fy$F)),
+       rank = c(x = fx$r, y = ncol(fy$F)),
        residual = c(x = if (is.null(fx$fit)) NA_real_ else fx$fit$residual,
                     y = if (is.null(fy$fit)) NA_real_ else fy$fit$residual))
 }

@@ -870,6 +870,18 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
 void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
             const double *b, ptrdiff_t D, double *Z);
 
+/* bk_lowrank_hsic(Z, F, out) for Z = bk_rff(x, W, b) without the m x D Z:
+ * the features made chunk columns at a time; O(m (chunk + s)) memory besides
+ * x and F, O(m D (d + s)) time; the same results for any nthreads, chunk
+ * and simd (the projections' AVX2 copy, where the CPU has it).
+ * work: BK_RFF_HSIC_WORK(m, D, s, chunk) doubles (chunk at most D). */
+void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                 const double *b, ptrdiff_t D, const double *F, ptrdiff_t s,
+                 ptrdiff_t chunk, int nthreads, int simd, double *out,
+                 double *work, bk_pacer *pace);
+#define BK_RFF_HSIC_WORK(m, D, s, chunk)                                       \
+  ((7 + (s) + (chunk)) * (m) + 2 * (D) * (s) + 2 * (D) + 2 * (s))
+
 /* ---- ridge-regression kernel (ridge.c) ---------------------------------------
  * BAHSIC (backward = 1) and FOHSIC (0) with the ridge kernel Kbar_S = K_S
  * (K_S + lambda I)^-1 of a base kernel K (section 6.6 of

@@ -4,8 +4,9 @@
  * computed one kernel column at a time (never the m x m K), random Fourier
  * features K ~ Z Z', and HSIC0, HSIC1 and the variance of HSIC1 from two
  * factors in O(m r s + m (r + s)) time and O(m (r + s)) memory.
- * Numeric core: no R API, single-threaded (no reductions whose order could
- * depend on the thread count).
+ * Numeric core: no R API; single-threaded but for bk_rff_hsic(), whose
+ * threads share rows or whole columns, so that no sum's order depends on the
+ * thread count.
  */
 #include <math.h>
 #include <string.h>
@@ -150,6 +151,226 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   }
 }
 
+/* Rows per block of bk_rff_hsic()'s elementwise passes: a block of x
+ * (BK_RFF_ROWS x d) and of the chunk's features stays in cache while every
+ * feature of the chunk is computed from it. */
+#define BK_RFF_ROWS 256
+
+/* The projections b_k + sum_f W_kf x_if of the features k0..k1-1 and the
+ * rows b0..b1-1 into Zc (m x (k1 - k0)), each one as bk_rff() adds it up:
+ * b_k first, then the products one feature at a time, each rounded (no fused
+ * multiply-add), so that every path gives the very bits of bk_rff(). A tile
+ * of four features by four (AVX2: eight) rows stays in registers while x is
+ * read once per feature f. */
+#define RFF_PROJ_ARGS                                                          \
+  const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,                  \
+      const double *b, ptrdiff_t D, ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0,  \
+      ptrdiff_t b1, double *Zc
+
+/* the features and rows the tiles leave over, one at a time */
+static void rff_proj_rest(RFF_PROJ_ARGS, ptrdiff_t kt, ptrdiff_t it)
+{
+  for (ptrdiff_t k = k0; k < k1; k++) {
+    double *z = Zc + (ptrdiff_t) m * (k - k0);
+    const ptrdiff_t i0 = k < kt ? it : b0;
+    const double bk = b[k];
+    for (ptrdiff_t i = i0; i < b1; i++) z[i] = bk;
+    for (ptrdiff_t f = 0; f < d; f++) {
+      const double w = W[k + D * f];
+      const double *xf = x + (ptrdiff_t) m * f;
+      for (ptrdiff_t i = i0; i < b1; i++) z[i] += w * xf[i];
+    }
+  }
+}
+
+/* The portable tile is four features by four rows in named variables: GCC
+ * keeps them in registers (and pairs them into SSE2 vectors), where an array
+ * tile stayed in memory and ran 2.5 times slower. */
+static void rff_proj(RFF_PROJ_ARGS)
+{
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 4 * 4;
+  for (ptrdiff_t k = k0; k < kt; k += 4)
+    for (ptrdiff_t i = b0; i < it; i += 4) {
+      double a00 = b[k], a01 = a00, a02 = a00, a03 = a00;
+      double a10 = b[k + 1], a11 = a10, a12 = a10, a13 = a10;
+      double a20 = b[k + 2], a21 = a20, a22 = a20, a23 = a20;
+      double a30 = b[k + 3], a31 = a30, a32 = a30, a33 = a30;
+      for (ptrdiff_t f = 0; f < d; f++) {
+        const double *xf = x + (ptrdiff_t) m * f + i;
+        const double *wf = W + k + D * f;
+        const double x0 = xf[0], x1 = xf[1], x2 = xf[2], x3 = xf[3];
+        double w = wf[0];
+        a00 += w * x0; a01 += w * x1; a02 += w * x2; a03 += w * x3;
+        w = wf[1];
+        a10 += w * x0; a11 += w * x1; a12 += w * x2; a13 += w * x3;
+        w = wf[2];
+        a20 += w * x0; a21 += w * x1; a22 += w * x2; a23 += w * x3;
+        w = wf[3];
+        a30 += w * x0; a31 += w * x1; a32 += w * x2; a33 += w * x3;
+      }
+      double *z = Zc + (ptrdiff_t) m * (k - k0) + i;
+      z[0] = a00; z[1] = a01; z[2] = a02; z[3] = a03;
+      z += m;
+      z[0] = a10; z[1] = a11; z[2] = a12; z[3] = a13;
+      z += m;
+      z[0] = a20; z[1] = a21; z[2] = a22; z[3] = a23;
+      z += m;
+      z[0] = a30; z[1] = a31; z[2] = a32; z[3] = a33;
+    }
+  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RFF_X86_DISPATCH 1
+#include <immintrin.h>
+/* The same tile in AVX2 registers (the dispatch of pairs.c); a product and
+ * a sum, not _mm256_fmadd_pd, so the bits stay those of bk_rff(). */
+__attribute__((target("avx2"))) static void rff_proj_avx2(RFF_PROJ_ARGS)
+{
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 8 * 8;
+  for (ptrdiff_t k = k0; k < kt; k += 4)
+    for (ptrdiff_t i = b0; i < it; i += 8) {
+      __m256d c00 = _mm256_set1_pd(b[k]), c01 = c00,
+              c10 = _mm256_set1_pd(b[k + 1]), c11 = c10,
+              c20 = _mm256_set1_pd(b[k + 2]), c21 = c20,
+              c30 = _mm256_set1_pd(b[k + 3]), c31 = c30;
+      for (ptrdiff_t f = 0; f < d; f++) {
+        const double *xf = x + (ptrdiff_t) m * f + i;
+        const double *wf = W + k + D * f;
+        const __m256d a0 = _mm256_loadu_pd(xf), a1 = _mm256_loadu_pd(xf + 4);
+        __m256d w = _mm256_broadcast_sd(wf);
+        c00 = _mm256_add_pd(c00, _mm256_mul_pd(w, a0));
+        c01 = _mm256_add_pd(c01, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 1);
+        c10 = _mm256_add_pd(c10, _mm256_mul_pd(w, a0));
+        c11 = _mm256_add_pd(c11, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 2);
+        c20 = _mm256_add_pd(c20, _mm256_mul_pd(w, a0));
+        c21 = _mm256_add_pd(c21, _mm256_mul_pd(w, a1));
+        w = _mm256_broadcast_sd(wf + 3);
+        c30 = _mm256_add_pd(c30, _mm256_mul_pd(w, a0));
+        c31 = _mm256_add_pd(c31, _mm256_mul_pd(w, a1));
+      }
+      double *z = Zc + (ptrdiff_t) m * (k - k0) + i;
+      _mm256_storeu_pd(z, c00);
+      _mm256_storeu_pd(z + 4, c01);
+      z += m;
+      _mm256_storeu_pd(z, c10);
+      _mm256_storeu_pd(z + 4, c11);
+      z += m;
+      _mm256_storeu_pd(z, c20);
+      _mm256_storeu_pd(z + 4, c21);
+      z += m;
+      _mm256_storeu_pd(z, c30);
+      _mm256_storeu_pd(z + 4, c31);
+    }
+  /* clean upper halves before the SSE code (here GCC emits no vzeroupper of
+   * its own, and glibc's cos() ran 4 times slower after this function) */
+  _mm256_zeroupper();
+  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+}
+#endif
+
+/* cos(x) for |x| <= BK_COS_MAX, branch-free so that the loops that call it
+ * vectorise (glibc's cos() is a scalar call, half the time of the features): x = n pi/2 + r, |r| <= pi/4 (Cody and Waite's reduction with
+ * pi/2 in three parts, exact for |n| < 2^20), cos or sin of r by the
+ * polynomials of fdlibm's __kernel_cos / __kernel_sin, picked and signed by
+ * n mod 4 on the bits. Within 2 ulp of glibc's cos() (1.1e-16 absolute)
+ * over 2e7 arguments up to 1e5 and near multiples of pi/2; the statistics
+ * of features with arguments up to 1e4, and beyond BK_COS_MAX, are tested
+ * against features made with R's cos() in tests/testthat/test-approx-rff.R. */
+#define BK_COS_MAX 1.0e5
+static inline double bk_cos_core(double x)
+{
+  const double magic = 6755399441055744.0; /* 2^52 + 2^51 */
+  const double invpio2 = 6.36619772367581382433e-01;
+  const double pio2_1 = 1.57079632673412561417e+00;  /* first 33 bits */
+  const double pio2_2 = 6.07710050630396597660e-11;  /* next 33 bits */
+  const double pio2_3 = 2.02226624871116645580e-21;  /* next 33 bits */
+  const double pio2_3t = 8.47842766036889956997e-32; /* the rest */
+  double t = x * invpio2 + magic;
+  double n = t - magic;
+  double r = ((x - n * pio2_1) - n * pio2_2) - n * pio2_3;
+  r -= n * pio2_3t;
+  double z = r * r;
+  /* fdlibm __kernel_sin, __kernel_cos (tail terms of the reduction dropped) */
+  double s = r + r * z *
+                     (-1.66666666666666324348e-01 +
+                      z * (8.33333333332248946124e-03 +
+                           z * (-1.98412698298579493134e-04 +
+                                z * (2.75573137070700676789e-06 +
+                                     z * (-2.50507602534068634195e-08 +
+                                          z * 1.58969099521155010221e-10)))));
+  double hz = 0.5 * z, w = 1.0 - hz;
+  double c = w + (((1.0 - w) - hz) +
+                  z * z *
+                      (4.16666666666666019037e-02 +
+                       z * (-1.38888888888741095749e-03 +
+                            z * (2.48015872894767294178e-05 +
+                                 z * (-2.75573143513906633035e-07 +
+                                      z * (2.08757232129817482790e-09 +
+                                           z * -1.13596475577881948265e-11))))));
+  unsigned long long tb, sb, cb, out;
+  memcpy(&tb, &t, sizeof tb);
+  memcpy(&sb, &s, sizeof sb);
+  memcpy(&cb, &c, sizeof cb);
+  /* n mod 4 = 0: cos r, 1: -sin r, 2: -cos r, 3: sin r */
+  unsigned long long odd = 0ULL - (tb & 1ULL);
+  out = (sb & odd) | (cb & ~odd);
+  out ^= ((tb + 1ULL) & 2ULL) << 62;
+  double v;
+  memcpy(&v, &out, sizeof v);
+  return v;
+}
+
+/* z = scale cos(z) for n values: bk_cos_core() when every |z| <= BK_COS_MAX
+ * (random features' arguments are a few units), else glibc's cos(). */
+#define RFF_COS_BODY                                                           \
+  double over = 0.0;                                                           \
+  BK_SIMD_SUM(over)                                                            \
+  for (ptrdiff_t i = 0; i < n; i++) over += (double) !(fabs(z[i]) <= BK_COS_MAX); \
+  if (over > 0.0) {                                                            \
+    for (ptrdiff_t i = 0; i < n; i++) z[i] = scale * cos(z[i]);               \
+  } else {                                                                     \
+    BK_SIMD                                                                    \
+    for (ptrdiff_t i = 0; i < n; i++) z[i] = scale * bk_cos_core(z[i]);       \
+  }
+static void rff_cos(double *z, ptrdiff_t n, double scale) { RFF_COS_BODY }
+#ifdef RFF_X86_DISPATCH
+/* four-wide, without FMA: the bits of rff_cos() */
+__attribute__((target("avx2"))) static void rff_cos_avx2(double *z, ptrdiff_t n,
+                                                          double scale)
+{
+  RFF_COS_BODY
+}
+#endif
+
+/* Random features k0..k1-1 of the rows b0..b1-1 into Zc: the projections,
+ * then sqrt(2 / D) cos(.), cos() as bk_cos_core() (bk_rff()'s within 2 ulp). */
+static void rff_block(const double *x, ptrdiff_t m, ptrdiff_t d,
+                      const double *W, const double *b, ptrdiff_t D,
+                      ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,
+                      double scale, int avx2, double *Zc)
+{
+#ifdef RFF_X86_DISPATCH
+  if (avx2)
+    rff_proj_avx2(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+  else
+#endif
+    rff_proj(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+  (void) avx2;
+  for (ptrdiff_t k = k0; k < k1; k++) {
+    double *z = Zc + (ptrdiff_t) m * (k - k0) + b0;
+#ifdef RFF_X86_DISPATCH
+    if (avx2) {
+      rff_cos_avx2(z, b1 - b0, scale);
+      continue;
+    }
+#endif
+    rff_cos(z, b1 - b0, scale);
+  }
+}
+
 /* Column sums, and the sums of squares of every row (the diagonal of the
  * kernel G G'), of the m x r factor G: O(m r). */
 static void factor_sums(const double *G, ptrdiff_t m, ptrdiff_t r,
@@ -282,6 +503,154 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
   /* the variance of HSIC1: h of section 2.5 (with the (m - 2) factor of
    * the K~L~1 terms, see bk_hsic_stats()) and eq. (15) */
   offdiag_times(G, m, r, kd, l1, tr, Kl);
+  offdiag_times(F, m, s, ld, k1, ts, Lk);
+  double hh = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    double h = (md - 2.0) * (md - 2.0) * klrow[i] + (md - 2.0) * T -
+               (md - 2.0) * (Kl[i] + Lk[i]) - md * k1[i] * l1[i] +
+               SL * k1[i] + SK * l1[i] - kl;
+    hh += h * h;
+  }
+  double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
+  double R = hh / (4.0 * md * p3 * p3);
+  out[2] = 16.0 / md * (R - out[1] * out[1]);
+}
+
+/* bk_lowrank_hsic(Z, F) for the random features Z = sqrt(2 / D) cos(x W' +
+ * 1 b') of bk_rff(), without Z: the features are made `chunk` columns at a
+ * time and each chunk leaves only what the statistics need of it (Song et
+ * al. 2012, section 2.6.3, Lemmas 6-7): the column sums Z'1, the products
+ * Z'F and (HZ)'(HF), Z'l1 for l1 = L~ 1, and the per-sample sums diag(ZZ'),
+ * Z (Z'1), Z (Z'l1) and Z M (M = Z'F). Memory O(m (chunk + s)) besides x
+ * and F, instead of the m x D matrix; time O(m D (d + s)), as before.
+ * Every sum runs over the features in their order and over the samples as
+ * bk_lowrank_hsic() does; the per-sample sums of Z (Z'1) and Z (Z'l1) start
+ * from 0 instead of -diag(ZZ'), so they can differ in the last bits.
+ * Threads share the rows (the elementwise passes) or the features of a chunk
+ * (each column's sums whole on one thread): the results do not depend on
+ * nthreads. simd: the projections in AVX2 registers where the CPU has them
+ * (the same bits). pace: checked on the calling thread between the chunks.
+ * work: BK_RFF_HSIC_WORK(m, D, s, chunk) doubles. */
+void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                 const double *b, ptrdiff_t D, const double *F, ptrdiff_t s,
+                 ptrdiff_t chunk, int nthreads, int simd, double *out,
+                 double *work, bk_pacer *pace)
+{
+  const int avx2 = simd && bk_cpu_has_avx2_fma();
+  if (chunk < 1) chunk = 1;
+  if (chunk > D) chunk = D;
+  double *kd = work, *ld = kd + m, *k1 = ld + m, *l1 = k1 + m,
+         *klrow = l1 + m, *Kl = klrow + m, *Lk = Kl + m, *P = Lk + m,
+         *Zc = P + (ptrdiff_t) m * s;
+  double *M = Zc + (ptrdiff_t) m * chunk, *Mc = M + D * s, *g1 = Mc + D * s,
+         *f1 = g1 + D, *tr = f1 + s, *ts = tr + D;
+  const double md = (double) m, scale = sqrt(2.0 / (double) D);
+  const ptrdiff_t nblk = (m + BK_RFF_ROWS - 1) / BK_RFF_ROWS;
+
+  /* the label side, as bk_lowrank_hsic() */
+  factor_sums(F, m, s, f1, ld);
+  for (ptrdiff_t i = 0; i < m; i++) l1[i] = -ld[i];
+  add_cols(F, m, s, f1, 1, l1);
+  memset(kd, 0, (size_t) m * sizeof(double));
+  memset(k1, 0, (size_t) m * sizeof(double));
+  memset(Kl, 0, (size_t) m * sizeof(double));
+  memset(P, 0, (size_t) (m * s) * sizeof(double));
+
+  for (ptrdiff_t c0 = 0; c0 < D; c0 += chunk) {
+    const ptrdiff_t c1 = c0 + chunk < D ? c0 + chunk : D;
+    /* the chunk's features, a block of rows at a time */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t blk = 0; blk < nblk; blk++) {
+      ptrdiff_t b0 = blk * BK_RFF_ROWS,
+                b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
+      rff_block(x, m, d, W, b, D, c0, c1, b0, b1, scale, avx2, Zc);
+    }
+    /* each feature's sums over the samples, whole on one thread */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t k = c0; k < c1; k++) {
+      const double *z = Zc + (ptrdiff_t) m * (k - c0);
+      double g = 0.0;
+      BK_SIMD_SUM(g)
+      for (ptrdiff_t i = 0; i < m; i++) g += z[i];
+      g1[k] = g;
+      const double gb = g / md;
+      for (ptrdiff_t l = 0; l < s; l++) {
+        const double *Fl = F + (ptrdiff_t) m * l;
+        const double fb = f1[l] / md;
+        double u = 0.0, cc = 0.0;
+        BK_SIMD_SUM2(u, cc)
+        for (ptrdiff_t i = 0; i < m; i++) {
+          u += z[i] * Fl[i];
+          cc += (z[i] - gb) * (Fl[i] - fb);
+        }
+        M[k + D * l] = u;
+        Mc[k + D * l] = cc;
+      }
+      double t = 0.0;
+      BK_SIMD_SUM(t)
+      for (ptrdiff_t i = 0; i < m; i++) t += z[i] * l1[i];
+      tr[k] = t;
+    }
+    /* the per-sample sums, the features in their order */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+    for (ptrdiff_t blk = 0; blk < nblk; blk++) {
+      ptrdiff_t b0 = blk * BK_RFF_ROWS,
+                b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
+      for (ptrdiff_t k = c0; k < c1; k++) {
+        const double *z = Zc + (ptrdiff_t) m * (k - c0);
+        const double gk = g1[k], tk = tr[k];
+        BK_SIMD
+        for (ptrdiff_t i = b0; i < b1; i++) {
+          kd[i] += z[i] * z[i];
+          k1[i] += z[i] * gk;
+          Kl[i] += z[i] * tk;
+        }
+        for (ptrdiff_t l = 0; l < s; l++) {
+          double *Pl = P + (ptrdiff_t) m * l;
+          const double mkl = M[k + D * l];
+          BK_SIMD
+          for (ptrdiff_t i = b0; i < b1; i++) Pl[i] += z[i] * mkl;
+        }
+      }
+    }
+    bk_pace(pace, m * (c1 - c0) * (d + 4 * s + 8));
+  }
+  (void) nthreads;
+
+  double sumKL = 0.0, cKL = 0.0;
+  for (ptrdiff_t l = 0; l < s; l++)
+    for (ptrdiff_t k = 0; k < D; k++) {
+      sumKL += M[k + D * l] * M[k + D * l];
+      cKL += Mc[k + D * l] * Mc[k + D * l];
+    }
+  for (ptrdiff_t i = 0; i < m; i++) {
+    k1[i] -= kd[i];
+    Kl[i] -= kd[i] * l1[i];
+  }
+  /* klrow_a = sum_{b != a} K_ab L_ab = f_a' (Z M)_a - kd_a ld_a */
+  for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];
+  for (ptrdiff_t l = 0; l < s; l++) {
+    const double *Fl = F + (ptrdiff_t) m * l, *Pl = P + (ptrdiff_t) m * l;
+    BK_SIMD
+    for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Fl[i] * Pl[i];
+  }
+  double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    SK += k1[i];
+    SL += l1[i];
+    kl += k1[i] * l1[i];
+    dd += kd[i] * ld[i];
+  }
+  const double T = sumKL - dd;
+  out[0] = cKL / ((md - 1.0) * (md - 1.0));
+  out[1] = (T + SK * SL / ((md - 1.0) * (md - 2.0)) - 2.0 * kl / (md - 2.0)) /
+           (md * (md - 3.0));
   offdiag_times(F, m, s, ld, k1, ts, Lk);
   double hh = 0.0;
   for (ptrdiff_t i = 0; i < m; i++) {

@@ -116,3 +116,38 @@ SEXP C_rff(SEXP x, SEXP W, SEXP b)
   UNPROTECT(1);
   return Z;
 }
+
+/* c(HSIC0, HSIC1, variance of HSIC1) of bk_lowrank_hsic() for the random
+ * features of x (m x d double matrix) and the label factor F (m x s),
+ * without the m x D feature matrix (bk_rff_hsic()). opts: a named list
+ * (read by name, glue.h):
+ *   W, b       the frequencies (D x d) and the phases (D), as C_rff's
+ *   chunk      the features made at a time (>= 1; above D, D)
+ *   threads    the number of threads (the result does not depend on it)
+ *   simd       TRUE: the AVX2 copy of the projections where the CPU has it
+ *              (the same bits) */
+SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(F, "F");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), s = Rf_ncols(F);
+  if (Rf_nrows(F) != m) Rf_error("'F' must have %td rows, as 'x'", m);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_rff_hsic");
+  ptrdiff_t D = -1, dw = d;
+  const double *W = bk_opt_matrix(&op, "W", &D, &dw);
+  const double *b = bk_opt_real_vector(&op, "b", D, NULL);
+  ptrdiff_t chunk = bk_opt_int(&op, "chunk", 1, INT_MAX);
+  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
+  if (chunk > D) chunk = D;
+  double *work = (double *) R_alloc((size_t) BK_RFF_HSIC_WORK(m, D, s, chunk) + 1,
+                                    sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_rff_hsic(REAL(x), m, d, W, b, D, REAL(F), s, chunk, nthreads, simd, REAL(out),
+              work, &pace);
+  UNPROTECT(1);
+  return out;
+}

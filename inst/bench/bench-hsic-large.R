@@ -10,9 +10,15 @@
 # gc() maximum, and the relative error against exact HSIC on a 2000-sample
 # subset (the same subset for the exact and the approximate estimate).
 #
+# approx = "rff" makes its n_features = 500 random features 32 columns at a
+# time (?approximations), never the m x 500 matrix: its peak is printed next
+# to ichol's in the closing lines (time and VmHWM of each, and their ratio).
+#
 # Usage, after installing the package:
-#   Rscript inst/bench/bench-hsic-large.R [m] [reps]
-# or one approximation alone (what the script runs in a child process):
+#   Rscript inst/bench/bench-hsic-large.R [m] [reps] [names]
+# names: a comma-separated subset of ichol,rff,block (default all), each run
+# in a child process; a single name runs that approximation in this process
+# (what the children do):
 #   Rscript inst/bench/bench-hsic-large.R [m] [reps] ichol|rff|block
 
 suppressPackageStartupMessages(library(bahsic))
@@ -58,6 +64,7 @@ run_one <- function(name) {
   ex <- hsic(dat$x[sub, ], dat$y[sub])
   set.seed(11)
   ap <- hsic(dat$x[sub, ], dat$y[sub], approx = a)
+  cat(sprintf("RESULT %s %.6g %.6g\n", name, min(times), peak))
   cat(sprintf(paste0("%-6s m = %d: %6.2f s (best of %d), peak %6.0f MB (VmHWM), R max used %6.0f MB; ",
                      "HSIC1 = %.4g (se %.2g)%s;\n       on 2000 samples: exact HSIC1 %.4g, approx %.4g, ",
                      "relative error %.3g (HSIC0: %.3g)\n"),
@@ -67,14 +74,30 @@ run_one <- function(name) {
               abs(ap$hsic0 - ex$hsic0) / abs(ex$hsic0)))
 }
 
-if (!is.na(only)) {
+names_run <- if (is.na(only)) names(approximations) else strsplit(only, ",", fixed = TRUE)[[1L]]
+stopifnot(all(names_run %in% names(approximations)))
+if (length(names_run) == 1L && !is.na(only)) {
   run_one(only)
 } else {
   cat(sprintf("hsic(), Gaussian kernel, m = %d, d = %d, binary labels; %s\n", m, d, R.version.string))
+  cat(sprintf("data x: %.0f MB (m x d doubles)\n", 8 * m * d / 1024^2))
   rscript <- file.path(R.home("bin"), "Rscript")
   script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  for (name in names(approximations)) {
+  res <- list()
+  for (name in names_run) {
     # a fresh process each, so that VmHWM is this approximation's peak
-    system2(rscript, c(shQuote(script), m, reps, name))
+    out <- system2(rscript, c(shQuote(script), m, reps, name), stdout = TRUE)
+    line <- grep("^RESULT ", out, value = TRUE)
+    cat(grep("^RESULT ", out, value = TRUE, invert = TRUE), sep = "\n")
+    if (length(line)) {
+      f <- strsplit(line, " ", fixed = TRUE)[[1L]]
+      res[[name]] <- c(time = as.numeric(f[3L]), peak = as.numeric(f[4L]))
+    }
+  }
+  if (all(c("ichol", "rff") %in% names(res))) {
+    cat(sprintf(paste0("rff vs ichol at m = %d: time %.2f s vs %.2f s (%.2fx), ",
+                       "peak %.0f MB vs %.0f MB (%.2fx)\n"),
+                m, res$rff[["time"]], res$ichol[["time"]], res$rff[["time"]] / res$ichol[["time"]],
+                res$rff[["peak"]], res$ichol[["peak"]], res$rff[["peak"]] / res$ichol[["peak"]]))
   }
 }
