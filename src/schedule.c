@@ -227,9 +227,9 @@ static int cmp_first_desc(const void *p, const void *q)
  * The batch and its order are then those of scoring every candidate, and
  * its scores agree with theirs to BK_SERIES_ACCEPT (relative). pick: n
  * ints. */
-static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
-                            double sgn, ptrdiff_t k, double *sortbuf,
-                            int *pick, int nthreads)
+static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
+                           double sgn, ptrdiff_t k, double *sortbuf,
+                           int *pick, int nthreads)
 {
   double maxlo = -INFINITY;
   for (ptrdiff_t i = 0; i < n; i++) maxlo = fmax(maxlo, sortbuf[3 * i]);
@@ -239,7 +239,11 @@ static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
     if (!(sortbuf[3 * i + 2] < maxlo)) pick[np++] = (int) i;
   score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
   double smax = -INFINITY;
-  for (ptrdiff_t i = 0; i < np; i++) smax = fmax(smax, sortbuf[3 * pick[i] + 2]);
+  int bad = 0;
+  for (ptrdiff_t i = 0; i < np; i++) {
+    smax = fmax(smax, sortbuf[3 * pick[i] + 2]);
+    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
+  }
   /* and those whose score may be below -smax (|score| larger): the rest
    * then lie in [smin, smax] with smin = -|smax| or the smallest score */
   double smin = -fabs(smax);
@@ -249,7 +253,19 @@ static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
     if (e[0] != e[2] && !(e[0] >= smin)) pick[np++] = (int) i;
   }
   score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
-  for (ptrdiff_t i = 0; i < np; i++) smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
+  for (ptrdiff_t i = 0; i < np; i++) {
+    smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
+    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
+  }
+  if (bad || !isfinite(smax) || !isfinite(smin)) {
+    /* a score that is not finite (an overflow of extreme data) has no
+     * place in the intervals' order: score the rest too, as the exact loop */
+    np = 0;
+    for (ptrdiff_t i = 0; i < n; i++)
+      if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
+    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+    return 1;
+  }
 #ifdef BK_SERIES_TRACE
   fprintf(stderr, "S1 %td\n", np);
 #endif
@@ -293,6 +309,16 @@ static void screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
           ncont, np);
 #endif
   score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  for (ptrdiff_t i = 0; i < np; i++) bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
+  if (bad) {
+    /* as above: every candidate scored, for the exact loop's order */
+    np = 0;
+    for (ptrdiff_t i = 0; i < n; i++)
+      if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
+    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+    return 1;
+  }
+  return 0;
 }
 
 /* Score every feature of cand (n) against the scorer's set into sortbuf as
@@ -315,10 +341,12 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
     for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
     if (sc->screen && k > 0 && k < n &&
         sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0)) {
-      screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads);
-      /* only the batch's order matters (its scores are known) */
-      sort_first(sortbuf, n, k, cmp);
-      return 0;
+      /* only the batch's order matters (its scores are known), unless
+       * every candidate was scored */
+      if (!screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads)) {
+        sort_first(sortbuf, n, k, cmp);
+        return 0;
+      }
     } else {
 #ifdef BK_SERIES_TRACE
       fprintf(stderr, "E %td\n", n);
