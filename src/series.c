@@ -355,8 +355,11 @@ static void series_finish(const bk_series_round *sr, int n, double range2,
    * a few ulp plus the relative error of its argument (sigma Q); the series
    * sums S0 and the forms over as many terms. A generous multiple: */
   const double kappa = 4.0 * (double) m + 64.0 + 8.0 * sr->argmax;
+  /* plus the underflow of every term of both sums (absolute, not relative,
+   * for results near the subnormal range) */
   const double eps = kappa * 0x1p-52 *
-                     (2.0 * sr->A * growth + fabs(sr->diag) + 2.0 * mag);
+                         (2.0 * sr->A * growth + fabs(sr->diag) + 2.0 * mag) +
+                     (8.0 * (double) PAIRS(m) + 64.0) * growth * 0x1p-1074;
   const double half = trunc + eps;
   *lo = approx - half;
   *hi = approx + half;
