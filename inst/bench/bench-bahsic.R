@@ -234,10 +234,16 @@ check("ALL optimize / dimension, 1 thread", r_o1$sec / r_a1$sec, "<= 1.5",
       r_o1$sec / r_a1$sec <= 1.5)
 check(sprintf("ALL optimize / dimension, %d threads", threads), r_ot$sec / r_at$sec,
       "<= 1.5", r_ot$sec / r_at$sec <= 1.5)
+# (with the series screen, the default, BAHSIC screens more of its candidates
+# than FOHSIC, whose first iterations have wide kernels: these are no target;
+# the exact loops' ratio is in (e))
 check("FOHSIC add 0.1 ns/eval / BAHSIC ns/eval, 1 thread",
-      r_f1$ns_per_eval / r_a1$ns_per_eval, "<= 1", r_f1$ns_per_eval <= r_a1$ns_per_eval)
+      r_f1$ns_per_eval / r_a1$ns_per_eval, "(ratio)", TRUE)
 check("FOHSIC add 0 (50) ns/eval / BAHSIC ns/eval, 1 thread",
-      r_n1$ns_per_eval / r_a1$ns_per_eval, "<= 1", r_n1$ns_per_eval <= r_a1$ns_per_eval)
+      r_n1$ns_per_eval / r_a1$ns_per_eval, "(ratio)", TRUE)
+check("FOHSIC / BAHSIC, exact loops, 1 thread",
+      series_runs[["ALL fohsic"]]$exact$sec / series_runs[["ALL bahsic"]]$exact$sec, "<= 1",
+      series_runs[["ALL fohsic"]]$exact$sec <= series_runs[["ALL bahsic"]]$exact$sec)
 check("plain R (downdate) / bahsic, golub[, 1:300]", r_nv$sec / r_nb$sec, "(speed-up)",
       TRUE)
 check("plain R (from scratch) / bahsic, golub[, 1:300]", r_nr$sec / r_nb$sec,
