@@ -38,7 +38,7 @@ select_opts <- function(a, ...) {
   utils::modifyList(list(mode = codes$mode[["exact"]], kernel = codes$kernel[["gaussian"]],
                          p1 = 1, p2 = 0, direction = 0L, policy = 0L, grid = 2^(-1:1),
                          grid_relative = TRUE, step = 0, n_target = 0L, threads = 1L,
-                         verbose = FALSE, simd = FALSE, W = a$W), list(...))
+                         verbose = FALSE, simd = FALSE, series = 0L, W = a$W), list(...))
 }
 ridge_opts <- function(...) {
   utils::modifyList(list(lambda = 1, kernel = bahsic:::bk_codes$kernel[["gaussian"]],
@@ -229,6 +229,14 @@ test_that("the selectors' options are read by name and checked, naming the optio
                "C_select: option 'threads' must be", fixed = TRUE)
   expect_error(entries$C_select(select_opts(a, simd = NA)),
                "C_select: option 'simd' must be", fixed = TRUE)
+  for (bad in list(4L, -2L, NA_integer_, 1.5))
+    expect_error(entries$C_select(select_opts(a, series = bad)),
+                 "C_select: option 'series' must be", fixed = TRUE)
+  # the series screen (-1: terms chosen per iteration) ranks as the exact loop
+  ex <- entries$C_select(select_opts(a, step = 0.2))
+  se <- entries$C_select(select_opts(a, step = 0.2, series = -1L))
+  expect_identical(se$rank, ex$rank)
+  expect_identical(se$path, ex$path)
   expect_error(entries$C_select(select_opts(a, W = a$W[-1L, ])),
                "C_select: option 'W' must be a double matrix with 6 row(s) and 6 column(s)",
                fixed = TRUE)
