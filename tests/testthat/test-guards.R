@@ -204,7 +204,7 @@ test_that("randsel() counts every thread's workspace and rfe() the SVM's copies"
 # The whole-matrix paths: the Gram matrix (its cross products, the median
 # heuristic's selection, the kernel function, the mirror), the HSIC sums and
 # the gamma moments run in blocks with R_CheckUserInterrupt() between them
-# (src/gram_call.c, src/hsic_call.c). 5000 samples x 400 features are a few
+# (src/gram_call.c, src/hsic_call.c). 5000 samples x 1500 features are a few
 # seconds of C, most of it in the Gram matrix; the time limit, set just
 # before the call, is raised by the first check after it expires: the same
 # path as Ctrl-C. Without the checks the call would run to its end and
@@ -214,7 +214,7 @@ test_that("kernel_matrix(), hsic(), hsic_test() and kernel scores stop on an int
   skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
   set.seed(5)
   m <- 5000
-  x <- matrix(rnorm(m * 400), m, 400)
+  x <- matrix(rnorm(m * 1500), m, 1500)
   y <- factor(rep_len(c("a", "b"), m))
   small <- toy_binary()
   before <- hsic(small$x, small$y)
