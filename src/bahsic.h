@@ -479,11 +479,10 @@ typedef struct {
 } bk_series_round;
 /* Q, Wp: packed pairs of the set's squared distances and of W; Wd: W's
  * diagonal; sgn -1 (removal) or +1 (addition); work: the first
- * m (m - 1) / 2 + 2 m doubles of bk_series::work; make: 1 to form M, 0 to
- * reuse the M formed before at this sigma and Q. */
+ * m (m - 1) / 2 + 2 m doubles of bk_series::work. */
 void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
                        const double *Wd, ptrdiff_t m, double sigma, double sgn,
-                       double *work, int simd, int nthreads, int make);
+                       double *work, int simd, int nthreads);
 /* [lo, hi] holding the exact pass's HSIC of the set changed by feature xj
  * (m; fstat: its mean and squared range), from n terms; pw:
  * BK_SERIES_STRIDE(m) doubles */

@@ -427,6 +427,42 @@ static void offdiag_times(const double *G, ptrdiff_t m, ptrdiff_t r,
  * HSIC0 = ||(HG)'(HF)||_F^2 / (m - 1)^2 from the centred cross-product,
  * which avoids the cancellation of sum K o L - 2/m (K1)'(L1) + ... .
  * work: BK_LOWRANK_HSIC_WORK(m, r, s) doubles. */
+/* HSIC0 (eq. 4), HSIC1 (eq. 5, as in hsic.c's estimators()) and the
+ * variance of HSIC1 (h of section 2.5, with the (m - 2) factor of the K~L~1
+ * terms, see bk_hsic_stats(), and eq. 15) into out[0..2], from the sums the
+ * low-rank paths make: kd, ld the diagonals, k1, l1 the off-diagonal row
+ * sums, klrow_a = sum_{b != a} K_ab L_ab, Kl = K~ l1, Lk = L~ k1, sumKL =
+ * sum K o L, cKL = the centred sum. */
+static void lowrank_estimates(ptrdiff_t m, const double *kd, const double *ld,
+                              const double *k1, const double *l1,
+                              const double *klrow, const double *Kl,
+                              const double *Lk, double sumKL, double cKL,
+                              double *out)
+{
+  const double md = (double) m;
+  double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    SK += k1[i];
+    SL += l1[i];
+    kl += k1[i] * l1[i];
+    dd += kd[i] * ld[i];
+  }
+  const double T = sumKL - dd;
+  out[0] = cKL / ((md - 1.0) * (md - 1.0));
+  out[1] = (T + SK * SL / ((md - 1.0) * (md - 2.0)) - 2.0 * kl / (md - 2.0)) /
+           (md * (md - 3.0));
+  double hh = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    double h = (md - 2.0) * (md - 2.0) * klrow[i] + (md - 2.0) * T -
+               (md - 2.0) * (Kl[i] + Lk[i]) - md * k1[i] * l1[i] +
+               SL * k1[i] + SK * l1[i] - kl;
+    hh += h * h;
+  }
+  double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
+  double R = hh / (4.0 * md * p3 * p3);
+  out[2] = 16.0 / md * (R - out[1] * out[1]);
+}
+
 void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
                      const double *F, ptrdiff_t s, double *out, double *work)
 {
@@ -487,33 +523,11 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
     for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Ak[i] * Pk[i];
   }
 
-  double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0;
-  for (ptrdiff_t i = 0; i < m; i++) {
-    SK += k1[i];
-    SL += l1[i];
-    kl += k1[i] * l1[i];
-    dd += kd[i] * ld[i];
-  }
-  const double T = sumKL - dd;
-  /* eq. (4) and eq. (5), the latter as in hsic.c's estimators() */
-  out[0] = cKL / ((md - 1.0) * (md - 1.0));
-  out[1] = (T + SK * SL / ((md - 1.0) * (md - 2.0)) - 2.0 * kl / (md - 2.0)) /
-           (md * (md - 3.0));
-
   /* the variance of HSIC1: h of section 2.5 (with the (m - 2) factor of
    * the K~L~1 terms, see bk_hsic_stats()) and eq. (15) */
   offdiag_times(G, m, r, kd, l1, tr, Kl);
   offdiag_times(F, m, s, ld, k1, ts, Lk);
-  double hh = 0.0;
-  for (ptrdiff_t i = 0; i < m; i++) {
-    double h = (md - 2.0) * (md - 2.0) * klrow[i] + (md - 2.0) * T -
-               (md - 2.0) * (Kl[i] + Lk[i]) - md * k1[i] * l1[i] +
-               SL * k1[i] + SK * l1[i] - kl;
-    hh += h * h;
-  }
-  double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
-  double R = hh / (4.0 * md * p3 * p3);
-  out[2] = 16.0 / md * (R - out[1] * out[1]);
+  lowrank_estimates(m, kd, ld, k1, l1, klrow, Kl, Lk, sumKL, cKL, out);
 }
 
 /* bk_lowrank_hsic(Z, F) for the random features Z = sqrt(2 / D) cos(x W' +
@@ -640,26 +654,6 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     BK_SIMD
     for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Fl[i] * Pl[i];
   }
-  double SK = 0.0, SL = 0.0, kl = 0.0, dd = 0.0;
-  for (ptrdiff_t i = 0; i < m; i++) {
-    SK += k1[i];
-    SL += l1[i];
-    kl += k1[i] * l1[i];
-    dd += kd[i] * ld[i];
-  }
-  const double T = sumKL - dd;
-  out[0] = cKL / ((md - 1.0) * (md - 1.0));
-  out[1] = (T + SK * SL / ((md - 1.0) * (md - 2.0)) - 2.0 * kl / (md - 2.0)) /
-           (md * (md - 3.0));
   offdiag_times(F, m, s, ld, k1, ts, Lk);
-  double hh = 0.0;
-  for (ptrdiff_t i = 0; i < m; i++) {
-    double h = (md - 2.0) * (md - 2.0) * klrow[i] + (md - 2.0) * T -
-               (md - 2.0) * (Kl[i] + Lk[i]) - md * k1[i] * l1[i] +
-               SL * k1[i] + SK * l1[i] - kl;
-    hh += h * h;
-  }
-  double p3 = (md - 1.0) * (md - 2.0) * (md - 3.0);
-  double R = hh / (4.0 * md * p3 * p3);
-  out[2] = 16.0 / md * (R - out[1] * out[1]);
+  lowrank_estimates(m, kd, ld, k1, l1, klrow, Kl, Lk, sumKL, cKL, out);
 }

@@ -56,8 +56,7 @@ int bk_cmp_asc_low(const void *p, const void *q)
 /* Round the scores of the n (., index, score) triples of sortbuf to
  * BK_TIE_TOL times the largest one into their first entries, then sort the
  * triples by cmp. Shared with the ridge loop (ridge.c). */
-void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
-                        int (*cmp)(const void *, const void *))
+static void round_scores(double *sortbuf, ptrdiff_t n)
 {
   double scale = 0.0;
   for (ptrdiff_t i = 0; i < n; i++)
@@ -65,6 +64,12 @@ void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
   double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
   for (ptrdiff_t i = 0; i < n; i++)
     sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
+}
+
+void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
+                        int (*cmp)(const void *, const void *))
+{
+  round_scores(sortbuf, n);
   qsort(sortbuf, (size_t) n, 3 * sizeof(double), cmp);
 }
 
@@ -111,12 +116,7 @@ static void select_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
 static void sort_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
                        int (*cmp)(const void *, const void *))
 {
-  double scale = 0.0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    scale = fmax(scale, fabs(sortbuf[3 * i + 2]));
-  double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    sortbuf[3 * i] = nearbyint(sortbuf[3 * i + 2] / q);
+  round_scores(sortbuf, n);
   if (k < n) select_first(sortbuf, n, k, cmp);
   qsort(sortbuf, (size_t) k, 3 * sizeof(double), cmp);
 }

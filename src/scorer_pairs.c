@@ -50,6 +50,7 @@ typedef struct {
   int simd, nthreads;
   const bk_series *series; /* the series screen, or NULL */
   add4_fn add4;      /* update_Q's loop over four columns */
+  bk_series_round sr; /* the screen's iteration (M formed by its first call) */
 } pairs_state;
 
 #ifdef _OPENMP
@@ -423,7 +424,7 @@ static void screen_one(const pairs_state *st, const bk_series_round *sr,
 static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
                         double sgn, double *sortbuf, int fine)
 {
-  const pairs_state *st = ctx;
+  pairs_state *st = ctx;
   const bk_series *se = st->series;
   if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0))
     return 0;
@@ -457,10 +458,11 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
       some = byterms[i] - floor(byterms[i]) > 0.0;
     if (!some) return 0;
   }
-  bk_series_round sr;
-  /* M is the same for both calls of an iteration */
-  bk_series_prepare(&sr, st->Q, st->Wp, st->Wd, m, sigma, sgn, se->work,
-                    st->simd, st->nthreads, !fine);
+  /* M and its sums are the same for both calls of an iteration */
+  if (!fine)
+    bk_series_prepare(&st->sr, st->Q, st->Wp, st->Wd, m, sigma, sgn, se->work,
+                      st->simd, st->nthreads);
+  const bk_series_round sr = st->sr;
   double *scratch = byterms + st->d;
   const int nthreads = st->nthreads;
   const int par = nthreads > 1 && (double) n * (double) P >= BK_PAR_MIN_PAIRS;
@@ -521,7 +523,7 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
                      o->grid_relative},
                     Q, Qd, Qfull, mwork, Wp, Wd,
                     bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads,
-                    o->series, pick_add4(o->simd)};
+                    o->series, pick_add4(o->simd), {0}};
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
   /* m = 0: no pairs, and no xj[0] to start the range from */

@@ -191,27 +191,24 @@ static series_forms_fn pick_forms(int avx2)
   return series_forms;
 }
 
-/* M = W o exp(-sigma Q) over the packed pairs (when make; else M is the
- * one made before at this sigma), its row sums r and those of |M| (rbar),
- * S0 = sum M and A = sum |M| over the pairs a < b. */
+/* M = W o exp(-sigma Q) over the packed pairs, its row sums r and those of
+ * |M| (rbar), S0 = sum M and A = sum |M| over the pairs a < b. */
 void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
                        const double *Wd, ptrdiff_t m, double sigma, double sgn,
-                       double *work, int simd, int nthreads, int make)
+                       double *work, int simd, int nthreads)
 {
   const ptrdiff_t P = PAIRS(m);
   double *M = work, *r = M + P, *rbar = r + m;
   const double ns = -sigma;
   const int par = nthreads > 1 && (double) P >= BK_PAR_MIN_PAIRS / 8.0;
-  if (make) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
 #endif
-    for (ptrdiff_t b = 1; b < m; b++) {
-      const double *q = Q + PAIRS(b), *w = Wp + PAIRS(b);
-      double *mb = M + PAIRS(b);
-      BK_SIMD
-      for (ptrdiff_t a = 0; a < b; a++) mb[a] = w[a] * bk_exp(ns * q[a]);
-    }
+  for (ptrdiff_t b = 1; b < m; b++) {
+    const double *q = Q + PAIRS(b), *w = Wp + PAIRS(b);
+    double *mb = M + PAIRS(b);
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < b; a++) mb[a] = w[a] * bk_exp(ns * q[a]);
   }
   (void) par;
   memset(r, 0, (size_t) (2 * m) * sizeof(double));
