@@ -15,9 +15,13 @@
 #   1e-10), so that labellings giving the same statistic in exact arithmetic
 #   (the observed one, the class swap of a balanced design) count whatever
 #   the order of the sums (mt.maxT allows 120 * DBL_EPSILON absolutely).
-# * A feature whose observed statistic is NA (a zero spread) gets NA
+# * A feature whose observed statistic is NA (a constant feature) gets NA
 #   p-values and takes no part in the maxima; a permuted statistic that is
-#   NA counts for nothing.
+#   NA counts for nothing. A labelling that leaves a feature no spread within
+#   the classes but different class means gives it an infinite statistic
+#   (perfect separation), which reaches every threshold; an observed
+#   infinite statistic is reached only by such labellings, so its p-values
+#   are the smallest the labellings allow.
 #
 # The labellings are drawn with sample.int() from the caller's RNG, one
 # permutation after another, so the result depends on the seed but not on

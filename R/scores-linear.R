@@ -23,11 +23,14 @@
 # (limma's coefficient 2 of `~ y`). genefilter::rowttests() uses level 1
 # minus level 2, so its statistic is minus ours.
 #
-# Constant features: where the statistic divides by a within-class spread
-# that is exactly zero (t, snr, pc; pam when more than half the features are
-# constant) the score is NA rather than Inf or NaN, and the caller warns.
-# The moderated t and B borrow the prior variance, so a constant feature gets
-# a finite score there (0 when the class means are equal), as in limma.
+# Zero spread within the classes: where the statistic divides by a
+# within-class spread that is exactly zero (t, snr; pam when more than half
+# of the features have none), a feature whose class means differ separates
+# the classes perfectly and its statistic is +-Inf (it ranks first, and the
+# caller warns); a constant feature (equal means too) has no defined
+# statistic: NA rather than NaN, and the caller warns. The moderated t and B
+# borrow the prior variance, so such features get a finite score there (0
+# when the class means are equal), as in limma.
 
 #' Univariate linear feature scores
 #'
@@ -119,10 +122,12 @@ check_classes <- function(mom, min_n, pooled, method) {
   invisible(mom)
 }
 
-# num / den, NA where den is 0: a zero spread gives no usable score.
+# num / den for a spread den: where den is 0, +-Inf when num is not (perfect
+# separation, the strongest evidence there is) and NA when num is 0 too (a
+# constant feature: no statistic).
 ratio_or_na <- function(num, den) {
   out <- num / den
-  out[den == 0] <- NA_real_
+  out[den == 0 & num == 0] <- NA_real_
   out
 }
 
@@ -168,9 +173,11 @@ score_t <- function(mom, var_equal = FALSE, ...) {
 }
 
 # Two-sided p-value of a t statistic (stats::t.test(), stats::cor.test());
-# NA where the statistic is.
+# NA where the statistic is, 0 where it is infinite (whatever the df: Welch's
+# df are 0 / 0 when neither class has a spread).
 two_sided_t <- function(t, df) {
   p <- 2 * stats::pt(-abs(t), df)
+  p[is.infinite(t)] <- 0
   p[is.na(t)] <- NA_real_
   p
 }
@@ -220,10 +227,22 @@ score_pam <- function(mom, ...) {
   overall <- colSums(mom$mean * n) / m
   # K x d: the length-K vectors recycle down the columns
   d <- t((t(mom$mean) - overall) / s) / sqrt(1 / n - 1 / m)
-  d[, s == 0] <- NA_real_
+  if (any(s == 0)) d[, s == 0] <- pam_zero_spread(mom$mean[, s == 0, drop = FALSE], overall[s == 0])
   extra <- as.data.frame(t(d))
   names(extra) <- paste0("d_", mom$levels)
   list(score = colSums(d^2), extra = extra)
+}
+
+# pam's d where s_j + s0 = 0 (s0 = 0: more than half of the features have no
+# spread within the classes): +-Inf for a class whose mean differs from the
+# overall mean, 0 for one whose mean equals it, NA for a constant feature
+# (every class mean equal, exactly, as its values are).
+pam_zero_spread <- function(means, overall) {
+  dev <- t(t(means) - overall)
+  d <- sign(dev) * Inf
+  d[dev == 0] <- 0
+  d[, colSums(means != rep(means[1L, ], each = nrow(means))) == 0] <- NA_real_
+  d
 }
 
 # ---- permutation p-values (lin, snr, pam) ----------------------------------------
@@ -237,9 +256,12 @@ score_pam <- function(mom, ...) {
 # median over all features, needs them all in one block). A permutation that
 # gives the same partition of the samples sums the same values in the same
 # order (the C code lists each class's samples in index order), so it
-# reproduces the observed statistic exactly and counts. A statistic that is
-# NA under a permutation but not observed divides by a within-class spread
-# that the permutation made zero: it is infinite, and counts.
+# reproduces the observed statistic exactly and counts. A permutation that
+# leaves no spread within the classes gives an infinite statistic, which
+# counts (only an infinite one counts for an observed infinite statistic, so
+# a feature that separates the classes gets the smallest p-value the
+# permutations allow). NA is only the constant feature's (0 / 0), observed
+# too: its p-value is NA.
 permutation_scorer <- function(y, method, var_equal, perms) {
   fun <- linear_methods[[method]]$fun
   cls <- as.integer(y)

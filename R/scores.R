@@ -64,7 +64,32 @@
 #' features, are the same when the whole matrix is rescaled; `lin` scales with
 #' the data. `lods` does not, in limma either: its prior bounds the size of a
 #' true difference in the data's units (`stdev.coef.lim` of
-#' `limma::eBayes()`).
+#' `limma::eBayes()`); far above those units (values of about \eqn{10^{10}}
+#' and more) every B is the log prior odds \eqn{\log(0.01/0.99)} to the last
+#' digit. Features whose B are equal are then ranked by \eqn{|t|} (the order
+#' B has in exact arithmetic), and a warning says how many lost their B.
+#'
+#' **A feature that separates the classes perfectly** -- no spread within
+#' either class, different class means (e.g. 0 in every sample of one class,
+#' 1 in every sample of the other) -- is the strongest evidence of a
+#' difference there is. Its t (Welch's and pooled) and signal to noise ratio
+#' are infinite (`Inf` or `-Inf`, the sign of the difference), as is the
+#' statistic of `"pc"` for a feature that is an exact linear function of the
+#' outcome (correlation \eqn{\pm 1}{+-1}, within the rounding of its sums),
+#' and pam's statistic when its offset \eqn{s_0} is 0. Such features rank
+#' first (several by the spread of their class means, the largest difference
+#' first -- for `"pc"` the widest range of values -- then in feature order),
+#' their analytic p-value is 0 (and so their adjusted p-values); permutation
+#' p-values, and those of `adjust = "maxT"`, are the smallest the
+#' permutations allow; `effect` is the finite difference of the class means;
+#' and a warning names them. `genefilter::rowttests()` also gives an
+#' infinite t and p-value 0; [stats::t.test()] stops ("data are essentially
+#' constant"). The moderated t and B (limma's prior variance), pam (with
+#' \eqn{s_0 > 0}), the centroid difference and the kernel scores are finite
+#' for such features and rank them by their value, the kernel methods in
+#' feature order when they tie (with a median-heuristic width every
+#' separating feature has the same kernel matrix). A feature constant in one
+#' class only has a finite statistic. Equal scores keep the feature order.
 #'
 #' Constant features have no defined t, signal to noise or correlation: their
 #' score is `NA`, they are ranked last, and a warning names them (as it does
@@ -123,7 +148,7 @@
 #'     of permutations whose statistic is at least the observed one) / (1 +
 #'     `n_perm`), valid at any m; they cost `n_perm` times the score pass. A
 #'     constant feature has p = 1; with fewer than 4 samples the gamma
-#'     p-value is `NA`.}
+#'     p-value is `NA`, with a warning that suggests `n_perm`.}
 #' }
 #' The p-values are adjusted for multiple testing by [stats::p.adjust()]
 #' with `adjust` (Benjamini and Hochberg's false discovery rate by default,
@@ -147,7 +172,9 @@
 #'
 #' Welch's t and the signal to noise ratio need two samples in every class;
 #' the pooled t, `mt`, `lods` and `pam` only need more samples than classes,
-#' and the kernel methods one sample per class. See \link{input-checks} for every
+#' `pc` 3 samples (with 2 every correlation is \eqn{\pm 1}{+-1} and its t
+#' test has no degrees of freedom: an error), and the kernel methods one
+#' sample per class. See \link{input-checks} for every
 #' kind of bad input.
 #'
 #' The scores are computed a block of features at a time: the data are read,
@@ -208,7 +235,9 @@
 #'     \item{`score`}{the method's score, signed for `pc`, `lin`, `t`,
 #'       `snr` and two-class `mt` (level 2 minus level 1 of `y`).}
 #'     \item{`rank`}{1 = most relevant: largest absolute value for the
-#'       signed scores, largest value otherwise; `NA` scores last.}
+#'       signed scores, largest value otherwise; infinite scores (perfect
+#'       separation, see Details) first, `NA` scores last, equal scores in
+#'       feature order.}
 #'     \item{`statistic`}{the test statistic (see Details): the t of
 #'       `cor.test()` for `pc`, the (moderated) t for `t`, `mt` and `lods`,
 #'       the moderated F for `mt` with more than two classes, the score for
@@ -368,7 +397,9 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     warn_constant(d$features, constant, method, score)
     if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
   }
-  out <- data.frame(feature = d$features, score = score, rank = rank_scores(score, method),
+  ranked <- rank_features(method, score, res, src, d$features)
+  score <- ranked$score
+  out <- data.frame(feature = d$features, score = score, rank = ranked$rank,
                     stringsAsFactors = FALSE)
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
@@ -405,14 +436,121 @@ combine_parts <- function(parts, method, var_equal) {
   res
 }
 
-# Rank 1 = the largest score (|score| for the signed methods), NA last; ties
-# keep the feature order (radix sort is stable).
-rank_scores <- function(score, method) {
+# Rank 1 = the largest score (|score| for the signed methods), NA last; equal
+# scores by the larger `tie` (when given), then in feature order (radix sort
+# is stable).
+rank_scores <- function(score, method, tie = NULL) {
   key <- if (method %in% signed_methods) abs(score) else score
-  ord <- order(-key, na.last = TRUE, method = "radix")
+  ord <- if (is.null(tie)) {
+    order(-key, na.last = TRUE, method = "radix")
+  } else {
+    order(-key, -tie, na.last = TRUE, method = "radix")
+  }
   rank <- integer(length(score))
   rank[ord] <- seq_along(ord)
   rank
+}
+
+# ---- perfect separation --------------------------------------------------------
+# A feature with no spread within the classes and different class means is
+# the strongest evidence of a difference there is: its t, signal to noise
+# ratio (and pam's statistic when s0 = 0) are infinite (ratio_or_na(),
+# R/scores-linear.R), and so is the t of a correlation of +-1, a feature that
+# is an exact linear function of the outcome (`pc`; the correlation computed
+# in floating point is within a few ulps of 1, and is set to +-1). These
+# features rank first, several by the spread of their class means (for pc:
+# of their values), the largest first, then in feature order; their p-value
+# is 0, their effect the finite difference of the means, and a warning names
+# them. The moderated t, B, pam (s0 > 0), the centroid difference and the
+# kernel scores are finite for them and rank them by value.
+rank_features <- function(method, score, res, src, features) {
+  sep <- separating_features(method, score, src$m)
+  if (method == "pc") score[sep] <- sign(score[sep])
+  tie <- if (any(sep)) {
+    warn_separating(features, sep, method)
+    separation_spread(method, sep, res$mom, src)
+  } else if (method == "lods") {
+    # B ties where the data's scale leaves it no digits (warn_flat_lods())
+    abs(res$extra$t)
+  }
+  if (method == "lods") warn_flat_lods(features, score, res$extra$t)
+  list(score = score, rank = rank_scores(score, method, tie))
+}
+
+# How close to +-1 a computed correlation is taken for +-1: the rounding of
+# its sums over m samples.
+separation_tolerance <- function(m) max(64, m) * .Machine$double.eps
+
+separating_features <- function(method, score, m) {
+  if (method == "pc") return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
+  !is.na(score) & is.infinite(score)
+}
+
+# The order among separating features: the spread of the class means in the
+# data's units (two classes: |difference|, times a constant; more: their root
+# mean square deviation from the overall mean), for pc the range of the
+# values (the slope times the range of the outcome); 0 for the others.
+separation_spread <- function(method, sep, mom, src) {
+  key <- numeric(length(sep))
+  j <- which(sep)
+  if (method == "pc") {
+    b <- as.matrix(read_block(src, j, check = FALSE, names = FALSE))
+    # halves: no overflow at any finite scale
+    key[j] <- apply(b, 2L, function(v) max(v) / 2 - min(v) / 2)
+    return(key)
+  }
+  n <- mom$n
+  overall <- colSums(mom$mean[, j, drop = FALSE] * n) / sum(n)
+  dev <- sqrt(colSums(t(t(mom$mean[, j, drop = FALSE]) - overall)^2 * n) / sum(n))
+  key[j] <- .Call(C_scale_pow2, dev, mom$expo[j], 1L)
+  key
+}
+
+warn_separating <- function(features, sep, method) {
+  n <- sum(sep)
+  what <- if (method == "pc") {
+    c("is an exact linear function", "are exact linear functions")
+  } else {
+    c("separates", "separate")
+  }
+  warning(sprintf(paste0("%d feature%s %s%s (%s%s): %s; infinite statistic, smallest possible ",
+                         "p-value, ranked first%s."),
+                  n, if (n > 1L) "s" else "", what[1L + (n > 1L)],
+                  if (method == "pc") " of the outcome" else " the classes perfectly",
+                  paste(utils::head(features[sep], 3L), collapse = ", "),
+                  if (n > 3L) ", ..." else "",
+                  if (method == "pc") {
+                    "correlation +-1"
+                  } else {
+                    "no spread within the classes, different class means"
+                  },
+                  if (n == 1L) "" else if (method == "pc") {
+                    ", the widest range of values first"
+                  } else {
+                    ", the largest difference of class means first"
+                  }), call. = FALSE)
+}
+
+# B (lods) depends on the data's units: limma's prior bounds the size of a
+# true difference in them (stdev.coef.lim of limma::eBayes()), and far beyond
+# (values of about 1e10 and more) every B is the log prior odds
+# log(0.01 / 0.99) to the last digit, so B no longer orders the features.
+# Equal B are ranked by |t| (rank_features()); a warning says so.
+warn_flat_lods <- function(features, lods, t) {
+  ok <- which(!is.na(lods) & !is.na(t))
+  o <- ok[order(lods[ok], abs(t[ok]), method = "radix")]
+  flat <- diff(lods[o]) == 0 & diff(abs(t[o])) != 0
+  if (!any(flat)) return(invisible())
+  tied <- sort(unique(c(o[-1L][flat], o[-length(o)][flat])))
+  n <- length(tied)
+  warning(sprintf(paste0("B (method = \"lods\") is the same number for %d features whose ",
+                         "moderated t differ (%s%s): limma's prior bounds a true difference in ",
+                         "the data's units (stdev.coef.lim = c(0.1, 4)), and at the scale of ",
+                         "these data B has no digits left to tell them apart. They are ranked ",
+                         "by |t|; rescale x (e.g. log2 expression values), or use method = ",
+                         "\"mt\", which does not depend on the scale."),
+                  n, paste(utils::head(features[tied], 3L), collapse = ", "),
+                  if (n > 3L) ", ..." else ""), call. = FALSE)
 }
 
 #' @rdname feature_scores
@@ -445,6 +583,12 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
          call. = FALSE)
   }
   if (method == "pc" && !is.factor(y)) check_varying_outcome(y)
+  if (method == "pc") {
+    # with 2 samples every correlation is +-1 and its t test has 0 df
+    check_min_samples(m, 3L, "method = \"pc\" (a correlation and its t test on m - 2 df)",
+                      sprintf("Use method = %s, which needs 2.",
+                              if (is.factor(y)) "\"lin\", \"mmd\" or \"hsic\"" else "\"hsic\""))
+  }
   # Welch's t and the signal to noise ratio need a variance in every class;
   # the pooled t, moderated t, B and pam pool the classes' sums of squares
   # (as genefilter, limma and pamr do), so a class of one sample is enough.
@@ -575,6 +719,12 @@ inference_p_values <- function(inf, src, y, method, opts) {
     return(p)
   }
   raw <- inf$p_value
+  if (method %in% kernel_methods && is.null(opts$n_perm) && src$m < 4L) {
+    warning(sprintf(paste0("With %d samples the gamma approximation of the p-values of ",
+                           "method = \"%s\" is undefined (it needs 4): p_value and ",
+                           "adj_p_value are NA. Give 'n_perm' for permutation p-values, or ",
+                           "use more samples."), src$m, method), call. = FALSE)
+  }
   if (is.null(raw) && method %in% perm_methods && !is.null(opts$n_perm)) {
     raw <- permutation_p_values(src, y, method, opts)
   }
@@ -685,59 +835,159 @@ combine_moments <- function(parts) {
 #' The top features of a score table, by rank or at a false discovery rate
 #'
 #' Picks rows of a [feature_scores()] table as `limma::topTable()` does with
-#' `number` and `p.value`: the features ordered by rank, those with an
-#' adjusted p-value at most `fdr`, then the first `n` of them.
+#' `number`, `p.value`, `lfc` and `sort.by` (here `n`, `fdr`, `lfc` and
+#' `sort_by`): the features with an adjusted p-value at most `fdr` and an
+#' absolute effect at least `lfc`, ordered by `sort_by` (by rank unless asked
+#' otherwise), then the first `n` of them.
 #'
 #' With `adjust = "BH"` (the default of [feature_scores()]) the adjusted
 #' p-values are Benjamini and Hochberg's (1995), and the features kept at
 #' `fdr = 0.05` are a list whose expected false discovery rate is at most 5%.
 #' Features with an `NA` adjusted p-value (constant ones) are never kept by
-#' `fdr`.
+#' `fdr`, nor features with an `NA` effect by `lfc`. A feature that separates
+#' the classes perfectly (infinite statistic, p-value 0) is ranked first and
+#' kept by every cut.
+#'
+#' As in limma, `lfc` is applied with `fdr` (both must hold) and does not
+#' change the adjusted p-values, which count every feature.
 #'
 #' @param scores a data frame returned by [feature_scores()].
 #' @param n `NULL` (all) or the largest number of features to return.
 #' @param fdr `NULL` (no cut) or a number in \[0, 1\]: keep the features with
 #'   `adj_p_value <= fdr`. Needs the `adj_p_value` column, which
 #'   [feature_scores()] gives for the methods with p-values (see its Details).
+#' @param lfc `NULL` (no cut) or a number \eqn{\ge 0}: keep the features with
+#'   `abs(effect) >= lfc`, limma's minimum absolute log-fold change when the
+#'   data are log expression values. Needs the `effect` column (the
+#'   difference of the class means of the linear methods for two classes;
+#'   for `"pc"` the correlation): an error for the other methods.
+#' @param sort_by the order of the rows: `"rank"` (the default, the method's
+#'   ranking; `"score"` is the same), `"p_value"` (smallest first),
+#'   `"effect"`, `"statistic"` (largest absolute value first), `"mean"`
+#'   (largest first) or `"none"` (the order of the features in the data).
+#'   limma's names are accepted: `"P"` and `"p"` for `"p_value"`, `"logFC"`
+#'   for `"effect"`, `"t"` and `"F"` for `"statistic"`, `"AveExpr"` for
+#'   `"mean"`, `"B"` for the rank of `method = "lods"`. A column the scores
+#'   do not have is an error that lists those they have. Equal values keep
+#'   the order of the rank.
 #' @param ... not used: an unknown argument is an error.
-#' @return The rows of `scores` kept, ordered by rank (unranked last), with all
-#'   their columns; row names are reset. Zero rows when none passes.
+#' @return The rows of `scores` kept, in the order of `sort_by` (unranked and
+#'   `NA` values last), with all their columns; row names are reset. Zero rows
+#'   when none passes.
 #' @family scores
 #' @examples
 #' s <- feature_scores(golub$x[, 1:500], golub$y, method = "mt")
 #' top_features(s, n = 5)
 #' nrow(top_features(s, fdr = 0.01))
+#' # limma's topTable(fit, number = 10, p.value = 0.05, lfc = 1, sort.by = "logFC")
+#' top_features(s, n = 10, fdr = 0.05, lfc = 1, sort_by = "logFC")
+#' # the smallest p-values first
+#' head(top_features(s, sort_by = "p_value"), 3)
 #' @export
-top_features <- function(scores, n = NULL, fdr = NULL, ...) {
+top_features <- function(scores, n = NULL, fdr = NULL, lfc = NULL, sort_by = "rank", ...) {
+  check_limma_names(...names())
   check_dots(..., .fn = "top_features")
   if (!is.data.frame(scores) || !all(c("feature", "rank") %in% names(scores))) {
     stop("'scores' must be a data frame from feature_scores() (with columns feature and rank).",
          call. = FALSE)
   }
+  method <- attr(scores, "method")
   if (!is.null(n)) n <- check_whole(n, "n", 0L)
+  sort_by <- check_sort_by(sort_by, scores, method)
   keep <- rep(TRUE, nrow(scores))
   if (!is.null(fdr)) {
     if (!is.numeric(fdr) || length(fdr) != 1L || is.na(fdr) || fdr < 0 || fdr > 1) {
       stop("'fdr' must be one number between 0 and 1, e.g. fdr = 0.05.", call. = FALSE)
     }
     if (!"adj_p_value" %in% names(scores)) {
-      method <- attr(scores, "method")
       stop(sprintf(paste0("'fdr' needs adjusted p-values, and these scores%s have none: use a ",
                           "method with p-values or give 'n_perm' to feature_scores() (see ",
-                          "?feature_scores), or choose by 'n'."),
-                   if (is.null(method)) "" else sprintf(" (method = \"%s\")", method)),
+                          "?feature_scores), or choose by 'n'."), method_words(method)),
            call. = FALSE)
     }
     keep <- !is.na(scores$adj_p_value) & scores$adj_p_value <= fdr
   }
+  if (!is.null(lfc)) keep <- keep & lfc_keep(scores, lfc, method)
   idx <- which(keep)
-  idx <- idx[order(scores$rank[idx], idx, na.last = TRUE)]
+  idx <- idx[top_order(scores, idx, sort_by)]
   if (!is.null(n)) idx <- utils::head(idx, n)
   out <- scores[idx, , drop = FALSE]
   rownames(out) <- NULL
-  attr(out, "method") <- attr(scores, "method")
+  attr(out, "method") <- method
   attr(out, "adjust") <- attr(scores, "adjust")
   out
+}
+
+method_words <- function(method) {
+  if (is.null(method)) "" else sprintf(" (method = \"%s\")", method)
+}
+
+# limma::topTable()'s argument names, given to top_features(): what they are
+# called here.
+check_limma_names <- function(names) {
+  ours <- c(number = "n", p.value = "fdr", sort.by = "sort_by")
+  hit <- intersect(names, names(ours))
+  if (length(hit)) {
+    stop(sprintf(paste0("top_features() takes limma's '%s' as '%s': write %s = ... (see ",
+                        "?top_features)."), hit[1L], ours[[hit[1L]]], ours[[hit[1L]]]),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+# The columns sort_by may name, limma's names for them, and how each sorts:
+# "rank" ascending (the rank already orders the score), the others by their
+# absolute value (signed columns) or value, largest first, p-values smallest
+# first.
+sort_by_choices <- c("rank", "score", "p_value", "effect", "statistic", "mean", "none")
+sort_by_limma <- c(P = "p_value", p = "p_value", logFC = "effect", t = "statistic",
+                   F = "statistic", AveExpr = "mean", B = "score")
+
+check_sort_by <- function(sort_by, scores, method) {
+  if (is.character(sort_by) && length(sort_by) == 1L && sort_by %in% names(sort_by_limma)) {
+    if (sort_by == "B" && !identical(method, "lods")) {
+      stop(sprintf(paste0("sort_by = \"B\" is limma's log odds, the score of method = ",
+                          "\"lods\"; these scores%s have none. Use sort_by = \"rank\" (their ",
+                          "own order) or \"p_value\"."), method_words(method)), call. = FALSE)
+    }
+    sort_by <- sort_by_limma[[sort_by]]
+  }
+  sort_by <- arg_match(sort_by, sort_by_choices, aliases = sort_by_limma)
+  if (sort_by == "score") sort_by <- "rank"
+  if (!sort_by %in% c(names(scores), "none")) {
+    has <- intersect(sort_by_choices, c(names(scores), "none"))
+    stop(sprintf(paste0("sort_by = \"%s\" needs the column '%s', and these scores%s have ",
+                        "none: sort by %s."), sort_by, sort_by, method_words(method),
+                 paste0("\"", has, "\"", collapse = ", ")), call. = FALSE)
+  }
+  sort_by
+}
+
+# limma's lfc: |effect| >= lfc, for the scores with an effect column.
+lfc_keep <- function(scores, lfc, method) {
+  if (!is.numeric(lfc) || length(lfc) != 1L || !is.finite(lfc) || lfc < 0) {
+    stop("'lfc' must be one number >= 0 (the smallest |effect|), e.g. lfc = 1.", call. = FALSE)
+  }
+  if (!"effect" %in% names(scores)) {
+    stop(sprintf(paste0("'lfc' keeps the features whose |effect| (the difference of the class ",
+                        "means, limma's logFC) is at least lfc, and these scores%s have no ",
+                        "effect column: it is given by the linear methods (\"lin\", \"t\", ",
+                        "\"snr\", \"mt\", \"lods\", \"pam\" for two classes; \"pc\": the ",
+                        "correlation). Remove 'lfc', or cut by 'fdr' or 'n'."),
+                 method_words(method)), call. = FALSE)
+  }
+  !is.na(scores$effect) & abs(scores$effect) >= lfc
+}
+
+# The order of the rows idx by sort_by; equal values (and NA, last) by rank,
+# then by row.
+top_order <- function(scores, idx, sort_by) {
+  rank <- scores$rank[idx]
+  if (sort_by == "none") return(seq_along(idx))
+  if (sort_by == "rank") return(order(rank, idx, na.last = TRUE))
+  v <- scores[[sort_by]][idx]
+  key <- switch(sort_by, p_value = v, mean = -v, -abs(v))
+  order(key, rank, idx, na.last = TRUE)
 }
 
 # The bar of feature_scores() (R/progress.R) when it permutes: over the

@@ -28,8 +28,9 @@ static int thread_id(void) { return 0; }
 #endif
 
 /* the statistics of one feature from the class sums (s) and sums of squares
- * (q) of class 1 and class 2; NaN where the spread is 0 (the package's
- * convention for a statistic that divides by zero: not a usable score) */
+ * (q) of class 1 and class 2. Where the spread is 0: +-Inf when the class
+ * means differ (perfect separation: the largest statistic there is), NaN
+ * when they are equal too (a constant feature: no statistic) */
 /* features per block of the class sums: 2 x 8 kB of accumulators */
 #define BK_MAXT_BLOCK 1024
 
@@ -58,7 +59,8 @@ static double two_sample(int stat, double s1, double q1, double n1, double s2,
   default: /* BK_PERM_LIN */
     return diff;
   }
-  return den > 0.0 ? diff / den : NAN;
+  if (den > 0.0) return diff / den;
+  return diff != 0.0 ? copysign(INFINITY, diff) : NAN;
 }
 
 void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
