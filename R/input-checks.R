@@ -30,8 +30,8 @@
 #'   a constant numeric y \tab error \tab error \tab error \tab error \cr
 #'   one sample in a class \tab value \tab error (Welch t, snr); value \tab value
 #'     \tab error \cr
-#'   fewer than 4 samples \tab error below the minimum \tab error below the minimum
-#'     \tab error below the minimum \tab error below 6 \cr
+#'   fewer than 4 samples \tab error below the minimum \tab error below the minimum;
+#'     warning (gamma p-values) \tab error below the minimum \tab error below 6 \cr
 #'   unused factor levels \tab warning; value \tab warning; value \tab warning; value
 #'     \tab warning; value \cr
 #'   character columns \tab error \tab error \tab error \tab error \cr
@@ -45,6 +45,10 @@
 #'   y is NULL \tab error \tab error \tab error (unless unsupervised)
 #'     \tab error \cr
 #'   data of extreme scale \tab value, or error \tab value \tab value \tab value \cr
+#'   data of large scale (lods) \tab value \tab warning (lods); value \tab value
+#'     \tab value \cr
+#'   a perfectly separating feature \tab value \tab warning (t, snr, pc); ranked first
+#'     \tab value \tab warning (t); probability 1 \cr
 #'   an overflowing polynomial kernel \tab error \tab error \tab error \tab error \cr
 #'   a sparse or out-of-memory matrix \tab value \tab value \tab value \tab value \cr
 #'   a misspelt or unknown argument \tab error \tab error \tab error \tab error \cr
@@ -103,6 +107,31 @@
 #'     constant feature weight 0 and stops when none varies; \code{qmi()}
 #'     counts a constant feature in its Parzen normaliser; \code{lsmi()} warns and
 #'     estimates the dependence of the others (about 0 when none varies).}
+#'   \item{A perfectly separating feature}{A feature with no spread within
+#'     the classes and different class means (0 in every sample of one class,
+#'     1 in every sample of the other): the strongest evidence of a difference
+#'     there is, ranked first by \code{feature_scores()}. Its t (Welch's and
+#'     pooled) and signal to noise ratio are infinite, its p-value 0 (and its
+#'     adjusted p-values; permutation and maxT p-values are the smallest the
+#'     permutations allow), its effect the finite difference of the means, and
+#'     a warning names it; \code{"pc"} does the same for an exact linear
+#'     function of the outcome (correlation \eqn{\pm 1}{+-1}), and
+#'     \code{"pam"} when its offset \eqn{s_0} is 0. Several such features are
+#'     ordered by the difference of their class means, then in feature order.
+#'     The moderated t, B, the kernel scores and pam (\eqn{s_0 > 0}) are finite
+#'     and rank it by value (first in practice); the centroid difference
+#'     (\code{"lin"}) is in the data's units and ranks it by the size of its
+#'     difference. \code{top_features()}, \code{stability_selection(selector
+#'     = "t")} (probability 1, with the warning of its fits counted once) and
+#'     \code{step_select_hsic(method = "t")} keep it first. The selectors and
+#'     \code{hsic()} need no variance: a value.}
+#'   \item{Data of large scale (lods)}{limma's B statistic (\code{"lods"})
+#'     depends on the data's units, as in limma: its prior bounds the size of
+#'     a true difference in them. Far above them (values of about
+#'     \eqn{10^{10}}{1e10} and more) every B is the same number to the last
+#'     digit: a warning counts the features whose B are equal although their
+#'     moderated t differ, and ranks them by \eqn{|t|} (as the moderated t
+#'     ranks them). Rescale x (log2 expression values) or use \code{"mt"}.}
 #'   \item{A single class}{An error: dependence on the outcome needs at least
 #'     two classes (a one-level factor, or one left after dropping unused
 #'     levels or missing values).}
@@ -131,8 +160,13 @@
 #'     cross-validation); the biased \code{hsic()}, per-feature biased HSIC
 #'     and the biased permutation test 2; \code{"mt"}, \code{"lods"},
 #'     \code{"pam"} and the pooled t more samples than classes; Welch's t and
-#'     \code{"snr"} 2 per class; \code{"pc"}, \code{"lin"}, \code{"mmd"} and
-#'     \code{"kta"} 2. Below its minimum a function stops with an error that
+#'     \code{"snr"} 2 per class; \code{"lin"}, \code{"mmd"} and
+#'     \code{"kta"} 2, \code{"pc"} 3 (with 2 samples every correlation is
+#'     \eqn{\pm 1}{+-1} and its t test has no degrees of freedom). The gamma
+#'     p-values of \code{"mmd"}, \code{"kta"} and \code{"hsic"} need 4
+#'     samples: below, the scores come with \code{NA} p-values and a warning
+#'     that suggests \code{n_perm} (permutation p-values, defined at any m).
+#'     Below its minimum a function stops with an error that
 #'     says what the alternative needs, e.g. \code{estimator = "biased"} or
 #'     \code{method = "permutation"}. With a single sample every function
 #'     stops.}

@@ -88,6 +88,7 @@ SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kerne
             "fohsic()", "randsel()", "hsic_weights()", "bahsic(kernel = kernel_ridge(1))")
 T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
+GAMMA_UNDEFINED <- "the gamma approximation of the p-values .* is undefined .*Give 'n_perm'"
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
 L1 <- c("l1_lsmi()", "l1_hsic()")
 RFE <- c("rfe()", 'rfe(importance = "mkl")')
@@ -357,6 +358,45 @@ bad_input <- list(
     rule(c(fs("lin", "mt", "mmd", "hsic"), FS_HSIC_U), "warning", "no dependence on the outcome",
          function(res, run, input) expect_equal(res$score, rep(0, 4), tolerance = 1e-12)))),
 
+  # the strongest evidence there is: first, whatever the method; an infinite
+  # t or signal to noise ratio (p-value 0) with a warning that names it
+  list(case = "a perfectly separating feature", input = function() {
+    d <- toy()
+    d$x[, 3] <- as.integer(d$y == "b")
+    d
+  }, rules = list(
+    rule(c(fs("t", "snr"), T_POOLED), "warning",
+         "^1 feature separates the classes perfectly \\(g3\\).*ranked first",
+         function(res, run, input) {
+           expect_identical(res$rank[3], 1L)
+           expect_identical(res$score[3], Inf)
+           expect_identical(res$effect[3], 1)
+           if (!is.null(res$p_value)) expect_identical(res$p_value[3], 0)
+         }),
+    rule(fs("pc"), "warning", "^1 feature is an exact linear function of the outcome \\(g3\\)",
+         function(res, run, input) {
+           expect_identical(res$rank[3], 1L)
+           expect_identical(c(res$score[3], res$statistic[3], res$p_value[3]), c(1, Inf, 0))
+         }),
+    rule("stability_selection()", "warning",
+         "^In 6 of 6 fits: 1 feature separates the classes perfectly \\(g3\\)",
+         function(res, run, input) {
+           expect_identical(res$features$probability[3], 1)
+           expect_identical(res$features$rank[3], 1L)
+         }),
+    # finite scores that rank by their value: the centroid difference in the
+    # data's units (g1's larger shift, 1.5 plus noise, comes first), pam with
+    # its offset s0 > 0 in the denominator
+    rule(fs("lin", "pam"), "value", check = function(res, run, input) {
+      expect_defined(res, colnames(input$x))
+      expect_identical(res$rank[c(1, 3)], 1:2)
+    }),
+    rule(fs(score_methods), "value", check = function(res, run, input) {
+      expect_defined(res, colnames(input$x))
+      expect_identical(res$rank[3], 1L)
+    }),
+    rule("*", "value", check = defined_or_value))),
+
   list(case = "a single class", input = function() {
     d <- toy()
     d$y <- factor(rep("a", 12))
@@ -415,11 +455,17 @@ bad_input <- list(
          rule(LSMI, "error", "needs at least 4 samples; there are 3"),
          rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"b\" has 1"),
          rule(fs("t", "snr"), "error", "class \"b\" has 1"),
-         rule(fs("hsic"), "value", check = function(res, run, input) {
+         # the scores, with a word on the gamma p-values (NA below 4 samples)
+         rule(fs("hsic"), "warning", GAMMA_UNDEFINED, check = function(res, run, input) {
            want <- vapply(seq_len(ncol(input$x)), function(j) {
              hsic(input$x[, j], input$y, estimator = "biased")$estimate
            }, numeric(1))
            expect_equal(res$score, want, tolerance = 1e-12)
+           expect_true(all(is.na(res$p_value)))
+         }),
+         rule(fs("mmd", "kta"), "warning", GAMMA_UNDEFINED, check = function(res, run, input) {
+           expect_defined(res, colnames(input$x))
+           expect_true(all(is.na(res$p_value)))
          }),
          rule("*", "value", check = defined))),
 
@@ -440,6 +486,9 @@ bad_input <- list(
          rule(c(fs("mt", "lods", "pam"), T_POOLED), "error",
               paste0("pools the variance within classes, so it needs more samples \\(2\\) ",
                      "than classes \\(2\\)")),
+         # every correlation of 2 samples is +-1, its t test has 0 df
+         rule(fs("pc"), "error", "method = \"pc\" .*needs at least 3 samples; there are 2"),
+         rule(fs("mmd", "kta", "hsic"), "warning", GAMMA_UNDEFINED, check = defined),
          rule("*", "value", check = defined))),
 
   list(case = "fewer than 4 samples (m = 1)", input = function() {
@@ -558,6 +607,20 @@ bad_input <- list(
          }),
     # a median-heuristic width of the whole data is not a double in these units
     rule("*", "error", "cannot set a kernel width for 'x': its values are so small.*Rescale 'x'"))),
+
+  # B's prior is in the data's units (limma's stdev.coef.lim): far above them
+  # every B is the same number; the others are scale-free or in the data's units
+  list(case = "data of large scale (x * 1e20)", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    d$x <- d$x * 1e20
+    d
+  }, rules = list(
+    rule(fs("lods"), "warning", "B \\(method = \"lods\"\\) is the same number for 4 features",
+         function(res, run, input) {
+           expect_identical(res$rank, feature_scores(input$x, input$y, method = "mt")$rank)
+         }),
+    rule("*", "value", check = defined_or_value))),
 
   list(case = "a sparse matrix (dgCMatrix)", input = function() {
     d <- toy()

@@ -124,7 +124,8 @@ test_that("pc: t, p-value and correlation of stats::cor.test()", {
   x <- matrix(rnorm(m * 30), m, 30)
   x[, 1] <- x[, 1] + 2 * yv
   x[, 2] <- 3 * yv + 1   # r = 1: t = Inf, p = 0
-  s <- feature_scores(x, yv, method = "pc")
+  expect_warning(s <- feature_scores(x, yv, method = "pc"),
+                 "1 feature is an exact linear function of the outcome \\(V2\\)")
   ref <- t(apply(x[, -2], 2, function(v) {
     r <- stats::cor.test(v, yv)
     c(r$statistic, r$p.value, r$estimate, r$parameter)
@@ -294,6 +295,48 @@ test_that("top_features(): by rank, at an FDR, the first n", {
   expect_error(top_features(s, fdr = 2), "'fdr' must be one number between 0 and 1")
   expect_error(top_features(s, n = -1), "'n' must be a whole number")
   expect_error(top_features(s$score), "'scores' must be a data frame from feature_scores()")
+})
+
+test_that("top_features() takes topTable()'s four: n, fdr, lfc and sort_by", {
+  dat <- sim_two(d = 50)
+  s <- feature_scores(dat$x, dat$y, method = "mt")
+  big <- abs(s$effect) >= 1
+  expect_identical(top_features(s, lfc = 1)$feature, s$feature[big][order(s$rank[big])])
+  both <- top_features(s, fdr = 0.05, lfc = 1)
+  expect_true(all(both$adj_p_value <= 0.05 & abs(both$effect) >= 1))
+  expect_identical(nrow(top_features(s, lfc = 0)), nrow(s))
+  # each order, ties by rank
+  expect_identical(top_features(s, sort_by = "score"), top_features(s))
+  by_p <- top_features(s, sort_by = "p_value")
+  expect_identical(by_p$feature, s$feature[order(s$p_value, s$rank)])
+  expect_identical(top_features(s, sort_by = "P"), by_p)
+  by_e <- top_features(s, n = 7, sort_by = "logFC")
+  expect_identical(by_e$feature, s$feature[order(-abs(s$effect), s$rank)][1:7])
+  expect_identical(top_features(s, sort_by = "t")$feature,
+                   s$feature[order(-abs(s$statistic), s$rank)])
+  expect_identical(top_features(s, sort_by = "AveExpr")$feature,
+                   s$feature[order(-s$mean, s$rank)])
+  expect_identical(top_features(s, sort_by = "none")$feature, s$feature)
+  # refused by name where the column is missing, and limma's own names
+  h <- feature_scores(dat$x[, 1:5], dat$y, method = "hsic")
+  expect_error(top_features(h, lfc = 1),
+               "'lfc' keeps .* these scores \\(method = \"hsic\"\\) have no effect column")
+  expect_error(top_features(h, sort_by = "logFC"),
+               "sort_by = \"effect\" needs the column 'effect'.*method = \"hsic\".*\"p_value\"")
+  expect_error(top_features(s, sort_by = "B"), "sort_by = \"B\" is limma's log odds")
+  expect_error(top_features(s, lfc = -1), "'lfc' must be one number >= 0")
+  expect_error(top_features(s, sort_by = "pval"), "Did you mean \"p_value\"")
+  expect_error(top_features(s, number = 3), "limma's 'number' as 'n': write n = ")
+  expect_error(top_features(s, p.value = 0.1), "limma's 'p.value' as 'fdr'")
+  expect_error(top_features(s, sort.by = "P"), "limma's 'sort.by' as 'sort_by'")
+  skip_peer("limma")
+  fit <- limma::eBayes(limma::lmFit(t(dat$x), stats::model.matrix(~dat$y)))
+  for (by in c("logFC", "P", "t", "B", "AveExpr")) {
+    lim <- limma::topTable(fit, coef = 2, number = 10, p.value = 0.5, lfc = 0.5, sort.by = by)
+    sc <- if (by == "B") feature_scores(dat$x, dat$y, method = "lods") else s
+    got <- top_features(sc, n = 10, fdr = 0.5, lfc = 0.5, sort_by = by)
+    expect_identical(got$feature, rownames(lim), info = by)
+  }
 })
 
 test_that("argument errors name the argument and say what to do", {
