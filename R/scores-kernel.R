@@ -23,7 +23,8 @@
 # fixes them; block_size, threads and the back end do not change them);
 # the permuted statistic is the score itself for "hsic" and "mmd". A
 # constant feature has p = 1 (no dependence); with fewer than 4 samples
-# the gamma p-value is NA.
+# the gamma p-value is NA, with a warning (inference_p_values(), R/scores.R)
+# that suggests n_perm.
 
 # The kernel scores of feature_scores() (mmd, kta, hsic), a block of features
 # at a time.

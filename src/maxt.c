@@ -16,6 +16,7 @@
  * fixed order, and the counts are integers, so the results do not depend on
  * the number of threads.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "bahsic.h"
@@ -40,8 +41,12 @@ static double two_sample(int stat, double s1, double q1, double n1, double s2,
   const double mean1 = s1 / n1, mean2 = s2 / n2, diff = mean2 - mean1;
   /* within-class sums of squares; >= 0 in exact arithmetic */
   double ss1 = q1 - s1 * mean1, ss2 = q2 - s2 * mean2;
-  ss1 = ss1 > 0.0 ? ss1 : 0.0;
-  ss2 = ss2 > 0.0 ? ss2 : 0.0;
+  /* q - s * mean cancels: a sum of squares within the rounding of q is none,
+   * so that a labelling and its class swap (whose class sums are the total
+   * minus the other's) agree that a feature separates the classes */
+  const double tol = 8.0 * DBL_EPSILON * (double) m;
+  ss1 = ss1 > tol * q1 ? ss1 : 0.0;
+  ss2 = ss2 > tol * q2 ? ss2 : 0.0;
   double den;
   switch (stat) {
   case BK_PERM_WELCH: /* Song et al. 2012, eq. 24 */

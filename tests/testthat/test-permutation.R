@@ -273,3 +273,41 @@ test_that("the C entry points refuse labellings that are not permutations", {
   expect_error(.Call(C_maxt_count, matrix(0, 3, 2),
                      list(order = 4L, thr = c(0, 0, 0), threads = 1L)), "order")
 })
+
+test_that("a labelling without spread within the classes gives +-Inf, a constant feature NaN", {
+  y <- factor(rep(c("a", "b"), each = 6))
+  set.seed(2)
+  x <- cbind(sep = rep(c(0, 2), each = 6), neg = rep(c(1, 0), each = 6), const = 3,
+             noise = rnorm(12))
+  for (method in c("t", "snr")) {
+    for (var_equal in c(FALSE, TRUE)) {
+      prep <- perm_problem(x, y, method, var_equal)
+      # the observed labelling, its class swap, and one that mixes the classes
+      perm <- cbind(1:12, c(7:12, 1:6), c(1:5, 7L, 6L, 8:12))
+      st <- perm_stats(prep, perm, 1L)
+      info <- paste(method, var_equal)
+      # the oracle: the statistic of linear_scores() on the relabelled data
+      for (b in 1:3) {
+        want <- linear_scores(x, y[perm[, b]], method, var_equal)$score
+        expect_identical(is.infinite(st[1:2, b]), unname(is.infinite(want[1:2])), info = info)
+        expect_equal(st[-3, b], unname(want[-3]), tolerance = 1e-8, info = info)
+        expect_true(is.na(want[3]), info = info)
+      }
+      expect_identical(st[1:2, 1], c(Inf, -Inf), info = info)
+      expect_identical(st[1:2, 2], c(-Inf, Inf), info = info)
+      expect_true(all(is.finite(st[1:2, 3])), info = info)
+      expect_true(all(is.nan(st[3, ])), info = info)
+    }
+  }
+  # maxT: the separating features get the smallest p-values the labellings allow
+  res <- permutation_pvalues(x, y, "t", n_perm = 200L)
+  expect_identical(res$statistic[1:2], c(sep = Inf, neg = -Inf))
+  expect_true(all(res$p_value[1:2] <= 2 / 200))
+  expect_true(all(res$adj_p_value[1:2] <= 2 / 200))
+  expect_true(is.na(res$p_value[3]))
+  # every labelling once: the observed one and its class swap separate, 2 of 924
+  all <- permutation_pvalues(x, y, "t", n_perm = 1000L)
+  expect_identical(all$n_perm, 924L)
+  expect_identical(unname(all$p_value[1:2]), c(2, 2) / 924)
+  expect_identical(unname(all$adj_p_value[1:2]), c(2, 2) / 924)
+})
