@@ -64,8 +64,9 @@
 #' features, are the same when the whole matrix is rescaled; `lin` scales with
 #' the data. `lods` does not, in limma either: its prior bounds the size of a
 #' true difference in the data's units (`stdev.coef.lim` of
-#' `limma::eBayes()`); far above those units (values of about \eqn{10^{10}}
-#' and more) every B is the log prior odds \eqn{\log(0.01/0.99)} to the last
+#' `limma::eBayes()`); far above those units (values of about
+#' \eqn{10^{10}}{1e10} and more) every B is the log prior odds
+#' \eqn{\log(0.01/0.99)}{log(0.01 / 0.99)} to the last
 #' digit. Features whose B are equal are then ranked by \eqn{|t|} (the order
 #' B has in exact arithmetic), and a warning says how many lost their B.
 #'
