@@ -159,7 +159,7 @@
 #'   \item{d much larger than m}{Works (10 samples x 5000 features in the
 #'     tests): every feature appears exactly once in the result, in the input
 #'     order. The memory needed grows with \eqn{m^2} (see the option
-#'     \code{bahsic.max_memory} in \link{bahsic-package}), not with d.}
+#'     \code{bahsic.max_memory} in \link{bahsic_options}), not with d.}
 #'   \item{Length mismatch}{An error that gives the length of y and the number
 #'     of rows of x: one value of y per row (sample) of x, in the same order.}
 #'   \item{A transposed gene matrix}{A genes x samples matrix with y of one
@@ -223,7 +223,7 @@
 #'     samples before the halves are drawn.}
 #'   \item{More memory than the budget}{An error before allocating that says
 #'     how much is needed and what to do (option \code{bahsic.max_memory},
-#'     see \link{bahsic-package}).}
+#'     see \link{bahsic_options}).}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},

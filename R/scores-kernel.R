@@ -76,7 +76,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
                          nrow = m)
   }
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
-                     threads, use_simd(), test)
+                     threads, option_simd(), test)
 }
 
 # The label side of the per-feature tests, made once (C_feature_hsic_test,

@@ -322,7 +322,7 @@ randsel_loop <- function(pr, kernel, ctl, run) {
     # (src/randsel_call.c): one list for the serial and the parallel paths
     opts <- list(kernel = code, p1 = as.double(par[1L]), p2 = as.double(par[2L]),
                  n_fixed = length(fixed), n_boot = ctl$n_boot, subsample = ctl$s,
-                 threads = threads, simd = use_simd())
+                 threads = threads, simd = option_simd())
     res <- if (is.null(run)) {
       .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), c(opts, label_arg(lab)))
     } else {
