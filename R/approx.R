@@ -517,14 +517,23 @@ rff_features <- function(kernel, x, n_features) {
 # The frequencies W (n_features x d) and phases b of rff_features(), drawn
 # in its order.
 rff_draw <- function(kernel, d, n_features) {
+  check_rff_size(n_features, d)
   sigma <- kernel$params$sigma
-  W <- matrix(stats::rnorm(n_features * d), n_features, d)
+  W <- matrix(stats::rnorm(as.double(n_features) * d), n_features, d)
   W <- if (kernel_has(kernel, "squared")) {
     sqrt(2 * sigma) * W
   } else {
     sigma * W / abs(stats::rnorm(n_features))
   }
   list(W = W, b = stats::runif(n_features, 0, 2 * pi))
+}
+
+# The n_features x d frequencies, drawn and scaled (two copies), refused
+# above the memory budget before they are drawn (the features themselves are
+# counted by their callers).
+check_rff_size <- function(n_features, d) {
+  check_size(16 * as.double(n_features) * d, "n_features", n_features,
+             sprintf("the %s x %d random frequencies", format(n_features, big.mark = ","), d))
 }
 
 # Random features made at a time by hsic(approx = "rff") (rff_hsic()): an
@@ -653,6 +662,9 @@ block_partition <- function(m, size, n_partitions) {
     sizes <- m
   } else {
     nb <- m %/% size
+    # the stacked permutations, their blocks and the blocks' estimates
+    check_size(n_partitions * (16 * as.double(m) + 120 * nb), "n_partitions", n_partitions,
+               sprintf("the partitions of %d samples into %d blocks", m, nb))
     one <- c(rep(size, nb - 1L), size + m %% size)
     rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
     sizes <- rep(one, n_partitions)

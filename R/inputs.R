@@ -711,9 +711,9 @@ formula_inputs <- function(call, env, frame = FALSE) {
 
 # A single whole number of at least `lo`, as an integer.
 check_whole <- function(v, arg, lo) {
-  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v) ||
-      v > .Machine$integer.max) {
+  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v)) {
     stop(sprintf("'%s' must be a whole number of at least %d.", arg, lo), call. = FALSE)
   }
+  check_int_limit(v, arg)
   as.integer(v)
 }

@@ -154,3 +154,40 @@ option_series <- function() {
   if (is.numeric(v) && length(v) == 1L && !is.na(v) && v %in% 1:3) return(as.integer(v))
   option_error("bahsic.series", v, "TRUE, FALSE, or 1, 2 or 3 (the number of series terms)")
 }
+
+# ---- sizes: integer limits and the memory budget ---------------------------------
+
+# A count beyond R's integers (and so beyond any vector's dimension) is an
+# error that says so, not "must be a whole number" nor an NA from as.integer().
+check_int_limit <- function(v, arg) {
+  if (v > .Machine$integer.max) {
+    stop(sprintf(paste0("'%s' = %s is more than %d (.Machine$integer.max), the largest count ",
+                        "R's integers hold: use a smaller '%s'."),
+                 arg, format(v), .Machine$integer.max, arg), call. = FALSE)
+  }
+  invisible()
+}
+
+# Stop before allocating when the count argument `arg` (= value) makes a call
+# hold `need` bytes at its peak (detail: what they are), above the memory
+# budget (option bahsic.max_memory).
+check_size <- function(need, arg, value, detail) {
+  budget <- option_max_memory()
+  if (need > budget) {
+    stop(sprintf(paste0("%s = %s needs %s (%s), above the memory budget of %s (option ",
+                        "bahsic.max_memory). Use a smaller '%s', or raise the option if the ",
+                        "machine has the memory."),
+                 arg, format(value, big.mark = ","), format_gib(need), detail,
+                 format_gib(budget), arg),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+# The permutations of m samples are drawn up front, an m x n_perm integer
+# matrix (`copies` of it at the peak), with a statistic or two and a seed
+# per permutation: refuse them above the memory budget before drawing.
+check_perm_size <- function(n_perm, m, copies = 1) {
+  need <- (4 * copies * as.double(m) + 16) * n_perm
+  check_size(need, "n_perm", n_perm, sprintf("the permutations of %d samples", m))
+}

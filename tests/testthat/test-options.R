@@ -114,3 +114,63 @@ test_that("?bahsic_options lists every option the package reads, each read by on
                 collapse = " ")
   for (o in names(read_by)) expect_match(text, o, fixed = TRUE)
 })
+
+# ---- sizes checked before the work starts ----------------------------------------
+# Every value below would allocate tens of GiB to TiB: the checks must fire
+# first, naming the argument (the budget is the default 8 GiB).
+
+test_that("counts that allocate beyond the memory budget stop first, naming the argument", {
+  old <- options(bahsic.max_memory = NULL)
+  on.exit(options(old))
+  set.seed(1)
+  x <- matrix(rnorm(400), 20)
+  y <- factor(rep(1:2, 10))
+  budget <- "above the memory budget of 8.0 GiB \\(option bahsic.max_memory\\)"
+  expect_error(feature_scores(x, y, method = "hsic", n_perm = 1e9),
+               paste0("n_perm = 1,000,000,000 needs .*permutations of 20 samples.*", budget,
+                      ".*smaller 'n_perm'"))
+  expect_error(hsic_test(x, y, method = "permutation", n_perm = 1e9),
+               paste0("n_perm = 1,000,000,000 needs .*", budget))
+  fit <- bahsic(x, y)
+  expect_error(selection_test(fit, n = 2, n_perm = 1e9), paste0("n_perm = .* needs .*", budget))
+  expect_error(simulate_counts(n_cells = 1e9), paste0("n_cells = .* needs .*counts.*", budget))
+  expect_error(simulate_counts(n_genes = 1e9), paste0("n_genes = .* needs .*counts.*", budget))
+  expect_error(simulate_quad(n = 1e9), paste0("n = 1e\\+09 needs .*", budget))
+  expect_error(simulate_xor(n = 1e9), "n = 1e\\+09 needs")
+  expect_error(simulate_weston(100, d = 1e9), paste0("d = 1e\\+09 needs .*", budget))
+  expect_error(hsic(x, y, approx = approx_rff(n_features = 1e9)),
+               paste0("n_features = .* needs .*random frequencies.*", budget))
+  expect_error(bahsic(x, y, approx = approx_rff(n_features = 2e9)),
+               paste0("n_features = .* needs .*random frequencies.*", budget))
+  expect_error(hsic(x, y, approx = approx_block(size = 4, n_partitions = 1e9)),
+               paste0("n_partitions = .* needs .*", budget))
+  expect_error(randsel(x, y, n_boot = 1e9), paste0("n_boot = 1e\\+09.*", budget))
+  expect_error(stability_selection(x, y, n_features = 2, n_subsamples = 1e9),
+               paste0("n_subsamples = .* needs .*", budget))
+  expect_error(evaluate_selection(x, y, repeats = 1e9), paste0("repeats = .* needs .*", budget))
+})
+
+test_that("counts beyond R's integers say so, naming the argument", {
+  x <- matrix(rnorm(400), 20)
+  y <- factor(rep(1:2, 10))
+  limit <- "is more than 2147483647 \\(.Machine\\$integer.max\\)"
+  expect_error(hsic_test(x, y, method = "permutation", n_perm = 1e12), paste0("'n_perm' = 1e\\+12 ", limit))
+  expect_error(feature_scores(x, y, method = "hsic", n_perm = 1e12), paste0("'n_perm' = 1e\\+12 ", limit))
+  expect_error(simulate_quad(n = 1e12), paste0("'n' = 1e\\+12 ", limit))
+  expect_error(simulate_weston(100, d = 1e12), paste0("'d' = 1e\\+12 ", limit))
+  expect_error(simulate_counts(n_cells = 1e12), paste0("'n_cells' = 1e\\+12 ", limit))
+  expect_error(approx_rff(n_features = 1e12), paste0("'n_features' = 1e\\+12 ", limit))
+  expect_error(approx_ichol(max_rank = 1e12), paste0("'max_rank' = 1e\\+12 ", limit))
+})
+
+test_that("the size checks read the budget option in any of its forms", {
+  x <- matrix(rnorm(400), 20)
+  y <- factor(rep(1:2, 10))
+  # 1e5 permutations of 20 samples: about 9.6 MB
+  expect_error(with_option("bahsic.max_memory", "1MB",
+                           hsic_test(x, y, method = "permutation", n_perm = 1e5)),
+               "n_perm = 100,000 needs .*above the memory budget")
+  expect_error(with_option("bahsic.max_memory", "1 KiB", simulate_xor(100)),
+               "n = 100 needs .*above the memory budget")
+  expect_length(with_option("bahsic.max_memory", "1GB", simulate_xor(100))$y, 100L)
+})
