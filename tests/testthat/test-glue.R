@@ -94,3 +94,46 @@ test_that("randsel's workspace estimate refuses subsamples larger than the sampl
                    .Call(C_randsel_workspace, 1000L, 50L, 250L, 1000000L))
   expect_gte(.Call(C_randsel_workspace, 1000L, 50L, 250L, 1000000L), one)
 })
+
+test_that("every entry point with a parallel region answers when its C loop is handed 100000 threads", {
+  # check_threads() replaced, so that the count reaches C unreduced
+  ns <- asNamespace("bahsic")
+  real <- ns$check_threads
+  set_check <- function(f) {
+    unlockBinding("check_threads", ns)
+    assign("check_threads", f, envir = ns)
+    lockBinding("check_threads", ns)
+  }
+  on.exit(set_check(real))
+  set.seed(1)
+  x <- matrix(rnorm(24 * 10), 24, dimnames = list(NULL, paste0("g", 1:10)))
+  y <- factor(rep(c("a", "b"), 12))
+  z <- data.frame(a = rnorm(24), b = factor(rep(1:3, 8)))
+  seeded <- function(f) function() {
+    set.seed(2)
+    f()
+  }
+  calls <- list(
+    bahsic = function() bahsic(x, y)$ranking,
+    fohsic = function() fohsic(x, y)$ranking,
+    bahsic_rff = seeded(function() bahsic(x, y, approx = approx_rff(n_features = 20))$ranking),
+    randsel = seeded(function() randsel(x, y, n_boot = 50)$ranking),
+    hsic = function() hsic(x, y)$estimate,
+    hsic_test = function() hsic_test(x, y)$p.value,
+    hsic_rff = seeded(function() hsic(x, y, approx = approx_rff(n_features = 20))$estimate),
+    scores_hsic = seeded(function() feature_scores(x, y, method = "hsic", n_perm = 20)$p_value),
+    scores_maxt = seeded(function() {
+      feature_scores(x, y, method = "t", adjust = "maxT", n_perm = 20)$adj_p_value
+    }),
+    kernel_matrix = function() kernel_matrix(kernel_gaussian(), x),
+    clinical = function() kernel_matrix(kernel_clinical(), z),
+    hsic_weights = function() hsic_weights(x, y, lambda = 0, max_iter = 3)$ranking,
+    qmi = function() qmi(x, y)$estimate
+  )
+  for (name in names(calls)) {
+    set_check(function(threads) 1L)
+    one <- calls[[name]]()
+    set_check(function(threads) 100000L)
+    expect_identical(calls[[name]](), one, label = name)
+  }
+})
