@@ -222,9 +222,8 @@ randsel_budget <- function(pr, s, n_boot) {
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   check_budget(8 * 1.5 * full_label * as.double(m)^2 +
                  .Call(C_randsel_workspace, m, p, s, threads) + 24 * n_boot,
-               m, "randsel()", sprintf("%d features, subsamples of %d, %d thread%s, n_boot = %s",
-                                       p, s, threads, if (threads == 1L) "" else "s",
-                                       format(n_boot)),
+               m, "randsel()", sprintf("%d features, subsamples of %d, %d thread%s", p, s,
+                                       threads, if (threads == 1L) "" else "s"),
                "Use a smaller 'subsample' or 'n_boot', fewer threads, or raise the option.")
 }
 
