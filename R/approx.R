@@ -340,7 +340,7 @@ ichol_cap <- function(m, approx) {
     check_factor_memory(m, 2 * min(r, m), approx)
     return(list(cap = min(r, m), budget = FALSE))
   }
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   fits <- floor(budget / (16 * as.double(max(m, 1L))))
   cap <- min(ichol_default_rank, m)
   if (fits < 1) check_factor_memory(m, 2, approx)
@@ -394,7 +394,7 @@ ichol_residual_warning <- function(fits) {
 # bahsic.max_memory, as check_memory() for the exact path) before allocating.
 # cols: the factor's columns at its peak (ichol: its buffer and the result).
 check_factor_memory <- function(m, cols, approx) {
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   need <- 8 * as.double(m) * cols
   if (need > budget) {
     what <- if (approx$name == "rff") "n_features" else "max_rank"
@@ -440,7 +440,7 @@ check_select_factor_memory <- function(m, p, cols, s, threads, approx) {
   per_thread <- per_thread + (8 + min(cols, s)) * m + 2 * (cols * s + cols + s)
   shared <- if (approx$name == "ichol") m * p + 2 * m * cols + 2 * m else m * cols + 2 * m
   need <- 8 * (shared + max(1L, threads) * per_thread)
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   if (need > budget) {
     what <- if (approx$name == "rff") "n_features" else "max_rank"
     stop(sprintf(paste0("approx = \"%s\" needs %s for %.0f samples with %g factor columns ",
@@ -461,7 +461,7 @@ check_select_factor_memory <- function(m, p, cols, s, threads, approx) {
 check_block_memory <- function(blocks, size) {
   b <- as.double(lengths(blocks$list))
   need <- 8 * (4 * sum(b * (b - 1) / 2) + sum(b^2))
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   if (need > budget) {
     stop(sprintf(paste0("approx_block(size = %d) needs %.3g GiB for the pairs of samples within ",
                         "blocks, above the memory budget of %.3g GiB (option ",
@@ -478,7 +478,7 @@ check_block_memory <- function(blocks, size) {
 # bahsic.max_memory), as check_memory() does for the m x m matrices; fix:
 # what to do. Called before the first large allocation.
 check_budget <- function(need, m, what, detail, fix) {
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   if (need > budget) {
     stop(sprintf(paste0("%s needs %s for %.0f samples (%s), above the memory budget of %s ",
                         "(option bahsic.max_memory). %s"),
@@ -517,14 +517,23 @@ rff_features <- function(kernel, x, n_features) {
 # The frequencies W (n_features x d) and phases b of rff_features(), drawn
 # in its order.
 rff_draw <- function(kernel, d, n_features) {
+  check_rff_size(n_features, d)
   sigma <- kernel$params$sigma
-  W <- matrix(stats::rnorm(n_features * d), n_features, d)
+  W <- matrix(stats::rnorm(as.double(n_features) * d), n_features, d)
   W <- if (kernel_has(kernel, "squared")) {
     sqrt(2 * sigma) * W
   } else {
     sigma * W / abs(stats::rnorm(n_features))
   }
   list(W = W, b = stats::runif(n_features, 0, 2 * pi))
+}
+
+# The n_features x d frequencies, drawn and scaled (two copies), refused
+# above the memory budget before they are drawn (the features themselves are
+# counted by their callers).
+check_rff_size <- function(n_features, d) {
+  check_size(16 * as.double(n_features) * d, "n_features", n_features,
+             sprintf("the %s x %d random frequencies", format(n_features, big.mark = ","), d))
 }
 
 # Random features made at a time by hsic(approx = "rff") (rff_hsic()): an
@@ -536,7 +545,7 @@ rff_chunk <- 32L
 # without the m x n_features feature matrix: C_rff_hsic() makes `chunk`
 # features at a time (the same numbers for any chunk, threads and simd; tests
 # set a small chunk to cross its boundaries). Refuses above the memory budget.
-rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = use_simd()) {
+rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = option_simd()) {
   chunk <- min(as.integer(chunk), nrow(dr$W))
   check_factor_memory(nrow(x), chunk + 7 + ncol(F), approx)
   .Call(C_rff_hsic, x, F, list(W = dr$W, b = dr$b, chunk = chunk, threads = as.integer(threads),
@@ -653,6 +662,9 @@ block_partition <- function(m, size, n_partitions) {
     sizes <- m
   } else {
     nb <- m %/% size
+    # the stacked permutations, their blocks and the blocks' estimates
+    check_size(n_partitions * (16 * as.double(m) + 120 * nb), "n_partitions", n_partitions,
+               sprintf("the partitions of %d samples into %d blocks", m, nb))
     one <- c(rep(size, nb - 1L), size + m %% size)
     rows <- unlist(lapply(seq_len(n_partitions), function(i) sample.int(m)))
     sizes <- rep(one, n_partitions)

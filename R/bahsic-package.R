@@ -11,37 +11,9 @@
 #' and [hsic()] / [hsic_test()] for the dependence of a whole set.
 #'
 #' @section Options:
-#' * `bahsic.max_memory` (bytes, default 8 GiB): the memory budget for the
-#'   m x m workspaces. Every function that builds them counts what it will hold
-#'   at its peak, in m x m double matrices (8 m^2 bytes each), and stops with an
-#'   error *before allocating* when that exceeds the budget: [kernel_matrix()]
-#'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
-#'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
-#'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
-#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()],
-#'   [rfe()] 7.5 (the SVM solver's copies), [randsel()] its label kernel
-#'   and every thread's workspace (about `threads` times (q + 3) matrices of
-#'   the subsample's size, q the bootstraps per batch).
-#'   [lsmi()] and [l1_lsmi()] count the median heuristic's pairwise distances
-#'   (0.5 matrix, 1.5 with more than one column; `lsmi()` needs them for its
-#'   default grid of widths and for a numeric outcome) and their m x
-#'   `n_basis` design matrices. At m = 10,000 one matrix is 0.75 GiB. Raise the option on a
-#'   machine with more memory, or use an approximation (`approx =`, see
-#'   [approximations]), which needs no m x m matrix; its m x r factors (the
-#'   default rank of `approx_ichol()` is lowered to fit), the selectors'
-#'   per-thread m x r buffers, and the pairs within blocks of the selectors'
-#'   block path, count against the same budget. The budget also limits the dense samples x
-#'   features matrix built from a sparse or out-of-memory input (see
-#'   \link{input-classes}).
-#' * `bahsic.threads`: the default number of threads, see \link{threads}.
-#' * `bahsic.simd` (default `TRUE`): let the selectors, and the Gram matrices
-#'   of [hsic()] and [kernel_matrix()], use their AVX2 loops on CPUs that have
-#'   them; `FALSE` forces the portable loops (same results to rounding).
-#' * `bahsic.series` (default `TRUE`): the series screen of [bahsic()] and
-#'   [fohsic()] with the Gaussian kernel and the exact estimator (see
-#'   [bahsic()], "Series screen"); `FALSE` scores every candidate exactly, with
-#'   the same ranking and path. 1, 2 or 3 fix the number of series terms of
-#'   the first screen (for benchmarks).
+#' `bahsic.max_memory` (the memory budget, default 8 GiB), `bahsic.threads`,
+#' `bahsic.simd` and `bahsic.series`: their defaults and valid values are
+#' listed in \link{bahsic_options}.
 #'
 #' Sizes are `ptrdiff_t` (64-bit) throughout the C code, so index arithmetic
 #' on m^2 pairs cannot overflow `int` for any matrix R can hold.

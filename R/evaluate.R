@@ -142,6 +142,8 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   # workers sharing the machine: one thread each unless the caller says otherwise
   if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
+  check_size(repeats * (8 * as.double(m) + 1024), "repeats", repeats,
+             sprintf("the folds of %d samples and their results, per repeat", m))
   fo <- evaluate_folds(folds, repeats, m)
   folds <- fo$folds
   given <- fo$given

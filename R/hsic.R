@@ -264,6 +264,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) || n_perm < 1) {
     stop("'n_perm' must be a positive whole number.", call. = FALSE)
   }
+  check_int_limit(n_perm, "n_perm")
   dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   min_m <- if (method == "gamma") 6L else if (estimator == "unbiased") 4L else 2L
   hint <- if (method == "gamma") {
@@ -310,6 +311,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 hsic_perm_test <- function(prep, n_perm, estimator, parallel, run) {
   lab <- prep$label
   m <- prep$m
+  check_perm_size(n_perm, m)
   perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
   if (m == 1L) perms <- matrix(perms, nrow = 1L)
   obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))

@@ -57,6 +57,10 @@
 #'   more threads than cores \tab warning; value \tab warning; value
 #'     \tab warning; value \tab warning; value \cr
 #'   more memory than the budget \tab error \tab error \tab error \tab error \cr
+#'   an option set to a value it does not take \tab error \tab error where read
+#'     \tab error \tab error \cr
+#'   option bahsic.threads above the cores \tab warning; value \tab warning; value
+#'     \tab warning; value (lsmi(): value) \tab warning; value \cr
 #' }
 #'
 #' \describe{
@@ -193,7 +197,7 @@
 #'   \item{d much larger than m}{Works (10 samples x 5000 features in the
 #'     tests): every feature appears exactly once in the result, in the input
 #'     order. The memory needed grows with \eqn{m^2} (see the option
-#'     \code{bahsic.max_memory} in \link{bahsic-package}), not with d.}
+#'     \code{bahsic.max_memory} in \link{bahsic_options}), not with d.}
 #'   \item{Length mismatch}{An error that gives the length of y and the number
 #'     of rows of x: one value of y per row (sample) of x, in the same order.}
 #'   \item{A transposed gene matrix}{A genes x samples matrix with y of one
@@ -257,7 +261,20 @@
 #'     samples before the halves are drawn.}
 #'   \item{More memory than the budget}{An error before allocating that says
 #'     how much is needed and what to do (option \code{bahsic.max_memory},
-#'     see \link{bahsic-package}).}
+#'     see \link{bahsic_options}). So is a count that would allocate beyond
+#'     it (\code{n_perm}, \code{n_boot}, \code{n_subsamples}, \code{repeats},
+#'     \code{n_features} of \code{approx_rff()}, \code{n_partitions}, the
+#'     simulators' sizes), and a count beyond R's integers is an error that
+#'     says so.}
+#'   \item{An option set to a value it does not take}{An error that names the
+#'     option, its value and its valid values, e.g.
+#'     \code{options(bahsic.max_memory = "a")}, where the option is read: the
+#'     per-gene statistics (\code{"pc"}, \code{"lin"}, \code{"t"},
+#'     \code{"snr"}, \code{"mt"}, \code{"lods"}, \code{"pam"}) hold no
+#'     m x m matrix and do not read the memory budget. \link{bahsic_options}
+#'     lists every option and its valid values.}
+#'   \item{Option bahsic.threads above the cores}{A warning, as for the
+#'     argument \code{threads}, and the number of cores is used.}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},

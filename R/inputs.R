@@ -223,7 +223,7 @@ unsupervised_outcome <- function(x) {
 #' workers through `parallel`). With `na_action = "omit"` the data are read
 #' twice, first for the samples with missing values. The dense matrix of
 #' [hsic()] and the selectors counts against the memory budget (option
-#' `bahsic.max_memory`, see [bahsic-package]): above it the error suggests
+#' `bahsic.max_memory`, see [bahsic_options]): above it the error suggests
 #' filtering the features first with [feature_scores()]. The default block holds
 #' `DelayedArray::getAutoBlockSize()` bytes when DelayedArray is loaded, 100
 #' MB otherwise.
@@ -409,7 +409,7 @@ auto_block_size <- function(m) {
 # second copy of the data (as.matrix() of a DelayedArray, t() of a genes x
 # cells matrix would be).
 source_matrix <- function(src, check = TRUE, block_size = matrix_block_size(src)) {
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   need <- 8 * as.double(src$m) * src$d
   if (need > budget) {
     stop(sprintf(paste0("The dense %d x %d (samples x features) matrix needs %.1f GiB, above the ",
@@ -632,10 +632,10 @@ check_min_samples <- function(m, need, why, hint = NULL) {
 # request that cannot fit the budget instead of letting the allocation fail
 # half-way (or the machine swap). n_matrices: the m x m double matrices the
 # caller holds at its peak (the median heuristic's packed triangle counts 0.5);
-# documented in ?bahsic-package (option bahsic.max_memory). approximable: the
+# documented in ?bahsic_options (option bahsic.max_memory). approximable: the
 # caller takes `approx`, so the message names the approximations.
 check_memory <- function(m, n_matrices = 2, approximable = FALSE) {
-  budget <- getOption("bahsic.max_memory", 8 * 1024^3)
+  budget <- option_max_memory()
   need <- n_matrices * 8 * as.double(m)^2
   if (need > budget) {
     fix <- if (approximable) {
@@ -711,9 +711,9 @@ formula_inputs <- function(call, env, frame = FALSE) {
 
 # A single whole number of at least `lo`, as an integer.
 check_whole <- function(v, arg, lo) {
-  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v) ||
-      v > .Machine$integer.max) {
+  if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < lo || v != round(v)) {
     stop(sprintf("'%s' must be a whole number of at least %d.", arg, lo), call. = FALSE)
   }
+  check_int_limit(v, arg)
   as.integer(v)
 }

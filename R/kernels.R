@@ -204,12 +204,6 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
   invisible()
 }
 
-# The option bahsic.simd (default TRUE) lets the pair loops use their AVX2
-# version on CPUs that have it; FALSE forces the baseline build (for tests
-# and for comparison). The Gram matrices' AVX2 loops (C_gram) give the
-# baseline's values to the last bit, so for them it changes only the time.
-use_simd <- function() isTRUE(getOption("bahsic.simd", TRUE))
-
 # The median heuristic in C already falls back to the median over the pairs
 # that differ when more than half coincide (tied or discrete data); a median
 # of 0 is left only when all samples are identical, where the kernel is
@@ -363,7 +357,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x", sample_median = FALSE) {
   # scale is extreme)
   # the options of C_gram, read by name in C (src/gram_call.c)
   opts <- list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
-               threads = threads, simd = use_simd())
+               threads = threads, simd = option_simd())
   K <- .Call(C_gram, x, opts)
   if (median_width) {
     sigma <- attr(K, "p1")

@@ -132,7 +132,8 @@ problem_block <- function(pr, approx) {
 # |N(0, 1)| per feature; then the label factor.
 problem_rff <- function(pr, kernel, approx) {
   n_rff <- approx$params$n_features
-  pr$omega <- matrix(stats::rnorm(n_rff * pr$p), n_rff, pr$p)
+  check_rff_size(n_rff, pr$p)
+  pr$omega <- matrix(stats::rnorm(as.double(n_rff) * pr$p), n_rff, pr$p)
   if (!kernel_has(kernel, "squared")) pr$omega <- pr$omega / abs(stats::rnorm(n_rff))
   pr$phase <- stats::runif(n_rff, 0, 2 * pi)
   pr$fy <- label_factor(pr$kernel_y, pr$y, approx)

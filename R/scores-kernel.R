@@ -69,6 +69,8 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   test <- test_label_side(if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y), m)
   if (!is.null(n_perm)) {
     n_perm <- check_whole(n_perm, "n_perm", 1L)
+    # the draws and the 0-based copy C_feature_hsic_test reads
+    check_perm_size(n_perm, m, copies = 2)
     # the statistic permuted: the score itself for hsic and mmd (sum K_j o W),
     # HSIC with the same K and L for kta (tr(K L) is not invariant to
     # centring, tr(K HLH) is)
@@ -77,7 +79,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
                          nrow = m)
   }
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
-                     threads, use_simd(), test)
+                     threads, option_simd(), test)
 }
 
 # The label side of the per-feature tests, made once (C_feature_hsic_test,

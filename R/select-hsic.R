@@ -417,8 +417,8 @@ select_opts <- function(method, pr, k, args) {
                grid = if (is.null(sigma_grid)) 2^(-3:3) else sort(as.double(sigma_grid)),
                grid_relative = is.null(sigma_grid), step = as.double(args$step),
                n_target = if (is.null(args$n_features)) 0L else args$n_features,
-               threads = pr$threads, verbose = args$verbose, simd = use_simd(),
-               series = series_option())
+               threads = pr$threads, verbose = args$verbose, simd = option_simd(),
+               series = option_series())
   unbiased <- pr$estimator == "unbiased"
   c(opts, switch(pr$mode,
     exact = c(list(W = pr$W), if (is_clinical(kernel)) list(categorical = clinical_flags(pr$x))),
@@ -614,26 +614,11 @@ block_weights <- function(kernel_y, y, blocks, estimator, threads) {
   list(Wb = Wb, kernel = lab$kernel)
 }
 
-# The option bahsic.series (default TRUE): the series screen of the exact
-# Gaussian selectors (src/series.c), which scores exactly only the
-# candidates that can reach an iteration's batch -- the same ranking,
-# scores and path as scoring every candidate. FALSE scores every candidate
-# (the reference); 1, 2 or 3 fix the number of series terms (benchmarks).
-# The C option: 0 off, -1 terms chosen per iteration, 1-3 fixed.
-series_option <- function() {
-  v <- getOption("bahsic.series", TRUE)
-  if (isTRUE(v)) return(-1L)
-  if (isFALSE(v)) return(0L)
-  if (is.numeric(v) && length(v) == 1L && !is.na(v) && v %in% 1:3) return(as.integer(v))
-  stop("option 'bahsic.series' must be TRUE, FALSE, or 1, 2 or 3 (the number of series terms).",
-       call. = FALSE)
-}
-
 # The options of C_feature_dot (read by name in C, src/gram_call.c) for the
 # linear kernel: s_j = x_j' W x_j.
 linear_dot_opts <- function(threads) {
   list(kernel = bk_codes$kernel[["linear"]], p1 = 0, p2 = 0, threads = threads,
-       simd = use_simd())
+       simd = option_simd())
 }
 
 # Linear kernel on the block path: s_j = sum_b x_jb' W_b x_jb (x stacked).

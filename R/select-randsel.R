@@ -148,7 +148,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
     na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
     unsupervised = unsupervised, min_m = 3L, min_what = "randsel()",
     standardize = standardize, threads = threads, labels = "gram",
-    memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m))))
+    memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m), n_boot)))
 
   release <- hold_parallel(parallel)
   on.exit(release(), add = TRUE)
@@ -213,18 +213,18 @@ randsel_size <- function(subsample, m) min(m, max(2L, as.integer(round(subsample
 # Before anything m x m: a full label kernel (with the median heuristic's
 # workspace) and what one iteration allocates: the blocked columns and every
 # thread's workspace, (q + 3) s^2 doubles for a batch of q bootstraps of s
-# samples.
-randsel_budget <- function(pr, s) {
+# samples; and the seeds and two alignments of each of the n_boot bootstraps.
+randsel_budget <- function(pr, s, n_boot) {
   m <- pr$m
   p <- pr$p
   threads <- pr$threads
   kernel_y <- pr$kernel_y
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   check_budget(8 * 1.5 * full_label * as.double(m)^2 +
-                 .Call(C_randsel_workspace, m, p, s, threads),
+                 .Call(C_randsel_workspace, m, p, s, threads) + 24 * n_boot,
                m, "randsel()", sprintf("%d features, subsamples of %d, %d thread%s", p, s,
                                        threads, if (threads == 1L) "" else "s"),
-               "Use a smaller 'subsample', fewer threads, or raise the option.")
+               "Use a smaller 'subsample' or 'n_boot', fewer threads, or raise the option.")
 }
 
 # The shared result class, with randSel's contributions per iteration and
@@ -322,7 +322,7 @@ randsel_loop <- function(pr, kernel, ctl, run) {
     # (src/randsel_call.c): one list for the serial and the parallel paths
     opts <- list(kernel = code, p1 = as.double(par[1L]), p2 = as.double(par[2L]),
                  n_fixed = length(fixed), n_boot = ctl$n_boot, subsample = ctl$s,
-                 threads = threads, simd = use_simd())
+                 threads = threads, simd = option_simd())
     res <- if (is.null(run)) {
       .Call(C_randsel_iter, xs, as.integer(c(fixed, free) - 1L), c(opts, label_arg(lab)))
     } else {

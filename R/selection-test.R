@@ -135,6 +135,7 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
   }
 
   obs <- top_stat(stat, match(selected(fit, n), stat$features), seq_len(m))
+  check_perm_size(n_perm, m)
   # the permutations, then one seed per re-run, all on the main thread
   perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
   if (m == 1L) perms <- matrix(perms, nrow = 1L)

@@ -52,6 +52,12 @@ simulate_counts <- function(n_cells = 2000L, n_genes = 2000L, n_informative = 20
   n_informative <- check_whole(n_informative, "n_informative", 0L)
   n_genes <- check_whole(n_genes, "n_genes", max(1L, n_informative))
   n_types <- check_whole(n_types, "n_types", 2L)
+  # the means, the counts, x and a temporary: about 25 bytes a count at the
+  # peak (measured with gc()); the larger of the two names the argument
+  cells <- n_cells >= n_genes
+  check_size(32 * as.double(n_cells) * n_genes, if (cells) "n_cells" else "n_genes",
+             if (cells) n_cells else n_genes,
+             sprintf("the %d x %d counts, about 32 bytes each", n_cells, n_genes))
   if (!is.numeric(fold_change) || !length(fold_change) %in% 1:2 || any(!is.finite(fold_change)) ||
       any(fold_change <= 1)) {
     stop("'fold_change' must be one number above 1, or a range c(low, high) above 1.", call. = FALSE)

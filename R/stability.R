@@ -166,6 +166,8 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   q <- params$q
 
   # the draws, then one seed per fit, all from the caller's stream, in this order
+  check_size(n_subsamples * (4 * as.double(NROW(d$y)) + 1024), "n_subsamples", n_subsamples,
+             sprintf("the halves of %d samples and two fits' results a draw", NROW(d$y)))
   subsamples <- stab_subsamples(d$y, n_subsamples, sampling)
   if (sel$name %in% score_methods) stab_check_outcome(sel, d$y)
   n_fits <- ncol(subsamples)

@@ -33,6 +33,7 @@
 #' the memory of the per-thread workspaces.
 #'
 #' @param ... not used (an argument given here is an error).
+#' @seealso [bahsic_options] for every option of the package.
 #' @return `default_threads()`: the number of threads, a whole number >= 1.
 #' @examples
 #' default_threads()
@@ -43,14 +44,8 @@
 #' @export
 default_threads <- function(...) {
   check_dots(...)
-  opt <- getOption("bahsic.threads")
-  if (!is.null(opt)) {
-    if (!is.numeric(opt) || length(opt) != 1L || !is.finite(opt) || opt < 1 || opt != round(opt)) {
-      stop("The option bahsic.threads must be a whole number >= 1, e.g. options(bahsic.threads = 2).",
-           call. = FALSE)
-    }
-    return(as.integer(min(opt, max_threads())))
-  }
+  opt <- option_threads()
+  if (!is.null(opt)) return(opt)
   n <- max_threads()
   if (nzchar(Sys.getenv("_R_CHECK_LIMIT_CORES_")) &&
       !identical(toupper(Sys.getenv("_R_CHECK_LIMIT_CORES_")), "FALSE")) {

@@ -24,7 +24,7 @@ SEXP C_clinical(SEXP za, SEXP cat, SEXP opts)
   const int *c = need_flags(cat, p);
   bk_opts op;
   bk_opts_open(&op, opts, "C_clinical");
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   const int gram = !bk_opt_given(&op, "train");
   ptrdiff_t mb = ma;
   const double *a = REAL(za), *b = a;
@@ -67,7 +67,7 @@ SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads)
     Rf_error("'W' must be %td x %td", m, m);
   const int *c = need_flags(cat, p);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, p));
-  const int nthreads = Rf_asInteger(threads);
+  const int nthreads = bk_threads_arg(threads, "threads");
   /* in blocks of features, an interrupt check between blocks; each feature's
    * sum is the same whatever the blocks */
   const double per_feature = 0.5 * (double) m * (double) m + 1.0;

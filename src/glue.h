@@ -85,6 +85,22 @@ const int *bk_opt_int_vector(bk_opts *o, const char *name, R_xlen_t len,
  * set to the matrix's */
 const double *bk_opt_matrix(bk_opts *o, const char *name, ptrdiff_t *nrow,
                             ptrdiff_t *ncol);
+/* The thread count: option "threads", a whole number >= 1 (an error
+ * otherwise), reduced to bk_thread_cap() (bk_threads()). */
+int bk_opt_threads(bk_opts *o);
+/* The thread count of an entry point that takes it as an argument: one
+ * whole number >= 1 (`what` names it in the error), reduced to
+ * bk_thread_cap(). */
+int bk_threads_arg(SEXP threads, const char *what);
+/* The most threads a parallel region may have: the processors this process
+ * may run on (omp_get_num_procs(), which honours its CPU affinity) and
+ * OMP_THREAD_LIMIT; 1 without OpenMP. R caps the user's `threads` with a
+ * warning (R/threads.R); this catches a caller that does not: libgomp
+ * aborts R when it cannot create the threads asked for, and per-thread
+ * workspaces (some on the stack) grow with the count. */
+int bk_thread_cap(void);
+/* n reduced to [1, bk_thread_cap()] */
+int bk_threads(int n);
 /* an error for an option in the list that no reader asked for (a misspelt
  * name, or one the mode does not take), or one given twice */
 void bk_opts_done(const bk_opts *o);

@@ -78,7 +78,7 @@ SEXP C_gram(SEXP x, SEXP opts)
   if (ISNAN(p1) && !bk_kernel_has_width(k.type))
     Rf_error("C_gram: option 'p1' must be finite for kernel code %d (NA, the "
              "median heuristic, is for a kernel with a width)", k.type);
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   const int simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
@@ -143,7 +143,7 @@ SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts)
       Rf_error("C_feature_dot: option 'p1' must be finite (element %td is not)",
                (ptrdiff_t) j + 1);
   bk_kernel k = data_kernel(&op, p1[0]);
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   const int simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   double *work = (double *) R_alloc(

@@ -38,7 +38,7 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
   lab.tb = bk_opt_real(&op, "tb");
   lab.ub = bk_opt_real(&op, "ub");
   lab.wb = bk_opt_real(&op, "wb");
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   const int simd = bk_opt_flag(&op, "simd");
   const int has_perm = bk_opt_given(&op, "perms");
   if (has_perm) {

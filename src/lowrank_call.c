@@ -138,7 +138,7 @@ SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
   const double *W = bk_opt_matrix(&op, "W", &D, &dw);
   const double *b = bk_opt_real_vector(&op, "b", D, NULL);
   ptrdiff_t chunk = bk_opt_int(&op, "chunk", 1, INT_MAX);
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   const int simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   if (chunk > D) chunk = D;

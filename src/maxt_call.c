@@ -55,7 +55,7 @@ SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts)
     if (n2 < 1 || m - n2 < 1 || (stat != BK_PERM_LIN && m < 3))
       Rf_error("C_perm_stats: too few samples in a class");
   }
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   bk_opts_done(&op);
 
   /* 0-based, checked: the core indexes with them */
@@ -109,7 +109,7 @@ SEXP C_maxt_count(SEXP stat, SEXP opts)
   R_xlen_t q;
   const int *o1 = bk_opt_int_vector(&op, "order", -1, &q);
   const double *thr = bk_opt_real_vector(&op, "thr", p, NULL);
-  const int nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
   bk_opts_done(&op);
   if (q > p) Rf_error("C_maxt_count: option 'order' is longer than the rows of 'stat'");
   int *o0 = (int *) R_alloc(q > 0 ? (size_t) q : 1, sizeof(int));

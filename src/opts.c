@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "glue.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 void bk_opts_open(bk_opts *o, SEXP opts, const char *entry)
 {
@@ -60,6 +63,43 @@ int bk_opt_int(bk_opts *o, const char *name, int lo, int hi)
   Rf_error("%s: option '%s' must be one whole number from %d to %d",
            o->entry, name, lo, hi);
   return 0; /* not reached */
+}
+
+int bk_thread_cap(void)
+{
+#ifdef _OPENMP
+  int n = omp_get_num_procs();
+  const int limit = omp_get_thread_limit();
+  if (limit > 0 && limit < n) n = limit;
+  return n > 1 ? n : 1;
+#else
+  return 1;
+#endif
+}
+
+int bk_threads(int n)
+{
+  const int cap = bk_thread_cap();
+  return n < 1 ? 1 : (n > cap ? cap : n);
+}
+
+int bk_opt_threads(bk_opts *o)
+{
+  return bk_threads(bk_opt_int(o, "threads", 1, INT_MAX));
+}
+
+int bk_threads_arg(SEXP threads, const char *what)
+{
+  if (XLENGTH(threads) == 1 && TYPEOF(threads) == INTSXP) {
+    const int v = INTEGER(threads)[0];
+    if (v != NA_INTEGER && v >= 1) return bk_threads(v);
+  } else if (XLENGTH(threads) == 1 && TYPEOF(threads) == REALSXP) {
+    const double v = REAL(threads)[0];
+    if (R_FINITE(v) && v == floor(v) && v >= 1)
+      return bk_threads(v > (double) INT_MAX ? INT_MAX : (int) v);
+  }
+  Rf_error("'%s' must be one whole number >= 1", what);
+  return 1; /* not reached */
 }
 
 double bk_opt_real(bk_opts *o, const char *name)

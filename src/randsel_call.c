@@ -73,7 +73,7 @@ static rs_iter rs_setup(SEXP x, SEXP cols, bk_opts *op)
   if (it.o.s > m)
     Rf_error("%s: option 'subsample' must be at most nrow(x), %td", op->entry, m);
   it.o.h = it.n / 2;
-  it.o.nthreads = bk_opt_int(op, "threads", 1, INT_MAX);
+  it.o.nthreads = bk_opt_threads(op);
   it.o.simd = bk_opt_flag(op, "simd");
   it.lab = bk_opt_label(op, m);
   it.nb = 0;
@@ -301,8 +301,14 @@ SEXP C_randsel_workspace(SEXP m, SEXP p, SEXP s, SEXP threads)
 {
   const ptrdiff_t mm = whole_arg(m, "m", 1, (double) INT_MAX),
                   pp = whole_arg(p, "p", 1, (double) INT_MAX),
-                  ss = whole_arg(s, "s", 1, (double) INT_MAX),
-                  nt = whole_arg(threads, "threads", 1, 1e6);
+                  ss = whole_arg(s, "s", 1, (double) mm);
+  /* the threads C_randsel_iter will run (bk_threads) */
+  const ptrdiff_t nt = bk_threads_arg(threads, "threads");
+  /* Above 1e8 samples per subsample the sizes below would overflow
+   * ptrdiff_t; the leading term of the per-thread workspace (4.5 s^2
+   * doubles, one bootstrap per batch) is already beyond any memory. */
+  if (ss > 100000000)
+    return Rf_ScalarReal(8.0 * 4.5 * (double) nt * (double) ss * (double) ss);
   const double bytes =
       8.0 * (double) bk_randsel_blocked_doubles(mm, pp) +
       (double) nt * (8.0 * (double) bk_randsel_work_doubles(ss, pp) +

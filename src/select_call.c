@@ -150,7 +150,7 @@ SEXP C_select(SEXP x, SEXP opts)
   o.grid_relative = bk_opt_flag(&op, "grid_relative");
   o.step = bk_opt_real(&op, "step");
   o.n_target = bk_opt_int(&op, "n_target", 0, (int) d);
-  o.nthreads = bk_opt_int(&op, "threads", 1, INT_MAX);
+  o.nthreads = bk_opt_threads(&op);
   const int verbose = bk_opt_flag(&op, "verbose");
   const SEXP progress = bk_opt_progress(&op);
   o.simd = bk_opt_flag(&op, "simd");

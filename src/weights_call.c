@@ -19,14 +19,13 @@ SEXP C_hsic_vgrad(SEXP x, SEXP w, SEXP gamma, SEXP W, SEXP part, SEXP threads)
   if (!Rf_isInteger(part) || XLENGTH(part) != 1 || INTEGER(part)[0] < -1 ||
       INTEGER(part)[0] > 1)
     Rf_error("'part' must be -1L, 0L or 1L");
-  if (!Rf_isInteger(threads) || XLENGTH(threads) != 1 || INTEGER(threads)[0] < 1)
-    Rf_error("'threads' must be a positive integer");
+  const int nthreads = bk_threads_arg(threads, "threads");
   if (m > INT_MAX || d > INT_MAX) Rf_error("too many rows or columns for BLAS (more than INT_MAX)");
   double *work = (double *) R_alloc((size_t) bk_l1hsic_grad_work(m, d), sizeof(double));
   SEXP val = PROTECT(Rf_allocVector(REALSXP, 1));
   SEXP grad = PROTECT(Rf_allocVector(REALSXP, d));
   bk_hsic_vgrad(REAL(x), m, d, REAL(w), REAL(gamma)[0], REAL(W), INTEGER(part)[0],
-                INTEGER(threads)[0], REAL(grad), REAL(val), work);
+                nthreads, REAL(grad), REAL(val), work);
   const char *names[] = {"value", "gradient", ""};
   SEXP out = bk_named_list(names, (SEXP[]){val, grad});
   UNPROTECT(2);

@@ -79,7 +79,7 @@ cost <- function(name, x, y, reps) {
   test <- ns$test_label_side(if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y), m)
   b <- .Call(ns$C_scale_columns, x)
   opts <- list(kernel = ns$kernel_code(kernel), p1 = ns$feature_sigmas("gaussian", b), p2 = 0,
-               threads = threads, simd = ns$use_simd())
+               threads = threads, simd = ns$option_simd())
   constant <- rep(FALSE, ncol(b))
   t_width <- times(function() ns$feature_sigmas("gaussian", .Call(ns$C_scale_columns, x)))
   t_dot <- times(function() .Call(ns$C_feature_dot, b, W, opts))

@@ -590,6 +590,20 @@ bad_input <- list(
     rule("*", "warning", "threads = 1e\\+06 is more than the [0-9]+ cores? this session may use",
          check = defined_or_value))),
 
+  # options (case$options, set around the call): checked where they are read
+  list(case = "options(bahsic.max_memory = \"a\")", options = list(bahsic.max_memory = "a"),
+       input = toy, rules = list(
+    # the per-gene statistics hold no m x m matrix and do not read the budget
+    rule(c(fs("pc", "lin", "t", "snr", "mt", "lods", "pam"), T_POOLED), "value", check = defined),
+    rule("*", "error", paste0("The option bahsic.max_memory is \"a\"; it must be a positive ",
+                              "number of bytes .* or a size such as \"16GB\"")))),
+
+  list(case = "options(bahsic.threads = 1e9)", options = list(bahsic.threads = 1e9),
+       input = toy, rules = list(
+    rule(LSMI, "value", check = defined),
+    rule("*", "warning", "options\\(bahsic.threads = 1e\\+09\\) is more than the [0-9]+ cores?",
+         check = defined_or_value))),
+
   list(case = "data of tiny scale (x * 1e-160)", input = function() {
     d <- toy()
     d$ref <- list(x = d$x, y = d$y)
@@ -647,6 +661,10 @@ rule_for <- function(case, fun) {
 
 # One row: the call on the case's input, and its decided outcome.
 check_row <- function(case, fun, r) {
+  if (!is.null(case$options)) {
+    old <- options(case$options)
+    on.exit(options(old))
+  }
   input <- case$input()
   run <- function(x, y) do.call(callers[[fun]], c(list(x, y), case$args))
   out <- observe(run(input$x, input$y))
