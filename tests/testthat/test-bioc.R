@@ -348,3 +348,23 @@ test_that("an ExpressionSet's outcome of the wrong length asks for one value per
   expect_error(bahsic(eset, d$y[1:5]), "the ExpressionSet has 24 samples \\(columns\\)\\.")
   expect_no_match(tryCatch(bahsic(eset, d$y[1:10]), error = conditionMessage), "t\\(x\\)")
 })
+
+test_that("as.data.frame(scores = ) keeps a method's p_value beside an annotation p_value", {
+  skip_peer("Biobase")
+  d <- bioc_data()
+  eset <- clashing_objects(d)$eset
+  fit <- bahsic(eset, "class", threads = 1L)
+  df <- as.data.frame(fit, scores = "t", data = eset, y = "class")
+  s <- feature_scores(d$x, d$y, method = "t")
+  idx <- match(df$feature, s$feature)
+  for (col in setdiff(names(s), "feature")) {
+    expect_identical(df[[paste0("t_", col)]], s[[col]][idx], info = col)
+  }
+  expect_identical(df$p_value, rep(1, nrow(df)))
+})
+
+test_that("bahsic(na_action = ) outside its choices names the argument, not its list", {
+  d <- bioc_data()
+  expect_error(bahsic(d$x, d$y, na_action = "drop"),
+               "^'na_action' = \"drop\" is not one of \"fail\", \"omit\"\\.")
+})
