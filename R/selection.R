@@ -353,9 +353,11 @@ print_top <- function(top, n_ranked, digits) {
 #' @param digits number of significant digits to print.
 #' @param top number of best features to show.
 #' @param row.names,optional ignored; for compatibility with the generic.
-#' @param scores for `as.data.frame()`: `NULL`, or a method of
+#' @param scores for `as.data.frame()`: `NULL`, or the name of a method of
 #'   [feature_scores()] (`"mt"`, `"t"`, `"hsic"`, ...) whose per-feature
-#'   statistics to join.
+#'   statistics to join, as columns named after the method (`mt_score`,
+#'   `mt_p_value`, ...). A table of scores already made is joined with
+#'   `merge(as.data.frame(fit), table, by = "feature")` instead.
 #' @param data,y for `as.data.frame()` with `scores`: the data (`x`) and the
 #'   outcome the selection was made from.
 #' @param ... for `as.data.frame()` with `scores`: further arguments of
