@@ -584,8 +584,6 @@ bad_input <- list(
     }
     d
   }, rules = list(
-    # the clinical kernel takes a matrix or a data frame
-    rule(CLINICAL, "error", "clinical|matrix or a data frame|'x' must be"),
     rule("*", "warning", "'x' has features without a name \\((row|column) 1\\): named V1",
          same_as_ref))),
 
