@@ -368,3 +368,15 @@ test_that("bahsic(na_action = ) outside its choices names the argument, not its 
   expect_error(bahsic(d$x, d$y, na_action = "drop"),
                "^'na_action' = \"drop\" is not one of \"fail\", \"omit\"\\.")
 })
+
+test_that("an outcome given with a fit made without one is refused", {
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  se <- make_se(d)
+  fit <- bahsic(se, NULL, unsupervised = TRUE, threads = 1L)
+  expect_null(fit$outcome)
+  expect_error(add_feature_scores(se, "class", fit = fit),
+               "'fit' was made without an outcome \\(unsupervised = TRUE\\).*leave out 'y'")
+  rd <- SummarizedExperiment::rowData(add_feature_scores(se, fit = fit))
+  expect_identical(rd$bahsic_rank, fit$features$rank)
+})
