@@ -204,9 +204,9 @@ fit_columns <- function(fit, rows, d) {
                   "from this object."), call. = FALSE)
     }
   } else {
-    what <- if (is.null(rows)) "no row names" else if (anyDuplicated(rows[!is.na(rows)])) {
-      sprintf("repeated row names (%s)",
-              paste(utils::head(unique(rows[duplicated(rows) & !is.na(rows)]), 3L), collapse = ", "))
+    dup <- unique(rows[duplicated(rows) & !is.na(rows)])
+    what <- if (is.null(rows)) "no row names" else if (length(dup)) {
+      sprintf("repeated row names (%s)", paste(utils::head(dup, 3L), collapse = ", "))
     } else {
       "missing or empty row names"
     }
@@ -236,7 +236,9 @@ check_fit_outcome <- function(fit, object, kind, y) {
          call. = FALSE)
   }
   m <- ncol(object)
-  if (is.character(y) && length(y) == 1L && m != 1L) y <- sample_column(bioc_sample_data(object, kind), y)
+  if (is.character(y) && length(y) == 1L && m != 1L) {
+    y <- sample_column(bioc_sample_data(object, kind), y)
+  }
   y <- as_outcome(y, NULL, m, nrow(object), container = kind)
   if (!is.null(rec$rows)) y <- if (is.matrix(y)) y[rec$rows, , drop = FALSE] else y[rec$rows]
   if (!same_outcome(y, rec$y)) {

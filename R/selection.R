@@ -299,6 +299,11 @@ print_top <- function(top, n_ranked, digits) {
 #'     atomic `fData()` / `rowData()` columns (gene symbols, chromosomes,
 #'     ...), which `features` holds right after `feature` (a name that is
 #'     also a column of the table is prefixed with `annotation_`).}
+#'   \item{`outcome`}{when the selection was made for an outcome (not
+#'     unsupervised, no precomputed label kernel): a list of `y`, the outcome
+#'     as used, and `rows`, the samples kept by `na_action = "omit"` (`NULL`:
+#'     all), so that [add_feature_scores()] can check an outcome given with
+#'     the selection.}
 #' }
 #'
 #' **Contribution.** `contribution` says how much of the selector's

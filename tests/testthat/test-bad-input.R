@@ -370,7 +370,8 @@ bad_input <- list(
     d
   }, rules = list(
     rule(fs("mt"), "error",
-         "\"mt\" \\(limma's moderated t, or F for several classes\\) compares classes; 'y' is a numeric outcome.*factor\\(y\\)"),
+         paste0("\"mt\" \\(limma's moderated t, or F for several classes\\) compares ",
+                "classes; 'y' is a numeric outcome.*factor\\(y\\)")),
     rule(TWO_CLASS, "error", "compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     # checked once on the whole outcome, in the words of stability_selection()
     rule("stability_selection()", "error",

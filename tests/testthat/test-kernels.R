@@ -403,7 +403,8 @@ test_that("a precomputed kernel may be a Matrix, and must be positive semi-defin
   bad <- diag(3)
   bad[1, 2] <- bad[2, 1] <- 2
   expect_error(kernel_precomputed(bad),
-               "not positive semi-definite: \\|K\\[2, 1\\]\\| = 2 exceeds sqrt\\(K\\[2, 2\\] K\\[1, 1\\]\\) = 1")
+               paste0("not positive semi-definite: \\|K\\[2, 1\\]\\| = 2 exceeds ",
+                      "sqrt\\(K\\[2, 2\\] K\\[1, 1\\]\\) = 1"))
   # indefinite but within those bounds: a warning naming the eigenvalues
   ind <- matrix(c(1, 0.9, -0.9, 0.9, 1, 0.9, -0.9, 0.9, 1), 3)
   expect_warning(kernel_precomputed(ind),
