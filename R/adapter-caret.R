@@ -48,7 +48,10 @@
 #' `multivariate = TRUE` is needed: otherwise caret's `sbf()` hands `score`
 #' the matrix's cells one at a time (it loops with `vapply()`, which is
 #' meant for a data frame's columns), and `score` stops with an error that
-#' says so.
+#' says so. A data frame works without it, one call per feature, but
+#' thousands of genes then take many times longer: give `multivariate =
+#' TRUE` for a data frame too. The columns must be numeric: a factor column
+#' is an error that says so.
 #'
 #' The arguments given to the constructors are checked when the list is
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
@@ -296,7 +299,14 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
         # caret's sbf() applies vapply() to x: on a matrix it loops over the cells
         stop(paste0("caret called score() with ", length(x), " value", if (length(x) != 1L) "s",
                     " for ", length(y), " samples: with a matrix 'x', sbf() needs ",
-                    "caret::sbfControl(multivariate = TRUE) (or pass x as a data frame)."),
+                    "caret::sbfControl(multivariate = TRUE), which scores all features in ",
+                    "one call of feature_scores()."), call. = FALSE)
+      }
+      if (!is.numeric(x) && !is.logical(x)) {
+        # a factor or text column (caret hands the column as it is)
+        stop(sprintf(paste0("caret called score() with a %s column of 'x': the features must ",
+                            "be numeric. Code a factor as numbers (e.g. the dummy columns of ",
+                            "model.matrix()) or leave it out of 'x'."), class(x)[1L]),
              call. = FALSE)
       }
       x <- matrix(as.double(x), ncol = 1L, dimnames = list(NULL, "x"))

@@ -7,29 +7,44 @@
 #' genefilter or limma are commonly merged into `rowData()`. With `fit`, the
 #' columns added are a selection's instead ([bahsic()], [fohsic()], ...).
 #'
-#' Every column of the score table but `feature` is added (`score`, `rank`
-#' and those the method adds, such as p-values), named `prefix` followed by
-#' the column's name: with the default prefix `bahsic_score`, `bahsic_rank`,
-#' ... To keep the results of two methods, give each its own prefix
-#' (`prefix = "mt_"`). The rows are matched to the features by position,
-#' which the scores keep (their names are checked against the row names).
-#' The annotation columns that [feature_scores()] itself copies from the
-#' object are not added again.
+#' Every column of the score table but `feature` and the annotation it
+#' copied is added (`score`, `rank` and those the method adds, such as
+#' p-values), named `prefix` followed by the column's name: with the default
+#' prefix, the method's name and `_`, `mt_score`, `mt_rank`, ... for
+#' `method = "mt"`, so that the results of two methods, or of a method and a
+#' selection, sit side by side. Columns of the object's own annotation named
+#' like a result column (`score`, `rank`, `p_value`) are kept and do not hide
+#' a result column. The rows are matched to the features by position, which
+#' the scores keep, so row names that are missing or repeated (which the
+#' scores make unique, with a warning) still get each row its own values.
 #'
 #' With `fit` (a `bahsic_selection` made from the same object), the columns
-#' are the selection's `rank`, `score` and `contribution` (see [selection]),
-#' matched by feature name; a feature the selection does not hold gets `NA`.
+#' are those of the selection's `features` table but `feature` and the
+#' annotation: `rank`, `score`, `iteration`, `contribution` (see
+#' [selection]) and those the selector adds (such as stability selection's
+#' `probability`), named by default after the selector (`bahsic_rank`,
+#' `fohsic_rank`, `stability_probability`, ...). A selection made from this
+#' very object (every row, in this order) is matched by position; one made
+#' from other data is matched by feature name, which then needs unique row
+#' names, and a row the selection does not hold gets `NA`. An outcome given
+#' with `fit` must be the one the selection was made with: it is checked.
+#'
+#' A `prefix` is used as given, for both containers: a name that is not
+#' syntactic (`"my score "`) is kept, as `fData()` and `rowData()` allow,
+#' and is reached with `$` in backquotes.
 #'
 #' @param object an `ExpressionSet` (Biobase) or a `SummarizedExperiment`
 #'   (or a class extending it, such as a `SingleCellExperiment`).
 #' @param y the outcome, as for [feature_scores()]: a vector with one value
-#'   per sample, or the name of a column of `pData()` / `colData()`. Not
-#'   used with `fit`.
+#'   per sample, or the name of a column of `pData()` / `colData()`. With
+#'   `fit` it may be left out; if given, it must be the selection's outcome.
 #' @param method the score, as for [feature_scores()]; `NULL` lets it choose
 #'   from the outcome. Not used with `fit`.
 #' @param ... further arguments of [feature_scores()] (`assay`, `kernel`,
 #'   `threads`, ...).
-#' @param prefix a string put before the name of every column added.
+#' @param prefix a string put before the name of every column added; `NULL`
+#'   (default): the name of the score method or of the selector followed by
+#'   `_` (`"mt_"`, `"hsic_"`, `"bahsic_"`, `"stability_"`, ...).
 #' @param overwrite `TRUE` to replace columns of the same names; by default
 #'   an existing column is an error.
 #' @param fit `NULL`, or a selection whose ranks and contributions to add
@@ -51,41 +66,47 @@
 #'   eset <- add_feature_scores(eset, "class", method = "t")
 #'   head(Biobase::fData(eset))
 #'   fit <- bahsic(eset, "class")
-#'   eset <- add_feature_scores(eset, fit = fit, prefix = "fit_")
+#'   eset <- add_feature_scores(eset, "class", fit = fit)
 #'   fd <- Biobase::fData(eset)
-#'   head(fd[order(fd$fit_rank), ])
+#'   head(fd[order(fd$bahsic_rank), ])
 #' }
 #' # a SummarizedExperiment works the same, with rowData() for fData()
 #' @export
-add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_",
+add_feature_scores <- function(object, y, method = NULL, ..., prefix = NULL,
                                overwrite = FALSE, fit = NULL) {
   passed <- score_dot_args()
   check_dots(..., .fn = "add_feature_scores", .allow = passed,
              .formals = c(names(formals(add_feature_scores)), passed))
   kind <- bioc_kind(object)
-  if (!is.character(prefix) || length(prefix) != 1L || is.na(prefix)) {
-    stop("'prefix' must be a single string, such as \"bahsic_\" or \"mt_\".", call. = FALSE)
+  if (!is.null(prefix) && (!is.character(prefix) || length(prefix) != 1L || is.na(prefix))) {
+    stop("'prefix' must be a single string, such as \"mt_\", or NULL for the method's name.",
+         call. = FALSE)
   }
   check_flag(overwrite, "overwrite")
   fdata <- bioc_feature_data(object, kind)
+  rows <- rownames(object)
   if (!is.null(fit)) {
     if (!inherits(fit, "bahsic_selection")) {
       stop(sprintf("'fit' must be a selection (from bahsic(), fohsic(), ...), not a %s.",
                    class(fit)[1L]), call. = FALSE)
     }
-    if (!missing(y) || !is.null(method) || ...length() > 0L) {
-      stop(paste0("With 'fit', the columns come from the selection: leave out 'y', 'method' ",
+    if (!is.null(method) || ...length() > 0L) {
+      stop(paste0("With 'fit', the columns come from the selection: leave out 'method' ",
                   "and the arguments of feature_scores()."), call. = FALSE)
     }
-    new <- fit_columns(fit, rownames(object), nrow(object))
+    if (!missing(y)) check_fit_outcome(fit, object, kind, y)
+    new <- fit_columns(fit, rows, nrow(object))
+    label <- fit$method
   } else {
     if (missing(y)) {
       stop(paste0("'y' is missing: give the outcome (a vector, or the name of a column of ",
                   "the sample data), or a selection as 'fit'."), call. = FALSE)
     }
-    new <- score_columns(feature_scores(object, y, method = method, ...), fdata,
-                         rownames(object), nrow(object))
+    s <- feature_scores(object, y, method = method, ...)
+    new <- score_columns(s, rows, nrow(object))
+    label <- attr(s, "method")
   }
+  if (is.null(prefix)) prefix <- paste0(label, "_")
   names(new) <- paste0(prefix, names(new))
   clash <- intersect(names(new), colnames(fdata))
   if (length(clash) > 0L && !overwrite) {
@@ -95,12 +116,7 @@ add_feature_scores <- function(object, y, method = NULL, ..., prefix = "bahsic_"
                  if (length(clash) > 1L) "them" else "it"), call. = FALSE)
   }
   for (nm in names(new)) fdata[[nm]] <- new[[nm]]
-  if (kind == "ExpressionSet") {
-    Biobase::fData(object) <- fdata
-  } else {
-    SummarizedExperiment::rowData(object) <- fdata
-  }
-  object
+  set_feature_data(object, kind, fdata)
 }
 
 # The arguments of feature_scores() that add_feature_scores() and
@@ -130,32 +146,119 @@ bioc_kind <- function(object) {
                class(object)[1L]), call. = FALSE)
 }
 
+# The feature annotation as it is, also with missing row names (rowData()
+# would stop at them: use.names = FALSE).
 bioc_feature_data <- function(object, kind) {
-  if (kind == "ExpressionSet") Biobase::fData(object) else SummarizedExperiment::rowData(object)
+  if (kind == "ExpressionSet") {
+    Biobase::fData(object)
+  } else {
+    SummarizedExperiment::rowData(object, use.names = FALSE)
+  }
 }
 
-# The score table's columns but `feature` and the annotation it copied from
-# the object (under its own name or prefixed, annotate_features()), in the
-# object's row order.
-score_columns <- function(s, fdata, rows, d) {
-  if (nrow(s) != d || (!is.null(rows) && !identical(s$feature, rows))) {
+# `object` with the feature annotation `fdata`. Both containers keep column
+# names as given, also one that is not syntactic ("my t score"); only
+# as.data.frame() of a rowData() makes such a name syntactic (optional = TRUE
+# keeps it).
+set_feature_data <- function(object, kind, fdata) {
+  if (kind == "ExpressionSet") {
+    Biobase::fData(object) <- fdata
+  } else {
+    SummarizedExperiment::rowData(object) <- fdata
+  }
+  object
+}
+
+# The names the features of `object` get in the scores and selections made
+# from it (feature_names(), which makes a missing or repeated name unique,
+# and warns where the data are read).
+object_feature_names <- function(rows, d) suppressWarnings(feature_names(rows, d))
+
+# The score table's columns after `feature` and the annotation that
+# feature_scores() copied from the object (annotate_features(): it sits
+# between `feature` and `score`, a name that clashes prefixed), in the
+# object's row order, which the scores keep.
+score_columns <- function(s, rows, d) {
+  if (nrow(s) != d || !identical(s$feature, object_feature_names(rows, d))) {
     stop("The scores do not line up with the rows of 'object' (internal error).", call. = FALSE)
   }
-  ann <- names(feature_annotation(fdata, d))
-  drop <- c("feature", ann, paste0("annotation_", ann))
-  out <- as.data.frame(s)[setdiff(names(s), drop)]
+  out <- as.data.frame(s)[-seq_len(match("score", names(s)) - 1L)]
   attr(out, "method") <- NULL
+  attr(out, "adjust") <- NULL
   rownames(out) <- NULL
   out
 }
 
-# A selection's rank, score and contribution by feature name.
+# A selection's columns (those of its features table but `feature` and the
+# annotation), one row per row of the object: by position when the
+# selection was made from this object (every row, in order, under the names
+# the scores give them), else by name, which needs unique row names.
 fit_columns <- function(fit, rows, d) {
   f <- fit$features
-  idx <- if (is.null(rows)) seq_len(d) else match(rows, f$feature)
-  if (is.null(rows) && nrow(f) != d || all(is.na(idx))) {
-    stop(paste0("'fit' holds none of the features of 'object': give the selection made ",
-                "from this object."), call. = FALSE)
+  if (nrow(f) == d && identical(f$feature, object_feature_names(rows, d))) {
+    idx <- seq_len(d)
+  } else if (!is.null(rows) && !anyNA(rows) && all(nzchar(rows)) && !anyDuplicated(rows)) {
+    idx <- match(rows, f$feature)
+    if (all(is.na(idx))) {
+      stop(paste0("'fit' holds none of the features of 'object': give the selection made ",
+                  "from this object."), call. = FALSE)
+    }
+  } else {
+    dup <- unique(rows[duplicated(rows) & !is.na(rows)])
+    what <- if (is.null(rows)) "no row names" else if (length(dup)) {
+      sprintf("repeated row names (%s)", paste(utils::head(dup, 3L), collapse = ", "))
+    } else {
+      "missing or empty row names"
+    }
+    stop(sprintf(paste0("'object' has %s and 'fit' was not made from all its rows in this ",
+                        "order, so the features of 'fit' cannot be told apart: give the ",
+                        "selection made from this object, or make the row names unique ",
+                        "(rownames(object) <- make.unique(rownames(object))) before selecting."),
+                 what), call. = FALSE)
   }
-  data.frame(rank = f$rank[idx], score = f$score[idx], contribution = f$contribution[idx])
+  drop <- c("feature", fit$annotation)
+  out <- f[idx, setdiff(names(f), drop), drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+# An outcome given with `fit` must be the one the selection was made with
+# (new_selection()'s `outcome`: the outcome used and the samples kept).
+check_fit_outcome <- function(fit, object, kind, y) {
+  rec <- fit$outcome
+  if (is.null(rec)) {
+    why <- if (isTRUE(fit$settings$unsupervised)) {
+      "was made without an outcome (unsupervised = TRUE)"
+    } else {
+      "does not record an outcome (a precomputed label kernel, or made elsewhere)"
+    }
+    stop(sprintf("'fit' %s, so 'y' cannot be checked against it: leave out 'y'.", why),
+         call. = FALSE)
+  }
+  m <- ncol(object)
+  if (is.character(y) && length(y) == 1L && m != 1L) {
+    y <- sample_column(bioc_sample_data(object, kind), y)
+  }
+  y <- as_outcome(y, NULL, m, nrow(object), container = kind)
+  if (!is.null(rec$rows)) y <- if (is.matrix(y)) y[rec$rows, , drop = FALSE] else y[rec$rows]
+  if (!same_outcome(y, rec$y)) {
+    stop(paste0("'y' is not the outcome 'fit' was made with: leave out 'y' (the columns come ",
+                "from the selection), or give the selection made with this outcome."),
+         call. = FALSE)
+  }
+  invisible()
+}
+
+same_outcome <- function(a, b) {
+  if (NROW(a) != NROW(b) || is.factor(a) != is.factor(b)) return(FALSE)
+  if (is.factor(a)) return(identical(as.character(a), as.character(b)))
+  isTRUE(all.equal(unname(as.matrix(a)), unname(as.matrix(b)), check.attributes = FALSE))
+}
+
+bioc_sample_data <- function(object, kind) {
+  if (kind == "ExpressionSet") {
+    Biobase::pData(object)
+  } else {
+    as.data.frame(SummarizedExperiment::colData(object))
+  }
 }

@@ -261,10 +261,8 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   }
   estimator <- arg_match(estimator)
   run <- check_parallel(parallel)
-  if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) || n_perm < 1) {
-    stop("'n_perm' must be a positive whole number.", call. = FALSE)
-  }
-  check_int_limit(n_perm, "n_perm")
+  # as feature_scores() checks it: 2.5 is an error, not 2 permutations
+  check_whole(n_perm, "n_perm", 1L)
   dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   min_m <- if (method == "gamma") 6L else if (estimator == "unbiased") 4L else 2L
   hint <- if (method == "gamma") {

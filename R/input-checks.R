@@ -189,7 +189,11 @@
 #'     \code{"g.1"}), and empty or NA names become \code{"V"} followed by the
 #'     column number. The result is that of the renamed matrix, so every
 #'     feature can be found in it by name. A matrix without column names gets
-#'     \code{"V1"}, \code{"V2"}, \ldots without a warning.}
+#'     \code{"V1"}, \code{"V2"}, \ldots without a warning. The row names of
+#'     an \code{ExpressionSet} or \code{SummarizedExperiment} are its
+#'     feature names: a missing one becomes \code{"V"} followed by the row
+#'     number, with a warning, and \code{\link{add_feature_scores}()} writes
+#'     the results back by position.}
 #'   \item{An integer or logical matrix}{Converted to double: the same result
 #'     as the double matrix.}
 #'   \item{Zero columns (or rows)}{An error: \code{'x' has no features (zero
@@ -199,7 +203,10 @@
 #'     order. The memory needed grows with \eqn{m^2} (see the option
 #'     \code{bahsic.max_memory} in \link{bahsic_options}), not with d.}
 #'   \item{Length mismatch}{An error that gives the length of y and the number
-#'     of rows of x: one value of y per row (sample) of x, in the same order.}
+#'     of rows of x: one value of y per row (sample) of x, in the same order.
+#'     For an \code{ExpressionSet} or \code{SummarizedExperiment} the error
+#'     counts its columns (samples) and asks for one value per column, or
+#'     the name of a column of its sample data.}
 #'   \item{A transposed gene matrix}{A genes x samples matrix with y of one
 #'     value per sample (so that y matches the columns, not the rows): an error
 #'     saying that x looks like features x samples and to pass \code{t(x)}.
@@ -243,7 +250,16 @@
 #'     \code{importance = "mkl"}, \ldots}
 #'   \item{A choice outside its list}{An error that names the argument, lists
 #'     the choices and suggests the closest, e.g. \code{method = "limma"}:
-#'     "'method' = "limma" is not one of ... Did you mean "mt"?".}
+#'     "'method' = "limma" is not one of ... Did you mean "mt"?". The
+#'     same for \code{na_action = "drop"}: "'na_action' = "drop" is not one
+#'     of "fail", "omit"".}
+#'   \item{A precomputed kernel}{\code{\link{kernel_precomputed}()} takes a
+#'     matrix or a \code{Matrix} (made dense). One that cannot be positive
+#'     semi-definite, such as \code{-tcrossprod(x)} (a negative diagonal, or
+#'     an entry beyond the Cauchy-Schwarz bound), is an error; up to 500
+#'     samples a negative eigenvalue is a warning. \code{n_perm} of
+#'     \code{hsic_test()} must be a whole number, as in
+#'     \code{feature_scores()}: 2.5 is an error.}
 #'   \item{More threads than cores}{A warning, and the number of cores is
 #'     used (see \link{threads}); a very large number would otherwise
 #'     exhaust the memory of the per-thread workspaces.}

@@ -36,11 +36,13 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
   # Matrix and DelayedArray matrices -- is a source of feature blocks.
   src <- NULL
   annotation <- NULL
+  container <- NULL
   bio <- bioc_source(x, y, assay)
   if (!is.null(bio)) {
     src <- bio$source
     y <- bio$y
     annotation <- bio$annotation
+    container <- bio$container
   } else if (is_block_matrix(x)) {
     src <- block_source(x)
   }
@@ -58,7 +60,7 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     m <- src$m
     d <- src$d
   }
-  if (!is.null(y)) y <- as_outcome(y, x, m, d)
+  if (!is.null(y)) y <- as_outcome(y, x, m, d, container)
   # the samples kept (NULL: all), for a precomputed label kernel (resolve_outcome())
   m0 <- m
   rows <- NULL
@@ -255,20 +257,26 @@ bioc_source <- function(x, y, assay) {
       stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
     }
     pdata <- as.data.frame(SummarizedExperiment::colData(x))
-    fdata <- SummarizedExperiment::rowData(x)
+    # use.names = FALSE: rowData() stops at a missing row name, which the
+    # features are named for below (feature_names(), with a warning)
+    fdata <- SummarizedExperiment::rowData(x, use.names = FALSE)
     a <- SummarizedExperiment::assay(x, assay, withDimnames = TRUE)
   } else {
     return(NULL)
   }
   src <- block_source(a, transposed = TRUE)
-  if (is.character(y) && length(y) == 1L && src$m != 1L) {
-    if (!y %in% names(pdata)) {
-      stop(sprintf("'y' = \"%s\" is not a column of the sample data; columns are: %s.",
-                   y, paste(utils::head(names(pdata), 20), collapse = ", ")), call. = FALSE)
-    }
-    y <- pdata[[y]]
+  if (is.character(y) && length(y) == 1L && src$m != 1L) y <- sample_column(pdata, y)
+  list(source = src, y = y, annotation = feature_annotation(fdata, src$d),
+       container = class(x)[1L])
+}
+
+# The outcome given as the name `y` of a column of the sample data.
+sample_column <- function(pdata, y) {
+  if (!y %in% names(pdata)) {
+    stop(sprintf("'y' = \"%s\" is not a column of the sample data; columns are: %s.",
+                 y, paste(utils::head(names(pdata), 20), collapse = ", ")), call. = FALSE)
   }
-  list(source = src, y = y, annotation = feature_annotation(fdata, src$d))
+  pdata[[y]]
 }
 
 # The feature annotation of a Bioconductor container (fData, rowData) as a
@@ -342,7 +350,8 @@ block_source <- function(a, transposed = FALSE, checked = FALSE) {
     stop(sprintf("'x' has no samples (zero %s).", if (transposed) "columns" else "rows"),
          call. = FALSE)
   }
-  features <- feature_names(dn[[if (transposed) 1L else 2L]], d)
+  features <- feature_names(dn[[if (transposed) 1L else 2L]], d,
+                            if (transposed) "row" else "column")
   samples <- dn[[if (transposed) 2L else 1L]]
   # only `a` and `transposed` in this closure: it is what a worker receives
   read <- function(j, rows = NULL) {
@@ -461,13 +470,13 @@ source_rows <- function(src, keep) {
 
 # Feature names: V1, V2, ... when there are none; an empty or missing name
 # becomes V<j> and duplicates are made unique, each with a warning.
-feature_names <- function(cn, d) {
+feature_names <- function(cn, d, where = "column") {
   if (is.null(cn)) return(paste0("V", seq_len(d)))
   # a feature without a name could not be reported in the results
   unnamed <- which(is.na(cn) | cn == "")
   if (length(unnamed)) {
-    warning(sprintf("'x' has features without a name (column%s %s): named %s.",
-                    if (length(unnamed) > 1L) "s" else "",
+    warning(sprintf("'x' has features without a name (%s%s %s): named %s.",
+                    where, if (length(unnamed) > 1L) "s" else "",
                     paste(utils::head(unnamed, 5), collapse = ", "),
                     paste(utils::head(paste0("V", unnamed), 5), collapse = ", ")),
             call. = FALSE)
@@ -519,9 +528,18 @@ as_feature_matrix <- function(x, name = TRUE) {
   x
 }
 
-as_outcome <- function(y, x, m = nrow(x), d = ncol(x)) {
+# container: the class of a Bioconductor 'x' (genes x samples), or NULL for
+# a samples x features matrix; it decides what a wrong length suggests.
+as_outcome <- function(y, x, m = nrow(x), d = ncol(x), container = NULL) {
   if (is.data.frame(y)) y <- if (ncol(y) == 1L) y[[1L]] else as.matrix(y)
   n_y <- if (is.matrix(y)) nrow(y) else length(y)
+  if (n_y != m && !is.null(container)) {
+    stop(sprintf(paste0("'y' has %d values but the %s has %d samples (columns)%s. Give one ",
+                        "value per sample, in the order of its columns, or the name of a ",
+                        "column of its sample data (%s)."),
+                 n_y, container, m, if (n_y == d) sprintf(", and %d features (rows)", d) else "",
+                 if (container == "ExpressionSet") "pData()" else "colData()"), call. = FALSE)
+  }
   if (n_y != m) {
     hint <- if (n_y == d) {
       paste0(" 'x' looks like features x samples (genes in rows): pass t(x) so that ",

@@ -71,7 +71,16 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' @param eps positive constant that keeps the inverse-distance kernel finite
 #'   on the diagonal.
 #' @param K a symmetric numeric matrix, samples x samples, in the order of the
-#'   rows of the data it goes with.
+#'   rows of the data it goes with: an ordinary matrix, or a `Matrix` (dense
+#'   or sparse, e.g. a `dgCMatrix`), which is made dense. A kernel matrix is
+#'   positive semi-definite. One that cannot be is an error: a negative
+#'   diagonal entry (\eqn{K_{ii} = \|\phi(x_i)\|^2 \ge 0}) or an entry beyond
+#'   \eqn{\sqrt{K_{ii} K_{jj}}} (Cauchy-Schwarz), such as `-tcrossprod(x)`. Up
+#'   to 500 samples its eigenvalues are computed too, and a smallest
+#'   eigenvalue below \eqn{-10^{-6}} times the largest is a warning (some
+#'   similarities used as kernels, such as the inverse distance, can be
+#'   indefinite; HSIC is then not a measure of dependence). The checks allow
+#'   rounding errors of \eqn{10^{-6}} of the largest value.
 #' @param ... not used: an argument that is none of the above is an error that
 #'   names it and suggests the closest name.
 #' @return An object of class `bahsic_kernel`.
@@ -137,16 +146,69 @@ kernel_inverse_distance <- function(eps = 1e-6, ...) {
 #' @export
 kernel_precomputed <- function(K, ...) {
   check_dots(...)
-  if (!is.matrix(K) || !is.numeric(K) || nrow(K) != ncol(K)) {
-    stop("'K' must be a square numeric matrix (samples x samples).", call. = FALSE)
+  # a Matrix (sparse or dense) is made dense: the kernel is used whole
+  if (methods::is(K, "Matrix") && length(dim(K)) == 2L) K <- as.matrix(K)
+  if (!is.matrix(K) || !(is.numeric(K) || is.logical(K)) || nrow(K) != ncol(K)) {
+    stop(sprintf(paste0("'K' must be a square numeric matrix (samples x samples), not %s. ",
+                        "Give the kernel matrix as a matrix (as.matrix(K))."),
+                 if (is.matrix(K)) sprintf("a %d x %d %s matrix", nrow(K), ncol(K), typeof(K))
+                 else sprintf("a %s", class(K)[1L])), call. = FALSE)
   }
   if (!all(is.finite(K))) stop("'K' has missing or infinite values.", call. = FALSE)
   storage.mode(K) <- "double"
   if (!isSymmetric(unname(K), tol = 1e-10 * max(1, max(abs(K))))) {
     stop("'K' must be symmetric: a kernel matrix has K[i, j] == K[j, i].", call. = FALSE)
   }
+  check_semidefinite(K)
   new_kernel("precomputed", K = K,
              label = sprintf("precomputed %d x %d kernel matrix", nrow(K), nrow(K)))
+}
+
+# A precomputed kernel matrix must be positive semi-definite. Two necessary
+# conditions, O(m^2): no negative diagonal entry, and every |K[i, j]| at most
+# sqrt(K[i, i] K[j, j]) (Cauchy-Schwarz); their violation is an error. Up
+# to 500 samples (0.1 s) the smallest eigenvalue too, a warning when below
+# -1e-6 times the largest, as an indefinite similarity is sometimes used as a
+# kernel on purpose. Tolerance: 1e-6 of the largest value.
+check_semidefinite <- function(K) {
+  m <- nrow(K)
+  scale <- max(abs(K))
+  if (scale == 0) return(invisible())
+  tol <- 1e-6 * scale
+  fix <- paste0("Give a kernel matrix (e.g. tcrossprod(x), not -tcrossprod(x)), or make it ",
+                "one, e.g. with Matrix::nearPD(K)$mat or by setting its negative ",
+                "eigenvalues to 0.")
+  dg <- diag(K)
+  if (any(dg < -tol)) {
+    i <- which.min(dg)
+    stop(sprintf(paste0("'K' is not a kernel matrix: its diagonal entry K[%d, %d] = %s is ",
+                        "negative, and a kernel has K[i, i] >= 0. %s"), i, i, format(dg[i]), fix),
+         call. = FALSE)
+  }
+  root <- sqrt(pmax(dg, 0))
+  for (j in feature_blocks(m, 256L)) {
+    bound <- outer(root, root[j]) + tol
+    bad <- which(abs(K[, j, drop = FALSE]) > bound, arr.ind = TRUE)
+    if (nrow(bad)) {
+      i <- bad[1L, 1L]
+      k <- j[bad[1L, 2L]]
+      stop(sprintf(paste0("'K' is not positive semi-definite: |K[%d, %d]| = %s exceeds ",
+                          "sqrt(K[%d, %d] K[%d, %d]) = %s, which no kernel matrix does. %s"),
+                   i, k, format(abs(K[i, k])), i, i, k, k, format(root[i] * root[k]), fix),
+           call. = FALSE)
+    }
+  }
+  if (m <= 500L) {
+    ev <- eigen(K, symmetric = TRUE, only.values = TRUE)$values
+    if (ev[m] < -1e-6 * max(abs(ev))) {
+      warning(sprintf(paste0("'K' is not positive semi-definite: its smallest eigenvalue is ",
+                             "%s, its largest %s. HSIC with an indefinite kernel is not a ",
+                             "measure of dependence (it can be negative). %s"),
+                      format(ev[m], digits = 3), format(ev[1L], digits = 3), fix),
+              call. = FALSE)
+    }
+  }
+  invisible()
 }
 
 #' @export

@@ -88,7 +88,7 @@ problem_inputs <- function(x, y, spec) {
   if (!isTRUE(spec[["min_first"]])) count()
   list(x = d$x, features = d$features, m = m, p = ncol(d$x), y = d$y,
        unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y,
-       annotation = d$annotation)
+       annotation = d$annotation, rows = d$rows)
 }
 
 # The outcome as the computation needs it (spec$labels): see prepare_problem().

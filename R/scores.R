@@ -566,7 +566,12 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
          call. = FALSE)
   }
   # mt takes several classes too (the moderated F), but not a numeric outcome
-  two_class <- c("lin", "t", "snr", "lods", "mmd", if (!is.factor(y)) "mt")
+  if (method == "mt" && !is.factor(y)) {
+    stop(paste0("method = \"mt\" (limma's moderated t, or F for several classes) compares ",
+                "classes; 'y' is a numeric outcome. Use \"pc\" or \"hsic\" for a numeric ",
+                "outcome, or factor(y) if the numbers code classes."), call. = FALSE)
+  }
+  two_class <- c("lin", "t", "snr", "lods", "mmd")
   if (method %in% two_class && !(is.factor(y) && nlevels(y) == 2L)) {
     what <- if (is.factor(y)) sprintf("%d classes", nlevels(y)) else "a numeric outcome"
     stop(sprintf(paste0("method = \"%s\" compares two classes; 'y' has %s. Use ",

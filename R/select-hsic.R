@@ -288,7 +288,7 @@ check_select_args <- function(method, args) {
   check_flag(args$standardize, "standardize")
   check_flag(args$verbose, "verbose")
   args$threads <- check_threads(args$threads)
-  args$na_action <- arg_match(args$na_action, c("fail", "omit"))
+  args$na_action <- arg_match(args$na_action, c("fail", "omit"), arg_name = "na_action")
   args
 }
 
@@ -460,7 +460,8 @@ select_result <- function(method, pr, k, res, args, call) {
   names(settings)[names(settings) == "step"] <- args$step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
-  new_selection(method, features, path, settings, call, annotation = pr$annotation)
+  new_selection(method, features, path, settings, call, annotation = pr$annotation,
+                outcome = selection_outcome(pr))
 }
 
 # BAHSIC (Song et al. 2012, Algorithm 1): the share of HSIC lost when the

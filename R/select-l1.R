@@ -278,7 +278,7 @@ l1_prepare <- function(x, y, n_features, ctl, spec) {
   c(list(x = pr$x[, pr$varying, drop = FALSE], y = pr$y, kernel_y = pr$kernel_y,
          unsupervised = pr$unsupervised, features = pr$features, m = pr$m, p = pr$p,
          active = which(pr$varying), n_features = as.integer(n_features), W = pr$W,
-         annotation = pr$annotation), ctl)
+         annotation = pr$annotation, rows = pr$rows), ctl)
 }
 
 # Gradient projection for one z (slide "Gradient Projection Algorithm"):
@@ -419,5 +419,5 @@ l1_result <- function(method, prep, res, settings, call) {
   settings$restart_chosen <- res$restart
   if (prep$unsupervised) settings$unsupervised <- TRUE
   new_selection(method, features, res$path, settings, call, weights = weights,
-                annotation = prep$annotation)
+                annotation = prep$annotation, outcome = selection_outcome(prep))
 }

@@ -242,7 +242,7 @@ randsel_result <- function(pr, res, settings, call) {
   })
   new_selection("randsel", features, res$path, settings, call,
                 contributions = contributions, fixed = pr$features[res$fixed_order],
-                annotation = pr$annotation)
+                annotation = pr$annotation, outcome = selection_outcome(pr))
 }
 
 #' @rdname randsel

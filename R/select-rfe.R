@@ -215,7 +215,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   settings <- settings[!vapply(settings, is.null, logical(1))]
   call[[1L]] <- as.name("rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
-                importance = imp, annotation = d$annotation)
+                importance = imp, annotation = d$annotation, outcome = selection_outcome(d))
 }
 
 #' @rdname rfe

@@ -237,7 +237,7 @@ weights_result <- function(pr, res, settings, call) {
                          contribution = safe_ratio(unname(weights), sum(abs(weights))),
                          stringsAsFactors = FALSE)
   new_selection("hsic_weights", features, res$path, settings, call, weights = weights,
-                annotation = pr$annotation)
+                annotation = pr$annotation, outcome = selection_outcome(pr))
 }
 
 #' @rdname hsic_weights

@@ -18,10 +18,13 @@
 # annotation: NULL, or a data frame with one row per feature in input order
 #           (the problem's `annotation`, feature_annotation()): its columns
 #           go right after `feature`, and the element `annotation` names them.
+# outcome:  NULL, or the outcome the selection was made with
+#           (selection_outcome()), kept as the element `outcome` so that
+#           add_feature_scores() can check a `y` given with the fit.
 # Whole-number doubles are accepted where integers are asked for, so a C
 # routine may return either.
 new_selection <- function(method, features, path, settings = list(), call = NULL, ...,
-                          annotation = NULL) {
+                          annotation = NULL, outcome = NULL) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
     stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
   }
@@ -35,7 +38,7 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
     stop("'call' must be a call (from match.call()) or NULL.", call. = FALSE)
   }
   extra <- list(...)
-  std <- c("method", "features", "path", "settings", "call", "ranking", "annotation")
+  std <- c("method", "features", "path", "settings", "call", "ranking", "annotation", "outcome")
   if (length(extra) > 0L &&
       (is.null(names(extra)) || any(!nzchar(names(extra))) || any(names(extra) %in% std))) {
     stop("Further elements of a selection must be named, and not as the standard ones.",
@@ -46,8 +49,18 @@ new_selection <- function(method, features, path, settings = list(), call = NULL
   annotated <- selection_annotation(features, annotation)
   structure(c(list(method = method, features = annotated$features, path = path,
                    settings = settings, call = call, ranking = ranking),
-              if (!is.null(annotated$columns)) list(annotation = annotated$columns), extra),
+              if (!is.null(annotated$columns)) list(annotation = annotated$columns),
+              if (!is.null(outcome)) list(outcome = outcome), extra),
             class = "bahsic_selection")
+}
+
+# The outcome a selection records (new_selection()): `y` as the selector
+# used it (after na_action = "omit") and `rows`, the samples of 'x' it
+# kept (NULL: all). NULL without an outcome of the user's: unsupervised
+# selection (the data are the labels) or a precomputed label kernel.
+selection_outcome <- function(d) {
+  if (isTRUE(d$unsupervised) || is_precomputed_label(d$kernel_y) || is.null(d$y)) return(NULL)
+  list(y = d$y, rows = d$rows)
 }
 
 # The annotation columns (feature_annotation(), R/inputs.R) right after
@@ -286,6 +299,11 @@ print_top <- function(top, n_ranked, digits) {
 #'     atomic `fData()` / `rowData()` columns (gene symbols, chromosomes,
 #'     ...), which `features` holds right after `feature` (a name that is
 #'     also a column of the table is prefixed with `annotation_`).}
+#'   \item{`outcome`}{when the selection was made for an outcome (not
+#'     unsupervised, no precomputed label kernel): a list of `y`, the outcome
+#'     as used, and `rows`, the samples kept by `na_action = "omit"` (`NULL`:
+#'     all), so that [add_feature_scores()] can check an outcome given with
+#'     the selection.}
 #' }
 #'
 #' **Contribution.** `contribution` says how much of the selector's
@@ -340,9 +358,11 @@ print_top <- function(top, n_ranked, digits) {
 #' @param digits number of significant digits to print.
 #' @param top number of best features to show.
 #' @param row.names,optional ignored; for compatibility with the generic.
-#' @param scores for `as.data.frame()`: `NULL`, or a method of
+#' @param scores for `as.data.frame()`: `NULL`, or the name of a method of
 #'   [feature_scores()] (`"mt"`, `"t"`, `"hsic"`, ...) whose per-feature
-#'   statistics to join.
+#'   statistics to join, as columns named after the method (`mt_score`,
+#'   `mt_p_value`, ...). A table of scores already made is joined with
+#'   `merge(as.data.frame(fit), table, by = "feature")` instead.
 #' @param data,y for `as.data.frame()` with `scores`: the data (`x`) and the
 #'   outcome the selection was made from.
 #' @param ... for `as.data.frame()` with `scores`: further arguments of
@@ -437,11 +457,25 @@ as.data.frame.bahsic_selection <- function(x, row.names = NULL, optional = FALSE
     check_dots(..., .fn = "as.data.frame", .allow = "stringsAsFactors")
     return(features_by_rank(x))
   }
+  if (!is.character(scores) || length(scores) != 1L || is.na(scores)) {
+    stop(sprintf(paste0("'scores' must be the name of a method of feature_scores(), such as ",
+                        "\"mt\", not %s. To join a table of scores already made, merge ",
+                        "it by feature: merge(as.data.frame(fit), table, by = \"feature\")."),
+                 describe_value(scores)), call. = FALSE)
+  }
   if (is.null(data)) {
-    stop(paste0("'data' is missing: joining scores = \"", scores[1L], "\" needs the data the ",
+    stop(paste0("'data' is missing: joining scores = \"", scores, "\" needs the data the ",
                 "selection was made from, as data = (the selector's x) and y =."), call. = FALSE)
   }
   join_scores(x, data, y, scores, ...)
+}
+
+# A value in a message: its class and length, never the value deparsed.
+describe_value <- function(v) {
+  if (is.null(v)) return("NULL")
+  if (is.data.frame(v)) return(sprintf("a data frame (%d x %d)", nrow(v), ncol(v)))
+  if (length(v) == 1L && is.atomic(v)) return(sprintf("%s %s", class(v)[1L], format(v)))
+  sprintf("a %s of length %d", class(v)[1L], length(v))
 }
 
 # The selection table by rank with the columns of feature_scores(data, y,
@@ -464,8 +498,9 @@ join_scores <- function(fit, data, y, scores, ...) {
                  if (sum(is.na(idx)) > 1L) "s" else "",
                  paste(utils::head(f$feature[is.na(idx)], 3L), collapse = ", ")), call. = FALSE)
   }
-  ann <- fit$annotation
-  cols <- setdiff(names(s), c("feature", ann, paste0("annotation_", ann)))
+  # the annotation feature_scores() copied sits between `feature` and `score`
+  # (annotate_features()): every column from `score` on is the method's own
+  cols <- names(s)[-seq_len(match("score", names(s)) - 1L)]
   add <- as.data.frame(s)[idx, cols, drop = FALSE]
   names(add) <- paste0(method, "_", cols)
   out <- cbind(f, add)

@@ -593,7 +593,7 @@ stab_result <- function(d, picks, subsamples, sel, params, sampling, call) {
                    n_samples = NROW(d$y))
   new_selection("stability", features, path, settings, call, subsamples = subsamples,
                 selections = lapply(picks, function(pk) d$features[pk]),
-                annotation = d$annotation)
+                annotation = d$annotation, outcome = selection_outcome(d))
 }
 
 # The selection probabilities, sorted, with the cutoff and the stable set.

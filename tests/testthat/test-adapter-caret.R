@@ -230,3 +230,23 @@ test_that("the exported lists are the constructors' defaults, with caret's funct
   d <- data.frame(obs = y, pred = rev(y))
   expect_identical(hsic_sbf_funcs$summary(d, levels(y)), caret::caretSBF$summary(d, levels(y)))
 })
+
+test_that("score() of a matrix cell by cell steers to multivariate = TRUE only", {
+  msg <- tryCatch(hsic_sbf_funcs$score(x[1, 1], y), error = conditionMessage)
+  expect_match(msg, "with a matrix 'x', sbf\\(\\) needs caret::sbfControl\\(multivariate = TRUE\\)")
+  # not towards a data frame, whose one call per feature is many times slower
+  expect_no_match(msg, "data frame")
+})
+
+test_that("score() of a factor column says that the features must be numeric", {
+  f <- factor(rep(c("u", "v"), length.out = length(y)))
+  expect_error(hsic_sbf_funcs$score(f, y),
+               "caret called score\\(\\) with a factor column of 'x': the features must be numeric")
+  expect_error(hsic_sbf_funcs$score(as.character(f), y), "with a character column")
+  skip_on_cran()
+  # the same through caret's sbf(), by default one column per call
+  xf <- as.data.frame(x[, 1:5])
+  xf$f <- f
+  ctrl <- caret::sbfControl(functions = hsic_sbf_funcs, method = "cv", number = 2)
+  expect_error(run_sbf(xf, y, ctrl), "with a factor column of 'x'")
+})

@@ -409,6 +409,9 @@ bad_input <- list(
     d$y <- rep(2.5, 12)
     d
   }, rules = list(
+    rule(fs("mt"), "error",
+         paste0("\"mt\" \\(limma's moderated t, or F for several classes\\) compares ",
+                "classes; 'y' is a numeric outcome.*factor\\(y\\)")),
     rule(TWO_CLASS, "error", "compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     # checked once on the whole outcome, in the words of stability_selection()
     rule("stability_selection()", "error",
@@ -642,6 +645,33 @@ bad_input <- list(
     if (requireNamespace("Matrix", quietly = TRUE)) d$x <- Matrix::Matrix(d$x, sparse = TRUE)
     d
   }, rules = list(rule("*", "value", check = same_as_ref))),
+
+  list(case = "a choice outside its list (na_action = \"drop\")", args = list(na_action = "drop"),
+       input = toy, rules = list(
+    rule("*", "error", "^'na_action' = \"drop\" is not one of \"fail\", \"omit\"\\."))),
+
+  list(case = "a SummarizedExperiment with a missing row name", input = function() {
+    d <- toy()
+    d$ref <- list(x = d$x, y = d$y)
+    colnames(d$ref$x)[1L] <- "V1"
+    if (requireNamespace("SummarizedExperiment", quietly = TRUE)) {
+      d$x <- SummarizedExperiment::SummarizedExperiment(list(e = t(d$x)))
+      rownames(d$x)[1L] <- NA
+    } else {
+      colnames(d$x)[1L] <- NA
+    }
+    d
+  }, rules = list(
+    rule("*", "warning", "'x' has features without a name \\((row|column) 1\\): named V1",
+         same_as_ref))),
+
+  list(case = "an ExpressionSet with y of the wrong length", input = function() {
+    d <- toy()
+    if (requireNamespace("Biobase", quietly = TRUE)) d$x <- Biobase::ExpressionSet(t(d$x))
+    d$y <- d$y[1:4]
+    d
+  }, rules = list(
+    rule("*", "error", "'y' has 4 values but (the ExpressionSet|'x') has 12 samples"))),
 
   list(case = "the transposed gene matrix", input = function() {
     d <- toy(d = 30)

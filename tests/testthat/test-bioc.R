@@ -90,8 +90,9 @@ test_that("add_feature_scores() adds the scores to fData and rowData", {
     out <- add_feature_scores(obj, "class", method = "t")
     fd <- if (methods::is(out, "ExpressionSet")) Biobase::fData(out) else
       as.data.frame(SummarizedExperiment::rowData(out))
-    expect_identical(names(fd), c("symbol", paste0("bahsic_", extra)))
-    for (col in extra) expect_identical(fd[[paste0("bahsic_", col)]], s[[col]])
+    # the default prefix is the method's name
+    expect_identical(names(fd), c("symbol", paste0("t_", extra)))
+    for (col in extra) expect_identical(fd[[paste0("t_", col)]], s[[col]])
     expect_identical(fd$symbol, d$symbol)
     expect_identical(rownames(fd), colnames(d$x))
     expect_true(methods::validObject(out))
@@ -102,11 +103,11 @@ test_that("add_feature_scores() adds the scores to fData and rowData", {
     expect_identical(fd2$welch_score, s$score)
     # an existing column: an error, unless overwrite = TRUE
     expect_error(add_feature_scores(out, "class", method = "t"),
-                 "already have columns bahsic_score, bahsic_rank.*overwrite = TRUE")
-    again <- add_feature_scores(out, "class", method = "pc", overwrite = TRUE)
+                 "already have columns t_score, t_rank.*overwrite = TRUE")
+    again <- add_feature_scores(out, "class", method = "pc", prefix = "t_", overwrite = TRUE)
     fd3 <- if (methods::is(again, "ExpressionSet")) Biobase::fData(again) else
       SummarizedExperiment::rowData(again)
-    expect_identical(fd3$bahsic_score, feature_scores(d$x, d$y, method = "pc")$score)
+    expect_identical(fd3$t_score, feature_scores(d$x, d$y, method = "pc")$score)
   }
 })
 
@@ -115,13 +116,21 @@ test_that("add_feature_scores() adds a selection's ranks and contributions", {
   d <- bioc_data()
   se <- make_se(d)
   fit <- fohsic(se, "class", n_features = 3L, threads = 1L)
-  out <- add_feature_scores(se, fit = fit, prefix = "fohsic_")
+  out <- add_feature_scores(se, fit = fit)
   rd <- SummarizedExperiment::rowData(out)
   idx <- match(rownames(se), fit$features$feature)
   expect_identical(rd$fohsic_rank, fit$features$rank[idx])
   expect_identical(rd$fohsic_contribution, fit$features$contribution[idx])
   expect_identical(sum(!is.na(rd$fohsic_rank)), 3L)
-  expect_error(add_feature_scores(se, "class", fit = fit), "With 'fit'.*leave out 'y'")
+  # the outcome may come with the fit: the one it was made with
+  expect_identical(add_feature_scores(se, "class", fit = fit), out)
+  expect_identical(add_feature_scores(se, d$y, fit = fit), out)
+  expect_error(add_feature_scores(se, rev(d$y), fit = fit),
+               "'y' is not the outcome 'fit' was made with: leave out 'y'")
+  expect_error(add_feature_scores(se, d$y[-1], fit = fit),
+               "'y' has 23 values but the SummarizedExperiment has 24 samples \\(columns\\)")
+  expect_error(add_feature_scores(se, "class", method = "t", fit = fit),
+               "With 'fit'.*leave out 'method'")
   expect_error(add_feature_scores(se, fit = list()), "'fit' must be a selection")
 })
 
@@ -143,6 +152,231 @@ test_that("add_feature_scores() names a misspelt argument of feature_scores()", 
   expect_error(add_feature_scores(se, "class", method = "t", var_eqaul = TRUE),
                "has no argument 'var_eqaul'. Did you mean 'var_equal'?", fixed = TRUE)
   out <- add_feature_scores(se, "class", method = "t", var_equal = TRUE, threads = 1L)
-  expect_identical(SummarizedExperiment::rowData(out)$bahsic_score,
+  expect_identical(SummarizedExperiment::rowData(out)$t_score,
                    feature_scores(se, "class", method = "t", var_equal = TRUE)$score)
+})
+
+# ---- write-backs that lose nothing ----------------------------------------------
+
+# The feature data of both containers with columns named like the results
+# (score, rank, p_value), which must not hide a result column; the
+# SummarizedExperiment's row names repeat (g1, g2, g1, g2, ...).
+clashing_objects <- function(d) {
+  ann <- data.frame(symbol = d$symbol, score = 0.5, rank = 99L, p_value = 1,
+                    row.names = colnames(d$x))
+  eset <- Biobase::ExpressionSet(
+    t(d$x),
+    phenoData = Biobase::AnnotatedDataFrame(data.frame(class = d$y, row.names = rownames(d$x))),
+    featureData = Biobase::AnnotatedDataFrame(ann))
+  se <- SummarizedExperiment::SummarizedExperiment(
+    assays = list(exprs = t(d$x)), rowData = ann,
+    colData = data.frame(class = d$y, row.names = rownames(d$x)))
+  rownames(se) <- rep(c("g1", "g2"), length.out = nrow(se))
+  list(eset = eset, se = se)
+}
+
+feature_data <- function(obj) {
+  if (methods::is(obj, "ExpressionSet")) {
+    Biobase::fData(obj)
+  } else {
+    as.data.frame(SummarizedExperiment::rowData(obj, use.names = FALSE), optional = TRUE)
+  }
+}
+
+# feature data, row by row, after the object's own columns are untouched
+expect_kept_annotation <- function(fd, d) {
+  expect_identical(fd$symbol, d$symbol)
+  expect_identical(fd$score, rep(0.5, length(d$symbol)))
+  expect_identical(fd$rank, rep(99L, length(d$symbol)))
+  expect_identical(fd$p_value, rep(1, length(d$symbol)))
+}
+
+# a call on the SummarizedExperiment warns of its repeated row names
+quiet_dups <- function(expr) {
+  withCallingHandlers(expr, warning = function(w) {
+    if (grepl("duplicated feature names", conditionMessage(w))) invokeRestart("muffleWarning")
+  })
+}
+
+test_that("every score method's columns are written back, each value to its feature", {
+  skip_peer("Biobase")
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  for (obj in clashing_objects(d)) {
+    for (m in bahsic:::score_methods) {
+      s <- quiet_dups(feature_scores(obj, "class", method = m, threads = 1L))
+      out <- quiet_dups(add_feature_scores(obj, "class", method = m, threads = 1L))
+      fd <- feature_data(out)
+      # every column of the method's own, from `score` on, under the prefix m_
+      cols <- names(s)[-seq_len(match("score", names(s)) - 1L)]
+      expect_true(all(c("score", "rank") %in% cols))
+      expect_setequal(setdiff(names(fd), c("symbol", "score", "rank", "p_value")),
+                      paste0(m, "_", cols))
+      for (col in cols) {
+        expect_identical(fd[[paste0(m, "_", col)]], s[[col]],
+                         label = sprintf("%s: %s of %s", class(obj), col, m))
+      }
+      # the values of the matrix, feature by feature
+      expect_identical(fd[[paste0(m, "_score")]],
+                       feature_scores(d$x, d$y, method = m, threads = 1L)$score)
+      expect_kept_annotation(fd, d)
+    }
+  }
+})
+
+# The selectors: the stability selector's list, and stability selection
+# itself. The RFE selector is found under its name in this version.
+selector_function <- function(name) {
+  if (name %in% c("rfe", "clinical_rfe")) {
+    name <- if (exists("clinical_rfe", asNamespace("bahsic"))) "clinical_rfe" else "rfe"
+  }
+  get(name, asNamespace("bahsic"))
+}
+
+selector_args <- list(
+  bahsic = list(threads = 1L),
+  fohsic = list(n_features = 4L, threads = 1L),
+  randsel = list(n_boot = 20L, threads = 1L),
+  l1_lsmi = list(n_features = 2, restarts = 1L, n_basis = 10, folds = 3),
+  l1_hsic = list(n_features = 2, restarts = 1L),
+  hsic_weights = list(lambda = 1e-3, max_iter = 5L),
+  rfe = list(drop = 0.3, threads = 1L),
+  clinical_rfe = list(drop = 0.3, threads = 1L),
+  stability_selection = list(selector = "bahsic", n_features = 3, n_subsamples = 3L)
+)
+
+test_that("every selector's columns are written back, each value to its feature", {
+  skip_peer("Biobase")
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  selectors <- c(bahsic:::stab_selectors, "stability_selection")
+  if (!requireNamespace("kernlab", quietly = TRUE)) {
+    selectors <- setdiff(selectors, c("rfe", "clinical_rfe"))
+  }
+  for (name in selectors) {
+    for (obj in clashing_objects(d)) {
+      set.seed(7)
+      fit <- quiet_dups(do.call(selector_function(name),
+                                c(list(obj, "class"), selector_args[[name]])))
+      # with the outcome the fit was made with (checked), by position
+      out <- add_feature_scores(obj, "class", fit = fit)
+      fd <- feature_data(out)
+      cols <- setdiff(names(fit$features), c("feature", fit$annotation))
+      expect_true(all(c("rank", "score") %in% cols))
+      for (col in cols) {
+        expect_identical(fd[[paste0(fit$method, "_", col)]], fit$features[[col]],
+                         label = sprintf("%s: %s of %s", class(obj), col, name))
+      }
+      expect_kept_annotation(fd, d)
+      expect_error(add_feature_scores(obj, rev(d$y), fit = fit),
+                   "'y' is not the outcome 'fit' was made with", info = name)
+    }
+  }
+})
+
+test_that("repeated row names: each row gets its own values, or an error says why", {
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  se <- make_se(d)
+  rownames(se) <- rep(c("g1", "g2"), 5)
+  expect_warning(fit <- bahsic(se, "class", threads = 1L), "duplicated feature names")
+  out <- add_feature_scores(se, fit = fit)
+  rd <- SummarizedExperiment::rowData(out, use.names = FALSE)
+  expect_identical(rd$bahsic_rank, bahsic(d$x, d$y, threads = 1L)$features$rank)
+  expect_identical(anyDuplicated(rd$bahsic_rank), 0L)
+  # a selection of some of the rows cannot be told apart by name
+  expect_warning(part <- bahsic(se[1:6, ], "class", threads = 1L), "duplicated")
+  expect_error(add_feature_scores(se, fit = part),
+               "'object' has repeated row names \\(g1, g2\\).*make.unique")
+  # unique names: a selection of some rows is matched by name
+  sub <- make_se(d)
+  fit6 <- bahsic(sub[3:8, ], "class", threads = 1L)
+  rd6 <- SummarizedExperiment::rowData(add_feature_scores(sub, fit = fit6))
+  expect_identical(rd6$bahsic_rank[3:8], fit6$features$rank)
+  expect_true(all(is.na(rd6$bahsic_rank[-(3:8)])))
+})
+
+test_that("a missing row name is renamed with a warning, and the scores written back", {
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  se <- make_se(d)
+  rownames(se)[1L] <- NA
+  expect_warning(s <- feature_scores(se, "class", method = "t"),
+                 "'x' has features without a name \\(row 1\\): named V1")
+  expect_identical(s$feature[1:2], c("V1", "probe2"))
+  expect_identical(s$score, feature_scores(d$x, d$y, method = "t")$score)
+  out <- suppressWarnings(add_feature_scores(se, "class", method = "t"))
+  expect_identical(SummarizedExperiment::rowData(out, use.names = FALSE)$t_score, s$score)
+  expect_warning(fit <- bahsic(se, "class", threads = 1L), "without a name")
+  expect_identical(SummarizedExperiment::rowData(add_feature_scores(se, fit = fit),
+                                                 use.names = FALSE)$bahsic_rank,
+                   fit$features$rank)
+})
+
+test_that("the default prefixes keep a method and a selection apart", {
+  skip_peer("Biobase")
+  d <- bioc_data()
+  eset <- make_eset(d)
+  out <- add_feature_scores(eset, "class", method = "mt")
+  fit <- bahsic(eset, "class", threads = 1L)
+  out <- add_feature_scores(out, "class", fit = fit)
+  fd <- Biobase::fData(out)
+  expect_true(all(c("mt_score", "mt_rank", "bahsic_score", "bahsic_rank") %in% names(fd)))
+  expect_identical(fd$bahsic_rank, fit$features$rank)
+  expect_identical(fd$mt_rank, feature_scores(d$x, d$y, method = "mt")$rank)
+})
+
+test_that("a prefix is used as given by both containers", {
+  skip_peer("Biobase")
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  for (obj in list(make_eset(d), make_se(d))) {
+    out <- add_feature_scores(obj, "class", method = "t", prefix = "my t ")
+    fd <- feature_data(out)
+    expect_true(all(c("my t score", "my t rank") %in% names(fd)), info = class(obj))
+    expect_identical(fd[["my t score"]], feature_scores(d$x, d$y, method = "t")$score)
+  }
+})
+
+test_that("an ExpressionSet's outcome of the wrong length asks for one value per sample", {
+  skip_peer("Biobase")
+  d <- bioc_data()
+  eset <- make_eset(d)
+  expect_error(feature_scores(eset, d$y[1:10]),
+               paste0("'y' has 10 values but the ExpressionSet has 24 samples \\(columns\\), ",
+                      "and 10 features \\(rows\\)\\. Give one value per sample.*pData\\(\\)"))
+  expect_error(bahsic(eset, d$y[1:5]), "the ExpressionSet has 24 samples \\(columns\\)\\.")
+  expect_no_match(tryCatch(bahsic(eset, d$y[1:10]), error = conditionMessage), "t\\(x\\)")
+})
+
+test_that("as.data.frame(scores = ) keeps a method's p_value beside an annotation p_value", {
+  skip_peer("Biobase")
+  d <- bioc_data()
+  eset <- clashing_objects(d)$eset
+  fit <- bahsic(eset, "class", threads = 1L)
+  df <- as.data.frame(fit, scores = "t", data = eset, y = "class")
+  s <- feature_scores(d$x, d$y, method = "t")
+  idx <- match(df$feature, s$feature)
+  for (col in setdiff(names(s), "feature")) {
+    expect_identical(df[[paste0("t_", col)]], s[[col]][idx], info = col)
+  }
+  expect_identical(df$p_value, rep(1, nrow(df)))
+})
+
+test_that("bahsic(na_action = ) outside its choices names the argument, not its list", {
+  d <- bioc_data()
+  expect_error(bahsic(d$x, d$y, na_action = "drop"),
+               "^'na_action' = \"drop\" is not one of \"fail\", \"omit\"\\.")
+})
+
+test_that("an outcome given with a fit made without one is refused", {
+  skip_peer("SummarizedExperiment")
+  d <- bioc_data()
+  se <- make_se(d)
+  fit <- bahsic(se, NULL, unsupervised = TRUE, threads = 1L)
+  expect_null(fit$outcome)
+  expect_error(add_feature_scores(se, "class", fit = fit),
+               "'fit' was made without an outcome \\(unsupervised = TRUE\\).*leave out 'y'")
+  rd <- SummarizedExperiment::rowData(add_feature_scores(se, fit = fit))
+  expect_identical(rd$bahsic_rank, fit$features$rank)
 })

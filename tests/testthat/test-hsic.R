@@ -312,3 +312,15 @@ test_that("HSIC agrees with dHSIC at m = 1500, for equal widths and with dHSIC's
              kernel_y = label_kernel_regression(kernel_gaussian(gy)))
   expect_equal(hg$estimate * (m - 1)^2 / m^2, g$dHSIC, tolerance = 1e-10)
 })
+
+test_that("hsic_test() takes a whole number of permutations, as feature_scores() does", {
+  set.seed(1)
+  x <- matrix(rnorm(40), 20)
+  y <- rnorm(20)
+  for (n in list(2.5, 0, -1, NA, "10", c(10, 20))) {
+    expect_error(hsic_test(x, y, method = "permutation", n_perm = n),
+                 "'n_perm' must be a whole number of at least 1", info = format(n))
+    expect_error(feature_scores(x, y, method = "hsic", n_perm = n),
+                 "'n_perm' must be a whole number of at least 1", info = format(n))
+  }
+})

@@ -357,7 +357,7 @@ test_that("argument errors name the argument and say what to do", {
   expect_error(feature_scores(dat$x, y3, method = "mt", adjust = "maxT"),
                "with more than two classes")
   expect_error(feature_scores(dat$x, as.numeric(dat$y), method = "mt"),
-               "compares two classes; 'y' has a numeric outcome")
+               "method = \"mt\".*compares classes; 'y' is a numeric outcome\\. Use \"pc\" or \"hsic\"")
   if (!exists("permutation_pvalues", mode = "function")) {
     expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "maxT"),
                  "adjust = \"maxT\" is not available yet")

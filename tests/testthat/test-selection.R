@@ -240,3 +240,22 @@ test_that("plot() checks 'chosen'", {
   expect_error(plot(fit, chosen = TRUE), "names or column indices")
   expect_error(plot(fit, chosen = character(0)), "is empty")
 })
+
+test_that("as.data.frame(scores = ) names a value that is not a method by its class", {
+  set.seed(1)
+  x <- matrix(rnorm(200), 20, dimnames = list(NULL, paste0("g", 1:10)))
+  y <- factor(rep(c("a", "b"), 10))
+  fit <- bahsic(x, y, threads = 1L)
+  tab <- feature_scores(x, y, method = "t")
+  msg <- tryCatch(as.data.frame(fit, scores = tab, data = x, y = y), error = conditionMessage)
+  expect_match(msg, paste0("'scores' must be the name of a method of feature_scores\\(\\), such ",
+                           "as \"mt\", not a data frame \\(10 x 8\\)\\. .*merge\\(as.data.frame\\(fit\\), ",
+                           "table, by = \"feature\"\\)"))
+  expect_lt(nchar(msg), 300L)
+  expect_error(as.data.frame(fit, scores = c("t", "mt"), data = x, y = y),
+               "not a character of length 2")
+  expect_error(as.data.frame(fit, scores = 1, data = x, y = y), "not numeric 1")
+  # the join keeps every column of the method's own
+  df <- as.data.frame(fit, scores = "t", data = x, y = y)
+  expect_identical(df$t_p_value, tab$p_value[match(df$feature, tab$feature)])
+})
