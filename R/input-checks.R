@@ -53,6 +53,8 @@
 #'   more threads than cores \tab warning; value \tab warning; value
 #'     \tab warning; value \tab warning; value \cr
 #'   more memory than the budget \tab error \tab error \tab error \tab error \cr
+#'   a feature of zeros and numerical residue \tab value \tab value \tab value
+#'     \tab value \cr
 #' }
 #'
 #' \describe{
@@ -224,6 +226,14 @@
 #'   \item{More memory than the budget}{An error before allocating that says
 #'     how much is needed and what to do (option \code{bahsic.max_memory},
 #'     see \link{bahsic-package}).}
+#'   \item{A feature of zeros and numerical residue}{A gene that is 0 in most
+#'     samples, a numerical residue (1e-134 to 1e-8, as quantification leaves
+#'     in single-cell data) in others and expressed in a few: every median
+#'     heuristic counts distances of at most 1e-10 times the largest as ties
+#'     and, when the middle distance is one, takes the median over the pairs
+#'     that do not tie (see "Ties and numerical residue" in \link{kernels}),
+#'     so the width is set by the expressed samples. The widths of all other
+#'     features are those of the plain median.}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},

@@ -272,6 +272,33 @@ double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
                           int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
 
+/* The median heuristic's one rule for ties, followed by every median of
+ * distances in the package (bk_median_triangle_ck(), bk_median_pairwise_ck()
+ * and the scorers' within-block medians): a squared distance of at most
+ * BK_MEDIAN_TIE times the largest squared distance between the samples (a
+ * distance of at most 1e-10 times the largest) counts as a tie, as an exact
+ * 0 does. When the two middle values of all pairs are such ties, the median
+ * is taken over the pairs that are not (0 when none is, that is, when all
+ * samples coincide). Relative to the largest distance, so that the rule is
+ * invariant to shifting and scaling the data, as the median-heuristic
+ * kernel is. 1e-10: far below the resolution of any measurement (ten
+ * significant digits), so that it leaves every ordinary feature's median
+ * as it was, and far above the rounding of double precision (1e-16), so
+ * that numerical residue (values near 1e-100 beside values near 1, as in
+ * quantified single-cell expression) is tied with 0 instead of setting the
+ * width. */
+#define BK_MEDIAN_TIE 1e-20
+
+/* The rule on the middle value hi (the larger of the two for an even count)
+ * of the squared distances whose largest is top: the floor at or below
+ * which the squared distances are ties when hi is one of them, else -1 (the
+ * median of all pairs stands). */
+static inline double bk_median_tie_floor(double hi, double top)
+{
+  const double tie = BK_MEDIAN_TIE * top;
+  return hi <= tie ? tie : -1.0;
+}
+
 /* Apply the kernel function to one value of bk_cross (inner product or
  * squared distance): bk_kernel_eval(), the table's value. */
 static inline double bk_kernel_value(bk_kernel kern, double v)
