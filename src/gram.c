@@ -356,7 +356,8 @@ static unsigned long long find_bucket(const ptrdiff_t *hist, ptrdiff_t k,
  * share that bucket (the squared distances of high-dimensional data
  * concentrate in a narrow range), they are split again by the next 16 bits,
  * and so on: after the last 16 bits the values left are all equal.
- * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst. */
+ * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst; *top
+ * (unless NULL): the largest value. */
 static double select_upper(const double *base, ptrdiff_t m, int packed,
                            ptrdiff_t k, ptrdiff_t *hist, double *work,
                            bk_pacer *pace, double *top)
@@ -364,19 +365,17 @@ static double select_upper(const double *base, ptrdiff_t m, int packed,
   /* counting into the histogram costs some four operations per value, as
    * the gathers do */
   memset(hist, 0, 65536 * sizeof(ptrdiff_t));
+  double mx = 0.0;
   for (ptrdiff_t b = 1; b < m; b++) {
     const double *col = upper_col(base, m, packed, b);
-    for (ptrdiff_t a = 0; a < b; a++) hist[double_bits(col[a]) >> 48]++;
+    /* the largest value too (for the rule for ties), in the same pass */
+    for (ptrdiff_t a = 0; a < b; a++) {
+      hist[double_bits(col[a]) >> 48]++;
+      mx = col[a] > mx ? col[a] : mx;
+    }
     bk_pace(pace, 4 * b);
   }
-  if (top) {
-    /* a bound on the largest value, free from the histogram: the largest
-     * double of the highest bucket that holds one */
-    unsigned long long h = 65535;
-    while (h > 0 && hist[h] == 0) h--;
-    unsigned long long bits = ((h + 1) << 48) - 1;
-    memcpy(top, &bits, sizeof bits);
-  }
+  if (top) *top = mx;
   ptrdiff_t before;
   unsigned long long bucket = find_bucket(hist, k, &before);
   ptrdiff_t p = 0;
@@ -439,19 +438,6 @@ static double next_upper(const double *base, ptrdiff_t m, int packed,
   return le >= k + 2 ? v : above;
 }
 
-/* the largest value of the strictly upper triangle (0 for m < 2) */
-static double max_upper(const double *base, ptrdiff_t m, int packed,
-                        bk_pacer *pace)
-{
-  double top = 0.0;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    const double *col = upper_col(base, m, packed, b);
-    for (ptrdiff_t a = 0; a < b; a++) top = col[a] > top ? col[a] : top;
-    bk_pace(pace, b);
-  }
-  return top;
-}
-
 /* The median over pairs a < b of the squared distances in the upper
  * triangle, as R's median() of dist(x)^2 (or of dist(x) when squared = 0)
  * would give: the mean of the two middle values when their count is even;
@@ -464,11 +450,9 @@ double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
   if (n < 1) return NAN;
   ptrdiff_t *hist = (ptrdiff_t *) (work + n);
   ptrdiff_t k = (n - 1) / 2, ties = 0, nz = n;
-  double bound, lo = select_upper(base, m, packed, k, hist, work, pace, &bound), hi = lo;
+  double top, lo = select_upper(base, m, packed, k, hist, work, pace, &top), hi = lo;
   if (n % 2 == 0) hi = next_upper(base, m, packed, k, lo, pace);
-  /* the exact largest only where the bound leaves the rule undecided */
-  double tie = bk_median_tie_floor(hi, bound);
-  if (tie >= 0.0) tie = bk_median_tie_floor(hi, max_upper(base, m, packed, pace));
+  const double tie = bk_median_tie_floor(hi, top);
   if (tie >= 0.0) {
     /* more than half the pairs tie (discrete data, or residue beside 0):
      * the median over the pairs that do not, as the ties sort first; 0 if
