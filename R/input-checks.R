@@ -229,7 +229,7 @@
 #'   \item{A feature of zeros and numerical residue}{A gene that is 0 in most
 #'     samples, a numerical residue (1e-134 to 1e-8, as quantification leaves
 #'     in single-cell data) in others and expressed in a few: every median
-#'     heuristic counts distances of at most 1e-10 times the largest as ties
+#'     heuristic counts distances of at most 1.5e-8 times the largest as ties
 #'     and, when the middle distance is one, takes the median over the pairs
 #'     that do not tie (see "Ties and numerical residue" in \link{kernels}),
 #'     so the width is set by the expressed samples. The widths of all other

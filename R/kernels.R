@@ -35,26 +35,28 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' (these kernels with `sigma = NULL` in [kernel_matrix()], [hsic()],
 #' [hsic_test()], the per-feature widths of [feature_scores()], the label
 #' kernels, the approximations and the selectors' width policies) follows one
-#' rule: two samples whose distance is at most \eqn{10^{-10}} times the
-#' largest distance between any two samples (squared distance at most
-#' \eqn{10^{-20}} times the largest) count as tied, as samples with equal
-#' values do. When the middle of all pairwise distances is such a tie (more
-#' than half the pairs tie), the median is taken over the pairs that do not
-#' tie. A gene that is 0 in most cells, between 1e-134 and 1e-8 in most
-#' others (the residue of the quantification) and up to 3.5 in a few gets a
-#' width set by its expressed cells against the others, not 1 / 8e-314 (the
-#' median of residue against zeros, beyond double precision). The threshold is relative to the largest distance, so
-#' the rule, like the kernel, does not change when the data are shifted or
-#' rescaled. \eqn{10^{-10}} lies far below the resolution of any measurement
-#' (ten significant digits) and far above the rounding of double precision
-#' (\eqn{10^{-16}}): the width of every feature whose middle distance is
-#' above it is the median over all pairs, as it always was. Only the
-#' samples' coincidence leaves no width: when all samples are equal the
-#' kernel is constant and the width is set to 1 (any gives the same, zero,
-#' dependence). The rule sees each feature on its own scale: a gene whose
-#' values are all residue (largest 1e-8) is scored on the residue; set
-#' values below a threshold to zero first (`x[x < 1e-6] <- 0`) where
-#' residue is known to be no signal.
+#' rule: two samples whose distance is at most \eqn{1.5 \times 10^{-8}}
+#' (`sqrt(.Machine$double.eps)`) times the largest distance between any two
+#' samples (squared distance at most `.Machine$double.eps` times the largest)
+#' count as tied, as samples with equal values do. When the middle of all
+#' pairwise distances is such a tie (more than half the pairs tie), the
+#' median is taken over the pairs that do not tie. A gene that is 0 in most
+#' cells, between 1e-134 and 1e-8 in most others (the residue of the
+#' quantification) and up to 3.5 in a few gets a width set by its expressed
+#' cells against the others, not 1 / 8e-314 (the median of residue against
+#' zeros, beyond double precision). The threshold is relative to the largest
+#' distance, so the rule, like the kernel, does not change when the data are
+#' shifted or rescaled; it is the tolerance under which [all.equal()] calls
+#' two numbers equal, far below the resolution of any measurement and above
+#' such residue (1e-8 beside 3.5 is 3e-9 of the largest distance). The width of every feature whose middle distance is above it
+#' is the median over all pairs, as it always was, and a gene with residue
+#' gets the width (and the scores, to about 1e-8) of the same gene with the
+#' residue set to 0. Only the samples' coincidence leaves no width: when all
+#' samples are equal the kernel is constant and the width is set to 1 (any
+#' gives the same, zero, dependence). The rule sees each feature on its own
+#' scale: a gene whose values are all residue (largest 1e-8) is scored on its
+#' residue; set values below a threshold to 0 first (`x[x < 1e-6] <- 0`)
+#' where residue is known to carry no signal.
 #'
 #' **The median heuristic on many samples.** Above 1000 samples,
 #' [kernel_matrix()], [hsic()] and [hsic_test()] take the median over the

@@ -14,6 +14,7 @@
 #ifndef BAHSIC_H
 #define BAHSIC_H
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -276,18 +277,18 @@ double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
  * distances in the package (bk_median_triangle_ck(), bk_median_pairwise_ck()
  * and the scorers' within-block medians): a squared distance of at most
  * BK_MEDIAN_TIE times the largest squared distance between the samples (a
- * distance of at most 1e-10 times the largest) counts as a tie, as an exact
- * 0 does. When the two middle values of all pairs are such ties, the median
- * is taken over the pairs that are not (0 when none is, that is, when all
- * samples coincide). Relative to the largest distance, so that the rule is
- * invariant to shifting and scaling the data, as the median-heuristic
- * kernel is. 1e-10: far below the resolution of any measurement (ten
- * significant digits), so that it leaves every ordinary feature's median
- * as it was, and far above the rounding of double precision (1e-16), so
- * that numerical residue (values near 1e-100 beside values near 1, as in
- * quantified single-cell expression) is tied with 0 instead of setting the
- * width. */
-#define BK_MEDIAN_TIE 1e-20
+ * distance of at most sqrt(DBL_EPSILON) = 1.5e-8 times the largest) counts
+ * as a tie, as an exact 0 does. When the two middle values of all pairs are
+ * such ties, the median is taken over the pairs that are not (0 when none
+ * is, that is, when all samples coincide). Relative to the largest
+ * distance, so that the rule is invariant to shifting and scaling the data,
+ * as the median-heuristic kernel is. sqrt(DBL_EPSILON): the tolerance under
+ * which R's all.equal() calls two numbers equal, far below the resolution
+ * of any measurement, so that it leaves every ordinary feature's median as
+ * it was, and above the residue that quantification leaves in single-cell
+ * data (values from 1e-134 up to 1e-8 beside values near 3.5, so that it
+ * ties with 0 instead of setting the width). */
+#define BK_MEDIAN_TIE DBL_EPSILON
 
 /* The rule on the middle value hi (the larger of the two for an even count)
  * of the squared distances whose largest is top: the floor at or below

@@ -391,9 +391,11 @@ test_that("above 1000 samples the median heuristic takes 1000 evenly spaced samp
 
 # The median heuristic's median by its rule for ties (?kernels, "Ties and
 # numerical residue"), in plain R: q, the squared distances of the pairs; a
-# pair ties when its squared distance is at most 1e-20 times the largest, and
-# when the middle values are ties the median is over the pairs that are not.
-# squared = FALSE: the median of the distances.
+# pair ties when its squared distance is at most .Machine$double.eps times the
+# largest (its distance at most sqrt(.Machine$double.eps), all.equal()'s
+# tolerance, times the largest), and when the middle values are ties the
+# median is over the pairs that are not. squared = FALSE: the median of the
+# distances.
 oracle_tie_median <- function(q, squared = TRUE) {
   middle <- function(v) {
     v <- sort(v)
@@ -401,7 +403,7 @@ oracle_tie_median <- function(q, squared = TRUE) {
     c(v[(n + 1) %/% 2], v[n %/% 2 + 1])
   }
   mid <- middle(q)
-  tie <- 1e-20 * max(q)
+  tie <- .Machine$double.eps * max(q)
   if (mid[2L] <= tie) {
     if (all(q <= tie)) return(0)
     mid <- middle(q[q > tie])
@@ -418,8 +420,8 @@ pair_sq <- function(v) {
 }
 
 # A gene as single-cell quantification leaves it: 0 in 65% of the samples,
-# a residue between 10^lo and 1e-8 in most others, expressed (up to 3.5) in a
-# few. lo = -170: the old median of residue against zeros was subnormal.
+# a residue between 10^lo and 1e-8 in most others, expressed (0.5 to 3.5) in a
+# few. lo = -170: the median of residue against zeros is subnormal.
 residue_gene <- function(m, lo = -134) {
   v <- numeric(m)
   i <- sample(m)
@@ -427,7 +429,7 @@ residue_gene <- function(m, lo = -134) {
   n_big <- max(2L, round(0.04 * m))
   res <- i[seq.int(n0 + 1L, m - n_big)]
   v[res] <- 10^stats::runif(length(res), lo, -8)
-  v[i[seq.int(m - n_big + 1L, m)]] <- stats::runif(n_big, 0.5, 3.5)
+  v[i[seq.int(m - n_big + 1L, m)]] <- c(3.5, stats::runif(n_big - 1L, 0.5, 3.5))
   v
 }
 
@@ -455,6 +457,10 @@ test_that("every median heuristic follows the rule for ties on residue genes (pl
       expect_identical(attr(K, "kernel")$params$sigma, 1 / oracle_tie_median(q, FALSE))
       # the approximations' width
       expect_identical(bahsic:::median_sigma(x1, TRUE), 1 / med)
+      # all the residue ties with 0: the width of the gene with it set to 0
+      # (to the rounding of 3.5 - 1e-9)
+      v0 <- ifelse(v < 1e-6, 0, v)
+      expect_equal(med, oracle_tie_median(pair_sq(v0)), tolerance = 1e-8)
     }
   }
   # a feature whose values are all residue has its own width; one that is
@@ -513,6 +519,11 @@ test_that("residue genes get a width in feature_scores(), hsic(), hsic_test() an
                               kernel = kernel_gaussian(sigma), threads = 1)
       expect_equal(fs$score[j], fixed$score, tolerance = 1e-10, label = paste(method, j))
     }
+    # the residue as 0, to rounding
+    x0 <- x
+    x0[, 1:3][x0[, 1:3] < 1e-6] <- 0
+    expect_equal(fs$score, feature_scores(x0, y, method = method, threads = 1)$score,
+                 tolerance = 1e-7)
     # the ordinary genes as on their own
     expect_identical(fs$score[4:6],
                      feature_scores(x[, 4:6], y, method = method, threads = 1)$score)
