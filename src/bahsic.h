@@ -266,7 +266,8 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
 /* Median of the strictly upper triangle of squared distances, stored in an
  * m x m matrix (packed = 0) or packed column after column, column b at
  * b (b - 1) / 2 (packed = 1): of the squared distances (squared = 1) or of
- * their square roots (squared = 0). work: BK_MEDIAN_WORK(m) doubles. */
+ * their square roots (squared = 0), by the rule for ties below
+ * (bk_median_tie_floor()). work: BK_MEDIAN_WORK(m) doubles. */
 double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
                              int squared, double *work, bk_pacer *pace);
 double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
@@ -308,7 +309,8 @@ static inline double bk_kernel_value(bk_kernel kern, double v)
 }
 
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
- * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles
+ * distances (squared = 0) of the rows of x, by the rule for ties
+ * (bk_median_tie_floor()). work: BK_MEDIAN_WORK(m) doubles
  * (and cross: m * m doubles when d > 1). */
 double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
                              int squared, double *work, double *cross,
