@@ -198,11 +198,13 @@ check_positive_number <- function(v, arg) {
 # The median-heuristic width 1 / median(distance) (squared distances for the
 # Gaussian kernel), from at most n_max evenly spaced samples, so that it
 # needs no O(m^2) memory on the approximate paths; on all samples when
-# m <= n_max. 1 when the distances are all 0 (the kernel is then constant
-# whatever the width).
+# m <= n_max (the rows of median_rows(), R/kernels.R). The median follows the
+# rule for ties in C (?kernels, "Ties and numerical residue"), so it is 0
+# only when all these samples coincide: then 1 (the kernel is then constant
+# on them whatever the width).
 median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
   m <- nrow(x)
-  if (m > n_max) x <- x[unique(round(seq(1, m, length.out = n_max))), , drop = FALSE]
+  if (m > n_max) x <- x[median_rows(m, n_max), , drop = FALSE]
   med <- pairwise_median(x, squared, arg)
   if (is.finite(med) && med > 0) 1 / med else 1
 }

@@ -61,6 +61,8 @@
 #'     \tab error \tab error \cr
 #'   option bahsic.threads above the cores \tab warning; value \tab warning; value
 #'     \tab warning; value (lsmi(): value) \tab warning; value \cr
+#'   a feature of zeros and numerical residue \tab value \tab value \tab value
+#'     \tab value \cr
 #' }
 #'
 #' \describe{
@@ -291,6 +293,14 @@
 #'     lists every option and its valid values.}
 #'   \item{Option bahsic.threads above the cores}{A warning, as for the
 #'     argument \code{threads}, and the number of cores is used.}
+#'   \item{A feature of zeros and numerical residue}{A gene that is 0 in most
+#'     samples, a numerical residue (1e-134 to 1e-8, as quantification leaves
+#'     in single-cell data) in others and expressed in a few: every median
+#'     heuristic counts distances of at most 1.5e-8 times the largest as ties
+#'     and, when the middle distance is one, takes the median over the pairs
+#'     that do not tie (see "Ties and numerical residue" in \link{kernels}),
+#'     so the width is set by the expressed samples. The widths of all other
+#'     features are those of the plain median.}
 #' }
 #'
 #' @seealso \code{\link{hsic}()}, \code{\link{hsic_test}()},

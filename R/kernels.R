@@ -26,10 +26,37 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|^2} (Gaussian; the same
 #' kernel as dHSIC's median bandwidth) and
 #' \eqn{\sigma = 1 / \mathrm{median}\|x_i - x_j\|} (Laplace), the median
-#' taken over pairs of distinct samples (over the pairs whose distance is not
-#' 0 when more than half are, as in discrete data). The inverse-distance
-#' ("dis") kernel
+#' taken over pairs of distinct samples (over the pairs that do not tie when
+#' more than half do, as in discrete data; see "Ties and numerical residue").
+#' The inverse-distance ("dis") kernel
 #' is \eqn{1 / (\|x - x'\| + \epsilon)}.
+#'
+#' **Ties and numerical residue.** Every median heuristic of the package
+#' (these kernels with `sigma = NULL` in [kernel_matrix()], [hsic()],
+#' [hsic_test()], the per-feature widths of [feature_scores()], the label
+#' kernels, the approximations and the selectors' width policies) follows one
+#' rule: two samples whose distance is at most \eqn{1.5 \times 10^{-8}}
+#' (`sqrt(.Machine$double.eps)`) times the largest distance between any two
+#' samples (squared distance at most `.Machine$double.eps` times the largest)
+#' count as tied, as samples with equal values do. When the middle of all
+#' pairwise distances is such a tie (more than half the pairs tie), the
+#' median is taken over the pairs that do not tie. A gene that is 0 in most
+#' cells, between 1e-134 and 1e-8 in most others (the residue of the
+#' quantification) and up to 3.5 in a few gets a width set by its expressed
+#' cells against the others, not 1 / 8e-314 (the median of residue against
+#' zeros, beyond double precision). The threshold is relative to the largest
+#' distance, so the rule, like the kernel, does not change when the data are
+#' shifted or rescaled; it is the tolerance under which [all.equal()] calls
+#' two numbers equal, far below the resolution of any measurement and above
+#' such residue (1e-8 beside 3.5 is 3e-9 of the largest distance). The width of every feature whose middle distance is above it
+#' is the median over all pairs, as it always was, and a gene with residue
+#' gets the width (and the scores, to about 1e-8) of the same gene with the
+#' residue set to 0. Only the samples' coincidence leaves no width: when all
+#' samples are equal the kernel is constant and the width is set to 1 (any
+#' gives the same, zero, dependence). The rule sees each feature on its own
+#' scale: a gene whose values are all residue (largest 1e-8) is scored on its
+#' residue; set values below a threshold to 0 first (`x[x < 1e-6] <- 0`)
+#' where residue is known to carry no signal.
 #'
 #' **The median heuristic on many samples.** Above 1000 samples,
 #' [kernel_matrix()], [hsic()] and [hsic_test()] take the median over the
@@ -56,7 +83,9 @@ check_positive <- function(value, arg, allow_null = FALSE) {
 #' they are computed on the data multiplied by a power of two, which is exact,
 #' so the kernel is the same to the last bit. Only a median-heuristic width
 #' that is itself beyond double precision (squared distances near 1e-310, as
-#' for data near 1e-155) is an error, which asks to rescale `x`. The linear
+#' for data whose largest differences are near 1e-155) is an error, which
+#' asks to rescale `x` ([feature_scores()] rescales each feature itself, so
+#' its per-feature widths always exist). The linear
 #' and polynomial kernels are checked before any \eqn{m \times m} work: their
 #' largest value, \eqn{(\max_i \|x_i\|^2 + \mathrm{offset})^\mathrm{degree}}
 #' on the diagonal, summed over the \eqn{m^2} pairs must stay within double
@@ -267,10 +296,12 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 }
 
 # The median heuristic in C already falls back to the median over the pairs
-# that differ when more than half coincide (tied or discrete data); a median
-# of 0 is left only when all samples are identical, where the kernel is
-# constant and any width gives the same, zero, dependence: use 1. NaN: the
-# feature's scale leaves no representable width (pairwise_median()).
+# that do not tie when more than half do (discrete data, or residue near 0
+# beside expressed values: the rule for ties, ?kernels and src/bahsic.h); a
+# median of 0 is left only when all samples are identical, where the kernel
+# is constant and any width gives the same, zero, dependence: use 1. NaN:
+# the feature's scale leaves no representable width (pairwise_median(); not
+# reached from feature_scores(), which rescales each feature first).
 feature_sigmas <- function(name, x) {
   med <- .Call(C_median_columns, x, kernel_has(name, "squared"))
   bad <- which(is.nan(med))

@@ -113,7 +113,10 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
       # each is first divided by a power of two that brings its largest
       # |value| into [0.5, 1) -- exact, and the same numbers for data of
       # ordinary size -- where its squared distances neither underflow (to a
-      # median of 0) nor overflow at any scale of the data.
+      # median of 0) nor overflow at any scale of the data. Residue near 0
+      # (values of 1e-134 beside values near 1) ties with 0 by the rule for
+      # ties (?kernels), so that every feature that is not constant has a
+      # width.
       b <- .Call(C_scale_columns, b)
       p1 <- feature_sigmas(name, b)
     } else {

@@ -14,6 +14,7 @@
 #ifndef BAHSIC_H
 #define BAHSIC_H
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -265,12 +266,40 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,
 /* Median of the strictly upper triangle of squared distances, stored in an
  * m x m matrix (packed = 0) or packed column after column, column b at
  * b (b - 1) / 2 (packed = 1): of the squared distances (squared = 1) or of
- * their square roots (squared = 0). work: BK_MEDIAN_WORK(m) doubles. */
+ * their square roots (squared = 0), by the rule for ties below
+ * (bk_median_tie_floor()). work: BK_MEDIAN_WORK(m) doubles. */
 double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
                              int squared, double *work, bk_pacer *pace);
 double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
                           int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
+
+/* The median heuristic's one rule for ties, followed by every median of
+ * distances in the package (bk_median_triangle_ck(), bk_median_pairwise_ck()
+ * and the scorers' within-block medians): a squared distance of at most
+ * BK_MEDIAN_TIE times the largest squared distance between the samples (a
+ * distance of at most sqrt(DBL_EPSILON) = 1.5e-8 times the largest) counts
+ * as a tie, as an exact 0 does. When the two middle values of all pairs are
+ * such ties, the median is taken over the pairs that are not (0 when none
+ * is, that is, when all samples coincide). Relative to the largest
+ * distance, so that the rule is invariant to shifting and scaling the data,
+ * as the median-heuristic kernel is. sqrt(DBL_EPSILON): the tolerance under
+ * which R's all.equal() calls two numbers equal, far below the resolution
+ * of any measurement, so that it leaves every ordinary feature's median as
+ * it was, and above the residue that quantification leaves in single-cell
+ * data (values from 1e-134 up to 1e-8 beside values near 3.5, so that it
+ * ties with 0 instead of setting the width). */
+#define BK_MEDIAN_TIE DBL_EPSILON
+
+/* The rule on the middle value hi (the larger of the two for an even count)
+ * of the squared distances whose largest is top: the floor at or below
+ * which the squared distances are ties when hi is one of them, else -1 (the
+ * median of all pairs stands). */
+static inline double bk_median_tie_floor(double hi, double top)
+{
+  const double tie = BK_MEDIAN_TIE * top;
+  return hi <= tie ? tie : -1.0;
+}
 
 /* Apply the kernel function to one value of bk_cross (inner product or
  * squared distance): bk_kernel_eval(), the table's value. */
@@ -280,7 +309,8 @@ static inline double bk_kernel_value(bk_kernel kern, double v)
 }
 
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
- * distances (squared = 0) of the rows of x. work: BK_MEDIAN_WORK(m) doubles
+ * distances (squared = 0) of the rows of x, by the rule for ties
+ * (bk_median_tie_floor()). work: BK_MEDIAN_WORK(m) doubles
  * (and cross: m * m doubles when d > 1). */
 double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
                              int squared, double *work, double *cross,

@@ -356,19 +356,26 @@ static unsigned long long find_bucket(const ptrdiff_t *hist, ptrdiff_t k,
  * share that bucket (the squared distances of high-dimensional data
  * concentrate in a narrow range), they are split again by the next 16 bits,
  * and so on: after the last 16 bits the values left are all equal.
- * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst. */
+ * hist: 65536 counters; work: room for m (m - 1) / 2 doubles at worst; *top
+ * (unless NULL): the largest value. */
 static double select_upper(const double *base, ptrdiff_t m, int packed,
                            ptrdiff_t k, ptrdiff_t *hist, double *work,
-                           bk_pacer *pace)
+                           bk_pacer *pace, double *top)
 {
   /* counting into the histogram costs some four operations per value, as
    * the gathers do */
   memset(hist, 0, 65536 * sizeof(ptrdiff_t));
+  double mx = 0.0;
   for (ptrdiff_t b = 1; b < m; b++) {
     const double *col = upper_col(base, m, packed, b);
-    for (ptrdiff_t a = 0; a < b; a++) hist[double_bits(col[a]) >> 48]++;
+    /* the largest value too (for the rule for ties), in the same pass */
+    for (ptrdiff_t a = 0; a < b; a++) {
+      hist[double_bits(col[a]) >> 48]++;
+      mx = col[a] > mx ? col[a] : mx;
+    }
     bk_pace(pace, 4 * b);
   }
+  if (top) *top = mx;
   ptrdiff_t before;
   unsigned long long bucket = find_bucket(hist, k, &before);
   ptrdiff_t p = 0;
@@ -433,29 +440,32 @@ static double next_upper(const double *base, ptrdiff_t m, int packed,
 
 /* The median over pairs a < b of the squared distances in the upper
  * triangle, as R's median() of dist(x)^2 (or of dist(x) when squared = 0)
- * would give: the mean of the two middle values when their count is even.
- * work: BK_MEDIAN_WORK(m) doubles. */
+ * would give: the mean of the two middle values when their count is even;
+ * when those are ties (bk_median_tie_floor(), the rule for ties), the
+ * median over the pairs that are not. work: BK_MEDIAN_WORK(m) doubles. */
 double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
                              int squared, double *work, bk_pacer *pace)
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
   ptrdiff_t *hist = (ptrdiff_t *) (work + n);
-  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
-  double lo = select_upper(base, m, packed, k, hist, work, pace), hi = lo;
+  ptrdiff_t k = (n - 1) / 2, ties = 0, nz = n;
+  double top, lo = select_upper(base, m, packed, k, hist, work, pace, &top), hi = lo;
   if (n % 2 == 0) hi = next_upper(base, m, packed, k, lo, pace);
-  if (lo + hi == 0.0) {
-    /* more than half the pairs coincide (tied or discrete data): the median
-     * over the pairs that differ, as the zeros sort first; 0 if none do */
+  const double tie = bk_median_tie_floor(hi, top);
+  if (tie >= 0.0) {
+    /* more than half the pairs tie (discrete data, or residue beside 0):
+     * the median over the pairs that do not, as the ties sort first; 0 if
+     * all tie */
     for (ptrdiff_t b = 1; b < m; b++) {
       const double *col = upper_col(base, m, packed, b);
-      for (ptrdiff_t a = 0; a < b; a++) zeros += col[a] == 0.0;
+      for (ptrdiff_t a = 0; a < b; a++) ties += col[a] <= tie;
       bk_pace(pace, b);
     }
-    nz = n - zeros;
+    nz = n - ties;
     if (nz == 0) return 0.0;
-    k = zeros + (nz - 1) / 2;
-    lo = hi = select_upper(base, m, packed, k, hist, work, pace);
+    k = ties + (nz - 1) / 2;
+    lo = hi = select_upper(base, m, packed, k, hist, work, pace, NULL);
     if (nz % 2 == 0) hi = next_upper(base, m, packed, k, lo, pace);
   }
   if (!squared) {
@@ -527,6 +537,29 @@ static double next_gap(const double *s, ptrdiff_t m, double v)
   return best;
 }
 
+/* the largest double g >= 0 with g * g <= tie (tie >= 0, finite): the gaps
+ * whose squares tie are those at most it, as squaring is monotone. A
+ * bisection over the bit patterns, as in kth_gap(): squares that underflow
+ * to 0 tie as they do in the triangle of bk_median_triangle(). */
+static double tie_gap(double tie)
+{
+  double top = sqrt(DBL_MAX);
+  unsigned long long lo = 0, hi;
+  memcpy(&hi, &top, sizeof hi);
+  while (lo < hi) {
+    unsigned long long mid = hi - (hi - lo) / 2;
+    double v;
+    memcpy(&v, &mid, sizeof v);
+    if (v * v <= tie)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  double out;
+  memcpy(&out, &lo, sizeof out);
+  return out;
+}
+
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross)
 {
@@ -552,11 +585,15 @@ double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
   ptrdiff_t k = (n - 1) / 2;
   double lo = kth_gap(work, m, k), hi = lo;
   if (n % 2 == 0 && count_gaps(work, m, lo) < k + 2) hi = next_gap(work, m, lo);
-  if (lo + hi == 0.0) {
-    /* the median over the pairs that differ, as in bk_median_triangle() */
-    ptrdiff_t zeros = count_gaps(work, m, 0.0), nz = n - zeros;
+  /* the rule for ties on the squared gaps, as bk_median_triangle() applies
+   * it to the squared distances (the largest is the range's square) */
+  const double range = work[m - 1] - work[0];
+  const double tie = bk_median_tie_floor(hi * hi, range * range);
+  if (tie >= 0.0) {
+    /* the median over the pairs that do not tie, as in bk_median_triangle() */
+    ptrdiff_t ties = count_gaps(work, m, tie_gap(tie)), nz = n - ties;
     if (nz == 0) return 0.0;
-    k = zeros + (nz - 1) / 2;
+    k = ties + (nz - 1) / 2;
     lo = hi = kth_gap(work, m, k);
     if (nz % 2 == 0 && count_gaps(work, m, lo) < k + 2) hi = next_gap(work, m, lo);
   }

@@ -239,21 +239,24 @@ static void update_Q(pairs_state *st, double *Q, const int *cols,
 
 /* The median of the n within-block squared distances q (their square roots
  * when squared = 0), with the conventions of bk_median_triangle(): the mean
- * of the two middle values, and over the nonzero values when more than half
- * are 0. work: n doubles. */
+ * of the two middle values, and over the values that do not tie when those
+ * do (bk_median_tie_floor(), the rule for ties). work: n doubles. */
 static double pairs_median(const double *q, ptrdiff_t n, int squared,
                            double *work)
 {
   if (n < 1) return NAN;
   memcpy(work, q, (size_t) n * sizeof(double));
-  ptrdiff_t k = (n - 1) / 2, zeros = 0, nz = n;
+  ptrdiff_t k = (n - 1) / 2, ties = 0, nz = n;
   double lo = bk_select(work, n, k), hi = lo;
   if (n % 2 == 0) hi = bk_select(work, n, k + 1);
-  if (lo + hi == 0.0) {
-    for (ptrdiff_t i = 0; i < n; i++) zeros += q[i] == 0.0;
-    nz = n - zeros;
+  double top = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++) top = q[i] > top ? q[i] : top;
+  const double tie = bk_median_tie_floor(hi, top);
+  if (tie >= 0.0) {
+    for (ptrdiff_t i = 0; i < n; i++) ties += q[i] <= tie;
+    nz = n - ties;
     if (nz == 0) return 0.0;
-    k = zeros + (nz - 1) / 2;
+    k = ties + (nz - 1) / 2;
     lo = hi = bk_select(work, n, k);
     if (nz % 2 == 0) hi = bk_select(work, n, k + 1);
   }

@@ -27,7 +27,9 @@ double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
   if (p->grid_relative) {
     /* the median heuristic: of the squared distances for a width on the
      * squared distance (Gaussian, exp(-sigma ||.||^2)), of the distances
-     * else (Laplace) */
+     * else (Laplace); the callbacks follow the rule for ties
+     * (bk_median_tie_floor()), so that it is 0 only when all samples of the
+     * reference set coincide */
     double med = median(ctx, bk_kernel_has(p->type, BK_KPROP_SQUARED));
     base = med > 0.0 ? 1.0 / med : 1.0;
   }

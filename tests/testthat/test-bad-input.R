@@ -679,7 +679,17 @@ bad_input <- list(
     d
   }, rules = list(
     rule("*", "error", paste0("'y' has 12 values but 'x' has 30 samples.*looks like features x ",
-                              "samples \\(genes in rows\\): pass t\\(x\\)"))))
+                              "samples \\(genes in rows\\): pass t\\(x\\)")))),
+
+  # zero in most samples, numerical residue (1e-170 to 1e-9) in others and
+  # expressed in two: the median of its squared distances, residue against
+  # zeros, is subnormal; the rule for ties of the median heuristic (?kernels)
+  # ties the residue with 0, so the width is set by the expressed samples
+  list(case = "a feature of zeros and numerical residue", input = function() {
+    d <- toy()
+    d$x[, 2] <- c(0, 2.9, 0, 1e-160, 0, 0, 3.5, 0, 3e-9, 0, 1e-170, 0)
+    d
+  }, rules = list(rule("*", "value", check = defined_or_value)))
 )
 
 # ---- one test per (case, function) ---------------------------------------------

@@ -413,4 +413,180 @@ test_that("a precomputed kernel may be a Matrix, and must be positive semi-defin
   expect_no_warning(kernel_precomputed(K - 1e-12 * diag(20)))
   expect_error(kernel_precomputed(data.frame(a = 1:2, b = 1:2)),
                "'K' must be a square numeric matrix \\(samples x samples\\), not a data.frame")
+# ---- the rule for ties: numerical residue beside zeros -------------------------
+
+# The median heuristic's median by its rule for ties (?kernels, "Ties and
+# numerical residue"), in plain R: q, the squared distances of the pairs; a
+# pair ties when its squared distance is at most .Machine$double.eps times the
+# largest (its distance at most sqrt(.Machine$double.eps), all.equal()'s
+# tolerance, times the largest), and when the middle values are ties the
+# median is over the pairs that are not. squared = FALSE: the median of the
+# distances.
+oracle_tie_median <- function(q, squared = TRUE) {
+  middle <- function(v) {
+    v <- sort(v)
+    n <- length(v)
+    c(v[(n + 1) %/% 2], v[n %/% 2 + 1])
+  }
+  mid <- middle(q)
+  tie <- .Machine$double.eps * max(q)
+  if (mid[2L] <= tie) {
+    if (all(q <= tie)) return(0)
+    mid <- middle(q[q > tie])
+  }
+  if (!squared) mid <- sqrt(mid)
+  0.5 * (mid[1L] + mid[2L])
+}
+
+# the squared distances of the pairs a < b of one feature, as the C code
+# computes them (the square of the exact difference)
+pair_sq <- function(v) {
+  g <- outer(v, v, "-")^2
+  g[upper.tri(g)]
+}
+
+# A gene as single-cell quantification leaves it: 0 in 65% of the samples,
+# a residue between 10^lo and 1e-8 in most others, expressed (0.5 to 3.5) in a
+# few. lo = -170: the median of residue against zeros is subnormal.
+residue_gene <- function(m, lo = -134) {
+  v <- numeric(m)
+  i <- sample(m)
+  n0 <- round(0.65 * m)
+  n_big <- max(2L, round(0.04 * m))
+  res <- i[seq.int(n0 + 1L, m - n_big)]
+  v[res] <- 10^stats::runif(length(res), lo, -8)
+  v[i[seq.int(m - n_big + 1L, m)]] <- c(3.5, stats::runif(n_big - 1L, 0.5, 3.5))
+  v
+}
+
+test_that("every median heuristic follows the rule for ties on residue genes (plain-R oracle)", {
+  set.seed(21)
+  for (m in c(271, 40, 41)) { # even and odd numbers of pairs
+    for (lo in c(-134, -170)) {
+      v <- residue_gene(m, lo)
+      q <- pair_sq(v)
+      med <- oracle_tie_median(q)
+      # the width is set by the expressed samples, far from the residue's
+      expect_gt(med, 1e-4)
+      x1 <- matrix(v, ncol = 1)
+      # one feature (the sorted gaps), the triangle of several (a zero
+      # column adds nothing), and the Gram matrix's own
+      expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), med)
+      expect_identical(.Call(bahsic:::C_median_columns, x1, FALSE), oracle_tie_median(q, FALSE))
+      expect_identical(.Call(bahsic:::C_median_pairwise, x1, TRUE), med)
+      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE), med)
+      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), FALSE),
+                       oracle_tie_median(q, FALSE))
+      K <- kernel_matrix(kernel_gaussian(), x1, threads = 1)
+      expect_identical(attr(K, "kernel")$params$sigma, 1 / med)
+      K <- kernel_matrix(kernel_laplace(), x1, threads = 1)
+      expect_identical(attr(K, "kernel")$params$sigma, 1 / oracle_tie_median(q, FALSE))
+      # the approximations' width
+      expect_identical(bahsic:::median_sigma(x1, TRUE), 1 / med)
+      # all the residue ties with 0: the width of the gene with it set to 0
+      # (to the rounding of 3.5 - 1e-9)
+      v0 <- ifelse(v < 1e-6, 0, v)
+      expect_equal(med, oracle_tie_median(pair_sq(v0)), tolerance = 1e-8)
+    }
+  }
+  # a feature whose values are all residue has its own width; one that is
+  # constant but for exact zeros none (width 1, a constant kernel)
+  v <- c(rep(0, 20), 10^seq(-120, -9, length.out = 10))
+  expect_identical(.Call(bahsic:::C_median_columns, matrix(v, ncol = 1), TRUE),
+                   oracle_tie_median(pair_sq(v)))
+  expect_identical(.Call(bahsic:::C_median_columns, matrix(0, 9, 1), TRUE), 0)
+  expect_true(all(kernel_matrix(kernel_gaussian(), matrix(0, 9, 1)) == 1))
+})
+
+test_that("the rule for ties leaves the width of every ordinary feature as the plain median", {
+  # the plain median of the pairs, over those that differ when more than half
+  # coincide: what the median heuristic has always been
+  plain <- function(q) if (median(q) == 0 && any(q > 0)) median(q[q > 0]) else median(q)
+  set.seed(22)
+  m <- 57
+  genes <- list(normal = rnorm(m), rounded = round(rnorm(m), 1), log_counts = log1p(rpois(m, 0.4)),
+                counts = as.double(rpois(m, 3)), outlier = c(rnorm(m - 1), 1e6),
+                lognormal = exp(rnorm(m, sd = 5)), binary = as.double(runif(m) < 0.2),
+                offset = 1e6 + rnorm(m), sparse = c(rep(0, 50), 1e-3 * (1:7)))
+  for (name in names(genes)) {
+    v <- genes[[name]]
+    q <- pair_sq(v)
+    x1 <- matrix(v, ncol = 1)
+    expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), plain(q), label = name)
+    expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE), plain(q), label = name)
+    expect_identical(attr(kernel_matrix(kernel_gaussian(), x1), "kernel")$params$sigma,
+                     1 / plain(q), label = name)
+  }
+  # several features: the triangle of the Gram matrix, against R's dist()
+  x <- matrix(rnorm(40 * 5), 40, 5)
+  expect_equal(attr(kernel_matrix(kernel_gaussian(), x), "kernel")$params$sigma,
+               1 / median(dist(x)^2), tolerance = 1e-14)
+})
+
+test_that("residue genes get a width in feature_scores(), hsic(), hsic_test() and kernel_matrix(), dense and sparse", {
+  set.seed(23)
+  m <- 271
+  res <- sapply(c(-134, -170, -150), function(lo) residue_gene(m, lo))
+  x <- cbind(res, matrix(rnorm(m * 3), m, 3))
+  colnames(x) <- paste0("g", 1:6)
+  hours <- rep(c(0, 12, 24, 48, 72), length.out = m)
+  cls <- factor(ifelse(hours < 30, "early", "late"))
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  expect_s4_class(xs, "dgCMatrix")
+  for (method in c("hsic", "mmd", "kta")) {
+    y <- if (method == "hsic") hours else cls
+    fs <- feature_scores(x, y, method = method, threads = 1)
+    expect_true(all(is.finite(fs$score)), label = method)
+    expect_identical(feature_scores(xs, y, method = method, threads = 1), fs)
+    # each residue gene scored with the oracle's width, given as a fixed one
+    for (j in 1:3) {
+      sigma <- 1 / oracle_tie_median(pair_sq(x[, j]))
+      fixed <- feature_scores(x[, j, drop = FALSE], y, method = method,
+                              kernel = kernel_gaussian(sigma), threads = 1)
+      expect_equal(fs$score[j], fixed$score, tolerance = 1e-10, label = paste(method, j))
+    }
+    # the residue as 0, to rounding
+    x0 <- x
+    x0[, 1:3][x0[, 1:3] < 1e-6] <- 0
+    expect_equal(fs$score, feature_scores(x0, y, method = method, threads = 1)$score,
+                 tolerance = 1e-7)
+    # the ordinary genes as on their own
+    expect_identical(fs$score[4:6],
+                     feature_scores(x[, 4:6], y, method = method, threads = 1)$score)
+  }
+  for (j in 1:3) {
+    v <- x[, j, drop = FALSE]
+    sigma <- 1 / oracle_tie_median(pair_sq(x[, j]))
+    h <- hsic(v, hours, threads = 1)
+    expect_identical(h$kernel$params$sigma, sigma)
+    expect_true(is.finite(h$estimate))
+    expect_identical(hsic(xs[, j, drop = FALSE], hours, threads = 1)$estimate, h$estimate)
+    tt <- hsic_test(v, hours, threads = 1)
+    expect_true(tt$p.value >= 0 && tt$p.value <= 1)
+    expect_identical(hsic_test(xs[, j, drop = FALSE], hours, threads = 1)$p.value, tt$p.value)
+    K <- kernel_matrix(kernel_gaussian(), xs[, j, drop = FALSE], threads = 1)
+    expect_identical(attr(K, "kernel")$params$sigma, sigma)
+    # as the outcome: the regression label kernel's width
+    h <- hsic(x[, 4:6], x[, j], threads = 1)
+    expect_identical(h$kernel_y$params$kernel$params$sigma, sigma)
+    # the approximations
+    expect_identical(hsic(v, hours, approx = "rff", threads = 1)$kernel$params$sigma, sigma)
+  }
+})
+
+test_that("the selectors' width policy follows the rule for ties within blocks", {
+  # "optimize" takes its grid relative to the median over the pairs within
+  # the blocks (approx = "block"); the residue gene, last left, gets a width
+  # on the grid around the oracle's
+  set.seed(24)
+  m <- 60
+  v <- residue_gene(m, -170)
+  x <- cbind(g1 = v, g2 = rnorm(m), g3 = rnorm(m))
+  y <- factor(ifelse(v > 0.1, "on", "off"))
+  fit <- bahsic(x, y, sigma = "optimize", approx = approx_block(size = 20), threads = 1)
+  expect_identical(fit$features$feature[fit$features$rank == 1], "g1")
+  z <- (v - mean(v)) / stats::sd(v)
+  q <- unlist(lapply(fit$settings$blocks, function(b) pair_sq(z[b])))
+  ratio <- log2(utils::tail(fit$path$sigma, 1) * oracle_tie_median(q))
+  expect_lt(min(abs(ratio - (-3:3))), 1e-8)
 })
