@@ -1,7 +1,7 @@
 #' Progress bars for long runs
 #'
 #' The functions of bahsic that can run for long -- [bahsic()], [fohsic()],
-#' [randsel()], [l1_lsmi()], [l1_hsic()], [rfe()], [hsic_weights()],
+#' [randsel()], [l1_lsmi()], [l1_hsic()], [clinical_rfe()], [hsic_weights()],
 #' [evaluate_selection()], [hsic_test()] with `method = "permutation"`,
 #' [feature_scores()] with permutation p-values or `adjust = "maxT"`,
 #' [selection_test()] and [stability_selection()] -- report their progress

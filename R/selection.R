@@ -314,7 +314,7 @@ print_top <- function(top, n_ranked, digits) {
 #' * [l1_lsmi()], [l1_hsic()] and [hsic_weights()]: the feature's share of
 #'   the total weight, \eqn{|w_j| / \sum_k |w_k|} (the weights are
 #'   non-negative; they sum to 1).
-#' * [rfe()]: the importance when the feature was removed as a share of the
+#' * [clinical_rfe()]: the importance when the feature was removed as a share of the
 #'   importances of that iteration's surviving features: with
 #'   `j_svm = "share"` the share of \eqn{W^2} lost, with `importance =
 #'   "mkl"` the kernel weight \eqn{\mu_f}; the last feature scores 1.
@@ -477,27 +477,32 @@ join_scores <- function(fit, data, y, scores, ...) {
 #'
 #' The `n` most relevant features of a selection, best first.
 #'
-#' @param fit a selection, e.g. from [bahsic()].
+#' `selected()` is the generic of the stabs package, which bahsic imports and
+#' exports again with a method for its selections: whichever of the two
+#' packages is attached last, `selected()` gives the features of a bahsic
+#' selection and those of a [stabs::stabsel()] result alike.
+#'
+#' @param object a selection, e.g. from [bahsic()].
 #' @param n how many; `NULL` (default) gives every ranked feature.
-#' @param ... not used: an argument other than `fit` and `n` is an error.
+#' @param ... not used: an argument other than `object` and `n` is an error.
 #' @return A character vector of feature names.
 #' @family selection
 #' @examples
 #' fit <- bahsic(golub$x[, 1:40], golub$y)
 #' selected(fit, 3)
 #' golub$x[, selected(fit, 3)][1:5, ]
-#' @export
-selected <- function(fit, n = NULL, ...) {
-  check_generic_args("selected", if (!missing(fit)) fit, ...names())
-  UseMethod("selected")
-}
+#' @name selected
+#' @usage selected(object, ...)
+#' @importFrom stabs selected
+#' @export selected
+NULL
 
 #' @rdname selected
 #' @export
-selected.bahsic_selection <- function(fit, n = NULL, ...) {
+selected.bahsic_selection <- function(object, n = NULL, ...) {
   check_dots(..., .fn = "selected")
-  if (is.null(n)) return(fit$ranking)
-  k <- length(fit$ranking)
+  if (is.null(n)) return(object$ranking)
+  k <- length(object$ranking)
   if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n != round(n) || n < 0) {
     stop("'n' must be a single whole number >= 0, or NULL for every ranked feature.",
          call. = FALSE)
@@ -506,7 +511,7 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
     stop(sprintf("'n' = %d is more than the %d ranked feature%s; use n <= %d or n = NULL.",
                  as.integer(n), k, if (k == 1L) "" else "s", k), call. = FALSE)
   }
-  fit$ranking[seq_len(n)]
+  object$ranking[seq_len(n)]
 }
 
 #' Plot a feature selection
@@ -660,7 +665,7 @@ chosen_index <- function(x, chosen) {
 plot_path <- function(x, ...) {
   path <- x$path
   criterion <- if (x$method == "randsel") "mean alignment" else "HSIC"
-  # rfe() has no HSIC: its path has the SVM dual objective instead
+  # clinical_rfe() has no HSIC: its path has the SVM dual objective instead
   if (startsWith(x$method, "rfe_") && is.numeric(path$objective)) {
     path$hsic <- path$objective
     criterion <- "SVM dual objective"

@@ -25,7 +25,7 @@
 #' warning, and have selection probability 0; the error bound counts the p
 #' features that vary, and `n_features` must be below that p. When every
 #' feature is constant there is nothing to select: an error. (With the
-#' clinical kernel, and `"rfe"`, the columns go to the selector as given.)
+#' clinical kernel, and `"clinical_rfe"`, the columns go to the selector as given.)
 #' A warning of the selector in some fits (e.g. a feature constant within a
 #' half) is given once, with the number of fits that gave it. For the other
 #' kinds of bad input see \link{input-checks}.
@@ -50,7 +50,7 @@
 #'
 #' **Selectors.** A name: `"bahsic"` and `"fohsic"` (run with `n_features
 #' = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
-#' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"rfe"` and
+#' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"clinical_rfe"` and
 #' `"hsic_weights"` (their top q), or a method of [feature_scores()] (`"t"`,
 #' `"mt"`, `"pc"`, `"hsic"`, ...: the top q by rank); `...` goes to that
 #' selector (e.g. `kernel`, `n_boot`, `lambda`), and an argument it does not
@@ -192,7 +192,8 @@ stability_selection.formula <- function(formula, data, subset, na.action, ...) {
 }
 
 # The built-in selectors, and what each fit of them is called with.
-stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "rfe", "hsic_weights")
+stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "clinical_rfe",
+                    "hsic_weights")
 
 # The arguments stability_selection() sets itself in every fit: a user's
 # value for them would contradict q, the subsample or the back end.
@@ -271,7 +272,7 @@ stab_selector <- function(selector, args) {
   fn <- if (name %in% score_methods) "feature_scores" else name
   takes_threads <- name != "function" &&
     "threads" %in% names(formals(get(paste0(fn, ".default"), mode = "function")))
-  clinical <- name == "rfe" || is_clinical(args$kernel)
+  clinical <- name == "clinical_rfe" || is_clinical(args$kernel)
   if (name == "hsic_weights" && is.null(args$lambda)) {
     stop("selector = \"hsic_weights\" needs 'lambda' (see ?hsic_weights): give it in the call.",
          call. = FALSE)
@@ -519,7 +520,7 @@ stab_run <- function(sel, x, y, q, threads) {
     l1_lsmi = ,
     l1_hsic = do.call(sel$name, c(list(x, y, n_features = q), th, a)),
     randsel = do.call("randsel", c(list(x, y, stop_at = max(2L, q)), th, a)),
-    rfe = ,
+    clinical_rfe = ,
     hsic_weights = do.call(sel$name, c(list(x, y), th, a)),
     do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
   )
