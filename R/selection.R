@@ -246,7 +246,35 @@ top_ranked <- function(x, top) {
   f[!empty]
 }
 
-print_top <- function(top, n_ranked, digits) {
+# Contributions as percentages of two significant digits: "100%", "19%", "0.44%".
+format_percent <- function(share) {
+  paste0(trimws(formatC(100 * share, digits = 2L, format = "fg")), "%")
+}
+
+# What a selector's `score` and `contribution` are (?selection), in words
+# for the printed table and the plots; NULL for a selector without them.
+score_meaning <- function(method) {
+  switch(method,
+    bahsic = "HSIC of the surviving features without it, when it was eliminated",
+    fohsic = "HSIC of the selected features with it, when it was added",
+    randsel = "its contribution to the subsets' alignment when it was ranked",
+    l1_lsmi = , l1_hsic = , hsic_weights = "its weight",
+    rfe_svm = , rfe_mkl = "its importance when it was removed",
+    stability = "its selection probability",
+    NULL)
+}
+
+contribution_meaning <- function(method) {
+  switch(method,
+    bahsic = "share of its surviving set's HSIC lost without it; the last one left: 100%",
+    fohsic = "share of HSIC gained when it was added; the first ones added: 100%",
+    randsel = "its score relative to the mean alignment of its iteration",
+    l1_lsmi = , l1_hsic = , hsic_weights = "its share of the total weight",
+    rfe_svm = , rfe_mkl = "share of the importances of its iteration; the last one left: 100%",
+    "the share of the selector's criterion it carried when ranked")
+}
+
+print_top <- function(top, n_ranked, digits, method = "") {
   if (n_ranked == 0L) {
     cat("No feature ranked.\n")
     return(invisible())
@@ -254,8 +282,16 @@ print_top <- function(top, n_ranked, digits) {
   if (nrow(top) == 0L) return(invisible())
   cat(sprintf("Top %d of %d ranked features:\n", nrow(top), n_ranked))
   top$score <- format(top$score, digits = digits)
-  if (!is.null(top$contribution)) top$contribution <- format(top$contribution, digits = digits)
+  if (!is.null(top$contribution)) {
+    top$contribution <- ifelse(is.finite(top$contribution), format_percent(top$contribution),
+                               "NA")
+  }
   print(top, row.names = FALSE, right = TRUE)
+  notes <- c(if (!is.null(score_meaning(method))) paste("score:", score_meaning(method)),
+             if (!is.null(top$contribution)) {
+               paste("contribution:", contribution_meaning(method))
+             })
+  if (length(notes)) cat(strwrap(notes, exdent = 2L, width = getOption("width")), sep = "\n")
   invisible()
 }
 
@@ -375,7 +411,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
   cat(selection_header(x))
   s <- format_settings(x$settings, digits)
   if (length(s) > 0L) cat(pack_items(paste(names(s), s, sep = ": ")), sep = "\n")
-  print_top(top_ranked(x, top), length(x$ranking), digits)
+  print_top(top_ranked(x, top), length(x$ranking), digits, x$method)
   invisible(x)
 }
 
@@ -383,7 +419,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' @export
 summary.bahsic_selection <- function(object, top = 20L, ...) {
   check_dots(..., .fn = "summary")
-  structure(list(header = selection_header(object),
+  structure(list(header = selection_header(object), method = object$method,
                  call = object$call,
                  settings = format_settings(object$settings),
                  path = object$path,
@@ -421,7 +457,7 @@ print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits
       print(shown, row.names = FALSE, right = TRUE)
     }
   }
-  print_top(x$top, x$n_ranked, digits)
+  print_top(x$top, x$n_ranked, digits, if (is.null(x$method)) "" else x$method)
   invisible(x)
 }
 
@@ -762,7 +798,8 @@ plot_chosen_ranks <- function(x, idx, labels, chosen_label) {
   op <- graphics::par(mar = c(5.1, min(12, 1.5 + 0.6 * max(nchar(f$label))), 4.1, 1.1))
   on.exit(graphics::par(op), add = TRUE)
   ypos <- rev(seq_len(n))
-  graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 0.5),
+  # a line of headroom for the label of the dotted line
+  graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 1.5),
                  yaxt = "n", pch = ifelse(unranked, 1, 19), col = "navy",
                  xlab = "", ylab = "",
                  main = "", las = 1)
@@ -772,19 +809,36 @@ plot_chosen_ranks <- function(x, idx, labels, chosen_label) {
   main <- paste("Ranks of the", chosen_label)
   graphics::mtext(main, side = 3, line = 1.5, font = 2, at = mid, xpd = NA,
                   cex = graphics::par("cex") * fit_cex(main, graphics::par("cex.main")))
-  xlab <- if (k == d) sprintf("rank (log scale; all %d ranked)", d) else
-    sprintf("rank (log scale; %d ranked of %d)", k, d)
+  xlab <- if (k == d) sprintf("%s rank (log scale; all %d ranked)", method_label(x$method), d) else
+    sprintf("%s rank (log scale; %d ranked of %d)", method_label(x$method), k, d)
   graphics::mtext(xlab, side = 1, line = graphics::par("mgp")[1L], at = mid, xpd = NA,
                   cex = graphics::par("cex") * fit_cex(xlab, graphics::par("cex.lab")))
   graphics::abline(h = ypos, col = "grey90", lty = 3)
   graphics::abline(v = n, lty = 3, col = "grey40")
+  # the dotted line: where all n would lie if the selection ranked them first
+  graphics::text(n, n + 1, sprintf("rank %d", n), offset = 0.3, cex = 0.7, col = "grey30",
+                 pos = if (log10(n) > mean(graphics::par("usr")[1:2])) 2L else 4L)
+  note <- sprintf("dotted line: rank %d, left of which all %d lie if ranked first", n, n)
+  graphics::mtext(note, side = 1, line = graphics::par("mgp")[1L] + 1.2, at = mid, xpd = NA,
+                  col = "grey30", cex = graphics::par("cex") * min(0.75, fit_cex(note, 0.75)))
   # mtext, not axis(): axis() drops labels that would overlap
   graphics::mtext(f$label, side = 2, at = ypos, las = 1, line = 0.5,
                   cex = max(0.4, min(0.9, 16 / n)))
   # rank numbers right of the points in the left half of the axis, left of
   # them in the right half, so that none runs off the panel
+  # with the contribution where the selector has one (?selection), as a
+  # percentage: "3 (10%)"
   right_half <- log10(pos) > mean(graphics::par("usr")[1:2])
-  graphics::text(pos, ypos, ifelse(unranked, "not ranked", f$rank),
+  shown <- as.character(f$rank)
+  share <- if (is.numeric(f$contribution)) f$contribution else rep(NA_real_, n)
+  has <- !unranked & is.finite(share)
+  shown[has] <- sprintf("%s (%s)", shown[has], format_percent(share[has]))
+  graphics::text(pos, ypos, ifelse(unranked, "not ranked", shown),
                  pos = ifelse(unranked | right_half, 2L, 4L), cex = 0.8, xpd = NA)
+  if (any(has)) {
+    note <- sprintf("rank (contribution: %s)", contribution_meaning(x$method))
+    graphics::mtext(note, side = 3, line = 0.3, at = mid, xpd = NA, col = "grey30",
+                    cex = graphics::par("cex") * min(0.75, fit_cex(note, 0.75)))
+  }
   invisible()
 }
