@@ -368,7 +368,11 @@ print_top <- function(top, n_ranked, digits, method = "") {
 #'
 #' `print()` shows the settings and the 10 best features (with the first two
 #' annotation columns), `summary()` the settings, the head and tail of the
-#' path and the 20 best features.
+#' path and the 20 best features; both print the contribution in percent and
+#' end the table with a line on what its `score` and `contribution` are for
+#' that selector. For BAHSIC the score of rank 1 is 0 (HSIC of the empty set
+#' that is left without it) and scores need not fall with the rank: read the
+#' contribution.
 #' `as.data.frame()` gives `features` ordered by rank, unranked features
 #' last. `selected()` gives the names of the `n` best features.
 #'
@@ -558,14 +562,18 @@ selected.bahsic_selection <- function(object, n = NULL, ...) {
 #' subtitle when it is constant, on the right axis (dashed) when the width
 #' policy changes it. With `chosen`, a second panel shows the ranks of those
 #' features (for instance the known relevant features of a simulation, see
-#' [simulate_xor()], or the top genes by another score) on a log axis; the
-#' dotted line is the rank a perfect selector would reach, the number of
-#' chosen features. Unranked features are drawn as open circles at the right
-#' edge.
+#' [simulate_xor()], or the top genes by another score) on a log axis of the
+#' selector's rank (e.g. "BAHSIC rank"), each point labelled with its rank and
+#' its contribution in percent (see "Contribution" in [selection]: how much of
+#' the selector's criterion the feature carried when it was ranked). The
+#' dotted line, labelled below the axis, is at rank n for n chosen features:
+#' a selector that ranked all of them first would put every point left of it.
+#' Unranked features are drawn as open circles at the right edge.
 #'
 #' A [stability_selection()] draws instead every feature's selection
-#' probability, sorted, with the cutoff (dashed), the stable features in red
-#' and the names of the top ones (`chosen` is not used there).
+#' probability, sorted, with the cutoff (dashed, labelled inside the box), the
+#' stable features in red and the names of the top ten above their bars,
+#' raised where they would overlap (`chosen` is not used there).
 #'
 #' @section Gene symbols: The chosen features are labelled by gene symbol
 #'   when the selection carries one, so that a figure shows CD3E rather than
