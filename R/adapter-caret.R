@@ -57,17 +57,17 @@
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
 #' [feature_scores()] would refuse is an error then. Arguments that the
 #' resampling sets are refused: `x` and `y` (each resample's data), for
-#' BAHSIC `n_features` (the sizes are `rfe()`'s `sizes`), `unsupervised`
+#' BAHSIC `n_features` (the sizes are `caret::rfe()`'s `sizes`), `unsupervised`
 #' and `assay` (caret passes a matrix or a data frame), and `method` and
 #' `adjust` of [feature_scores()] are the constructor's own.
 #'
 #' caret passes `x` as it was given (a matrix, or a data frame whose columns
 #' must be numeric) and `y` as a factor (classification) or a numeric vector.
-#' bahsic has its own [rfe()] (RFE-SVM and RFE-MKL of Paul and Dupont), so
-#' call caret's as `caret::rfe()`. caret's `rfe()` and `sbf()` attach caret
-#' to the search path as they run, after which a bare `rfe()` is caret's:
-#' call bahsic's as `bahsic::rfe()` then, or detach caret (as the example
-#' does).
+#' bahsic's own recursive feature elimination (RFE-SVM and RFE-MKL of Paul
+#' and Dupont) is [clinical_rfe()], a name of its own: `rfe()` is caret's
+#' whichever of the two packages is attached first. caret's `rfe()` and
+#' `sbf()` attach caret to the search path as they run (the example detaches
+#' it again).
 #'
 #' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
 #'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
@@ -117,7 +117,7 @@
 #'                    tuneGrid = data.frame(k = 3),
 #'                    trControl = caret::trainControl(method = "none"))
 #'   sf
-#'   # caret's rfe() and sbf() attach caret, whose rfe() then masks bahsic's
+#'   # caret's rfe() and sbf() attach caret as they run: leave the search path as it was
 #'   if (!attached) detach("package:caret")
 #' }
 #' @name caret-functions

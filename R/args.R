@@ -21,7 +21,7 @@ arg_aliases <- c(kernel_x = "kernel", var.equal = "var_equal", nperm = "n_perm",
 # What to say of an argument a function does not take on purpose, where the
 # closest name would mislead.
 arg_hints <- list(
-  rfe = c(kernel_y = paste0(
+  clinical_rfe = c(kernel_y = paste0(
     "It trains an SVM classifier on two classes, whose labels are +-1. For a label kernel ",
     "(regression, several outputs, a precomputed label kernel) use bahsic(), fohsic() or ",
     "randsel().")),

@@ -182,7 +182,7 @@
 #'   \item{Character columns}{A data frame with character (or factor) columns:
 #'     an error names them and suggests converting them to numbers or the
 #'     formula interface, which codes factors as dummy columns. With
-#'     \code{\link{kernel_clinical}()} (and in \code{\link{rfe}()}) such
+#'     \code{\link{kernel_clinical}()} (and in \code{\link{clinical_rfe}()}) such
 #'     columns are categorical features and pass. A character
 #'     matrix: an error suggesting \code{storage.mode(x) <- "double"} when the
 #'     text holds numbers, or row names when a column holds sample names.}

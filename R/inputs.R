@@ -198,7 +198,7 @@ unsupervised_outcome <- function(x) {
 #' Inputs: the classes of `x` every entry point accepts
 #'
 #' Every entry point ([hsic()], [hsic_test()], [feature_scores()],
-#' [bahsic()], [fohsic()], [randsel()], [rfe()], [lsmi()], [l1_lsmi()],
+#' [bahsic()], [fohsic()], [randsel()], [clinical_rfe()], [lsmi()], [l1_lsmi()],
 #' [l1_hsic()], [evaluate_selection()]) takes `x` as one of
 #' \describe{
 #'   \item{samples x features}{a numeric (or logical) matrix or data frame; a

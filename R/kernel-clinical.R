@@ -37,7 +37,7 @@
 #' names them. Missing values follow `na_action` as for every kernel.
 #'
 #' **Where it works.** [kernel_matrix()], [hsic()], [hsic_test()],
-#' [bahsic()], [fohsic()] and [rfe()] accept data frames with factor or
+#' [bahsic()], [fohsic()] and [clinical_rfe()] accept data frames with factor or
 #' character columns with this kernel (and only with it), in the default and
 #' the formula interface (where the variables are taken as they are, not
 #' expanded into dummy columns). Because the kernel is an average of

@@ -28,7 +28,7 @@
 #' **Where it works**: [kernel_matrix()], [hsic()] and [hsic_test()], and
 #' [bahsic()] and [fohsic()], all with `approx = "exact"` (the kernel
 #' couples all samples through the inverse, so neither blocks nor low-rank
-#' factors of the base kernel approximate it). [randsel()], [rfe()],
+#' factors of the base kernel approximate it). [randsel()], [clinical_rfe()],
 #' [feature_scores()], the `l1_*()` selectors and label kernels do not take
 #' it, and say so.
 #'

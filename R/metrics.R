@@ -72,7 +72,7 @@ bcr <- function(truth, predicted, ...) {
 #'
 #' @param rankings a list of at least two rankings, each a character vector
 #'   of feature names (or a vector of feature indices) best first, or a
-#'   selection from [bahsic()], [rfe()] and the other selectors.
+#'   selection from [bahsic()], [clinical_rfe()] and the other selectors.
 #' @param k the size of the top sets compared, \eqn{1 \le k < n}.
 #' @param n_features the total number of features n; `NULL` takes it from
 #'   the selections (all of which must agree), and is an error for plain

@@ -21,7 +21,7 @@
 #'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
 #'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
 #'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()],
-#'   [rfe()] 7.5 (the SVM solver's copies), [randsel()] its label kernel and
+#'   [clinical_rfe()] 7.5 (the SVM solver's copies), [randsel()] its label kernel and
 #'   every thread's workspace (about `threads` times (q + 3) matrices of the
 #'   subsample's size, q the bootstraps per batch). [lsmi()] and [l1_lsmi()]
 #'   count the median heuristic's pairwise distances (0.5 matrix, 1.5 with

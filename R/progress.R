@@ -1,15 +1,22 @@
 #' Progress bars for long runs
 #'
+#' **No bar shows until progressr is switched on.** In a script run by
+#' `Rscript` (or `R CMD BATCH`) start with
+#' `options(progressr.enable = TRUE); progressr::handlers(global = TRUE)`, or
+#' wrap one call as `progressr::with_progress(fit <- bahsic(x, y), enable =
+#' TRUE)`: progressr draws nothing outside an interactive session otherwise,
+#' even with `handlers(global = TRUE)`. In an interactive session
+#' `progressr::handlers(global = TRUE)` (once) or `progressr::with_progress()`
+#' around a call is enough.
+#'
 #' The functions of bahsic that can run for long -- [bahsic()], [fohsic()],
-#' [randsel()], [l1_lsmi()], [l1_hsic()], [rfe()], [hsic_weights()],
+#' [randsel()], [l1_lsmi()], [l1_hsic()], [clinical_rfe()], [hsic_weights()],
 #' [evaluate_selection()], [hsic_test()] with `method = "permutation"`,
 #' [feature_scores()] with permutation p-values or `adjust = "maxT"`,
 #' [selection_test()] and [stability_selection()] -- report their progress
-#' through the progressr package. They draw nothing by themselves: wrap the
-#' call in `progressr::with_progress()`, or set
-#' `progressr::handlers(global = TRUE)` once in the session, and choose how
-#' the progress is shown with `progressr::handlers()` (a text bar, the cli or
-#' progress packages, a sound, ...).
+#' through the progressr package, which draws the bar (as above); choose how
+#' the progress is shown with `progressr::handlers()` (a text bar, the default;
+#' the cli or progress packages, a sound, ...).
 #'
 #' Each call sends at most about 100 updates (one whenever another 1% of
 #' its work is done, at most ten a second, and one at the end), so a bar

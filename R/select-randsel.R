@@ -131,7 +131,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   call <- match.call()
   check_kernel(kernel, "kernel", where = "in randsel()")
   if (is_clinical(kernel)) {
-    stop("randsel() does not take the clinical kernel yet; use bahsic(), fohsic() or rfe().",
+    stop("randsel() does not take the clinical kernel yet; use bahsic(), fohsic() or clinical_rfe().",
          call. = FALSE)
   }
   if (kernel$name == "precomputed") {

@@ -1,6 +1,6 @@
 #' Recursive feature elimination with the clinical kernel: RFE-SVM and RFE-MKL
 #'
-#' `rfe()` is Algorithm 1 of Paul and Dupont: starting from all features it
+#' `clinical_rfe()` is Algorithm 1 of Paul and Dupont: starting from all features it
 #' trains a classifier on the clinical kernel ([kernel_clinical()]) of the
 #' surviving features, removes the fraction `drop` of them that are least
 #' important (at least one), and repeats until none is left; the features
@@ -66,7 +66,7 @@
 #' surviving features and trains one SVM, so `drop = 0` costs one SVM per
 #' feature: on the ALL data (128 samples, the first 5000 genes) that is
 #' 5000 SVMs and a few minutes, against 38 SVMs and about a second with
-#' `drop = 0.2`. Ctrl-C (or a [setTimeLimit()]) stops `rfe()` between
+#' `drop = 0.2`. Ctrl-C (or a [setTimeLimit()]) stops `clinical_rfe()` between
 #' iterations and inside the kernels, which check between blocks of columns;
 #' kernlab's SVM solver does not check, so one SVM runs to its end first
 #' (milliseconds on a hundred samples, one to a few seconds on 500 to 2000).
@@ -77,7 +77,7 @@
 #'   [kernel_clinical()]), or a numeric matrix (all continuous); or a formula
 #'   `outcome ~ features` with `data`, whose variables are taken as they are.
 #' @param y the outcome: two classes (a factor, character or logical vector).
-#'   `rfe()` is a classifier only: no numeric or matrix outcome, no `y = NULL`
+#'   `clinical_rfe()` is a classifier only: no numeric or matrix outcome, no `y = NULL`
 #'   and no label kernel (a `kernel_y` is an error); for those use [bahsic()],
 #'   [fohsic()] or [randsel()].
 #' @param importance `"svm"` (eq. 5-7) or `"mkl"` (eq. 8).
@@ -125,24 +125,26 @@
 #'   bw <- MASS::birthwt
 #'   bw$race <- factor(bw$race, labels = c("white", "black", "other"))
 #'   for (v in c("smoke", "ht", "ui")) bw[[v]] <- factor(bw[[v]])
-#'   fit <- rfe(factor(low) ~ age + lwt + race + smoke + ptl + ht + ui + ftv, data = bw)
+#'   fit <- clinical_rfe(factor(low) ~ age + lwt + race + smoke + ptl + ht + ui + ftv,
+#'                       data = bw)
 #'   fit
 #'   selected(fit, 3)
-#'   rfe(factor(low) ~ age + lwt + race + smoke + ui, data = bw, importance = "mkl")
+#'   clinical_rfe(factor(low) ~ age + lwt + race + smoke + ui, data = bw, importance = "mkl")
 #' }
 #' @export
-rfe <- function(x, ...) {
-  check_generic_args("rfe", if (!missing(x)) x, ...names())
-  UseMethod("rfe")
+clinical_rfe <- function(x, ...) {
+  check_generic_args("clinical_rfe", if (!missing(x)) x, ...names())
+  UseMethod("clinical_rfe")
 }
 
-#' @rdname rfe
+#' @rdname clinical_rfe
 #' @export
-rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clinical(),
-                        drop = 0.2, C = 1, j_svm = c("share", "paper"),
-                        mkl_control = list(), threads = default_threads(),
-                        verbose = FALSE, na_action = c("fail", "omit"), assay = 1L, ...) {
-  check_dots(..., .fn = "rfe")
+clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
+                                 kernel = kernel_clinical(), drop = 0.2, C = 1,
+                                 j_svm = c("share", "paper"), mkl_control = list(),
+                                 threads = default_threads(), verbose = FALSE,
+                                 na_action = c("fail", "omit"), assay = 1L, ...) {
+  check_dots(..., .fn = "clinical_rfe")
   call <- match.call()
   importance <- arg_match(importance)
   if (importance == "mkl" && !missing(j_svm)) {
@@ -152,10 +154,10 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
     stop_unused("mkl_control", "importance = \"mkl\"", "importance = \"svm\"")
   }
   j_svm <- arg_match(j_svm)
-  check_kernel(kernel, "kernel", where = "in rfe()")
+  check_kernel(kernel, "kernel", where = "in clinical_rfe()")
   if (!is_clinical(kernel)) {
-    stop(paste0("rfe() supports only kernel = kernel_clinical(): both importances use its ",
-                "decomposition into one kernel per feature."), call. = FALSE)
+    stop(paste0("clinical_rfe() supports only kernel = kernel_clinical(): both importances ",
+                "use its decomposition into one kernel per feature."), call. = FALSE)
   }
   if (!is.numeric(drop) || length(drop) != 1L || !is.finite(drop) || drop < 0 || drop >= 1) {
     stop("'drop' must be a fraction in [0, 1): 0.2 removes 20% of the features per iteration, 0 one at a time.",
@@ -166,7 +168,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
   if (!requireNamespace("kernlab", quietly = TRUE)) {
-    stop(paste0("rfe() trains its SVMs with the kernlab package: install it with ",
+    stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
                 "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
          call. = FALSE)
   }
@@ -174,12 +176,12 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
                         clinical = TRUE)
   y <- d$y
   if (!is.factor(y)) {
-    stop("rfe() classifies: 'y' must be two classes (a factor, character or logical), not numbers.",
-         call. = FALSE)
+    stop(paste0("clinical_rfe() classifies: 'y' must be two classes (a factor, character or ",
+                "logical), not numbers."), call. = FALSE)
   }
   if (nlevels(y) != 2L) {
-    stop(sprintf(paste0("rfe() supports two classes; 'y' has %d (%s). Select two, or compare ",
-                        "one class against the rest."),
+    stop(sprintf(paste0("clinical_rfe() supports two classes; 'y' has %d (%s). Select two, ",
+                        "or compare one class against the rest."),
                  nlevels(y), paste(utils::head(levels(y), 5L), collapse = ", ")), call. = FALSE)
   }
   if (any(tabulate(y) < 2L)) {
@@ -213,15 +215,15 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
                    mkl_gap = if (importance == "mkl") ctl$gap, n_samples = m,
                    threads = threads)
   settings <- settings[!vapply(settings, is.null, logical(1))]
-  call[[1L]] <- as.name("rfe")
+  call[[1L]] <- as.name("clinical_rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
                 importance = imp, annotation = d$annotation, outcome = selection_outcome(d))
 }
 
-#' @rdname rfe
+#' @rdname clinical_rfe
 #' @export
-rfe.formula <- function(formula, data, subset, na.action, ...) {
-  formula_method("rfe", match.call(), parent.frame(), kernel_clinical(), ...)
+clinical_rfe.formula <- function(formula, data, subset, na.action, ...) {
+  formula_method("clinical_rfe", match.call(), parent.frame(), kernel_clinical(), ...)
 }
 
 rfe_mkl_control <- function(control) {

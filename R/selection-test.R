@@ -73,7 +73,7 @@
 #' every permuted outcome, the p-value is again too small.
 #'
 #' @param fit a selection ([bahsic_selection][selection]) with a call, from
-#'   [bahsic()], [fohsic()], [randsel()], [l1_hsic()], [l1_lsmi()], [rfe()]
+#'   [bahsic()], [fohsic()], [randsel()], [l1_hsic()], [l1_lsmi()], [clinical_rfe()]
 #'   or another selector of the package.
 #' @param n size of the top set to test, from 1 to the number of ranked
 #'   features.

@@ -259,7 +259,35 @@ top_ranked <- function(x, top) {
   f[!empty]
 }
 
-print_top <- function(top, n_ranked, digits) {
+# Contributions as percentages of two significant digits: "100%", "19%", "0.44%".
+format_percent <- function(share) {
+  paste0(trimws(formatC(100 * share, digits = 2L, format = "fg")), "%")
+}
+
+# What a selector's `score` and `contribution` are (?selection), in words
+# for the printed table and the plots; NULL for a selector without them.
+score_meaning <- function(method) {
+  switch(method,
+    bahsic = "HSIC of the surviving features without it, when it was eliminated",
+    fohsic = "HSIC of the selected features with it, when it was added",
+    randsel = "its contribution to the subsets' alignment when it was ranked",
+    l1_lsmi = , l1_hsic = , hsic_weights = "its weight",
+    rfe_svm = , rfe_mkl = "its importance when it was removed",
+    stability = "its selection probability",
+    NULL)
+}
+
+contribution_meaning <- function(method) {
+  switch(method,
+    bahsic = "share of its surviving set's HSIC lost without it; the last one left: 100%",
+    fohsic = "share of HSIC gained when it was added; the first ones added: 100%",
+    randsel = "its score relative to the mean alignment of its iteration",
+    l1_lsmi = , l1_hsic = , hsic_weights = "its share of the total weight",
+    rfe_svm = , rfe_mkl = "share of the importances of its iteration; the last one left: 100%",
+    "the share of the selector's criterion it carried when ranked")
+}
+
+print_top <- function(top, n_ranked, digits, method = "") {
   if (n_ranked == 0L) {
     cat("No feature ranked.\n")
     return(invisible())
@@ -267,8 +295,16 @@ print_top <- function(top, n_ranked, digits) {
   if (nrow(top) == 0L) return(invisible())
   cat(sprintf("Top %d of %d ranked features:\n", nrow(top), n_ranked))
   top$score <- format(top$score, digits = digits)
-  if (!is.null(top$contribution)) top$contribution <- format(top$contribution, digits = digits)
+  if (!is.null(top$contribution)) {
+    top$contribution <- ifelse(is.finite(top$contribution), format_percent(top$contribution),
+                               "NA")
+  }
   print(top, row.names = FALSE, right = TRUE)
+  notes <- c(if (!is.null(score_meaning(method))) paste("score:", score_meaning(method)),
+             if (!is.null(top$contribution)) {
+               paste("contribution:", contribution_meaning(method))
+             })
+  if (length(notes)) cat(strwrap(notes, exdent = 2L, width = getOption("width")), sep = "\n")
   invisible()
 }
 
@@ -332,7 +368,7 @@ print_top <- function(top, n_ranked, digits) {
 #' * [l1_lsmi()], [l1_hsic()] and [hsic_weights()]: the feature's share of
 #'   the total weight, \eqn{|w_j| / \sum_k |w_k|} (the weights are
 #'   non-negative; they sum to 1).
-#' * [rfe()]: the importance when the feature was removed as a share of the
+#' * [clinical_rfe()]: the importance when the feature was removed as a share of the
 #'   importances of that iteration's surviving features: with
 #'   `j_svm = "share"` the share of \eqn{W^2} lost, with `importance =
 #'   "mkl"` the kernel weight \eqn{\mu_f}; the last feature scores 1.
@@ -350,7 +386,11 @@ print_top <- function(top, n_ranked, digits) {
 #'
 #' `print()` shows the settings and the 10 best features (with the first two
 #' annotation columns), `summary()` the settings, the head and tail of the
-#' path and the 20 best features.
+#' path and the 20 best features; both print the contribution in percent and
+#' end the table with a line on what its `score` and `contribution` are for
+#' that selector. For BAHSIC the score of rank 1 is 0 (HSIC of the empty set
+#' that is left without it) and scores need not fall with the rank: read the
+#' contribution.
 #' `as.data.frame()` gives `features` ordered by rank, unranked features
 #' last. `selected()` gives the names of the `n` best features.
 #'
@@ -395,7 +435,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
   cat(selection_header(x))
   s <- format_settings(x$settings, digits)
   if (length(s) > 0L) cat(pack_items(paste(names(s), s, sep = ": ")), sep = "\n")
-  print_top(top_ranked(x, top), length(x$ranking), digits)
+  print_top(top_ranked(x, top), length(x$ranking), digits, x$method)
   invisible(x)
 }
 
@@ -403,7 +443,7 @@ print.bahsic_selection <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' @export
 summary.bahsic_selection <- function(object, top = 20L, ...) {
   check_dots(..., .fn = "summary")
-  structure(list(header = selection_header(object),
+  structure(list(header = selection_header(object), method = object$method,
                  call = object$call,
                  settings = format_settings(object$settings),
                  path = object$path,
@@ -441,7 +481,7 @@ print.summary.bahsic_selection <- function(x, digits = max(3L, getOption("digits
       print(shown, row.names = FALSE, right = TRUE)
     }
   }
-  print_top(x$top, x$n_ranked, digits)
+  print_top(x$top, x$n_ranked, digits, if (is.null(x$method)) "" else x$method)
   invisible(x)
 }
 
@@ -512,27 +552,32 @@ join_scores <- function(fit, data, y, scores, ...) {
 #'
 #' The `n` most relevant features of a selection, best first.
 #'
-#' @param fit a selection, e.g. from [bahsic()].
+#' `selected()` is the generic of the stabs package, which bahsic imports and
+#' exports again with a method for its selections: whichever of the two
+#' packages is attached last, `selected()` gives the features of a bahsic
+#' selection and those of a [stabs::stabsel()] result alike.
+#'
+#' @param object a selection, e.g. from [bahsic()].
 #' @param n how many; `NULL` (default) gives every ranked feature.
-#' @param ... not used: an argument other than `fit` and `n` is an error.
+#' @param ... not used: an argument other than `object` and `n` is an error.
 #' @return A character vector of feature names.
 #' @family selection
 #' @examples
 #' fit <- bahsic(golub$x[, 1:40], golub$y)
 #' selected(fit, 3)
 #' golub$x[, selected(fit, 3)][1:5, ]
-#' @export
-selected <- function(fit, n = NULL, ...) {
-  check_generic_args("selected", if (!missing(fit)) fit, ...names())
-  UseMethod("selected")
-}
+#' @name selected
+#' @usage selected(object, ...)
+#' @importFrom stabs selected
+#' @export selected
+NULL
 
 #' @rdname selected
 #' @export
-selected.bahsic_selection <- function(fit, n = NULL, ...) {
+selected.bahsic_selection <- function(object, n = NULL, ...) {
   check_dots(..., .fn = "selected")
-  if (is.null(n)) return(fit$ranking)
-  k <- length(fit$ranking)
+  if (is.null(n)) return(object$ranking)
+  k <- length(object$ranking)
   if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n != round(n) || n < 0) {
     stop("'n' must be a single whole number >= 0, or NULL for every ranked feature.",
          call. = FALSE)
@@ -541,7 +586,7 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
     stop(sprintf("'n' = %d is more than the %d ranked feature%s; use n <= %d or n = NULL.",
                  as.integer(n), k, if (k == 1L) "" else "s", k), call. = FALSE)
   }
-  fit$ranking[seq_len(n)]
+  object$ranking[seq_len(n)]
 }
 
 #' Plot a feature selection
@@ -552,14 +597,18 @@ selected.bahsic_selection <- function(fit, n = NULL, ...) {
 #' subtitle when it is constant, on the right axis (dashed) when the width
 #' policy changes it. With `chosen`, a second panel shows the ranks of those
 #' features (for instance the known relevant features of a simulation, see
-#' [simulate_xor()], or the top genes by another score) on a log axis; the
-#' dotted line is the rank a perfect selector would reach, the number of
-#' chosen features. Unranked features are drawn as open circles at the right
-#' edge.
+#' [simulate_xor()], or the top genes by another score) on a log axis of the
+#' selector's rank (e.g. "BAHSIC rank"), each point labelled with its rank and
+#' its contribution in percent (see "Contribution" in [selection]: how much of
+#' the selector's criterion the feature carried when it was ranked). The
+#' dotted line, labelled below the axis, is at rank n for n chosen features:
+#' a selector that ranked all of them first would put every point left of it.
+#' Unranked features are drawn as open circles at the right edge.
 #'
 #' A [stability_selection()] draws instead every feature's selection
-#' probability, sorted, with the cutoff (dashed), the stable features in red
-#' and the names of the top ones (`chosen` is not used there).
+#' probability, sorted, with the cutoff (dashed, labelled inside the box), the
+#' stable features in red and the names of the top ten above their bars,
+#' raised where they would overlap (`chosen` is not used there).
 #'
 #' @section Gene symbols: The chosen features are labelled by gene symbol
 #'   when the selection carries one, so that a figure shows CD3E rather than
@@ -695,7 +744,7 @@ chosen_index <- function(x, chosen) {
 plot_path <- function(x, ...) {
   path <- x$path
   criterion <- if (x$method == "randsel") "mean alignment" else "HSIC"
-  # rfe() has no HSIC: its path has the SVM dual objective instead
+  # clinical_rfe() has no HSIC: its path has the SVM dual objective instead
   if (startsWith(x$method, "rfe_") && is.numeric(path$objective)) {
     path$hsic <- path$objective
     criterion <- "SVM dual objective"
@@ -792,7 +841,8 @@ plot_chosen_ranks <- function(x, idx, labels, chosen_label) {
   op <- graphics::par(mar = c(5.1, min(12, 1.5 + 0.6 * max(nchar(f$label))), 4.1, 1.1))
   on.exit(graphics::par(op), add = TRUE)
   ypos <- rev(seq_len(n))
-  graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 0.5),
+  # a line of headroom for the label of the dotted line
+  graphics::plot(pos, ypos, log = "x", xlim = c(1, xmax), ylim = c(0.5, n + 1.5),
                  yaxt = "n", pch = ifelse(unranked, 1, 19), col = "navy",
                  xlab = "", ylab = "",
                  main = "", las = 1)
@@ -802,19 +852,36 @@ plot_chosen_ranks <- function(x, idx, labels, chosen_label) {
   main <- paste("Ranks of the", chosen_label)
   graphics::mtext(main, side = 3, line = 1.5, font = 2, at = mid, xpd = NA,
                   cex = graphics::par("cex") * fit_cex(main, graphics::par("cex.main")))
-  xlab <- if (k == d) sprintf("rank (log scale; all %d ranked)", d) else
-    sprintf("rank (log scale; %d ranked of %d)", k, d)
+  xlab <- if (k == d) sprintf("%s rank (log scale; all %d ranked)", method_label(x$method), d) else
+    sprintf("%s rank (log scale; %d ranked of %d)", method_label(x$method), k, d)
   graphics::mtext(xlab, side = 1, line = graphics::par("mgp")[1L], at = mid, xpd = NA,
                   cex = graphics::par("cex") * fit_cex(xlab, graphics::par("cex.lab")))
   graphics::abline(h = ypos, col = "grey90", lty = 3)
   graphics::abline(v = n, lty = 3, col = "grey40")
+  # the dotted line: where all n would lie if the selection ranked them first
+  graphics::text(n, n + 1, sprintf("rank %d", n), offset = 0.3, cex = 0.7, col = "grey30",
+                 pos = if (log10(n) > mean(graphics::par("usr")[1:2])) 2L else 4L)
+  note <- sprintf("dotted line: rank %d, left of which all %d lie if ranked first", n, n)
+  graphics::mtext(note, side = 1, line = graphics::par("mgp")[1L] + 1.2, at = mid, xpd = NA,
+                  col = "grey30", cex = graphics::par("cex") * min(0.75, fit_cex(note, 0.75)))
   # mtext, not axis(): axis() drops labels that would overlap
   graphics::mtext(f$label, side = 2, at = ypos, las = 1, line = 0.5,
                   cex = max(0.4, min(0.9, 16 / n)))
   # rank numbers right of the points in the left half of the axis, left of
   # them in the right half, so that none runs off the panel
+  # with the contribution where the selector has one (?selection), as a
+  # percentage: "3 (10%)"
   right_half <- log10(pos) > mean(graphics::par("usr")[1:2])
-  graphics::text(pos, ypos, ifelse(unranked, "not ranked", f$rank),
+  shown <- as.character(f$rank)
+  share <- if (is.numeric(f$contribution)) f$contribution else rep(NA_real_, n)
+  has <- !unranked & is.finite(share)
+  shown[has] <- sprintf("%s (%s)", shown[has], format_percent(share[has]))
+  graphics::text(pos, ypos, ifelse(unranked, "not ranked", shown),
                  pos = ifelse(unranked | right_half, 2L, 4L), cex = 0.8, xpd = NA)
+  if (any(has)) {
+    note <- sprintf("rank (contribution: %s)", contribution_meaning(x$method))
+    graphics::mtext(note, side = 3, line = 0.3, at = mid, xpd = NA, col = "grey30",
+                    cex = graphics::par("cex") * min(0.75, fit_cex(note, 0.75)))
+  }
   invisible()
 }

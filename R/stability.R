@@ -25,7 +25,7 @@
 #' warning, and have selection probability 0; the error bound counts the p
 #' features that vary, and `n_features` must be below that p. When every
 #' feature is constant there is nothing to select: an error. (With the
-#' clinical kernel, and `"rfe"`, the columns go to the selector as given.)
+#' clinical kernel, and `"clinical_rfe"`, the columns go to the selector as given.)
 #' A warning of the selector in some fits (e.g. a feature constant within a
 #' half) is given once, with the number of fits that gave it. For the other
 #' kinds of bad input see \link{input-checks}.
@@ -50,7 +50,7 @@
 #'
 #' **Selectors.** A name: `"bahsic"` and `"fohsic"` (run with `n_features
 #' = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
-#' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"rfe"` and
+#' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"clinical_rfe"` and
 #' `"hsic_weights"` (their top q), or a method of [feature_scores()] (`"t"`,
 #' `"mt"`, `"pc"`, `"hsic"`, ...: the top q by rank); `...` goes to that
 #' selector (e.g. `kernel`, `n_boot`, `lambda`), and an argument it does not
@@ -194,7 +194,8 @@ stability_selection.formula <- function(formula, data, subset, na.action, ...) {
 }
 
 # The built-in selectors, and what each fit of them is called with.
-stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "rfe", "hsic_weights")
+stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "clinical_rfe",
+                    "hsic_weights")
 
 # The arguments stability_selection() sets itself in every fit: a user's
 # value for them would contradict q, the subsample or the back end.
@@ -273,7 +274,7 @@ stab_selector <- function(selector, args) {
   fn <- if (name %in% score_methods) "feature_scores" else name
   takes_threads <- name != "function" &&
     "threads" %in% names(formals(get(paste0(fn, ".default"), mode = "function")))
-  clinical <- name == "rfe" || is_clinical(args$kernel)
+  clinical <- name == "clinical_rfe" || is_clinical(args$kernel)
   if (name == "hsic_weights" && is.null(args$lambda)) {
     stop("selector = \"hsic_weights\" needs 'lambda' (see ?hsic_weights): give it in the call.",
          call. = FALSE)
@@ -521,7 +522,7 @@ stab_run <- function(sel, x, y, q, threads) {
     l1_lsmi = ,
     l1_hsic = do.call(sel$name, c(list(x, y, n_features = q), th, a)),
     randsel = do.call("randsel", c(list(x, y, stop_at = max(2L, q)), th, a)),
-    rfe = ,
+    clinical_rfe = ,
     hsic_weights = do.call(sel$name, c(list(x, y), th, a)),
     do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
   )
@@ -604,10 +605,24 @@ plot_stability <- function(x, top = 10L, labels = NULL, ...) {
   stable <- !is.na(f$rank[o])
   s <- x$settings
   n <- length(prob)
+  log_x <- n > 50L
+  k <- min(top, n, max(sum(prob > 0), 1L))
+  lab <- if (k > 0L) feature_labels(x, o[seq_len(k)], labels) else character(0)
+  # the names of the top genes stand above their bars, pushed up where they
+  # would overlap (ranks 8 to 12 are a few pixels apart on a log axis): the
+  # y axis gets the headroom they need
+  cex_lab <- 0.7
+  place <- function(top_y) {
+    stack_labels(bar_inches(seq_len(k), c(1, n), log_x), prob[seq_len(k)],
+                 graphics::strwidth(lab, units = "inches", cex = cex_lab),
+                 graphics::strheight("Mg", units = "inches", cex = cex_lab), c(0, top_y))
+  }
+  top_y <- 1
+  for (i in 1:4) top_y <- max(1, place(top_y)$top)
   args <- utils::modifyList(
-    list(x = seq_len(n), y = prob, type = "h", log = if (n > 50L) "x" else "",
-         ylim = c(0, 1), col = ifelse(stable, "red3", "grey50"), lwd = 2,
-         xlab = sprintf("features by selection probability%s", if (n > 50L) " (log scale)" else ""),
+    list(x = seq_len(n), y = prob, type = "h", log = if (log_x) "x" else "",
+         ylim = c(0, top_y), yaxt = "n", col = ifelse(stable, "red3", "grey50"), lwd = 2,
+         xlab = sprintf("features by selection probability%s", if (log_x) " (log scale)" else ""),
          ylab = "selection probability",
          main = sprintf("Stability selection (%s): %d stable feature%s", s$selector,
                         sum(stable), if (sum(stable) == 1L) "" else "s"),
@@ -615,13 +630,51 @@ plot_stability <- function(x, top = 10L, labels = NULL, ...) {
                        format(s$pfer, digits = 3L), s$assumption)),
     list(...))
   do.call(graphics::plot, args)
+  if (identical(args$yaxt, "n") && !"yaxt" %in% names(list(...))) {
+    graphics::axis(2, at = pretty(c(0, 1)))
+  }
   graphics::abline(h = s$cutoff, lty = 2, col = "grey30")
-  graphics::mtext(sprintf("cutoff %s", format(s$cutoff)), side = 4, at = s$cutoff, las = 1,
-                  cex = 0.7, line = 0.3)
-  k <- min(top, n, max(sum(prob > 0), 1L))
+  # inside the box at its right end, where the bars are lowest
+  usr <- graphics::par("usr")
+  graphics::text(if (log_x) 10^usr[2L] else usr[2L], s$cutoff, sprintf("cutoff %s", format(s$cutoff)),
+                 adj = c(1.05, -0.4), cex = 0.7, col = "grey30")
   if (k > 0L) {
-    graphics::text(seq_len(k), prob[seq_len(k)], feature_labels(x, o[seq_len(k)], labels), pos = 4,
-                   srt = 45, cex = 0.7, xpd = NA, col = ifelse(stable[seq_len(k)], "red3", "grey30"))
+    y <- place(args$ylim[2L])$y
+    raised <- y - prob[seq_len(k)] > 1.5 * graphics::strheight("Mg", cex = cex_lab)
+    if (any(raised)) {
+      graphics::segments(which(raised), prob[seq_len(k)][raised], which(raised), y[raised],
+                         lty = 3, col = "grey60")
+    }
+    graphics::text(seq_len(k), y, lab, pos = 4, offset = 0.2, cex = cex_lab, xpd = NA,
+                   col = ifelse(stable[seq_len(k)], "red3", "grey30"))
   }
   invisible()
+}
+
+# Positions of `at` (x data values) in inches from the left of the plot
+# region that plot() will set up for the data range `range` (R's "r" axis
+# style: the range widened by 4%).
+bar_inches <- function(at, range, log_x) {
+  tr <- if (log_x) log10 else identity
+  r <- tr(range)
+  if (diff(r) == 0) r <- r + c(-0.5, 0.5)
+  usr <- r + c(-1, 1) * 0.04 * diff(r)
+  (tr(at) - usr[1L]) / diff(usr) * graphics::par("pin")[1L]
+}
+
+# Heights for labels that start at x (inches) and stand above bars of height
+# p (data units, sorted in decreasing order): each label just above its bar,
+# and raised above any later label it would overlap (from the last label to
+# the first). Returns the label centres `y` and the `top` of the highest
+# label, in data units for the y range `ylim` (widened by 4%, as plot()).
+stack_labels <- function(x, p, width, height, ylim) {
+  usr <- ylim + c(-1, 1) * 0.04 * diff(ylim)
+  h <- 1.45 * height / graphics::par("pin")[2L] * diff(usr)  # a line, in data units
+  k <- length(p)
+  y <- p + 0.6 * h
+  for (i in rev(seq_len(k))) {
+    later <- seq_len(k) > i & x < x[i] + width[i] + 0.05
+    if (any(later)) y[i] <- max(y[i], y[later] + h)
+  }
+  list(y = y, top = if (k) max(y) + 0.6 * h else ylim[2L])
 }

@@ -2,7 +2,7 @@
 #'
 #' Every function with a `threads` argument ([hsic()], [hsic_test()],
 #' [kernel_matrix()], [feature_scores()], [bahsic()], [fohsic()],
-#' [randsel()], [rfe()], [hsic_weights()], [qmi()],
+#' [randsel()], [clinical_rfe()], [hsic_weights()], [qmi()],
 #' [evaluate_selection()]) runs its C loops on that many OpenMP threads. The
 #' result never depends on it: sums are reduced in a fixed order and ties
 #' are broken by feature index, so 1 and 8 threads give identical numbers.

@@ -40,7 +40,7 @@ SEXP C_clinical(SEXP za, SEXP cat, SEXP opts)
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) ma, (int) mb));
   /* in blocks of columns of about work_per_check pair-feature terms each (a
    * triangle for the Gram matrix), with an interrupt check between blocks:
-   * rfe() computes thousands of these kernels, on many features */
+   * clinical_rfe() computes thousands of these kernels, on many features */
   for (ptrdiff_t j0 = 0; j0 < mb;) {
     ptrdiff_t j1 = j0;
     double work = 0.0;

@@ -18,7 +18,12 @@
 #    vignettes still build, with those sections not run).
 # Default (full):
 # 1. Debian's prebuilt R packages (r-cran-*, r-bioc-*) and the tools R CMD check --as-cran uses
-#    (pandoc, qpdf, tidy). r-cran-rcpp is listed because dHSIC links to it: taking Debian's build
+#    (pandoc, qpdf, tidy), and LaTeX for the PDF manual that R CMD check builds
+#    (texlive-latex-base: pdflatex; texlive-latex-recommended and texlive-fonts-recommended:
+#    the packages and the Times fonts of R's Rd.sty; about 50 MB). The typewriter font R asks
+#    for, inconsolata, ships in Debian only in texlive-fonts-extra (1.4 GB): tools/check.sh
+#    builds the manual with Courier where it is missing. BAHSIC_TEX_FONTS_EXTRA=1 installs it.
+#    r-cran-rcpp is listed because dHSIC links to it: taking Debian's build
 #    saves compiling Rcpp from source. valgrind, clang-14 and libclang-rt-14-dev (libFuzzer and
 #    clang's sanitizer runtimes) are for the memory-safety checks (tools/valgrind.sh,
 #    tools/fuzz.sh, tools/strict.sh); gcc's own ASan runtime comes with gcc.
@@ -26,6 +31,8 @@
 #    packages Debian does not ship: dHSIC, pamr, stabs, dials, mlr3 and mlr3filters (with the
 #    newer rlang, vctrs, data.table, ... that dials and mlr3 ask for; about 3 minutes on 2
 #    cores). Only those not yet installed.
+# apt-get waits while another apt-get or dpkg holds the package lock, up to
+# BAHSIC_APT_LOCK_TIMEOUT seconds (default 600), and says so.
 # Any failure stops the script with a non-zero status.
 set -euo pipefail
 
@@ -61,8 +68,10 @@ else
     r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
     r-bioc-hdf5array r-bioc-singlecellexperiment
     pandoc qpdf tidy
+    texlive-latex-base texlive-latex-recommended texlive-fonts-recommended
     valgrind clang-14 libclang-rt-14-dev
   )
+  if [[ ${BAHSIC_TEX_FONTS_EXTRA:-0} == 1 ]]; then apt_packages+=(texlive-fonts-extra); fi
   cran_packages=(dHSIC pamr stabs dials mlr3 mlr3filters)
 fi
 
@@ -75,6 +84,41 @@ fi
 command -v Rscript >/dev/null || { log "Rscript not found: install R (r-base) first" >&2; exit 1; }
 
 start=$SECONDS
+lock_timeout=${BAHSIC_APT_LOCK_TIMEOUT:-600}
+[[ $lock_timeout =~ ^[0-9]+$ ]] || {
+  log "BAHSIC_APT_LOCK_TIMEOUT must be a number of seconds, not '$lock_timeout'" >&2
+  exit 2
+}
+
+# apt-get update, waiting while another apt-get holds the lock of the package lists (apt's
+# DPkg::Lock::Timeout covers install, not update), with one retry for a mirror caught mid-sync.
+apt_update() {
+  local t0=$SECONDS err retried=0
+  err=$(mktemp)
+  until apt-get update -q 2>"$err"; do
+    if grep -q 'Could not get lock' "$err"; then
+      if ((SECONDS - t0 >= lock_timeout)); then
+        cat "$err" >&2
+        log "another apt-get still holds the package lock after $lock_timeout s: stop it or" \
+          "wait, then run this again (BAHSIC_APT_LOCK_TIMEOUT sets the wait)" >&2
+        rm -f "$err"
+        return 1
+      fi
+      log "another apt-get or dpkg holds the package lock ($(grep -o 'held by process.*' \
+        "$err" | head -n 1 || echo 'held')): waiting (up to $lock_timeout s in all)"
+      sleep 10
+    elif ((retried == 0)); then
+      cat "$err" >&2
+      retried=1
+      sleep 10
+    else
+      cat "$err" >&2
+      rm -f "$err"
+      return 1
+    fi
+  done
+  rm -f "$err"
+}
 
 # --- Debian packages -------------------------------------------------------------------------
 missing=()
@@ -85,9 +129,12 @@ done
 
 if [[ ${#missing[@]} -gt 0 || ${BAHSIC_FORCE_APT:-0} == 1 ]]; then
   log "apt: installing ${missing[*]:-(forced, all present)}"
-  # One retry: a mirror caught mid-sync fails the first update now and then.
-  apt-get update -q || { sleep 10; apt-get update -q; }
-  apt-get install -y -q --no-install-recommends "${apt_packages[@]}"
+  apt_update
+  # apt-get itself waits for the dpkg lock (printing "Waiting for cache lock ... held by
+  # process N") up to DPkg::Lock::Timeout seconds
+  log "apt: installing (waiting up to $lock_timeout s if another apt-get holds the dpkg lock)"
+  apt-get -o DPkg::Lock::Timeout="$lock_timeout" install -y -q --no-install-recommends \
+    "${apt_packages[@]}"
 else
   log "apt: all ${#apt_packages[@]} Debian packages already installed"
 fi

@@ -1,7 +1,7 @@
 # Mixed-data feature selection (Paul and Dupont, ESANN 2014, "Kernel methods
 # for mixed feature selection") on real clinical data sets and on simulated
 # data with planted features, one section each. The question it answers: which
-# RFE-SVM importance should rfe() use by default, eq. 6-7 as written
+# RFE-SVM importance should clinical_rfe() use by default, eq. 6-7 as written
 # (j_svm = "paper", |W^2 - W^2_(-f)| with the kernel re-averaged without f)
 # or the feature's share of the average kernel (j_svm = "share", q_f / s,
 # Guyon et al. 2002's criterion for a sum of kernels)?
@@ -72,7 +72,7 @@
 # 0.4); and six noise features, three continuous (normal, uniform,
 # exponential) and three categorical (2, 3 and 4 equally likely levels). The
 # CV is on the draw of set.seed(1); the planted check ("planted top 2" below)
-# runs rfe() with each variant on 50 draws (set.seed(1), ..., set.seed(50))
+# runs clinical_rfe() with each variant on 50 draws (set.seed(1), ..., set.seed(50))
 # and counts the draws where num_strong and cat_strong rank 1 and 2.
 #
 # Repeated stratified 5-fold cross-validation. In every training fold each
@@ -85,9 +85,9 @@
 # is also the share of the folds whose top 2 are the two planted features.
 # The folds of repeat r are drawn after set.seed(r), for every data set.
 # Methods:
-#   rfe_paper      rfe(importance = "svm", j_svm = "paper"), eq. 6-7 as written
-#   rfe_share      rfe(importance = "svm", j_svm = "share"), J = q_f / s
-#   rfe_mkl        rfe(importance = "mkl") (only with the argument mkl; slow)
+#   rfe_paper      clinical_rfe(importance = "svm", j_svm = "paper"), eq. 6-7 as written
+#   rfe_share      clinical_rfe(importance = "svm", j_svm = "share"), J = q_f / s
+#   rfe_mkl        clinical_rfe(importance = "mkl") (only with the argument mkl; slow)
 #   bahsic         bahsic(kernel = kernel_clinical())
 #   t_fisher       baseline: p-values of Welch's t-test (continuous) and
 #                  Fisher's exact test (categorical; the chi-squared test
@@ -244,15 +244,15 @@ t_fisher_ranking <- function(x, y) {
 }
 
 rankers <- list(
-  rfe_paper = function(x, y) selected(rfe(x, y, importance = "svm", j_svm = "paper")),
-  rfe_share = function(x, y) selected(rfe(x, y, importance = "svm", j_svm = "share")),
+  rfe_paper = function(x, y) selected(clinical_rfe(x, y, importance = "svm", j_svm = "paper")),
+  rfe_share = function(x, y) selected(clinical_rfe(x, y, importance = "svm", j_svm = "share")),
   bahsic = function(x, y) selected(bahsic(x, y, kernel = kernel_clinical())),
   t_fisher = t_fisher_ranking,
   all = function(x, y) names(x)
 )
 if (with_mkl) {
   rankers <- append(rankers, list(rfe_mkl = function(x, y) {
-    selected(rfe(x, y, importance = "mkl"))
+    selected(clinical_rfe(x, y, importance = "mkl"))
   }), after = 2L)
 }
 
@@ -341,10 +341,10 @@ run_set <- function(name, d) {
                 secs[[nm]] / (5 * repeats), if (nm == "all") "-" else paste(top, collapse = ", ")))
     tab[tab$method == nm, c("bcr", "ki", "planted")] <- c(mean(b), ki, pl)
   }
-  lead <- sprintf("rfe(j_svm = \"paper\") on all %d %s: ", nrow(x), d$unit)
-  cat("\n", lead, paste(selected(rfe(x, y, j_svm = "paper")), collapse = ", "), "\n", sep = "")
-  cat(formatC("rfe(j_svm = \"share\"):", width = -nchar(lead)),
-      paste(selected(rfe(x, y, j_svm = "share")), collapse = ", "), "\n", sep = "")
+  lead <- sprintf("clinical_rfe(j_svm = \"paper\") on all %d %s: ", nrow(x), d$unit)
+  cat("\n", lead, paste(selected(clinical_rfe(x, y, j_svm = "paper")), collapse = ", "), "\n", sep = "")
+  cat(formatC("clinical_rfe(j_svm = \"share\"):", width = -nchar(lead)),
+      paste(selected(clinical_rfe(x, y, j_svm = "share")), collapse = ", "), "\n", sep = "")
   cat(formatC("t / Fisher baseline:", width = -nchar(lead)),
       paste(t_fisher_ranking(x, y), collapse = ", "), "\n", sep = "")
   if (is_sim) {
@@ -352,7 +352,7 @@ run_set <- function(name, d) {
     hits <- vapply(c(paper = "paper", share = "share"), function(j) {
       sum(unlist(parallel::mclapply(seq_len(n_draws), function(seed) {
         dd <- simulated_draw(seed)
-        setequal(selected(rfe(dd$x, dd$y, j_svm = j))[1:2], planted)
+        setequal(selected(clinical_rfe(dd$x, dd$y, j_svm = j))[1:2], planted)
       }, mc.cores = cores)))
     }, numeric(1))
     cat(sprintf("planted top 2 on %d draws: paper %d, share %d\n", n_draws, hits[["paper"]],

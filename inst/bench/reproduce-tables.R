@@ -38,14 +38,14 @@
 #                    the multiclass sets the class codes 1..K taken as numbers
 #                    (feature_scores() refuses pc for > 2 classes; this is our
 #                    guess at what the paper did, see the notes in the output)
-#            RFE     rfe(j_svm = "share"): RFE with the clinical kernel (Paul
+#            RFE     clinical_rfe(j_svm = "share"): RFE with the clinical kernel (Paul
 #                    and Dupont) and Guyon's criterion for a sum of kernels;
 #                    two classes only. The paper's RFE is Guyon et al.'s
 #                    SVM-RFE of the Spider toolbox, so this is a stand-in.
 #   Table 3  pc, snr, pam, t (Welch), m-t (limma's moderated t), lods (B),
 #            lin (centroid) from feature_scores(); RBF = bahsic() with the
 #            Gaussian kernel, dis = bahsic() with kernel_inverse_distance();
-#            rfe as above.
+#            clinical_rfe as above.
 # All selectors run with threads = 2.
 #
 # Data (m samples x d features as used here):
@@ -304,7 +304,7 @@ load_prostate <- function() {
 # Selectors
 # ---------------------------------------------------------------------------
 
-rfe_share <- function(x, y) rfe(x, y, j_svm = "share", threads = threads)
+rfe_share <- function(x, y) clinical_rfe(x, y, j_svm = "share", threads = threads)
 
 table1_selectors <- function(y) {
   pc <- if (is.factor(y) && nlevels(y) > 2L) {
@@ -538,7 +538,7 @@ write_table1 <- function(runs) {
           "(sigma = median distance of the training fold, C = 100) on the top 5 features,",
           sprintf("%d-fold cross-validation, mean ± standard error over the folds.", folds),
           "Paper: Song et al. (2012), Table 1 (± as printed). RFE is two-class only here",
-          "(`rfe()`); the paper's RFE row is empty for regression."),
+          "(`clinical_rfe()`); the paper's RFE row is empty for regression."),
     "",
     md_table(header, rows),
     "",

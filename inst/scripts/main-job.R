@@ -11,8 +11,8 @@
 # Gene symbols: on ALL from the chip's annotation package (hgu95av2.db) when it is installed
 # (probe ids otherwise); on golub the symbol that opens the gene description, when there is
 # one ("AQP3 Aquaporin 3"; probe ids for descriptions such as "mRNA" or "GB DEF = ...").
-# Writes <outdir>/bahsic.csv (every gene: BAHSIC rank and score, moderated t and its rank,
-# symbol) and <outdir>/bahsic-path.png (HSIC of the surviving genes along the elimination, and
+# Writes <outdir>/bahsic.csv (every gene: BAHSIC rank, score and contribution, moderated t and
+# its rank, symbol) and <outdir>/bahsic-path.png (HSIC of the surviving genes along the elimination, and
 # the BAHSIC ranks of the top 20 genes by moderated t, labelled by symbol where known).
 
 main <- function(outdir = "bahsic-output", data = c("auto", "ALL", "golub"), n_top = 20L) {
@@ -40,6 +40,7 @@ main <- function(outdir = "bahsic-output", data = c("auto", "ALL", "golub"), n_t
     feature = fit$features$feature,
     rank_bahsic = fit$features$rank,
     score_bahsic = fit$features$score,
+    contribution_bahsic = fit$features$contribution,
     moderated_t = mt$score,
     rank_mt = mt$rank,
     stringsAsFactors = FALSE
@@ -53,13 +54,18 @@ main <- function(outdir = "bahsic-output", data = c("auto", "ALL", "golub"), n_t
 
   cat(sprintf("\nBAHSIC (Gaussian kernel, width 1/(2 d), 10%% eliminated per iteration) ranked %d genes in %.1f s.\n",
               nrow(tab), t_sel))
-  cat(sprintf("Top %d genes; score = HSIC of the surviving genes without this one when it left;", n_top))
-  cat(" rank_mt = rank by limma's moderated t:\n")
+  cat(sprintf("Top %d genes by BAHSIC rank (rank 1: the gene left last, the most informative).\n",
+              n_top))
+  cat("contribution = the share of HSIC (the dependence of the surviving genes on the class)\n",
+      "  that was lost when the gene was eliminated: how much of what its set knew about the\n",
+      "  class the gene carried; rank 1, the last gene left, carries all of it (100%).\n",
+      "  rank_mt = rank by limma's moderated t.\n", sep = "")
   left <- function(s) format(s, justify = "left")
   shown <- data.frame(
     rank = top$rank_bahsic,
     gene = left(top$feature),
-    score = sprintf("%.4g", top$score_bahsic),
+    contribution = paste0(trimws(formatC(100 * top$contribution_bahsic, digits = 2L,
+                                         format = "fg")), "%"),
     moderated_t = sprintf("%.2f", top$moderated_t),
     rank_mt = top$rank_mt
   )
@@ -79,6 +85,8 @@ main <- function(outdir = "bahsic-output", data = c("auto", "ALL", "golub"), n_t
   utils::write.csv(tab, csv, row.names = FALSE)
   png_file <- file.path(outdir, "bahsic-path.png")
   open_png(png_file)
+  # left: HSIC of the surviving genes along the elimination; right: the BAHSIC ranks (and
+  # contributions) of the moderated-t top genes
   plot(fit, chosen = mt$feature[order(mt$rank)][seq_len(n_top)],
        chosen_label = sprintf("moderated t top %d", n_top),
        labels = if (!is.null(d$symbol)) stats::setNames(d$symbol, colnames(d$x)))

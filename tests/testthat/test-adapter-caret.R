@@ -12,11 +12,9 @@ knn_args <- function() {
        trControl = caret::trainControl(method = "none"))
 }
 
-# Called from the global environment, as a user does: from here (whose
-# parent is bahsic's namespace) the generic caret::rfe() would dispatch to
-# bahsic's own rfe.default(). caret's loop attaches caret (foreach's
-# `.packages`) and with it ggplot2 and lattice: quietly, and detached after,
-# so that the search path of the other tests is left as it was.
+# Called from the global environment, as a user does. caret's loop attaches
+# caret (foreach's `.packages`) and with it ggplot2 and lattice: quietly, and
+# detached after, so that the search path of the other tests is left as it was.
 in_global <- function(fun, args) {
   before <- search()
   on.exit(for (pkg in setdiff(search(), before)) detach(pkg, character.only = TRUE))

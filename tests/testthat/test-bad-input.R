@@ -53,8 +53,8 @@ callers <- list(
     bahsic(x, y, kernel = kernel_ridge(1), ...)
   },
   "qmi()" = function(x, y, ...) qmi(x, y, ...),
-  "rfe()" = function(x, y, ...) rfe(x, y, ...),
-  'rfe(importance = "mkl")' = function(x, y, ...) rfe(x, y, importance = "mkl", ...),
+  "clinical_rfe()" = function(x, y, ...) clinical_rfe(x, y, ...),
+  'clinical_rfe(importance = "mkl")' = function(x, y, ...) clinical_rfe(x, y, importance = "mkl", ...),
   # a score selector and a selector, on a few pairs of halves each
   "stability_selection()" = function(x, y, ...) {
     set.seed(42)
@@ -65,10 +65,10 @@ callers <- list(
     stability_selection(x, y, selector = "bahsic", n_features = 1, n_subsamples = 2L, ...)
   }
 )
-# rfe() trains kernlab's SVM: not without kernlab, nor under valgrind (its
+# clinical_rfe() trains kernlab's SVM: not without kernlab, nor under valgrind (its
 # code, not ours, and slow there)
 if (!requireNamespace("kernlab", quietly = TRUE) || under_valgrind()) {
-  callers <- callers[!startsWith(names(callers), "rfe(")]
+  callers <- callers[!startsWith(names(callers), "clinical_rfe(")]
 }
 score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
 for (method in score_methods) {
@@ -91,7 +91,7 @@ FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 GAMMA_UNDEFINED <- "the gamma approximation of the p-values .* is undefined .*Give 'n_perm'"
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
 L1 <- c("l1_lsmi()", "l1_hsic()")
-RFE <- c("rfe()", 'rfe(importance = "mkl")')
+RFE <- c("clinical_rfe()", 'clinical_rfe(importance = "mkl")')
 CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())", RFE)
 LSMI <- c("lsmi()", L1)
 STAB <- c("stability_selection()", 'stability_selection(selector = "bahsic")')
@@ -417,7 +417,7 @@ bad_input <- list(
     rule("stability_selection()", "error",
          "^selector = \"t\" compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     rule(fs("pam"), "error", "needs class labels \\(a factor\\): pass factor\\(y\\)"),
-    rule(RFE, "error", "rfe\\(\\) classifies: 'y' must be two classes"),
+    rule(RFE, "error", "clinical_rfe\\(\\) classifies: 'y' must be two classes"),
     rule("*", "error", "'y' is constant \\(every value is 2\\.5\\).*needs it to vary"))),
 
   # HSIC and the mean-based scores need no variance; Welch's t and the signal

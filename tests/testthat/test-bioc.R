@@ -73,11 +73,11 @@ test_that("selections of a SummarizedExperiment carry its rowData annotation", {
   expect_true(all(c("t_score", "t_rank") %in% names(df)))
 })
 
-test_that("rfe() of a SummarizedExperiment carries the annotation", {
+test_that("clinical_rfe() of a SummarizedExperiment carries the annotation", {
   skip_peer("SummarizedExperiment")
   skip_if_not_installed("kernlab")
   d <- bioc_data()
-  expect_annotated(rfe(make_se(d), "class", drop = 0.3, threads = 1L), d)
+  expect_annotated(clinical_rfe(make_se(d), "class", drop = 0.3, threads = 1L), d)
 })
 
 test_that("add_feature_scores() adds the scores to fData and rowData", {

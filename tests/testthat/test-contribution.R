@@ -130,7 +130,7 @@ test_that("randsel, the weights and RFE normalise their own criteria", {
   bw <- MASS::birthwt
   bx <- data.frame(age = bw$age, lwt = bw$lwt, race = factor(bw$race), smoke = factor(bw$smoke))
   for (importance in c("svm", "mkl")) {
-    fit <- rfe(bx, factor(bw$low), importance = importance, threads = 1L)
+    fit <- clinical_rfe(bx, factor(bw$low), importance = importance, threads = 1L)
     total <- colSums(fit$importance, na.rm = TRUE)[fit$features$iteration]
     expect_equal(fit$features$contribution, unname(fit$features$score / total))
     expect_equal(fit$features$contribution[fit$features$rank == 1L], 1)

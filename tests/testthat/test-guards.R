@@ -185,7 +185,7 @@ test_that("approx = \"ichol\" and the selectors' low-rank loops stay within the 
   expect_no_error(bahsic(x, y, approx = approx_rff(50), threads = 2))
 })
 
-test_that("randsel() counts every thread's workspace and rfe() the SVM's copies", {
+test_that("randsel() counts every thread's workspace and clinical_rfe() the SVM's copies", {
   set.seed(5)
   m <- 200
   x <- matrix(rnorm(m * 6), m, 6)
@@ -198,7 +198,7 @@ test_that("randsel() counts every thread's workspace and rfe() the SVM's copies"
   expect_no_error(randsel(x, y, subsample = 0.1, n_boot = 4, threads = 1))
   skip_if_not_installed("kernlab")
   options(bahsic.max_memory = 7 * 8 * m^2)
-  expect_error(rfe(as.data.frame(x), y), "7.5 m x m kernel matrices.*option bahsic.max_memory")
+  expect_error(clinical_rfe(as.data.frame(x), y), "7.5 m x m kernel matrices.*option bahsic.max_memory")
 })
 
 # The whole-matrix paths: the Gram matrix (its cross products, the median

@@ -227,7 +227,7 @@ test_that("kernel_ridge() rejects bad input and unsupported uses with clear erro
                "approx = \"exact\"")
   expect_error(fohsic(dat$x, dat$y, kernel = k, approx = "rff"), "approx = \"exact\"")
   expect_error(randsel(dat$x, dat$y, kernel = k, n_boot = 5), "randsel\\(\\)")
-  expect_error(rfe(dat$x, factor(rep(1:2, 10)), kernel = k), "rfe\\(\\)")
+  expect_error(clinical_rfe(dat$x, factor(rep(1:2, 10)), kernel = k), "rfe\\(\\)")
   expect_error(feature_scores(dat$x, dat$y, method = "hsic", kernel = k),
                "feature_scores\\(\\)")
   expect_error(label_kernel_regression(k), "label kernel")

@@ -177,10 +177,10 @@ test_that("a precomputed label kernel is checked and follows na_action = 'omit'"
   expect_identical(a$ranking, bahsic(d$x[keep, ], NULL, kernel_y = label_kernel_precomputed(L[keep, keep]))$ranking)
 })
 
-test_that("rfe() stays a classifier: kernel_y and a numeric matrix y are errors", {
+test_that("clinical_rfe() stays a classifier: kernel_y and a numeric matrix y are errors", {
   skip_if_not_installed("kernlab")
   d <- multi_data(8, m = 20L)
   cls <- factor(d$x[, 1] > 0)
-  expect_error(rfe(d$x, cls, kernel_y = lin_y()), "takes no 'kernel_y'")
-  expect_error(rfe(d$x, d$Y), "classifies")
+  expect_error(clinical_rfe(d$x, cls, kernel_y = lin_y()), "takes no 'kernel_y'")
+  expect_error(clinical_rfe(d$x, d$Y), "classifies")
 })

@@ -280,7 +280,10 @@ test_that("plot() of a stability selection labels its top genes by symbol, or by
   top <- f$feature[o][seq_len(min(10L, sum(f$probability > 0)))]  # the ten labelled
   dev <- record_device()
   on.exit(grDevices::dev.off(dev), add = TRUE)
-  drawn_text <- function() unlist(lapply(recorded_calls("C_text"), function(a) a[[2L]]))
+  # the gene labels (the cutoff is labelled too, inside the box)
+  drawn_text <- function() {
+    setdiff(unlist(lapply(recorded_calls("C_text"), function(a) a[[2L]])), "cutoff 0.75")
+  }
   plot(st)
   expect_identical(drawn_text(), top)
   # an annotation with a symbol column, as from an annotated ExpressionSet
@@ -290,4 +293,74 @@ test_that("plot() of a stability selection labels its top genes by symbol, or by
   expect_identical(drawn_text(), paste0("SYM", match(top, st$features$feature)))
   plot(st, labels = stats::setNames(tolower(top), top))
   expect_identical(drawn_text(), tolower(top))
+})
+
+test_that("the stability plot's cutoff label and gene labels stay clear of each other", {
+  x <- golub$x[, 1:200]
+  set.seed(1)
+  st <- stability_selection(x, golub$y, selector = "t", n_features = 10, n_subsamples = 10,
+                            cutoff = 0.6)
+  dev <- record_device()
+  on.exit(grDevices::dev.off(dev), add = TRUE)
+  plot(st)
+  usr <- graphics::par("usr")
+  texts <- recorded_calls("C_text")
+  cut <- Filter(function(a) identical(a[[2L]], "cutoff 0.6"), texts)
+  expect_length(cut, 1L)
+  # inside the box, at its right end (right-aligned), not in the margin
+  expect_lte(log10(cut[[1L]][[1L]]$x), usr[2L])
+  genes <- Filter(function(a) length(a[[2L]]) > 1L, texts)[[1L]]
+  y <- genes[[1L]]$y
+  k <- length(y)
+  # every label stands above its own bar, and the y axis makes room for all
+  f <- st$features
+  prob <- sort(f$probability, decreasing = TRUE)[seq_len(k)]
+  expect_true(all(y > prob))
+  expect_lt(max(y), usr[4L])
+  # labels whose text would overlap horizontally are a line apart
+  cex <- 0.7
+  h <- graphics::strheight("Mg", cex = cex)
+  left <- graphics::grconvertX(genes[[1L]]$x, "user", "inches")
+  w <- graphics::strwidth(genes[[2L]], units = "inches", cex = cex)
+  for (i in seq_len(k - 1L)) for (j in (i + 1L):k) {
+    if (left[j] < left[i] + w[i]) expect_gte(abs(y[i] - y[j]), h)
+  }
+})
+
+test_that("stack_labels() raises a label above every later one it overlaps", {
+  dev <- record_device()
+  on.exit(grDevices::dev.off(dev), add = TRUE)
+  graphics::plot.new()
+  # five bars an inch-tenth apart, the last three of equal height; labels an inch wide
+  p <- c(1, 0.9, 0.6, 0.6, 0.6)
+  out <- bahsic:::stack_labels(x = (0:4) / 10, p = p, width = rep(1, 5), height = 0.1,
+                               ylim = c(0, 1))
+  expect_true(all(out$y > p))
+  expect_true(all(diff(out$y) < 0))       # a staircase, first label highest
+  line <- min(-diff(out$y))
+  expect_gt(line, 0)
+  expect_equal(out$top, max(out$y) + 0.6 * line, tolerance = 1e-8)
+  # far apart: each label stays just above its own bar
+  apart <- bahsic:::stack_labels(x = (0:4) * 2, p = p, width = rep(1, 5), height = 0.1,
+                                 ylim = c(0, 1))
+  expect_equal(apart$y - p, rep(apart$y[1L] - p[1L], 5))
+})
+
+test_that("the ranks panel names the selector's rank, labels its dotted line and shows contributions", {
+  fit <- plot_fit()
+  dev <- record_device()
+  on.exit(grDevices::dev.off(dev), add = TRUE)
+  plot(fit, chosen = c(3, 7, 12))
+  drawn <- recorded_mtext()
+  expect_true("BAHSIC rank (log scale; all 30 ranked)" %in% drawn)
+  expect_true(any(grepl("^dotted line: rank 3, left of which all 3 lie", drawn)))
+  expect_true(any(grepl("^rank \\(contribution: share of its surviving set's HSIC lost", drawn)))
+  texts <- unlist(lapply(recorded_calls("C_text"), function(a) a[[2L]]))
+  expect_true("rank 3" %in% texts)
+  f <- fit$features[c(3, 7, 12), ]
+  f <- f[order(f$rank), ]
+  want <- sprintf("%d (%s)", f$rank, bahsic:::format_percent(f$contribution))
+  expect_true(all(want %in% texts))
+  expect_identical(bahsic:::format_percent(c(1, 0.1607, 0.0044, -0.00067)),
+                   c("100%", "16%", "0.44%", "-0.067%"))
 })

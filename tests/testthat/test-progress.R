@@ -135,7 +135,7 @@ test_that("bahsic() and fohsic(): a complete bar, the same selection", {
   expect_one_complete_bar(got)
 })
 
-test_that("randsel(), l1_lsmi(), l1_hsic(), rfe(), hsic_weights(): complete bars, same results", {
+test_that("randsel(), l1_lsmi(), l1_hsic(), clinical_rfe(), hsic_weights(): complete bars, same results", {
   # under valgrind, bahsic()/fohsic() above reach the C side of the bar; these are R
   skip_if(under_valgrind(), "under valgrind: the bars of the R loops")
   d <- prog_data(m = 30, p = 20)
@@ -152,7 +152,7 @@ test_that("randsel(), l1_lsmi(), l1_hsic(), rfe(), hsic_weights(): complete bars
   expect_one_complete_bar(got)
   expect_identical(got$value, got$plain)
 
-  got <- both_ways(6, rfe(d$x[, 1:8], d$y))
+  got <- both_ways(6, clinical_rfe(d$x[, 1:8], d$y))
   expect_one_complete_bar(got)
   expect_identical(got$value, got$plain)
 

@@ -69,10 +69,10 @@ test_that("every selector selects the same features in any units", {
   same_selection(function(s) bahsic(d$x * s, unsupervised = TRUE, threads = 1)$ranking,
                  "unsupervised bahsic")
   skip_peer("kernlab")
-  same_selection(function(s) rfe(as.data.frame(d$x * s), d$y, threads = 1)$ranking, "rfe")
+  same_selection(function(s) clinical_rfe(as.data.frame(d$x * s), d$y, threads = 1)$ranking, "clinical_rfe")
   same_selection(function(s) {
-    rfe(as.data.frame(d$x * s), d$y, importance = "mkl", threads = 1)$ranking
-  }, "rfe mkl")
+    clinical_rfe(as.data.frame(d$x * s), d$y, importance = "mkl", threads = 1)$ranking
+  }, "clinical_rfe mkl")
 })
 
 test_that("every per-feature score ranks the same in any units", {

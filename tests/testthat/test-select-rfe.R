@@ -1,4 +1,4 @@
-# rfe(): Algorithm 1 of Paul and Dupont (ESANN 2014) with the importances of
+# clinical_rfe(): Algorithm 1 of Paul and Dupont (ESANN 2014) with the importances of
 # eq. 5-7 (SVM) and eq. 8 (MKL).
 
 toy_rfe <- function(m = 30, seed = 1) {
@@ -43,8 +43,8 @@ test_that("J_SVM from C matches eq. 5-7 computed from the ksvm solution", {
     q <- rfe_quad(z, as.integer(cat), s, 1L)
     expect_equal(jsvm_importance(q, s$w2, "paper"), abs(w2 - w2_minus), tolerance = 1e-9)
     expect_identical(rfe_quad(z, as.integer(cat), s, 2L), q)
-    # the first iteration of rfe(j_svm = "paper") uses exactly these importances
-    fit <- rfe(d$x, d$y, j_svm = "paper")
+    # the first iteration of clinical_rfe(j_svm = "paper") uses exactly these importances
+    fit <- clinical_rfe(d$x, d$y, j_svm = "paper")
     expect_equal(unname(fit$importance[, 1]), abs(w2 - w2_minus), tolerance = 1e-9)
     # "share": the kernel without f's share, K - K_f / p, re-computed
     p <- ncol(z)
@@ -53,14 +53,14 @@ test_that("J_SVM from C matches eq. 5-7 computed from the ksvm solution", {
       drop(v %*% (K - Kf / p) %*% v)
     }, numeric(1))
     expect_equal(jsvm_importance(q, s$w2, "share"), w2 - w2_share, tolerance = 1e-9)
-    expect_equal(unname(rfe(d$x, d$y)$importance[, 1]), w2 - w2_share, tolerance = 1e-9)
+    expect_equal(unname(clinical_rfe(d$x, d$y)$importance[, 1]), w2 - w2_share, tolerance = 1e-9)
   }
 })
 
-test_that("rfe() ranks by reverse elimination and returns the common result class", {
+test_that("clinical_rfe() ranks by reverse elimination and returns the common result class", {
   skip_if_not_installed("kernlab")
   d <- toy_rfe(m = 40)
-  fit <- rfe(d$x, d$y, drop = 0, j_svm = "paper")
+  fit <- clinical_rfe(d$x, d$y, drop = 0, j_svm = "paper")
   expect_s3_class(fit, "bahsic_selection")
   expect_identical(fit$method, "rfe_svm")
   expect_setequal(fit$ranking, names(d$x))
@@ -75,7 +75,7 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   expect_equal(last2[[1]], last2[[2]])
   # "share" (the default) ranks by q_f: the strong continuous and categorical
   # signals lead
-  fs <- rfe(d$x, d$y, drop = 0)
+  fs <- clinical_rfe(d$x, d$y, drop = 0)
   expect_setequal(fs$ranking[1:2], c("signal", "group"))
   expect_identical(fs$settings$j_svm, "share")
   expect_identical(fit$settings$j_svm, "paper")
@@ -85,7 +85,7 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
     expect_equal(min(fit$importance[, it], na.rm = TRUE), fit$importance[out, it])
   }
   # drop = 0.2 removes max(1, floor(0.2 s)) per iteration
-  f2 <- rfe(d$x, d$y)
+  f2 <- clinical_rfe(d$x, d$y)
   expect_equal(f2$path$n_features, 5:1)
   expect_output(print(f2), "RFE-SVM feature selection: 40 samples, 5 features, 5 ranked")
   expect_output(print(summary(f2)), "objective")
@@ -94,15 +94,15 @@ test_that("rfe() ranks by reverse elimination and returns the common result clas
   expect_identical(plot(f2, chosen = "signal"), f2)
   # the formula takes factors as they are
   df <- cbind(d$x, cls = d$y)
-  expect_identical(rfe(cls ~ ., data = df)$ranking, f2$ranking)
+  expect_identical(clinical_rfe(cls ~ ., data = df)$ranking, f2$ranking)
   # a numeric matrix: all continuous
   xm <- as.matrix(d$x[c("signal", "noise")])
-  fm <- rfe(xm, d$y)
+  fm <- clinical_rfe(xm, d$y)
   expect_identical(fm$ranking[1], "signal")
   # a constant feature leaves first, with importance 0, in both forms
   d$x$const <- 1
   for (j in c("share", "paper")) {
-    expect_warning(fc <- rfe(d$x, d$y, drop = 0, j_svm = j), "constant feature \\(const\\)")
+    expect_warning(fc <- clinical_rfe(d$x, d$y, drop = 0, j_svm = j), "constant feature \\(const\\)")
     expect_identical(fc$features$iteration[fc$features$feature == "const"], 1L)
     expect_identical(fc$features$score[fc$features$feature == "const"], 0)
   }
@@ -121,7 +121,7 @@ test_that("MKL weights are a convex combination that does not raise the SVM obje
   expect_lte(w$objective, uniform$objective + 1e-8)
   # under valgrind the time would go into kernlab's solver, not our code
   skip_if(under_valgrind(), "under valgrind: kernlab's code, not ours")
-  fit <- rfe(d$x, d$y, importance = "mkl", drop = 0.5, mkl_control = list(max_iter = 3))
+  fit <- clinical_rfe(d$x, d$y, importance = "mkl", drop = 0.5, mkl_control = list(max_iter = 3))
   expect_identical(fit$method, "rfe_mkl")
   expect_setequal(fit$ranking, names(d$x))
   for (it in seq_len(ncol(fit$importance))) {
@@ -132,31 +132,31 @@ test_that("MKL weights are a convex combination that does not raise the SVM obje
   expect_true(all(c("mkl_iter", "mkl_gap") %in% names(fit$path)))
 })
 
-test_that("rfe() gives clear errors for bad input", {
+test_that("clinical_rfe() gives clear errors for bad input", {
   skip_if_not_installed("kernlab")
   d <- toy_rfe()
-  expect_error(rfe(d$x, factor(rep("a", 30))), "single class")
-  expect_error(rfe(d$x, factor(rep(c("a", "b", "c"), 10))), "two classes; 'y' has 3 \\(a, b, c\\)")
-  expect_error(rfe(d$x, rnorm(30)), "'y' must be two classes")
-  expect_error(rfe(d$x, factor(c("a", rep("b", 29)))), "class \"a\" has 1")
-  expect_error(rfe(d$x, d$y, kernel = kernel_gaussian()), "supports only kernel = kernel_clinical")
-  expect_error(rfe(d$x, d$y, drop = 1), "'drop' must be a fraction")
-  expect_error(rfe(d$x, d$y, C = 0), "'C' must be a single positive")
-  expect_error(rfe(d$x, d$y, importance = "rf"), "'importance' = \"rf\" is not one of")
-  expect_error(rfe(d$x, d$y, importance = "mkl", mkl_control = list(iters = 3)), "'mkl_control' must be a list")
-  expect_error(rfe(d$x, d$y, mkl_control = list(max_iter = 3)),
+  expect_error(clinical_rfe(d$x, factor(rep("a", 30))), "single class")
+  expect_error(clinical_rfe(d$x, factor(rep(c("a", "b", "c"), 10))), "two classes; 'y' has 3 \\(a, b, c\\)")
+  expect_error(clinical_rfe(d$x, rnorm(30)), "'y' must be two classes")
+  expect_error(clinical_rfe(d$x, factor(c("a", rep("b", 29)))), "class \"a\" has 1")
+  expect_error(clinical_rfe(d$x, d$y, kernel = kernel_gaussian()), "supports only kernel = kernel_clinical")
+  expect_error(clinical_rfe(d$x, d$y, drop = 1), "'drop' must be a fraction")
+  expect_error(clinical_rfe(d$x, d$y, C = 0), "'C' must be a single positive")
+  expect_error(clinical_rfe(d$x, d$y, importance = "rf"), "'importance' = \"rf\" is not one of")
+  expect_error(clinical_rfe(d$x, d$y, importance = "mkl", mkl_control = list(iters = 3)), "'mkl_control' must be a list")
+  expect_error(clinical_rfe(d$x, d$y, mkl_control = list(max_iter = 3)),
                "'mkl_control' is not used with importance = \"svm\"")
-  expect_error(rfe(d$x, d$y, importance = "mkl", j_svm = "paper"),
+  expect_error(clinical_rfe(d$x, d$y, importance = "mkl", j_svm = "paper"),
                "'j_svm' is not used with importance = \"mkl\"")
   const <- data.frame(a = rep(1, 30), b = factor(rep("x", 30)))
-  expect_error(suppressWarnings(rfe(const, d$y)), "Every feature of 'x' is constant")
+  expect_error(suppressWarnings(clinical_rfe(const, d$y)), "Every feature of 'x' is constant")
   d$x$noise[3] <- NA
-  expect_error(rfe(d$x, d$y), "missing values \\(NA/NaN\\), first at feature 'noise', sample '3'")
-  expect_warning(fit <- rfe(d$x, d$y, na_action = "omit"), "dropped 1 of 30")
+  expect_error(clinical_rfe(d$x, d$y), "missing values \\(NA/NaN\\), first at feature 'noise', sample '3'")
+  expect_warning(fit <- clinical_rfe(d$x, d$y, na_action = "omit"), "dropped 1 of 30")
   expect_identical(fit$settings$n_samples, 29L)
 })
 
-test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the sample order", {
+test_that("clinical_rfe() on real mixed clinical data (MASS::birthwt) is invariant to the sample order", {
   skip_peer("kernlab")
   skip_if_not_installed("MASS")
   bw <- MASS::birthwt
@@ -164,11 +164,11 @@ test_that("rfe() on real mixed clinical data (MASS::birthwt) is invariant to the
   for (v in c("smoke", "ht", "ui")) bw[[v]] <- factor(bw[[v]], labels = c("no", "yes"))
   x <- bw[c("age", "lwt", "race", "smoke", "ptl", "ht", "ui", "ftv")]
   y <- factor(bw$low, labels = c("normal", "low"))
-  fit <- rfe(x, y)
+  fit <- clinical_rfe(x, y)
   expect_setequal(fit$ranking, names(x))
   set.seed(11)
   perm <- sample(nrow(x))
-  fit_p <- rfe(x[perm, ], y[perm])
+  fit_p <- clinical_rfe(x[perm, ], y[perm])
   # the SVM solver stops at a tolerance that depends on the order, so the
   # importances agree only roughly; the ranking is the same
   expect_identical(fit_p$ranking, fit$ranking)
@@ -194,7 +194,7 @@ planted_rfe <- function(seed, m = 80) {
   list(x = x, y = y)
 }
 
-test_that("rfe() ranks a strong continuous and a strong categorical feature first by default", {
+test_that("clinical_rfe() ranks a strong continuous and a strong categorical feature first by default", {
   skip_if_not_installed("kernlab")
   planted <- c("num_strong", "cat_strong")
   for (seed in test_cases(1:5, 1L)) {
@@ -203,19 +203,19 @@ test_that("rfe() ranks a strong continuous and a strong categorical feature firs
     p <- c(num_strong = t.test(d$x$num_strong ~ d$y)$p.value,
            cat_strong = fisher.test(table(d$x$cat_strong, d$y))$p.value)
     expect_true(all(p < 1e-5))
-    fit <- rfe(d$x, d$y)
+    fit <- clinical_rfe(d$x, d$y)
     expect_identical(fit$settings$j_svm, "share")
     expect_setequal(fit$ranking[1:2], planted)
     # eq. 6-7 as written ranks the pair first in none of these draws: with
     # the absolute value, features whose q_f lies far below the mean (noise)
     # count as important as those far above it, and in the last iterations
     # the strong features sit closest to the mean they dominate
-    paper <- rfe(d$x, d$y, j_svm = "paper")
+    paper <- clinical_rfe(d$x, d$y, j_svm = "paper")
     expect_false(setequal(paper$ranking[1:2], planted))
   }
 })
 
-# The kernels of rfe() on many features and samples are long C calls: they
+# The kernels of clinical_rfe() on many features and samples are long C calls: they
 # check for an interrupt between blocks of columns (src/clinical_call.c), so
 # a time limit (the same path as Ctrl-C) stops them from inside. The limit is
 # set right before the call, and the call never returns. (Without the checks
@@ -264,10 +264,10 @@ test_that("the clinical kernels stop on an interrupt from inside the C code", {
                oracle_encoded_kernel(zs, flags[c(1:3, 201:203)] == 1L), tolerance = 1e-12)
 })
 
-# rfe() one feature at a time on 300 features: 300 SVMs and kernels. The time
+# clinical_rfe() one feature at a time on 300 features: 300 SVMs and kernels. The time
 # limit is set by the handler of the first progress message, so it starts
 # inside the loop, and it stops the run there, as Ctrl-C would.
-test_that("a long rfe() run can be interrupted and the session stays usable", {
+test_that("a long clinical_rfe() run can be interrupted and the session stays usable", {
   skip_if_not_installed("kernlab")
   set.seed(8)
   m <- 60
@@ -275,14 +275,14 @@ test_that("a long rfe() run can be interrupted and the session stays usable", {
   x <- matrix(rnorm(m * d), m, d, dimnames = list(NULL, paste0("g", seq_len(d))))
   y <- factor(rep_len(c("a", "b"), m))
   small <- toy_rfe()
-  before <- rfe(small$x, small$y)
+  before <- clinical_rfe(small$x, small$y)
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-  run <- interrupt_loop(rfe(x, y, drop = 0, verbose = TRUE))
+  run <- interrupt_loop(clinical_rfe(x, y, drop = 0, verbose = TRUE))
   expect_s3_class(run$error, "error")
   expect_match(conditionMessage(run$error), "time limit")
   # it stopped inside the loop: after the first iteration, before the last
   expect_gte(run$iterations, 1L)
   expect_lt(run$iterations, d)
   # the session still works and gives the same answers as before
-  expect_identical(rfe(small$x, small$y), before)
+  expect_identical(clinical_rfe(small$x, small$y), before)
 })

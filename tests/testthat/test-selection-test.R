@@ -152,13 +152,13 @@ test_that("every kind of selector and the formula interface", {
   expect_match(res_f$data.name, "cls ~ .", fixed = TRUE)
 })
 
-test_that("rfe is re-run through its call", {
+test_that("clinical_rfe is re-run through its call", {
   skip_peer("kernlab")
   set.seed(10)
   df <- data.frame(a = rnorm(24), b = factor(sample(c("u", "v"), 24, TRUE)), c = rnorm(24))
   cls <- factor(rep(c("n", "y"), 12))
   df$a <- df$a + 2 * (cls == "y")
-  fit <- rfe(df, cls)
+  fit <- clinical_rfe(df, cls)
   res <- selection_test(fit, n = 1, n_perm = 3)
   expect_length(res$null, 3L)
   expect_match(res$method, "RFE-SVM")

@@ -144,6 +144,23 @@ test_that("print() shows method, sizes, settings and the top features", {
   expect_output(print(fohsic_fit), "^FOHSIC feature selection: 5 features, 4 ranked")
 })
 
+test_that("print() says what the score and the contribution mean, the contribution in %", {
+  fit <- bahsic(golub$x[, 1:20], golub$y, threads = 1)
+  expect_output(print(fit), "score: HSIC of the surviving features without it, when it was")
+  expect_output(print(fit), "contribution: share of its surviving set's HSIC lost without it")
+  out <- capture.output(print(fit))
+  rows <- grep("^ +[0-9]+ +[^ ]+ +[-0-9.e]+ +[-0-9.]+% ", out, value = TRUE)
+  expect_length(rows, 10L)
+  expect_true(all(grepl(" [-0-9.]+% ", rows)))
+  expect_match(rows[1L], " 100% ")   # the last feature left carries all of its set's HSIC
+  expect_output(print(fohsic(golub$x[, 1:20], golub$y, n_features = 3, threads = 1)),
+                "contribution: share of HSIC gained when it was added")
+  expect_output(print(summary(fit)), "contribution: share of its surviving set's HSIC lost")
+  # a selection without contributions says what its score is, and no more
+  expect_output(print(toy_selection()), "score: HSIC of the surviving features")
+  expect_false(any(grepl("^contribution:", capture.output(print(toy_selection())))))
+})
+
 test_that("print() copes with no ranked feature", {
   f <- toy_features()
   f$rank <- NA_integer_
