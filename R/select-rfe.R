@@ -165,7 +165,7 @@ rfe.default <- function(x, y, importance = c("svm", "mkl"), kernel = kernel_clin
   ctl <- rfe_mkl_control(mkl_control)
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
-  if (!requireNamespace("kernlab", quietly = TRUE)) {
+  if (!have_namespace("kernlab")) {
     stop(paste0("rfe() trains its SVMs with the kernlab package: install it with ",
                 "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
          call. = FALSE)
