@@ -91,7 +91,8 @@ static void syrk_upper(const double *A, int k, int b, int lda, double *G,
   /* columns j0..j0 + jb - 1 cost about (j0 + jb) jb k */
   for (int j0 = 0; j0 < b;) {
     int jb = 1;
-    while (j0 + jb < b && (double) (j0 + jb) * jb * k < (double) BK_CHECK_OPS) jb++;
+    while (j0 + jb < b && (double) (j0 + jb) * jb * k < (double) BK_CHECK_OPS)
+      jb++;
     const double *Aj = A + (ptrdiff_t) lda * j0;
     double *Gj = G + (ptrdiff_t) b * j0;
     F77_CALL(dsyrk)("U", "T", &jb, &k, &one, Aj, &lda, &zero, Gj + j0, &b
@@ -116,7 +117,8 @@ static int potrf_upper(double *A, int b, bk_pacer *pace)
   for (int j = 0; j < b; j += LSMI_POTRF_NB) {
     int jb = b - j < LSMI_POTRF_NB ? b - j : LSMI_POTRF_NB, rest = b - j - jb;
     double *Aj = A + (ptrdiff_t) b * j, *Ajj = Aj + j;
-    F77_CALL(dsyrk)("U", "T", &jb, &j, &mone, Aj, &b, &one, Ajj, &b FCONE FCONE);
+    F77_CALL(dsyrk)("U", "T", &jb, &j, &mone, Aj, &b, &one, Ajj, &b
+                    FCONE FCONE);
     /* a block of at most the block size: dpotrf's unblocked code */
     F77_CALL(dpotrf)("U", &jb, Ajj, &b, &info FCONE);
     if (info != 0) return info + j;

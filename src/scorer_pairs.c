@@ -486,35 +486,44 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
   const int nthreads = st->nthreads;
   const int par = nthreads > 1 && (double) n * (double) P >= BK_PAR_MIN_PAIRS;
   const ptrdiff_t ng = n1 / 4, nunits = ng + (n - 4 * ng);
+  /* the units in groups of about BK_CHECK_OPS operations (a unit: up to
+   * four candidates of a few passes over the pairs), an interrupt check
+   * between groups; each unit writes its own candidates' intervals */
+  const ptrdiff_t group = bk_pace_group(st->pace, 4.0 * (double) P, nunits,
+                                        4 * (ptrdiff_t) nthreads);
+  for (ptrdiff_t u0 = 0; u0 < nunits; u0 += group) {
+    const ptrdiff_t u1 = u0 + group < nunits ? u0 + group : nunits;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t u = 0; u < nunits; u++) {
-    double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
-    if (u < ng) {
-      const double *xs[4], *fs[4];
-      double *lo[4], *hi[4];
-      for (ptrdiff_t c = 0; c < 4; c++) {
-        double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
-        const ptrdiff_t j = (ptrdiff_t) e[1];
-        xs[c] = st->x + m * j;
-        fs[c] = fstats + 2 * j;
-        lo[c] = e;
-        hi[c] = e + 2;
-      }
-      bk_series_interval4(&sr, xs, fs, pw, lo, hi);
-      for (ptrdiff_t c = 0; c < 4; c++) {
-        if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
-          *lo[c] = -INFINITY;
-          *hi[c] = INFINITY;
+    for (ptrdiff_t u = u0; u < u1; u++) {
+      double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
+      if (u < ng) {
+        const double *xs[4], *fs[4];
+        double *lo[4], *hi[4];
+        for (ptrdiff_t c = 0; c < 4; c++) {
+          double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
+          const ptrdiff_t j = (ptrdiff_t) e[1];
+          xs[c] = st->x + m * j;
+          fs[c] = fstats + 2 * j;
+          lo[c] = e;
+          hi[c] = e + 2;
         }
+        bk_series_interval4(&sr, xs, fs, pw, lo, hi);
+        for (ptrdiff_t c = 0; c < 4; c++) {
+          if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
+            *lo[c] = -INFINITY;
+            *hi[c] = INFINITY;
+          }
+        }
+      } else {
+        const ptrdiff_t at = 4 * ng + (u - ng);
+        const double v = byterms[at], c = floor(v);
+        screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
+                   fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
       }
-    } else {
-      const ptrdiff_t at = 4 * ng + (u - ng);
-      const double v = byterms[at], c = floor(v);
-      screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
-                 fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
     }
+    bk_pace(st->pace, 4 * P * (u1 - u0));
   }
   (void) par;
   return 1;

@@ -58,7 +58,7 @@ cases <- list(
   fohsic = function() {
     x <- matrix(rnorm(3000 * 200), 3000)
     y <- factor(rep_len(c("a", "b"), 3000))
-    function() fohsic(x, y, n_features = 20, threads = threads)
+    function() fohsic(x, y, n_features = 60, threads = threads)
   },
   ichol = function() {
     x <- matrix(rnorm(50000 * 10), 50000)
