@@ -27,7 +27,7 @@ full <- length(args) >= 3L && args[3L] == "full"
 # take memory) and returns the call to time.
 cases <- list(
   kernel_matrix = function() {
-    x <- matrix(rnorm(20000 * 10), 20000)
+    x <- matrix(rnorm(9000 * 500), 9000)
     function() kernel_matrix(kernel_gaussian(), x, threads = threads)
   },
   hsic = function() {
