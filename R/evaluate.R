@@ -242,7 +242,7 @@ warn_small_classes <- function(y, folds) {
 
 # The (C, sigma) grid of the SVM.
 evaluate_grid <- function(tune, inner_given) {
-  if (!requireNamespace("kernlab", quietly = TRUE)) {
+  if (!have_namespace("kernlab")) {
     stop("classifier = \"svm\" needs the kernlab package: install.packages(\"kernlab\"), ",
          "or use classifier = \"none\".", call. = FALSE)
   }

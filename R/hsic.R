@@ -359,19 +359,29 @@ perm_p_value <- function(obs, null, scale = max(abs(obs), abs(null))) {
 # The weight matrix W with estimate(K) = sum(K * W): both estimators are
 # linear in K, so one W made from the labels scores every candidate kernel
 # in a single pass over its pairs (feature_scores(), and the selectors).
+# Each m x m step is followed by an interrupt check (check_interrupt()).
 weight_matrix <- function(lab, m, estimator = c("biased", "unbiased")) {
   estimator <- arg_match(estimator)
   L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+  check_interrupt()
   if (estimator == "biased") {
     # HSIC0 = tr(K HLH) / (m - 1)^2
     Lc <- L - rowMeans(L)
-    Lc <- t(t(Lc) - colMeans(Lc))
+    check_interrupt()
+    cm <- colMeans(Lc)
+    Lc <- t(Lc)
+    check_interrupt()
+    Lc <- t(Lc - cm)
+    check_interrupt()
     return(Lc / (m - 1)^2)
   }
   # eq. 5 with tr(K~L~), 1'K~1 and 1'K~L~1 written as sums of K_ab over a != b
   diag(L) <- 0
   l1 <- rowSums(L)
-  W <- L + sum(l1) / ((m - 1) * (m - 2)) - outer(l1, l1, "+") / (m - 2)
+  W <- L + sum(l1) / ((m - 1) * (m - 2))
+  check_interrupt()
+  W <- W - outer(l1, l1, "+") / (m - 2)
+  check_interrupt()
   diag(W) <- 0
   W / (m * (m - 3))
 }

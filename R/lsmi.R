@@ -95,7 +95,7 @@ lsmi.default <- function(x, y, sigma = NULL, lambda = NULL, n_basis = 200, folds
   check_lsmi_sizes(n_basis, folds, m)
   check_lsmi_memory("lsmi()", m, ncol(xs), n_basis, folds, d$y, median_x = is.null(sigma))
   if (standardize) xs <- standardize_columns(xs, d$features)
-  basis <- lsmi_basis(d$y, m, n_basis, folds)
+  basis <- lsmi_basis(d$y, m, n_basis, folds, gram = FALSE)
   sq <- .Call(C_lsmi_sqdist, xs, xs[basis$centres, , drop = FALSE], rep(1, ncol(xs)))
   sigmas <- if (is.null(sigma)) lsmi_sigma_grid(xs) else as.double(sigma)
   lambdas <- if (is.null(lambda)) 10^(-3:1) else as.double(lambda)
@@ -187,8 +187,10 @@ check_lsmi_memory <- function(what, m, d, n_basis, folds, y, median_x) {
 # phiy: the delta kernel for classes, a Gaussian on the standardised
 # outcome (width: the median distance) for numbers (a matrix outcome: on the
 # standardised response vectors), the columns of L for a precomputed label
-# kernel L. Gy = Phi_y' Phi_y.
-lsmi_basis <- function(y, m, n_basis, folds, L = NULL) {
+# kernel L. Gy = Phi_y' Phi_y (gram = TRUE; l1_lsmi()'s gradient needs it,
+# lsmi() does not: for thousands of basis functions it is one BLAS call of
+# seconds that no interrupt reaches).
+lsmi_basis <- function(y, m, n_basis, folds, L = NULL, gram = TRUE) {
   b <- as.integer(min(n_basis, m))
   centres <- sort(sample.int(m, b))
   fold <- sample(rep_len(seq_len(folds), m))
@@ -208,7 +210,8 @@ lsmi_basis <- function(y, m, n_basis, folds, L = NULL) {
     phiy <- .Call(C_lsmi_gauss, .Call(C_lsmi_sqdist, ys, ys[centres, , drop = FALSE],
                                       rep(1, ncol(ys))), sigma_y)
   }
-  list(centres = centres, fold = as.integer(fold), phiy = phiy, Gy = crossprod(phiy))
+  list(centres = centres, fold = as.integer(fold), phiy = phiy,
+       Gy = if (gram) crossprod(phiy))
 }
 
 # The median distance between the samples times 2^(-2), ..., 2.

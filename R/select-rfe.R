@@ -167,7 +167,7 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   ctl <- rfe_mkl_control(mkl_control)
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
-  if (!requireNamespace("kernlab", quietly = TRUE)) {
+  if (!have_namespace("kernlab")) {
     stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
                 "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
          call. = FALSE)

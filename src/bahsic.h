@@ -183,6 +183,20 @@ static inline void bk_pace(bk_pacer *p, ptrdiff_t ops)
   }
 }
 
+/* How many of n equal items of cost operations each to do between two
+ * checks: about BK_CHECK_OPS operations' worth, at least min (the work a
+ * parallel region needs to keep its threads busy) and at least 1; all n
+ * without a pacer or a cost. */
+static inline ptrdiff_t bk_pace_group(const bk_pacer *p, double cost,
+                                      ptrdiff_t n, ptrdiff_t min)
+{
+  if (!p || !(cost > 0.0)) return n > 0 ? n : 1;
+  double g = (double) BK_CHECK_OPS / cost;
+  ptrdiff_t k = g < (double) n ? (ptrdiff_t) g : n;
+  if (k < min) k = min;
+  return k > 0 ? k : 1;
+}
+
 /* ---- scales -----------------------------------------------------------------
  * Floating-point products and sums scale exactly by powers of two (barring
  * over- and underflow), so a computation on data multiplied by 2^e gives the
@@ -474,6 +488,9 @@ typedef struct {
   double *base;         /* FOHSIC, or NULL: per path row, HSIC of the set
                          selected before the iteration at its width (0 for
                          the empty set) */
+  bk_pacer *pace;       /* interrupt checks within an iteration (between
+                         groups of candidates and of a set's columns), or
+                         NULL: only the tick after each iteration */
 } bk_select_opts;
 
 /* ---- the series screen (series.c) ------------------------------------------
@@ -660,6 +677,7 @@ typedef struct {
   ptrdiff_t n_target; /* as bk_select_opts */
   int nthreads;
   double *base;       /* as bk_select_opts */
+  bk_pacer *pace;     /* as bk_select_opts */
 } bk_schedule_opts;
 
 /* Run the selection of d features with the scorer sc. rank, score, iter,
@@ -890,6 +908,11 @@ ptrdiff_t bk_ichol_extend(const double *x, ptrdiff_t m, ptrdiff_t d,
  * work: BK_LOWRANK_HSIC_WORK(m, r, s) doubles. */
 void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
                      const double *F, ptrdiff_t s, double *out, double *work);
+/* the same, with interrupt checks between columns (pace: on the calling
+ * thread; NULL checks nothing, as bk_lowrank_hsic()) */
+void bk_lowrank_hsic_ck(const double *G, ptrdiff_t m, ptrdiff_t r,
+                        const double *F, ptrdiff_t s, double *out, double *work,
+                        bk_pacer *pace);
 #define BK_LOWRANK_HSIC_WORK(m, r, s)                                          \
   ((8 + ((r) < (s) ? (r) : (s))) * (m) + 2 * (r) * (s) + 2 * ((r) + (s)))
 
@@ -1015,14 +1038,16 @@ int bk_lsmi_solve(const double *Gx, const double *Gy, ptrdiff_t b, double nn,
 /* out[0] = LSMI; alpha, h (b each) filled. work: 3 b^2. LAPACK info. */
 int bk_lsmi_fit(const double *phix, const double *phiy, ptrdiff_t n,
                 ptrdiff_t b, double lambda, double *alpha, double *h,
-                double *out, double *work);
+                double *out, double *work, bk_pacer *pace);
 /* K-fold CV score (ns x nl) of (sigma, lambda). work: bk_lsmi_cv_work()
- * doubles, iwork: n + K + 1 ints. LAPACK info. */
+ * doubles, iwork: n + K + 1 ints. LAPACK info. pace (here and in
+ * bk_lsmi_fit()): interrupt checks between pieces of the products and
+ * solves, on the calling thread, or NULL. */
 ptrdiff_t bk_lsmi_cv_work(ptrdiff_t n, ptrdiff_t b, ptrdiff_t K);
 int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
                const int *fold, int K, const double *sigmas, ptrdiff_t ns,
                const double *lambdas, ptrdiff_t nl, double *score, double *work,
-               int *iwork);
+               int *iwork, bk_pacer *pace);
 /* LSMI of diag(w) x (out[0]) and its gradient in w (d). work:
  * bk_lsmi_grad_work() doubles. LAPACK info. */
 ptrdiff_t bk_lsmi_grad_work(ptrdiff_t n, ptrdiff_t d, ptrdiff_t b);

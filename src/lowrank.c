@@ -466,6 +466,13 @@ static void lowrank_estimates(ptrdiff_t m, const double *kd, const double *ld,
 void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
                      const double *F, ptrdiff_t s, double *out, double *work)
 {
+  bk_lowrank_hsic_ck(G, m, r, F, s, out, work, NULL);
+}
+
+void bk_lowrank_hsic_ck(const double *G, ptrdiff_t m, ptrdiff_t r,
+                        const double *F, ptrdiff_t s, double *out, double *work,
+                        bk_pacer *pace)
+{
   double *kd = work, *ld = kd + m, *k1 = ld + m, *l1 = k1 + m,
          *klrow = l1 + m, *Kl = klrow + m, *Lk = Kl + m, *P = Lk + m;
   /* P (m x min(r, s)): F M' when r <= s, else G M */
@@ -497,6 +504,7 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
       sumKL += u * u;
       cKL += c * c;
     }
+    bk_pace(pace, 3 * m * r);
   }
 
   /* k1 = K~ 1 = G (G'1) - kd, l1 likewise */
@@ -509,11 +517,16 @@ void bk_lowrank_hsic(const double *G, ptrdiff_t m, ptrdiff_t r,
   memset(P, 0, (size_t) (m * q) * sizeof(double));
   if (r <= s) {
     /* P = F M' (m x r), klrow_a = sum_k G_ak P_ak */
-    for (ptrdiff_t k = 0; k < r; k++) add_cols(F, m, s, M + k, r, P + (ptrdiff_t) m * k);
+    for (ptrdiff_t k = 0; k < r; k++) {
+      add_cols(F, m, s, M + k, r, P + (ptrdiff_t) m * k);
+      bk_pace(pace, m * s);
+    }
   } else {
     /* P = G M (m x s), klrow_a = sum_l F_al P_al */
-    for (ptrdiff_t l = 0; l < s; l++)
+    for (ptrdiff_t l = 0; l < s; l++) {
       add_cols(G, m, r, M + r * l, 1, P + (ptrdiff_t) m * l);
+      bk_pace(pace, m * r);
+    }
   }
   const double *A = r <= s ? G : F;
   for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];

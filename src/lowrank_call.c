@@ -43,13 +43,24 @@ SEXP C_ichol(SEXP x, SEXP opts)
   double trace;
   const double dmax = bk_ichol_diag(REAL(x), m, d, &k, res, &trace);
   ptrdiff_t cap = mr < 64 ? mr : 64, r = 0;
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
   PROTECT_INDEX ipx;
   SEXP Gbuf = Rf_allocVector(REALSXP, m * cap > 0 ? m * cap : 1);
   PROTECT_WITH_INDEX(Gbuf, &ipx);
   for (;;) {
-    r = bk_ichol_extend(REAL(x), m, d, &k, t * dmax, r, cap, REAL(Gbuf), piv,
+    /* the columns up to cap in steps of about BK_CHECK_OPS operations (a
+     * column costs m (d + r)), an interrupt check between steps: the
+     * factorisation goes on where it stopped, the same columns as in one
+     * call */
+    const double cost = (double) m * (double) (d + r + 8);
+    const ptrdiff_t step = bk_pace_group(&pace, cost, cap - r, 1);
+    const ptrdiff_t want = r + step;
+    r = bk_ichol_extend(REAL(x), m, d, &k, t * dmax, r, want, REAL(Gbuf), piv,
                         res);
-    if (r < cap || cap == mr) break;
+    if (r < want) break;
+    R_CheckUserInterrupt();
+    if (r < cap) continue;
+    if (cap == mr) break;
     /* full: the next buffer, the columns so far copied into it */
     ptrdiff_t next = 2 * cap < mr ? 2 * cap : mr;
     SEXP grown = PROTECT(Rf_allocVector(REALSXP, m * next));
@@ -98,7 +109,8 @@ SEXP C_lowrank_hsic(SEXP G, SEXP F)
   double *work = (double *) R_alloc((size_t) BK_LOWRANK_HSIC_WORK(m, r, s) + 1,
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  bk_lowrank_hsic(REAL(G), m, r, REAL(F), s, REAL(out), work);
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_lowrank_hsic_ck(REAL(G), m, r, REAL(F), s, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
 }

@@ -66,11 +66,80 @@ void bk_lsmi_delta(const int *cls, ptrdiff_t n, const int *cen, ptrdiff_t b,
   }
 }
 
+/* Interrupt checks inside the b x b products and solves, which take
+ * seconds each for b in the thousands. The BLAS and LAPACK calls are split
+ * into pieces of about BK_CHECK_OPS multiply-adds with a check between
+ * them (pace NULL: one call, no check). The pieces are the calls the
+ * reference BLAS and LAPACK make themselves, so every element is computed
+ * by the same operations in the same order: the upper triangle of A'A by
+ * column blocks (dsyrk on the diagonal block, dgemm above it: the same dot
+ * products over the rows), and the Cholesky factor by the blocked loop of
+ * the reference dpotrf (block size 64, the reference ilaenv's). An
+ * optimised BLAS or LAPACK may round the pieces differently from its one
+ * call, in the last bits. */
+#define LSMI_POTRF_NB 64
+
+/* the upper triangle of G (b x b) = A'A, A k x b with leading dimension lda */
+static void syrk_upper(const double *A, int k, int b, int lda, double *G,
+                       bk_pacer *pace)
+{
+  double one = 1.0, zero = 0.0;
+  if (!pace) {
+    F77_CALL(dsyrk)("U", "T", &b, &k, &one, A, &lda, &zero, G, &b FCONE FCONE);
+    return;
+  }
+  /* columns j0..j0 + jb - 1 cost about (j0 + jb) jb k */
+  for (int j0 = 0; j0 < b;) {
+    int jb = 1;
+    while (j0 + jb < b && (double) (j0 + jb) * jb * k < (double) BK_CHECK_OPS)
+      jb++;
+    const double *Aj = A + (ptrdiff_t) lda * j0;
+    double *Gj = G + (ptrdiff_t) b * j0;
+    F77_CALL(dsyrk)("U", "T", &jb, &k, &one, Aj, &lda, &zero, Gj + j0, &b
+                    FCONE FCONE);
+    if (j0 > 0)
+      F77_CALL(dgemm)("T", "N", &j0, &jb, &k, &one, A, &lda, Aj, &lda, &zero,
+                      Gj, &b FCONE FCONE);
+    bk_pace(pace, (ptrdiff_t) (j0 + jb) * jb * k);
+    j0 += jb;
+  }
+}
+
+/* dpotrf("U") of A (b x b), checks between its blocks; LAPACK's info */
+static int potrf_upper(double *A, int b, bk_pacer *pace)
+{
+  int info = 0;
+  if (!pace || b <= LSMI_POTRF_NB) {
+    F77_CALL(dpotrf)("U", &b, A, &b, &info FCONE);
+    return info;
+  }
+  double one = 1.0, mone = -1.0;
+  for (int j = 0; j < b; j += LSMI_POTRF_NB) {
+    int jb = b - j < LSMI_POTRF_NB ? b - j : LSMI_POTRF_NB, rest = b - j - jb;
+    double *Aj = A + (ptrdiff_t) b * j, *Ajj = Aj + j;
+    F77_CALL(dsyrk)("U", "T", &jb, &j, &mone, Aj, &b, &one, Ajj, &b
+                    FCONE FCONE);
+    /* a block of at most the block size: dpotrf's unblocked code */
+    F77_CALL(dpotrf)("U", &jb, Ajj, &b, &info FCONE);
+    if (info != 0) return info + j;
+    if (rest > 0) {
+      double *Ar = A + (ptrdiff_t) b * (j + jb);
+      F77_CALL(dgemm)("T", "N", &jb, &rest, &j, &mone, Aj, &b, Ar, &b, &one,
+                      Ar + j, &b FCONE FCONE);
+      F77_CALL(dtrsm)("L", "U", "T", "N", &jb, &rest, &one, Ajj, &b, Ar + j, &b
+                      FCONE FCONE FCONE FCONE);
+    }
+    bk_pace(pace, (ptrdiff_t) jb * (b - j) * (j + jb));
+  }
+  return 0;
+}
+
 /* G (b x b, full) = Phi[rows, ]' Phi[rows, ] and hsum (b) = colSums of
  * (Phi_x o Phi_y)[rows, ] if phiy != NULL; rows NULL for all n rows.
  * work: n * b doubles (the gathered rows). */
 static void gram_rows(const double *phi, ptrdiff_t n, ptrdiff_t b,
-                      const int *rows, ptrdiff_t nr, double *G, double *work)
+                      const int *rows, ptrdiff_t nr, double *G, double *work,
+                      bk_pacer *pace)
 {
   const double *src = phi;
   ptrdiff_t ld = n;
@@ -80,9 +149,7 @@ static void gram_rows(const double *phi, ptrdiff_t n, ptrdiff_t b,
     src = work;
     ld = nr;
   }
-  int ib = (int) b, ik = (int) nr, ild = (int) ld;
-  double one = 1.0, zero = 0.0;
-  F77_CALL(dsyrk)("U", "T", &ib, &ik, &one, src, &ild, &zero, G, &ib FCONE FCONE);
+  syrk_upper(src, (int) nr, (int) b, (int) ld, G, pace);
   for (ptrdiff_t j = 0; j < b; j++)
     for (ptrdiff_t i = j + 1; i < b; i++) G[i + b * j] = G[j + b * i];
 }
@@ -106,30 +173,45 @@ static void hsum_rows(const double *phix, const double *phiy, ptrdiff_t n,
  * minimiser of 1/2 a'Ha - h'a + lambda a'a as the slide writes it,
  * alpha = (H + lambda I)^{-1} h). A: b * b doubles of work. Returns LAPACK's
  * info (0 on success). */
-int bk_lsmi_solve(const double *Gx, const double *Gy, ptrdiff_t b, double nn,
-                  const double *h, double lambda, double *A, double *alpha)
+static int solve_ck(const double *Gx, const double *Gy, ptrdiff_t b,
+                    double nn, const double *h, double lambda, double *A,
+                    double *alpha, bk_pacer *pace)
 {
   const ptrdiff_t bb = b * b;
   for (ptrdiff_t k = 0; k < bb; k++) A[k] = Gx[k] * Gy[k] / nn;
   for (ptrdiff_t l = 0; l < b; l++) A[l + b * l] += lambda;
   memcpy(alpha, h, (size_t) b * sizeof(double));
   int ib = (int) b, one = 1, info = 0;
-  F77_CALL(dposv)("U", &ib, &one, A, &ib, alpha, &ib, &info FCONE);
+  if (!pace) {
+    F77_CALL(dposv)("U", &ib, &one, A, &ib, alpha, &ib, &info FCONE);
+    return info;
+  }
+  /* dposv is dpotrf, then dpotrs when the factor exists */
+  info = potrf_upper(A, ib, pace);
+  if (info == 0)
+    F77_CALL(dpotrs)("U", &ib, &one, A, &ib, alpha, &ib, &info FCONE);
   return info;
+}
+
+int bk_lsmi_solve(const double *Gx, const double *Gy, ptrdiff_t b, double nn,
+                  const double *h, double lambda, double *A, double *alpha)
+{
+  return solve_ck(Gx, Gy, b, nn, h, lambda, A, alpha, NULL);
 }
 
 /* LSMI from the design matrices (slide "LSMI"): out[0] = the estimate,
  * alpha (b) and h (b) filled. work: 3 b^2 doubles. */
 int bk_lsmi_fit(const double *phix, const double *phiy, ptrdiff_t n,
                 ptrdiff_t b, double lambda, double *alpha, double *h,
-                double *out, double *work)
+                double *out, double *work, bk_pacer *pace)
 {
   double *Gx = work, *Gy = work + b * b, *A = work + 2 * b * b;
-  gram_rows(phix, n, b, NULL, n, Gx, NULL);
-  gram_rows(phiy, n, b, NULL, n, Gy, NULL);
+  gram_rows(phix, n, b, NULL, n, Gx, NULL, pace);
+  gram_rows(phiy, n, b, NULL, n, Gy, NULL, pace);
   hsum_rows(phix, phiy, n, b, NULL, n, h);
   for (ptrdiff_t l = 0; l < b; l++) h[l] /= (double) n;
-  int info = bk_lsmi_solve(Gx, Gy, b, (double) n * (double) n, h, lambda, A, alpha);
+  int info = solve_ck(Gx, Gy, b, (double) n * (double) n, h, lambda, A, alpha,
+                      pace);
   double v = 0.0;
   for (ptrdiff_t l = 0; l < b; l++) v += h[l] * alpha[l];
   out[0] = 0.5 * v - 0.5;
@@ -155,7 +237,7 @@ ptrdiff_t bk_lsmi_cv_work(ptrdiff_t n, ptrdiff_t b, ptrdiff_t K)
 int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
                const int *fold, int K, const double *sigmas, ptrdiff_t ns,
                const double *lambdas, ptrdiff_t nl, double *score, double *work,
-               int *iwork)
+               int *iwork, bk_pacer *pace)
 {
   const ptrdiff_t bb = b * b;
   double *phix = work, *gather = phix + n * b;
@@ -177,7 +259,7 @@ int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
   memset(Gya, 0, (size_t) bb * sizeof(double));
   for (int k = 0; k < K; k++) {
     gram_rows(phiy, n, b, rows + start[k], start[k + 1] - start[k], GyK + k * bb,
-              gather);
+              gather, pace);
     for (ptrdiff_t q = 0; q < bb; q++) Gya[q] += GyK[k * bb + q];
   }
   for (ptrdiff_t s = 0; s < ns; s++) {
@@ -186,7 +268,7 @@ int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
     memset(ha, 0, (size_t) b * sizeof(double));
     for (int k = 0; k < K; k++) {
       const ptrdiff_t nk = start[k + 1] - start[k];
-      gram_rows(phix, n, b, rows + start[k], nk, GxK + k * bb, gather);
+      gram_rows(phix, n, b, rows + start[k], nk, GxK + k * bb, gather, pace);
       hsum_rows(phix, phiy, n, b, rows + start[k], nk, hK + k * b);
       for (ptrdiff_t q = 0; q < bb; q++) Gxa[q] += GxK[k * bb + q];
       for (ptrdiff_t l = 0; l < b; l++) ha[l] += hK[k * b + l];
@@ -201,7 +283,8 @@ int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
       }
       for (ptrdiff_t l = 0; l < b; l++) ht[l] = (ha[l] - hk[l]) / nt;
       for (ptrdiff_t li = 0; li < nl; li++) {
-        int inf = bk_lsmi_solve(Gxt, Gyt, b, nt * nt, ht, lambdas[li], A, alpha);
+        int inf = solve_ck(Gxt, Gyt, b, nt * nt, ht, lambdas[li], A, alpha,
+                           pace);
         if (inf != 0 && info == 0) info = inf;
         /* J_k = alpha' H_k alpha / 2 - h_k' alpha */
         double quad = 0.0, lin = 0.0;
@@ -212,6 +295,7 @@ int bk_lsmi_cv(const double *sqx, const double *phiy, ptrdiff_t n, ptrdiff_t b,
           lin += hk[j] / nk * alpha[j];
         }
         score[s + ns * li] += (0.5 * quad - lin) / (double) K;
+        bk_pace(pace, 2 * bb);
       }
     }
   }
@@ -248,7 +332,7 @@ int bk_lsmi_grad(const double *x, ptrdiff_t n, ptrdiff_t d, const double *cen,
   const double nd = (double) n, s2 = sigma * sigma;
   bk_wsqdist(x, n, d, cen, b, w, phix);
   bk_lsmi_gauss(phix, n * b, sigma, phix);
-  gram_rows(phix, n, b, NULL, n, Gx, NULL);
+  gram_rows(phix, n, b, NULL, n, Gx, NULL, NULL);
   hsum_rows(phix, phiy, n, b, NULL, n, h);
   for (ptrdiff_t l = 0; l < b; l++) h[l] /= nd;
   int info = bk_lsmi_solve(Gx, Gy, b, nd * nd, h, lambda, A, alpha);

@@ -176,19 +176,29 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * sortbuf[3 c] and sortbuf[3 c + 2] (in parallel when the scorer's cost
  * says so). */
 static void score_some(const bk_scorer *sc, double sigma, const int *pick,
-                       ptrdiff_t np, double sgn, double *sortbuf, int nthreads)
+                       ptrdiff_t np, double sgn, double *sortbuf, int nthreads,
+                       bk_pacer *pace)
 {
   int chunk = 1;
   const double cost = sc->cost(sc->ctx, &chunk);
   const int par = nthreads > 1 && cost > 0.0 &&
                   (double) np * cost >= BK_PAR_MIN_PAIRS;
+  /* the candidates in groups of about BK_CHECK_OPS operations, an interrupt
+   * check between groups (each candidate is scored on its own, so the
+   * groups change no score) */
+  const ptrdiff_t group =
+      bk_pace_group(pace, cost, np, (ptrdiff_t) nthreads * chunk);
+  for (ptrdiff_t g0 = 0; g0 < np; g0 += group) {
+    const ptrdiff_t g1 = g0 + group < np ? g0 + group : np;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t i = 0; i < np; i++) {
-    double *e = sortbuf + 3 * (pick ? pick[i] : i);
-    e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
-                                thread_id());
+    for (ptrdiff_t i = g0; i < g1; i++) {
+      double *e = sortbuf + 3 * (pick ? pick[i] : i);
+      e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
+                                  thread_id());
+    }
+    bk_pace(pace, (ptrdiff_t) ((double) (g1 - g0) * cost));
   }
   (void) par;
   (void) chunk;
@@ -229,7 +239,7 @@ static int cmp_first_desc(const void *p, const void *q)
  * ints. */
 static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
                            double sgn, ptrdiff_t k, double *sortbuf,
-                           int *pick, int nthreads)
+                           int *pick, int nthreads, bk_pacer *pace)
 {
   double maxlo = -INFINITY;
   for (ptrdiff_t i = 0; i < n; i++) maxlo = fmax(maxlo, sortbuf[3 * i]);
@@ -237,7 +247,7 @@ static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
   ptrdiff_t np = 0;
   for (ptrdiff_t i = 0; i < n; i++)
     if (!(sortbuf[3 * i + 2] < maxlo)) pick[np++] = (int) i;
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
   double smax = -INFINITY;
   int bad = 0;
   for (ptrdiff_t i = 0; i < np; i++) {
@@ -252,7 +262,7 @@ static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
     const double *e = sortbuf + 3 * i;
     if (e[0] != e[2] && !(e[0] >= smin)) pick[np++] = (int) i;
   }
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
   for (ptrdiff_t i = 0; i < np; i++) {
     smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
     bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
@@ -263,7 +273,7 @@ static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
     np = 0;
     for (ptrdiff_t i = 0; i < n; i++)
       if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
-    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
     return 1;
   }
 #ifdef BK_SERIES_TRACE
@@ -308,14 +318,14 @@ static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
   fprintf(stderr, "R n %td k %td contenders %td scored %td\n", n, k,
           ncont, np);
 #endif
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
   for (ptrdiff_t i = 0; i < np; i++) bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
   if (bad) {
     /* as above: every candidate scored, for the exact loop's order */
     np = 0;
     for (ptrdiff_t i = 0; i < n; i++)
       if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
-    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads);
+    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
     return 1;
   }
   return 0;
@@ -331,7 +341,8 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
                             ptrdiff_t ns, const int *cand, ptrdiff_t n,
                             double sgn, double *sortbuf,
                             int (*cmp)(const void *, const void *),
-                            int nthreads, ptrdiff_t k, int *pick)
+                            int nthreads, ptrdiff_t k, int *pick,
+                            bk_pacer *pace)
 {
   if (sc->score_all) {
     if (sc->score_all(sc->ctx, sigma, set, ns, cand, n, sgn, sortbuf))
@@ -343,7 +354,8 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
         sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0)) {
       /* only the batch's order matters (its scores are known), unless
        * every candidate was scored */
-      if (!screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads)) {
+      if (!screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads,
+                           pace)) {
         sort_first(sortbuf, n, k, cmp);
         return 0;
       }
@@ -351,7 +363,7 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
 #ifdef BK_SERIES_TRACE
       fprintf(stderr, "E %td\n", n);
 #endif
-      score_some(sc, sigma, NULL, n, sgn, sortbuf, nthreads);
+      score_some(sc, sigma, NULL, n, sgn, sortbuf, nthreads, pace);
     }
   }
   bk_sort_candidates(sortbuf, n, cmp);
@@ -365,13 +377,14 @@ static int backward_round(const bk_scorer *sc, const int *active, ptrdiff_t ns,
                           double *sortbuf,
                           int (*cmp)(const void *, const void *), ptrdiff_t it,
                           double *path, ptrdiff_t *np, int nthreads,
-                          ptrdiff_t k, int *pick, double *sigma, double *h)
+                          ptrdiff_t k, int *pick, double *sigma, double *h,
+                          bk_pacer *pace)
 {
   if (sc->width(sc->ctx, ns, active, ns, 1, sigma, h)) return 1;
   if (sc->begin(sc->ctx, *sigma, active, ns, -1.0, h)) return 1;
   bk_add_path(path, np, it, ns, *h, *sigma);
   return score_candidates(sc, *sigma, active, ns, active, ns, -1.0, sortbuf,
-                          cmp, nthreads, k, pick);
+                          cmp, nthreads, k, pick, pace);
 }
 
 ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
@@ -399,7 +412,7 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
       if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
       /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
       if (backward_round(sc, active, ns, sortbuf, bk_cmp_desc_high, ++it, path,
-                         &np, o->nthreads, k, pick, &sigma, &h))
+                         &np, o->nthreads, k, pick, &sigma, &h, o->pace))
         SCHEDULE_FAIL();
       /* the last feature leaves the empty set, whose kernel is constant and
        * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
@@ -422,7 +435,7 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
        * whose removal costs most first */
       double h, sigma;
       if (backward_round(sc, active, ns, sortbuf, bk_cmp_asc_low, ++it, path,
-                         &np, o->nthreads, 0, pick, &sigma, &h))
+                         &np, o->nthreads, 0, pick, &sigma, &h, o->pace))
         SCHEDULE_FAIL();
       if (tick) tick(tctx, it, ns, h, sigma);
     }
@@ -448,7 +461,7 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
     if (k > target - nsel) k = target - nsel;
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
     if (score_candidates(sc, sigma, order, nsel, active, nrem, 1.0, sortbuf,
-                         bk_cmp_desc_low, o->nthreads, k, pick))
+                         bk_cmp_desc_low, o->nthreads, k, pick, o->pace))
       SCHEDULE_FAIL();
     nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
                          active, nrem);
@@ -479,7 +492,7 @@ ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
                              int *iwork, bk_tick_fn tick, void *tctx)
 {
   const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads,
-                               o->base};
+                               o->base, o->pace};
   int fail;
   return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
                      &fail, tick, tctx);

@@ -51,6 +51,7 @@ typedef struct {
   const bk_series *series; /* the series screen, or NULL */
   add4_fn add4;      /* update_Q's loop over four columns */
   bk_series_round sr; /* the screen's iteration (M formed by its first call) */
+  bk_pacer *pace;    /* checks between groups of update_Q()'s columns */
 } pairs_state;
 
 #ifdef _OPENMP
@@ -174,8 +175,8 @@ static add4_fn pick_add4(int simd)
  * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
  * triangles (one per row of x, within its block) are independent, so they
  * are shared between threads, whatever the number of blocks. */
-static void update_Q(pairs_state *st, double *Q, const int *cols,
-                     ptrdiff_t ncols, double sgn)
+static void update_cols(pairs_state *st, double *Q, const int *cols,
+                        ptrdiff_t ncols, double sgn, int clamp)
 {
   const ptrdiff_t m = st->m;
   const double *x = st->x;
@@ -224,7 +225,7 @@ static void update_Q(pairs_state *st, double *Q, const int *cols,
           for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
         }
       }
-      if (dist && sgn < 0)
+      if (clamp && dist && sgn < 0)
         for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
     }
   }
@@ -235,6 +236,24 @@ static void update_Q(pairs_state *st, double *Q, const int *cols,
     }
   }
   (void) par;
+}
+
+/* update_cols() in groups of columns of about BK_CHECK_OPS pair updates,
+ * an interrupt check between groups (on the main thread, between parallel
+ * regions). The groups are multiples of four columns, as update_cols()'s
+ * passes, so every pair's sum runs over the columns in the same order, and
+ * the clamp comes after the last group: the same bits as one call. */
+static void update_Q(pairs_state *st, double *Q, const int *cols,
+                     ptrdiff_t ncols, double sgn)
+{
+  const ptrdiff_t P = st->pair0[st->nblk];
+  ptrdiff_t group = bk_pace_group(st->pace, (double) P, ncols, 4);
+  group = (group + 3) / 4 * 4;
+  for (ptrdiff_t c0 = 0; c0 < ncols || c0 == 0; c0 += group) {
+    const ptrdiff_t n = ncols - c0 < group ? ncols - c0 : group;
+    update_cols(st, Q, cols + c0, n, sgn, c0 + n >= ncols);
+    bk_pace(st->pace, n * P);
+  }
 }
 
 /* The median of the n within-block squared distances q (their square roots
@@ -470,35 +489,44 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
   const int nthreads = st->nthreads;
   const int par = nthreads > 1 && (double) n * (double) P >= BK_PAR_MIN_PAIRS;
   const ptrdiff_t ng = n1 / 4, nunits = ng + (n - 4 * ng);
+  /* the units in groups of about BK_CHECK_OPS operations (a unit: up to
+   * four candidates of a few passes over the pairs), an interrupt check
+   * between groups; each unit writes its own candidates' intervals */
+  const ptrdiff_t group = bk_pace_group(st->pace, 4.0 * (double) P, nunits,
+                                        4 * (ptrdiff_t) nthreads);
+  for (ptrdiff_t u0 = 0; u0 < nunits; u0 += group) {
+    const ptrdiff_t u1 = u0 + group < nunits ? u0 + group : nunits;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads) if (par)
 #endif
-  for (ptrdiff_t u = 0; u < nunits; u++) {
-    double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
-    if (u < ng) {
-      const double *xs[4], *fs[4];
-      double *lo[4], *hi[4];
-      for (ptrdiff_t c = 0; c < 4; c++) {
-        double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
-        const ptrdiff_t j = (ptrdiff_t) e[1];
-        xs[c] = st->x + m * j;
-        fs[c] = fstats + 2 * j;
-        lo[c] = e;
-        hi[c] = e + 2;
-      }
-      bk_series_interval4(&sr, xs, fs, pw, lo, hi);
-      for (ptrdiff_t c = 0; c < 4; c++) {
-        if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
-          *lo[c] = -INFINITY;
-          *hi[c] = INFINITY;
+    for (ptrdiff_t u = u0; u < u1; u++) {
+      double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
+      if (u < ng) {
+        const double *xs[4], *fs[4];
+        double *lo[4], *hi[4];
+        for (ptrdiff_t c = 0; c < 4; c++) {
+          double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
+          const ptrdiff_t j = (ptrdiff_t) e[1];
+          xs[c] = st->x + m * j;
+          fs[c] = fstats + 2 * j;
+          lo[c] = e;
+          hi[c] = e + 2;
         }
+        bk_series_interval4(&sr, xs, fs, pw, lo, hi);
+        for (ptrdiff_t c = 0; c < 4; c++) {
+          if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
+            *lo[c] = -INFINITY;
+            *hi[c] = INFINITY;
+          }
+        }
+      } else {
+        const ptrdiff_t at = 4 * ng + (u - ng);
+        const double v = byterms[at], c = floor(v);
+        screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
+                   fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
       }
-    } else {
-      const ptrdiff_t at = 4 * ng + (u - ng);
-      const double v = byterms[at], c = floor(v);
-      screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
-                 fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
     }
+    bk_pace(st->pace, 4 * P * (u1 - u0));
   }
   (void) par;
   return 1;
@@ -526,7 +554,7 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
                      o->grid_relative},
                     Q, Qd, Qfull, mwork, Wp, Wd,
                     bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads,
-                    o->series, pick_add4(o->simd), {0}};
+                    o->series, pick_add4(o->simd), {0}, o->pace};
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
   /* m = 0: no pairs, and no xj[0] to start the range from */

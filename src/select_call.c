@@ -159,6 +159,9 @@ SEXP C_select(SEXP x, SEXP opts)
   o.cat = NULL;
   o.series = NULL;
   o.base = NULL;
+  /* interrupt checks within an iteration, between parallel regions */
+  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  o.pace = &pace;
   if (o.kern.type == BK_CLINICAL && mode != BK_MODE_EXACT)
     Rf_error("the clinical kernel needs the exact estimator");
 

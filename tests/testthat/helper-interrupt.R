@@ -19,3 +19,24 @@ interrupt_loop <- function(code, limit = 0.3) {
   setTimeLimit(elapsed = Inf)
   list(error = err, iterations = iterations)
 }
+
+# Runs code() under an elapsed-time limit of `limit` seconds set just before
+# it (R raises the limit at its interrupt checks, as it raises Ctrl-C).
+# Returns the error, or "ran to its end" when code() returned first.
+under_time_limit <- function(code, limit = 0.2) {
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  out <- tryCatch({
+    setTimeLimit(elapsed = limit, transient = FALSE)
+    code()
+    "ran to its end"
+  }, error = function(e) e)
+  setTimeLimit(elapsed = Inf)
+  out
+}
+
+# R's time-limit error (in the C locale of the tests)
+expect_time_limit <- function(out, label) {
+  got <- if (inherits(out, "error")) conditionMessage(out) else if (is.character(out)) out else
+    "a value (the call ran to its end)"
+  expect_match(got, "reached elapsed time limit", label = label)
+}

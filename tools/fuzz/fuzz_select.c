@@ -126,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   o.cat = NULL; /* BK_CLINICAL is not fuzzed here */
   o.series = NULL;
   o.base = NULL;
+  o.pace = NULL;
   const ptrdiff_t ngrid = fz_int(&f, 0, 4);
   double *grid = FZ_NEW(double, ngrid);
   for (ptrdiff_t g = 0; g < ngrid; g++) grid[g] = fz_param(&f);
