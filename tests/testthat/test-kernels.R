@@ -387,32 +387,6 @@ test_that("above 1000 samples the median heuristic takes 1000 evenly spaced samp
                1 / oracle_pair_median(D2), tolerance = 1e-13)
 })
 
-test_that("a precomputed kernel may be a Matrix, and must be positive semi-definite", {
-  set.seed(3)
-  x <- matrix(rnorm(40), 20, 2)
-  K <- tcrossprod(x)
-  skip_if_not_installed("Matrix")
-  for (Km in list(Matrix::Matrix(K, sparse = TRUE), Matrix::Matrix(K))) {
-    expect_identical(kernel_precomputed(Km)$params$K, K)
-  }
-  expect_error(kernel_precomputed(-K),
-               paste0("'K' is not a kernel matrix: its diagonal entry K\\[[0-9]+, [0-9]+\\] = ",
-                      "-[0-9.]+ is negative.*Matrix::nearPD"))
-  expect_error(hsic_test(x, rnorm(20), kernel = kernel_precomputed(-K)), "is negative")
-  # a positive diagonal but an entry beyond sqrt(K[i, i] K[j, j])
-  bad <- diag(3)
-  bad[1, 2] <- bad[2, 1] <- 2
-  expect_error(kernel_precomputed(bad),
-               paste0("not positive semi-definite: \\|K\\[2, 1\\]\\| = 2 exceeds ",
-                      "sqrt\\(K\\[2, 2\\] K\\[1, 1\\]\\) = 1"))
-  # indefinite but within those bounds: a warning naming the eigenvalues
-  ind <- matrix(c(1, 0.9, -0.9, 0.9, 1, 0.9, -0.9, 0.9, 1), 3)
-  expect_warning(kernel_precomputed(ind),
-                 "not positive semi-definite: its smallest eigenvalue is -0\\.8, its largest 1\\.9")
-  # rounding errors pass
-  expect_no_warning(kernel_precomputed(K - 1e-12 * diag(20)))
-  expect_error(kernel_precomputed(data.frame(a = 1:2, b = 1:2)),
-               "'K' must be a square numeric matrix \\(samples x samples\\), not a data.frame")
 # ---- the rule for ties: numerical residue beside zeros -------------------------
 
 # The median heuristic's median by its rule for ties (?kernels, "Ties and
@@ -589,4 +563,32 @@ test_that("the selectors' width policy follows the rule for ties within blocks",
   q <- unlist(lapply(fit$settings$blocks, function(b) pair_sq(z[b])))
   ratio <- log2(utils::tail(fit$path$sigma, 1) * oracle_tie_median(q))
   expect_lt(min(abs(ratio - (-3:3))), 1e-8)
+})
+
+test_that("a precomputed kernel may be a Matrix, and must be positive semi-definite", {
+  set.seed(3)
+  x <- matrix(rnorm(40), 20, 2)
+  K <- tcrossprod(x)
+  skip_if_not_installed("Matrix")
+  for (Km in list(Matrix::Matrix(K, sparse = TRUE), Matrix::Matrix(K))) {
+    expect_identical(kernel_precomputed(Km)$params$K, K)
+  }
+  expect_error(kernel_precomputed(-K),
+               paste0("'K' is not a kernel matrix: its diagonal entry K\\[[0-9]+, [0-9]+\\] = ",
+                      "-[0-9.]+ is negative.*Matrix::nearPD"))
+  expect_error(hsic_test(x, rnorm(20), kernel = kernel_precomputed(-K)), "is negative")
+  # a positive diagonal but an entry beyond sqrt(K[i, i] K[j, j])
+  bad <- diag(3)
+  bad[1, 2] <- bad[2, 1] <- 2
+  expect_error(kernel_precomputed(bad),
+               paste0("not positive semi-definite: \\|K\\[2, 1\\]\\| = 2 exceeds ",
+                      "sqrt\\(K\\[2, 2\\] K\\[1, 1\\]\\) = 1"))
+  # indefinite but within those bounds: a warning naming the eigenvalues
+  ind <- matrix(c(1, 0.9, -0.9, 0.9, 1, 0.9, -0.9, 0.9, 1), 3)
+  expect_warning(kernel_precomputed(ind),
+                 "not positive semi-definite: its smallest eigenvalue is -0\\.8, its largest 1\\.9")
+  # rounding errors pass
+  expect_no_warning(kernel_precomputed(K - 1e-12 * diag(20)))
+  expect_error(kernel_precomputed(data.frame(a = 1:2, b = 1:2)),
+               "'K' must be a square numeric matrix \\(samples x samples\\), not a data.frame")
 })
