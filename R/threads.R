@@ -51,7 +51,7 @@ default_threads <- function(...) {
     }
     return(as.integer(min(opt, max_threads())))
   }
-  n <- max_threads()
+  n <- auto_threads()
   if (nzchar(Sys.getenv("_R_CHECK_LIMIT_CORES_")) &&
       !identical(toupper(Sys.getenv("_R_CHECK_LIMIT_CORES_")), "FALSE")) {
     n <- min(n, 2L)
@@ -73,6 +73,84 @@ machine_cores <- function() {
   cores_cache$n
 }
 
+# The threads of a call when neither `threads` nor the option says: the
+# cores this process may use (parallelly::availableCores(): CPU affinity,
+# cgroup quotas, Slurm and other schedulers, mc.cores) that no other process
+# keeps busy now; 1 in a worker of a parallel back end or a forked child.
+auto_threads <- function() {
+  pick_threads(available_cores(), machine_cores(), busy_elsewhere(), parallel_worker())
+}
+
+# The rule of auto_threads() on its inputs: `available` cores for this
+# process, `cores` of the machine, `busy` of them taken by other processes
+# (NA where unknown), `worker`: TRUE inside a back end's worker.
+pick_threads <- function(available, cores, busy, worker = FALSE) {
+  if (isTRUE(worker)) return(1L)
+  n <- min(available, cores)
+  if (!is.na(busy)) n <- min(n, cores - busy)
+  max(1L, as.integer(n))
+}
+
+# parallelly::availableCores(), once per session and value of mc.cores
+# (it takes some 4 ms, as long as a t statistic of 12,625 genes).
+available_cores <- function() {
+  key <- paste(getOption("mc.cores"), collapse = " ")
+  if (!identical(cores_cache$key, key)) {
+    n <- tryCatch(parallelly::availableCores(), error = function(e) NA_integer_)
+    cores_cache$available <- if (is.na(n) || n < 1L) machine_cores() else as.integer(n)
+    cores_cache$key <- key
+  }
+  cores_cache$available
+}
+
+# How many cores other processes keep busy at this moment: the runnable
+# tasks of the machine (4th field of /proc/loadavg, "runnable/total"), less
+# this process's own (its main thread, and OpenMP threads still spinning
+# after a parallel region), the smaller of two readings. NA off Linux.
+busy_elsewhere <- function(loadavg = "/proc/loadavg", tasks = "/proc/self/task") {
+  running <- runnable_tasks(loadavg)
+  if (is.na(running) || running <= 1L) return(if (is.na(running)) NA_integer_ else 0L)
+  own <- own_running(tasks)
+  busy <- max(0L, running - own)
+  if (busy > 0L) busy <- min(busy, max(0L, runnable_tasks(loadavg) - own))
+  busy
+}
+
+# The runnable tasks of the machine, from a /proc/loadavg line such as
+# "0.52 0.58 0.59 3/467 12345"; NA when it cannot be read.
+runnable_tasks <- function(loadavg = "/proc/loadavg") {
+  line <- tryCatch(readLines(loadavg, n = 1L, warn = FALSE), error = function(e) "",
+                   warning = function(w) "")
+  n <- suppressWarnings(as.integer(sub("^\\S+ \\S+ \\S+ ([0-9]+)/.*$", "\\1", line[1L])))
+  if (length(n) != 1L || is.na(n) || n < 0L) NA_integer_ else n
+}
+
+# This process's threads that are runnable (state R in /proc/self/task/*/stat);
+# at least 1, the one asking.
+own_running <- function(tasks = "/proc/self/task") {
+  files <- file.path(list.files(tasks, full.names = TRUE), "stat")
+  state <- vapply(files, function(f) {
+    line <- tryCatch(readLines(f, n = 1L, warn = FALSE), error = function(e) "",
+                     warning = function(w) "")
+    substr(sub("^.*\\) ", "", line[1L]), 1L, 1L)
+  }, "", USE.NAMES = FALSE)
+  max(1L, sum(state == "R"))
+}
+
+# TRUE inside a worker of a parallel back end (set by worker_unit(),
+# R/parallel.R) and in a forked child (parallel::mclapply(),
+# BiocParallel::MulticoreParam(), future's multicore): the pid differs from
+# the one the package was loaded in. libgomp cannot start threads in a child
+# forked after the parent has run a parallel region (it waits forever on a
+# pool that was not copied), so a child runs every call on one thread.
+parallel_worker <- function() {
+  isTRUE(cores_cache$worker) || forked_child()
+}
+
+forked_child <- function() {
+  !is.null(cores_cache$pid) && !identical(cores_cache$pid, Sys.getpid())
+}
+
 # The most threads a call may use: the machine's cores, and OMP_THREAD_LIMIT.
 max_threads <- function() {
   cores <- machine_cores()
@@ -89,6 +167,7 @@ check_threads <- function(threads) {
       threads != round(threads)) {
     stop("'threads' must be a whole number >= 1 (see ?threads for the default).", call. = FALSE)
   }
+  if (forked_child()) return(1L)
   cap <- max_threads()
   if (threads > cap) {
     warning(sprintf("threads = %s is more than the %d core%s this session may use: using %d.",
