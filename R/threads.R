@@ -10,22 +10,43 @@
 #' The default, `default_threads()`, is
 #' * the option `bahsic.threads`, when set (e.g. `options(bahsic.threads = 4)`
 #'   in a script or `.Rprofile`);
-#' * otherwise every core of the machine (`parallel::detectCores()`), but at
-#'   most 2 under `R CMD check --as-cran` (environment variable
-#'   `_R_CHECK_LIMIT_CORES_`, CRAN's limit for examples and tests) and at
-#'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set.
+#' * otherwise the cores this R process may use that no other process keeps
+#'   busy when the call starts: the cores of `parallelly::availableCores()`,
+#'   which respects CPU affinity, the CPU quota of a container (cgroups), the
+#'   allocation of Slurm and other schedulers and `mc.cores`, less the other
+#'   processes that are running on the machine at that moment (read from
+#'   `/proc/loadavg` on Linux, less this process's own threads; elsewhere
+#'   the load is not read), at least 1. Under `R CMD check --as-cran`
+#'   (environment variable `_R_CHECK_LIMIT_CORES_`) it is at most 2, and at
+#'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set;
+#' * with `parallel =` (a future or BiocParallel back end), 1 per worker
+#'   unless `threads` is given; and 1 in any call inside such a worker or in
+#'   a forked child (`parallel::mclapply()`, `BiocParallel::MulticoreParam()`):
+#'   the workers share the cores already.
 #'
-#' All cores is the default because it was the fastest on every function
-#' measured by `inst/bench/bench-threads.R` (in the sources): on a 2-core
-#' machine two threads ranked the 12,625 genes of the ALL data by BAHSIC 1.74
-#' times faster than one, and sped up [hsic()] (1.29x), [hsic_test()]
-#' (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples, [randsel()]
-#' (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene HSIC
-#' (1.12x). Inside
-#' parallel workers that share a machine (`parallel =`, future or
-#' BiocParallel, or `parallel::mclapply()`), use fewer threads per worker
-#' (`threads = 1`, or the option in each worker); [evaluate_selection()]
-#' with `parallel` uses 1 thread per worker unless `threads` is given.
+#' On an idle machine this is every core, the fastest choice for every
+#' function measured by `inst/bench/bench-threads.R` (in the sources): on a
+#' 2-core machine two threads ranked the 12,625 genes of the ALL data by
+#' BAHSIC 1.74 times faster than one, and sped up [hsic()] (1.29x),
+#' [hsic_test()] (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples,
+#' [randsel()] (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene
+#' HSIC (1.12x). On a busy machine the OpenMP threads of a call wait for each
+#' other at the end of every parallel region while a competing process holds
+#' their core: with one busy process per core, two threads ran BAHSIC on ALL
+#' 1.6 to 2.7 times slower than one, and the block estimator of [hsic()]
+#' (m = 50,000, a parallel region per small Gram matrix) 25 times slower;
+#' so a call takes only the cores that are free when it starts, and a region
+#' with less than about a million operations runs on one thread.
+#' `inst/bench/bench-oversubscription.R` measures the default against one
+#' thread with one busy process per core (the default is within 1.1 times of
+#' one thread there) and on the idle machine.
+#'
+#' A forked child never starts threads, even when `threads` asks for them:
+#' the OpenMP run-time (libgomp) cannot start them in a child forked after
+#' its parent has run a parallel region, and would wait forever. Inside
+#' workers of your own (`future.apply::future_lapply()`,
+#' `BiocParallel::bplapply()` with a SnowParam), leave `threads` to its
+#' default or set `threads = 1`.
 #'
 #' A request for more threads than the machine has cores (or than
 #' `OMP_THREAD_LIMIT`) is reduced to that number with a warning: more threads

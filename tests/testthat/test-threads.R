@@ -128,9 +128,11 @@ test_that("a child forked after the parent ran a parallel region selects as the 
     "same <- vapply(kids, function(r) identical(r$rank, ref) && identical(r$gram, k), NA)",
     "cat('children', length(kids), 'same', all(same), '\\n')"
   ), script)
+  timeout <- Sys.which("timeout") # coreutils
+  skip_if(!nzchar(timeout), "no timeout command")
   out <- suppressWarnings(system2(
-    file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
-    stdout = TRUE, stderr = FALSE, timeout = 120,
+    timeout, c("120", shQuote(file.path(R.home("bin"), "Rscript")), "--vanilla", shQuote(script)),
+    stdout = TRUE, stderr = FALSE,
     env = paste0("R_LIBS=", shQuote(paste(.libPaths(), collapse = .Platform$path.sep)))))
   expect_null(attr(out, "status"))
   expect_identical(out, "children 2 same TRUE ")
