@@ -20,9 +20,11 @@
 #'   (environment variable `_R_CHECK_LIMIT_CORES_`) it is at most 2, and at
 #'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set;
 #' * with `parallel =` (a future or BiocParallel back end), 1 per worker
-#'   unless `threads` is given; and 1 in any call inside such a worker or in
-#'   a forked child (`parallel::mclapply()`, `BiocParallel::MulticoreParam()`):
-#'   the workers share the cores already.
+#'   unless `threads` is given; and 1 in any call inside such a worker, in a
+#'   socket worker on the same machine (`parallel::makePSOCKcluster()`,
+#'   future's multisession, `BiocParallel::SnowParam()`) or in a forked
+#'   child (`parallel::mclapply()`, `BiocParallel::MulticoreParam()`): the
+#'   workers share the cores already.
 #'
 #' On an idle machine this is every core, the fastest choice for every
 #' function measured by `inst/bench/bench-threads.R` (in the sources): on a
@@ -43,10 +45,7 @@
 #'
 #' A forked child never starts threads, even when `threads` asks for them:
 #' the OpenMP run-time (libgomp) cannot start them in a child forked after
-#' its parent has run a parallel region, and would wait forever. Inside
-#' workers of your own (`future.apply::future_lapply()`,
-#' `BiocParallel::bplapply()` with a SnowParam), leave `threads` to its
-#' default or set `threads = 1`.
+#' its parent has run a parallel region, and would wait forever.
 #'
 #' A request for more threads than the machine has cores (or than
 #' `OMP_THREAD_LIMIT`) is reduced to that number with a warning: more threads
@@ -159,13 +158,26 @@ own_running <- function(tasks = "/proc/self/task") {
 }
 
 # TRUE inside a worker of a parallel back end (set by worker_unit(),
-# R/parallel.R) and in a forked child (parallel::mclapply(),
+# R/parallel.R), in a socket worker on this machine and in a forked child (parallel::mclapply(),
 # BiocParallel::MulticoreParam(), future's multicore): the pid differs from
 # the one the package was loaded in. libgomp cannot start threads in a child
 # forked after the parent has run a parallel region (it waits forever on a
 # pool that was not copied), so a child runs every call on one thread.
 parallel_worker <- function() {
-  isTRUE(cores_cache$worker) || forked_child()
+  if (is.null(cores_cache$socket)) cores_cache$socket <- local_socket_worker()
+  isTRUE(cores_cache$worker) || forked_child() || cores_cache$socket
+}
+
+# TRUE in a socket worker on this machine: an R process started by
+# parallel::makePSOCKcluster() (parLapply(), future's multisession and
+# cluster plans, parallelly) or BiocParallel::SnowParam(), whose arguments
+# name the MASTER it reports to and its PORT, with the master on this host.
+# A worker on another machine keeps that machine's cores.
+local_socket_worker <- function(args = commandArgs(trailingOnly = TRUE),
+                                host = Sys.info()[["nodename"]]) {
+  master <- sub("^MASTER=", "", grep("^MASTER=", args, value = TRUE))
+  length(master) == 1L && any(startsWith(args, "PORT=")) &&
+    tolower(master) %in% tolower(c("localhost", "127.0.0.1", "::1", host))
 }
 
 forked_child <- function() {

@@ -102,6 +102,23 @@ entries <- list(
                                    n_perm = 500), th(t)))$adj_p_value
   }
 )
+# BAHSIC inside the workers of your own back end (one worker per core, one
+# fit each; x: the first 4000 genes of ALL)
+in_worker <- function(i, x, y, t) {
+  do.call(bahsic::bahsic, c(list(x, y), if (!is.null(t)) list(threads = t)))$ranking
+}
+xw <- all_x[, seq_len(min(4000L, ncol(all_x)))]
+if (requireNamespace("future.apply", quietly = TRUE)) {
+  entries[["bahsic in future workers"]] <- function(t) {
+    future.apply::future_lapply(seq_len(cores), in_worker, x = xw, y = all_y, t = t)
+  }
+}
+if (requireNamespace("BiocParallel", quietly = TRUE)) {
+  snow <- BiocParallel::SnowParam(cores)
+  entries[["bahsic in SnowParam workers"]] <- function(t) {
+    BiocParallel::bplapply(seq_len(cores), in_worker, x = xw, y = all_y, t = t, BPPARAM = snow)
+  }
+}
 names(entries) <- sub("ALL", all_lab, names(entries), fixed = TRUE)
 entries <- entries[grepl(keep, names(entries))]
 
@@ -129,20 +146,29 @@ phase <- function(label) {
 
 main <- function() {
   cat(sprintf("%d cores; median of %d alternating runs each; seconds\n", cores, runs))
+  # the workers start once, before the timings
+  if (any(grepl("future workers", names(entries)))) {
+    old_plan <- future::plan(future::multisession, workers = cores)
+    on.exit(future::plan(old_plan), add = TRUE)
+  }
+  if (any(grepl("SnowParam", names(entries)))) {
+    BiocParallel::bpstart(snow)
+    on.exit(BiocParallel::bpstop(snow), add = TRUE)
+  }
   idle <- phase("idle")
   pids <- start_busy(n_busy)
-  on.exit(stop_busy(pids))
+  on.exit(stop_busy(pids), add = TRUE)
   busy <- phase(sprintf("with %d busy processes", n_busy))
   stop_busy(pids)
-  on.exit()
+  pids <- integer()
   ratio <- busy[, "default"] / busy[, "one"]
-  cat(sprintf("\n%-26s %6s %6s %6s %3s %5s %5s | %6s %6s %6s %3s %5s %5s %3s\n", "function",
+  cat(sprintf("\n%-28s %6s %6s %6s %3s %5s %5s | %6s %6s %6s %3s %5s %5s %3s\n", "function",
               "idle 1", "def", "all", "thr", "x def", "x all", "busy 1", "def", "all", "thr",
               "r def", "r all", "ok"))
   for (nm in rownames(idle)) {
     i <- idle[nm, ]
     b <- busy[nm, ]
-    cat(sprintf("%-26s %6.3f %6.3f %6.3f %3d %5.2f %5.2f | %6.3f %6.3f %6.3f %3d %5.2f %5.2f %3s\n",
+    cat(sprintf("%-28s %6.3f %6.3f %6.3f %3d %5.2f %5.2f | %6.3f %6.3f %6.3f %3d %5.2f %5.2f %3s\n",
                 nm, i[["one"]], i[["default"]], i[["all"]], as.integer(i[["chosen"]]),
                 i[["one"]] / i[["default"]], i[["one"]] / i[["all"]], b[["one"]], b[["default"]],
                 b[["all"]], as.integer(b[["chosen"]]), ratio[nm], b[["all"]] / b[["one"]],

@@ -93,6 +93,25 @@ test_that("the default is 1 inside a back end's worker and follows mc.cores", {
   expect_false(unit(1L))
 })
 
+test_that("local_socket_worker() knows the socket workers on this machine", {
+  local <- bahsic:::local_socket_worker
+  # parallel::makePSOCKcluster(), future's multisession, parallelly
+  psock <- c("MASTER=localhost", "PORT=11420", "OUT=/dev/null", "SETUPTIMEOUT=120",
+             "TIMEOUT=2592000", "XDR=TRUE", "SETUPSTRATEGY=parallel")
+  expect_true(local(psock, host = "node7"))
+  # BiocParallel::SnowParam()
+  expect_true(local(c("MASTER=localhost", "PORT=11098", "OUT=/dev/null",
+                      "SNOWLIB=/usr/lib/R/site-library/BiocParallel"), host = "node7"))
+  expect_true(local(c("MASTER=Node7", "PORT=1"), host = "node7"))
+  expect_true(local(c("MASTER=127.0.0.1", "PORT=1"), host = "node7"))
+  # a worker of a master on another machine keeps its cores
+  expect_false(local(c("MASTER=login1", "PORT=11098"), host = "node7"))
+  # an ordinary session
+  expect_false(local(character(), host = "node7"))
+  expect_false(local(c("MASTER=localhost"), host = "node7"))
+  expect_false(local(c("--file=x.R", "PORT=1"), host = "node7"))
+})
+
 test_that("a forked child runs on one thread, whatever it asks for", {
   skip_on_os("windows")
   old <- options(bahsic.threads = NULL)
