@@ -39,9 +39,12 @@
 #' (m = 50,000, a parallel region per small Gram matrix) 25 times slower;
 #' so a call takes only the cores that are free when it starts, and a region
 #' with less than about a million operations runs on one thread.
-#' `inst/bench/bench-oversubscription.R` measures the default against one
-#' thread with one busy process per core (the default is within 1.1 times of
-#' one thread there) and on the idle machine.
+#' `inst/bench/bench-oversubscription.R` times the default against one thread
+#' and every core, idle and with one busy process per core: under that load
+#' the default chose one thread for every function, so it runs as
+#' `threads = 1` does (reading the load takes under half a millisecond),
+#' where two threads per worker ran BAHSIC inside two future workers 2.5
+#' times slower than one.
 #'
 #' A forked child never starts threads, even when `threads` asks for them:
 #' the OpenMP run-time (libgomp) cannot start them in a child forked after
