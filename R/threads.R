@@ -99,7 +99,7 @@ machine_cores <- function() {
 # The threads of a call when neither `threads` nor the option says: the
 # cores this process may use (parallelly::availableCores(): CPU affinity,
 # cgroup quotas, Slurm and other schedulers, mc.cores) that no other process
-# keeps busy now; 1 in a worker of a parallel back end or a forked child.
+# keeps busy now; 1 in a worker (parallel_worker()).
 auto_threads <- function() {
   pick_threads(available_cores(), machine_cores(), busy_elsewhere(), parallel_worker())
 }
@@ -160,9 +160,10 @@ own_running <- function(tasks = "/proc/self/task") {
   max(1L, sum(state == "R"))
 }
 
-# TRUE inside a worker of a parallel back end (set by worker_unit(),
-# R/parallel.R), in a socket worker on this machine and in a forked child (parallel::mclapply(),
-# BiocParallel::MulticoreParam(), future's multicore): the pid differs from
+# TRUE where a call runs on one thread by default: inside a worker of a
+# parallel back end (set by worker_unit(), R/parallel.R), in a socket worker
+# on this machine, and in a forked child (parallel::mclapply(),
+# BiocParallel::MulticoreParam(), future's multicore), whose pid differs from
 # the one the package was loaded in. libgomp cannot start threads in a child
 # forked after the parent has run a parallel region (it waits forever on a
 # pool that was not copied), so a child runs every call on one thread.
