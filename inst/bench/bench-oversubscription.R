@@ -64,6 +64,7 @@ xb <- matrix(stats::rnorm(50000 * 50), 50000)
 yb <- stats::rnorm(50000)
 x2 <- matrix(stats::rnorm(2500 * 50), 2500)
 y2 <- x2[, 1]^2 + stats::rnorm(2500)
+x4 <- matrix(stats::rnorm(4000 * 20), 4000)
 
 # each function(threads) returns what must be identical across thread counts;
 # threads = NULL: the default (the argument left out)
@@ -77,19 +78,19 @@ entries <- list(
   "hsic_test, m 2500, d 5" = function(t) {
     do.call(hsic_test, c(list(x2[, 1:5], y2), th(t)))$p.value
   },
-  "kernel_matrix, m 2500" = function(t) {
-    sum(do.call(kernel_matrix, c(list(kernel_gaussian(), x2), th(t))))
+  "kernel_matrix, m 4000" = function(t) {
+    sum(do.call(kernel_matrix, c(list(kernel_gaussian(), x4), th(t))))
   },
-  "feature_scores hsic, golub" = function(t) {
-    do.call(feature_scores, c(list(golub$x, golub$y, method = "hsic"), th(t)))$score
+  "feature_scores hsic, ALL" = function(t) {
+    do.call(feature_scores, c(list(all_x, all_y, method = "hsic"), th(t)))$score
   },
   "bahsic, ALL" = function(t) do.call(bahsic, c(list(all_x, all_y), th(t)))$ranking,
   "fohsic 30, ALL" = function(t) {
     do.call(fohsic, c(list(all_x, all_y, n_features = 30), th(t)))$ranking
   },
-  "randsel 300 boot, golub" = function(t) {
+  "randsel 1000 boot, golub" = function(t) {
     set.seed(2)
-    do.call(randsel, c(list(golub$x, golub$y, n_boot = 300), th(t)))$ranking
+    do.call(randsel, c(list(golub$x, golub$y, n_boot = 1000), th(t)))$ranking
   },
   "stability bahsic, golub" = function(t) {
     set.seed(3)
