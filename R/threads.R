@@ -43,7 +43,7 @@
 #' and every core, idle and with one busy process per core: under that load
 #' the default chose one thread for every function, so it runs as
 #' `threads = 1` does (reading the load takes under half a millisecond),
-#' where two threads per worker ran BAHSIC inside two future workers 2.5
+#' where two threads per worker ran BAHSIC inside two future workers 2 to 2.5
 #' times slower than one.
 #'
 #' A forked child never starts threads, even when `threads` asks for them:
