@@ -264,7 +264,10 @@
 #'     \code{feature_scores()}: 2.5 is an error.}
 #'   \item{More threads than cores}{A warning, and the number of cores is
 #'     used (see \link{threads}); a very large number would otherwise
-#'     exhaust the memory of the per-thread workspaces.}
+#'     exhaust the memory of the per-thread workspaces. In a child forked by
+#'     \code{parallel::mclapply()} or \code{BiocParallel::MulticoreParam()},
+#'     every call runs on one thread whatever \code{threads} says, without
+#'     a word: OpenMP cannot start threads there.}
 #'   \item{Stability selection}{\code{stability_selection()} checks its input
 #'     once, as the selectors do, and then fits the selector on halves of the
 #'     samples: each half must hold every class, so it needs at least 6

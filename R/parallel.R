@@ -36,7 +36,7 @@ check_parallel <- function(parallel, frame = parent.frame()) {
     # used, and the caller's stream, which future.seed = TRUE advances, is
     # put back where the serial run leaves it
     return(function(i, f, progress = NULL, amounts = NULL) {
-      keep_rng(progress_lapply_future(i, f, progress, amounts, function(units, g) {
+      keep_rng(progress_lapply_future(i, worker_unit(f), progress, amounts, function(units, g) {
         future.apply::future_lapply(units, g, future.seed = TRUE)
       }))
     })
@@ -46,10 +46,28 @@ check_parallel <- function(parallel, frame = parent.frame()) {
       stop("A BiocParallelParam needs the BiocParallel package.", call. = FALSE)
     }
     return(function(i, f, progress = NULL, amounts = NULL) {
-      progress_lapply_chunks(i, f, progress, amounts, parallel)
+      progress_lapply_chunks(i, worker_unit(f), progress, amounts, parallel)
     })
   }
   stop(parallel_error(parallel), call. = FALSE)
+}
+
+# f for the workers of a back end: where it runs in another process, the
+# calls it makes that leave `threads` to its default run on 1 thread
+# (default_threads(), R/threads.R): the workers share the machine's cores,
+# and a thread more per worker only makes them wait for each other. A
+# sequential plan runs f in this process, with the usual default.
+worker_unit <- function(f) {
+  force(f)
+  home <- Sys.getpid()
+  function(unit) {
+    if (!identical(Sys.getpid(), home)) {
+      old <- cores_cache$worker
+      cores_cache$worker <- TRUE
+      on.exit(cores_cache$worker <- old)
+    }
+    f(unit)
+  }
 }
 
 # A future plan: what future::plan() takes and returns -- a strategy

@@ -142,6 +142,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   fixing <- !is.null(fix_top)
   check_flag(standardize, "standardize")
   check_flag(verbose, "verbose")
+  if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
   run <- if (!is.null(parallel)) check_parallel(parallel)
   pr <- prepare_problem(x, y, list(

@@ -10,22 +10,45 @@
 #' The default, `default_threads()`, is
 #' * the option `bahsic.threads`, when set (e.g. `options(bahsic.threads = 4)`
 #'   in a script or `.Rprofile`);
-#' * otherwise every core of the machine (`parallel::detectCores()`), but at
-#'   most 2 under `R CMD check --as-cran` (environment variable
-#'   `_R_CHECK_LIMIT_CORES_`, CRAN's limit for examples and tests) and at
-#'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set.
+#' * otherwise the cores this R process may use that no other process keeps
+#'   busy when the call starts: the cores of `parallelly::availableCores()`,
+#'   which respects CPU affinity, the CPU quota of a container (cgroups), the
+#'   allocation of Slurm and other schedulers and `mc.cores`, less the other
+#'   processes that are running on the machine at that moment (read from
+#'   `/proc/loadavg` on Linux, less this process's own threads; elsewhere
+#'   the load is not read), at least 1. Under `R CMD check --as-cran`
+#'   (environment variable `_R_CHECK_LIMIT_CORES_`) it is at most 2, and at
+#'   most `OMP_THREAD_LIMIT` / `OMP_NUM_THREADS` when those are set;
+#' * with `parallel =` (a future or BiocParallel back end), 1 per worker
+#'   unless `threads` is given; and 1 in any call inside such a worker, in a
+#'   socket worker on the same machine (`parallel::makePSOCKcluster()`,
+#'   future's multisession, `BiocParallel::SnowParam()`) or in a forked
+#'   child (`parallel::mclapply()`, `BiocParallel::MulticoreParam()`): the
+#'   workers share the cores already.
 #'
-#' All cores is the default because it was the fastest on every function
-#' measured by `inst/bench/bench-threads.R` (in the sources): on a 2-core
-#' machine two threads ranked the 12,625 genes of the ALL data by BAHSIC 1.74
-#' times faster than one, and sped up [hsic()] (1.29x), [hsic_test()]
-#' (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples, [randsel()]
-#' (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene HSIC
-#' (1.12x). Inside
-#' parallel workers that share a machine (`parallel =`, future or
-#' BiocParallel, or `parallel::mclapply()`), use fewer threads per worker
-#' (`threads = 1`, or the option in each worker); [evaluate_selection()]
-#' with `parallel` uses 1 thread per worker unless `threads` is given.
+#' On an idle machine this is every core, the fastest choice for every
+#' function measured by `inst/bench/bench-threads.R` (in the sources): on a
+#' 2-core machine two threads ranked the 12,625 genes of the ALL data by
+#' BAHSIC 1.74 times faster than one, and sped up [hsic()] (1.29x),
+#' [hsic_test()] (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples,
+#' [randsel()] (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene
+#' HSIC (1.12x). On a busy machine the OpenMP threads of a call wait for each
+#' other at the end of every parallel region while a competing process holds
+#' their core: with one busy process per core, two threads ran BAHSIC on ALL
+#' 1.6 to 2.7 times slower than one, and the block estimator of [hsic()]
+#' (m = 50,000, a parallel region per small Gram matrix) 25 times slower;
+#' so a call takes only the cores that are free when it starts, and a region
+#' with less than about a million operations runs on one thread.
+#' `inst/bench/bench-oversubscription.R` times the default against one thread
+#' and every core, idle and with one busy process per core: under that load
+#' the default chose one thread for every function, so it runs as
+#' `threads = 1` does (reading the load takes under half a millisecond),
+#' where two threads per worker ran BAHSIC inside two future workers 2 to 2.5
+#' times slower than one.
+#'
+#' A forked child never starts threads, even when `threads` asks for them:
+#' the OpenMP run-time (libgomp) cannot start them in a child forked after
+#' its parent has run a parallel region, and would wait forever.
 #'
 #' A request for more threads than the machine has cores (or than
 #' `OMP_THREAD_LIMIT`) is reduced to that number with a warning: more threads
@@ -46,7 +69,7 @@ default_threads <- function(...) {
   check_dots(...)
   opt <- option_threads()
   if (!is.null(opt)) return(opt)
-  n <- max_threads()
+  n <- auto_threads()
   if (nzchar(Sys.getenv("_R_CHECK_LIMIT_CORES_")) &&
       !identical(toupper(Sys.getenv("_R_CHECK_LIMIT_CORES_")), "FALSE")) {
     n <- min(n, 2L)
@@ -68,6 +91,98 @@ machine_cores <- function() {
   cores_cache$n
 }
 
+# The threads of a call when neither `threads` nor the option says: the
+# cores this process may use (parallelly::availableCores(): CPU affinity,
+# cgroup quotas, Slurm and other schedulers, mc.cores) that no other process
+# keeps busy now; 1 in a worker (parallel_worker()).
+auto_threads <- function() {
+  pick_threads(available_cores(), machine_cores(), busy_elsewhere(), parallel_worker())
+}
+
+# The rule of auto_threads() on its inputs: `available` cores for this
+# process, `cores` of the machine, `busy` of them taken by other processes
+# (NA where unknown), `worker`: TRUE inside a back end's worker.
+pick_threads <- function(available, cores, busy, worker = FALSE) {
+  if (isTRUE(worker)) return(1L)
+  n <- min(available, cores)
+  if (!is.na(busy)) n <- min(n, cores - busy)
+  max(1L, as.integer(n))
+}
+
+# parallelly::availableCores(), once per session and value of mc.cores
+# (it takes some 4 ms, as long as a t statistic of 12,625 genes).
+available_cores <- function() {
+  key <- paste(getOption("mc.cores"), collapse = " ")
+  if (!identical(cores_cache$key, key)) {
+    n <- tryCatch(parallelly::availableCores(), error = function(e) NA_integer_)
+    cores_cache$available <- if (is.na(n) || n < 1L) machine_cores() else as.integer(n)
+    cores_cache$key <- key
+  }
+  cores_cache$available
+}
+
+# How many cores other processes keep busy at this moment: the runnable
+# tasks of the machine (4th field of /proc/loadavg, "runnable/total"), less
+# this process's own (its main thread, and OpenMP threads still spinning
+# after a parallel region), the smaller of two readings. NA off Linux.
+busy_elsewhere <- function(loadavg = "/proc/loadavg", tasks = "/proc/self/task") {
+  running <- runnable_tasks(loadavg)
+  if (is.na(running) || running <= 1L) return(if (is.na(running)) NA_integer_ else 0L)
+  own <- own_running(tasks)
+  busy <- max(0L, running - own)
+  if (busy > 0L) busy <- min(busy, max(0L, runnable_tasks(loadavg) - own))
+  busy
+}
+
+# The runnable tasks of the machine, from a /proc/loadavg line such as
+# "0.52 0.58 0.59 3/467 12345"; NA when it cannot be read.
+runnable_tasks <- function(loadavg = "/proc/loadavg") {
+  line <- tryCatch(readLines(loadavg, n = 1L, warn = FALSE), error = function(e) "",
+                   warning = function(w) "")
+  n <- suppressWarnings(as.integer(sub("^\\S+ \\S+ \\S+ ([0-9]+)/.*$", "\\1", line[1L])))
+  if (length(n) != 1L || is.na(n) || n < 0L) NA_integer_ else n
+}
+
+# This process's threads that are runnable (state R in /proc/self/task/*/stat);
+# at least 1, the one asking.
+own_running <- function(tasks = "/proc/self/task") {
+  files <- file.path(list.files(tasks, full.names = TRUE), "stat")
+  state <- vapply(files, function(f) {
+    line <- tryCatch(readLines(f, n = 1L, warn = FALSE), error = function(e) "",
+                     warning = function(w) "")
+    substr(sub("^.*\\) ", "", line[1L]), 1L, 1L)
+  }, "", USE.NAMES = FALSE)
+  max(1L, sum(state == "R"))
+}
+
+# TRUE where a call runs on one thread by default: inside a worker of a
+# parallel back end (set by worker_unit(), R/parallel.R), in a socket worker
+# on this machine, and in a forked child (parallel::mclapply(),
+# BiocParallel::MulticoreParam(), future's multicore), whose pid differs from
+# the one the package was loaded in. libgomp cannot start threads in a child
+# forked after the parent has run a parallel region (it waits forever on a
+# pool that was not copied), so a child runs every call on one thread.
+parallel_worker <- function() {
+  if (is.null(cores_cache$socket)) cores_cache$socket <- local_socket_worker()
+  isTRUE(cores_cache$worker) || forked_child() || cores_cache$socket
+}
+
+# TRUE in a socket worker on this machine: an R process started by
+# parallel::makePSOCKcluster() (parLapply(), future's multisession and
+# cluster plans, parallelly) or BiocParallel::SnowParam(), whose arguments
+# name the MASTER it reports to and its PORT, with the master on this host.
+# A worker on another machine keeps that machine's cores.
+local_socket_worker <- function(args = commandArgs(trailingOnly = TRUE),
+                                host = Sys.info()[["nodename"]]) {
+  master <- sub("^MASTER=", "", grep("^MASTER=", args, value = TRUE))
+  length(master) == 1L && any(startsWith(args, "PORT=")) &&
+    tolower(master) %in% tolower(c("localhost", "127.0.0.1", "::1", host))
+}
+
+forked_child <- function() {
+  !is.null(cores_cache$pid) && !identical(cores_cache$pid, Sys.getpid())
+}
+
 # The most threads a call may use: the machine's cores, and OMP_THREAD_LIMIT.
 max_threads <- function() {
   cores <- machine_cores()
@@ -84,6 +199,7 @@ check_threads <- function(threads) {
       threads != round(threads)) {
     stop("'threads' must be a whole number >= 1 (see ?threads for the default).", call. = FALSE)
   }
+  if (forked_child()) return(1L)
   cap <- max_threads()
   if (threads > cap) {
     warning(sprintf("threads = %s is more than the %d core%s this session may use: using %d.",

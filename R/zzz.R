@@ -5,6 +5,8 @@
 # after an unload, too). Neither path loads mlr3filters, and nothing here may
 # fail the loading of bahsic.
 .onLoad <- function(libname, pkgname) {
+  # the process that loaded the package: a forked child differs (R/threads.R)
+  cores_cache$pid <- Sys.getpid()
   tryCatch({
     if (isNamespaceLoaded("mlr3filters")) mlr3_register()
     mlr3_remove_hook(pkgname)

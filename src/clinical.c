@@ -19,8 +19,12 @@ void bk_clinical_cols(const double *za, ptrdiff_t ma, const double *zb,
                       double *K, int nthreads)
 {
   const double scale = p > 0 ? 1.0 / (double) p : 0.0;
+  /* threads for enough work only: rfe() computes thousands of small kernels */
+  const int par = nthreads > 1 &&
+                  (double) (j1 - j0) * (double) ma * (double) p >= BK_PAR_MIN_PAIRS;
+  (void) par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t j = j0; j < j1; j++) {
     double *col = K + ma * j;

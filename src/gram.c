@@ -174,13 +174,20 @@ static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
       ops += (b1 - b0) * b1 * cost;
       g1++;
     }
+    /* threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
+     * matrices of the block estimator open a region each */
+    const int par = nthreads > 1 &&
+                    (pace ? (double) ops
+                          : 0.5 * (double) m * (double) m * (double) cost) >=
+                        BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
     for (ptrdiff_t blk = g0; blk < g1; blk++) {
       ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
       cross(x, m, d, dist, K, b0, b1);
     }
+    (void) par;
     g0 = g1;
     bk_pace(pace, ops);
   }
@@ -252,10 +259,15 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
       /* columns b0..b1-1 between two interrupt checks */
       ptrdiff_t b1 = pace ? b0 : m, ops = 0;
       while (b1 < m && ops < BK_CHECK_OPS) ops += cost * (++b1);
+      const int par = nthreads > 1 &&
+                      (pace ? (double) ops
+                            : 0.5 * (double) m * (double) m * (double) cost) >=
+                          BK_PAR_MIN_PAIRS;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
 #endif
       for (ptrdiff_t b = b0; b < b1; b++) map(K + m * b, b + 1, kern, post);
+      (void) par;
       b0 = b1;
       bk_pace(pace, ops);
     }

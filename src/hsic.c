@@ -434,8 +434,12 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                   chunk = per > nt ? per : nt;
   for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
     const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
+    /* threads for enough work only (an exponential per pair and feature) */
+    const int threaded =
+        nthreads > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS / 8.0;
+    (void) threaded;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (threaded)
 #endif
     for (ptrdiff_t j = j0; j < j1; j++) {
       const double *xj = x + m * j;

@@ -373,8 +373,11 @@ void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                   per = BK_CHECK_OPS / ops, chunk = per > nt ? per : nt;
   for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
     const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
+    /* threads for enough work only */
+    const int threaded = nthreads > 1 && (double) (j1 - j0) * (double) ops >= BK_PAR_MIN_PAIRS;
+    (void) threaded;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (threaded)
 #endif
     for (ptrdiff_t j = j0; j < j1; j++) {
       double *base = bufs + per_thread * thread_id();

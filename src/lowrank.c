@@ -585,9 +585,14 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
 
   for (ptrdiff_t c0 = 0; c0 < D; c0 += chunk) {
     const ptrdiff_t c1 = c0 + chunk < D ? c0 + chunk : D;
+    /* threads for enough work only (a projection on d and sums with s
+     * columns per sample and feature) */
+    const int par = nthreads > 1 && (double) m * (double) (c1 - c0) *
+                                            (double) (d + s + 2) >= BK_PAR_MIN_PAIRS;
+    (void) par;
     /* the chunk's features, a block of rows at a time */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
 #endif
     for (ptrdiff_t blk = 0; blk < nblk; blk++) {
       ptrdiff_t b0 = blk * BK_RFF_ROWS,
@@ -596,7 +601,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     }
     /* each feature's sums over the samples, whole on one thread */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
     for (ptrdiff_t k = c0; k < c1; k++) {
       const double *z = Zc + (ptrdiff_t) m * (k - c0);
@@ -624,7 +629,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     }
     /* the per-sample sums, the features in their order */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
 #endif
     for (ptrdiff_t blk = 0; blk < nblk; blk++) {
       ptrdiff_t b0 = blk * BK_RFF_ROWS,

@@ -403,8 +403,11 @@ static void hsic_wgrad(const double *x, ptrdiff_t m, ptrdiff_t d, const double *
   /* elementwise (the same numbers for any nthreads), then summed in one
    * fixed order */
   (void) nthreads; /* without OpenMP */
+  /* threads for enough work only (an exponential per pair) */
+  const int par = nthreads > 1 && (double) mm >= BK_PAR_MIN_PAIRS / 8.0;
+  (void) par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t bcol = 0; bcol < m; bcol++) {
     double *Qb = Q + m * bcol;

@@ -11,8 +11,9 @@
 # Debian package is already installed.
 #
 # --user: r-base-dev (a C compiler for the package's C code), the Imports (stats, methods,
-#    graphics, utils and parallel come with R; progressr from Debian, stabs from CRAN), the main
-#    job's limma and the ALL data set with Biobase, and what R CMD build needs to build the four
+#    graphics, utils and parallel come with R; progressr and parallelly from Debian, stabs from
+#    CRAN), the main job's limma and the ALL data set with Biobase, and what R CMD build needs
+#    to build the four
 #    vignettes: knitr, rmarkdown and pandoc, plus the packages the vignettes run (kernlab, MASS,
 #    SummarizedExperiment, SingleCellExperiment, HDF5Array, BiocParallel; without them the
 #    vignettes still build, with those sections not run).
@@ -55,7 +56,7 @@ if [[ $mode == user ]]; then
     r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all
     r-cran-knitr r-cran-rmarkdown pandoc
     r-cran-kernlab r-cran-mass r-bioc-summarizedexperiment r-bioc-singlecellexperiment
-    r-bioc-hdf5array r-bioc-biocparallel
+    r-bioc-hdf5array r-bioc-biocparallel r-cran-parallelly
   )
   cran_packages=(stabs)
 else
@@ -64,7 +65,7 @@ else
     r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
     r-bioc-all r-bioc-multtest
     r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
-    r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr
+    r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr r-cran-parallelly
     r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
     r-bioc-hdf5array r-bioc-singlecellexperiment
     pandoc qpdf tidy
