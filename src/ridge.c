@@ -307,7 +307,7 @@ ptrdiff_t bk_ridge_select(const double *x, ptrdiff_t m, ptrdiff_t d,
                         NULL, ridge_score_all, NULL, NULL,
                         NULL, ridge_hsic, NULL};
   const bk_schedule_opts so = {o->backward ? BK_BACKWARD : BK_FORWARD, o->step,
-                               o->n_target, 1, NULL};
+                               o->n_target, 1, NULL, NULL};
   int fail;
   ptrdiff_t np = bk_schedule(&sc, d, &so, rank, score, iter, path, sortbuf,
                              iwork, &fail, tick, ctx);
