@@ -114,7 +114,10 @@ pick_threads <- function(available, cores, busy, worker = FALSE) {
 available_cores <- function() {
   key <- paste(getOption("mc.cores"), collapse = " ")
   if (!identical(cores_cache$key, key)) {
-    n <- tryCatch(parallelly::availableCores(), error = function(e) NA_integer_)
+    n <- tryCatch(parallelly::availableCores(), error = function(e) {
+      if (is_time_limit(e)) stop(e)
+      NA_integer_
+    })
     cores_cache$available <- if (is.na(n) || n < 1L) machine_cores() else as.integer(n)
     cores_cache$key <- key
   }
@@ -137,10 +140,18 @@ busy_elsewhere <- function(loadavg = "/proc/loadavg", tasks = "/proc/self/task")
 # The runnable tasks of the machine, from a /proc/loadavg line such as
 # "0.52 0.58 0.59 3/467 12345"; NA when it cannot be read.
 runnable_tasks <- function(loadavg = "/proc/loadavg") {
-  line <- tryCatch(readLines(loadavg, n = 1L, warn = FALSE), error = function(e) "",
-                   warning = function(w) "")
+  line <- first_line(loadavg)
   n <- suppressWarnings(as.integer(sub("^\\S+ \\S+ \\S+ ([0-9]+)/.*$", "\\1", line[1L])))
   if (length(n) != 1L || is.na(n) || n < 0L) NA_integer_ else n
+}
+
+# The first line of a /proc file, "" when it cannot be read. Every call
+# reads the load, so a time limit or Ctrl-C often falls here: R raises a time
+# limit once, so the limit goes on to the caller, never read as "".
+first_line <- function(path) {
+  tryCatch(readLines(path, n = 1L, warn = FALSE),
+           error = function(e) if (is_time_limit(e)) stop(e) else "",
+           warning = function(w) "")
 }
 
 # This process's threads that are runnable (state R in /proc/self/task/*/stat);
@@ -148,8 +159,7 @@ runnable_tasks <- function(loadavg = "/proc/loadavg") {
 own_running <- function(tasks = "/proc/self/task") {
   files <- file.path(list.files(tasks, full.names = TRUE), "stat")
   state <- vapply(files, function(f) {
-    line <- tryCatch(readLines(f, n = 1L, warn = FALSE), error = function(e) "",
-                     warning = function(w) "")
+    line <- first_line(f)
     substr(sub("^.*\\) ", "", line[1L]), 1L, 1L)
   }, "", USE.NAMES = FALSE)
   max(1L, sum(state == "R"))

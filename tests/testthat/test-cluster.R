@@ -22,7 +22,7 @@ from_seed <- function(seed, code) {
   list(value = value, after = stats::runif(1))
 }
 
-# Every loop, on one back end. stability_selection() records its threads,
+# Every loop, on one back end. stability_selection() and randsel() record their threads,
 # which are 1 by default with a back end: the serial run is given 1 too.
 cluster_runs <- function(d, fit, parallel) {
   list(
@@ -44,7 +44,7 @@ cluster_runs <- function(d, fit, parallel) {
                                               n_perm = 200, parallel = parallel)),
     selection_test = from_seed(7, selection_test(fit, n = 2, n_perm = 6, x = d$x, y = d$y,
                                                  parallel = parallel)),
-    randsel = from_seed(8, randsel(d$x, d$y, n_boot = 300, parallel = parallel))
+    randsel = from_seed(8, randsel(d$x, d$y, n_boot = 300, threads = 1L, parallel = parallel))
   )
 }
 

@@ -22,6 +22,7 @@
  *   - bk_median_pairwise() needs cross (m x m) whenever d > 1.
  */
 #include "fuzz_input.h"
+#include <float.h>
 #include <sanitizer/asan_interface.h>
 
 /* bk_median_pairwise() for one feature uses only work[0..m-1] (a sorted copy
@@ -55,12 +56,16 @@ static double ref_median(double *v, ptrdiff_t n, int squared)
   qsort(v, (size_t) n, sizeof(double), cmp_d);
   ptrdiff_t k = (n - 1) / 2;
   double lo = v[k], hi = n % 2 == 0 ? v[k + 1] : lo;
-  if (lo + hi == 0.0) {
-    ptrdiff_t zeros = 0;
-    for (ptrdiff_t i = 0; i < n; i++) zeros += v[i] == 0.0;
-    ptrdiff_t nz = n - zeros;
+  /* the rule for ties (bahsic.h, BK_MEDIAN_TIE): values at most DBL_EPSILON
+   * times the largest tie with 0; when the upper middle value is one, the
+   * median of the others (0 when all tie) */
+  const double tie = DBL_EPSILON * v[n - 1];
+  if (hi <= tie) {
+    ptrdiff_t ties = 0;
+    for (ptrdiff_t i = 0; i < n; i++) ties += v[i] <= tie;
+    ptrdiff_t nz = n - ties;
     if (nz == 0) return 0.0;
-    k = zeros + (nz - 1) / 2;
+    k = ties + (nz - 1) / 2;
     lo = hi = v[k];
     if (nz % 2 == 0) hi = v[k + 1];
   }
