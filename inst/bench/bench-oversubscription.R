@@ -12,7 +12,8 @@
 # `regexp` keeps the functions whose label matches (a shorter run while
 # developing), e.g. Rscript inst/bench/bench-oversubscription.R 3 'block|maxT';
 # `busy`: the number of competing processes (default: one per core).
-# The whole bench takes about 5 to 8 minutes on 2 cores. Measure on an
+# The whole bench takes about 10 to 15 minutes on 2 cores (each sample runs for at least
+# 0.5 s). Measure on an
 # otherwise quiet machine: the "idle" half is only as idle as the machine.
 
 suppressPackageStartupMessages(library(bahsic))
@@ -125,24 +126,30 @@ entries <- entries[grepl(keep, names(entries))]
 
 # --- timing --------------------------------------------------------------------
 # `runs` alternating rounds (the default, 1 thread, every core): the
-# medians, and the threads the default chose at the start
+# medians. Each sample repeats the call until it has run for `min_time`
+# seconds (k calls, the same k for the three), so that a call of 0.1 s is
+# not judged on one slice of the scheduler. `chosen`: the fewest and the
+# most threads default_threads() gave just before the default's samples.
+min_time <- 0.5
 time_rounds <- function(f, label) {
   ref <- f(1L)
   if (!identical(f(NULL), ref) || !identical(f(cores), ref)) {
     stop(label, ": the default, threads = 1 and threads = ", cores, " give different results")
   }
-  chosen <- default_threads()
+  k <- max(1L, ceiling(min_time / max(system.time(f(1L))[["elapsed"]], 1e-3)))
+  one <- function(t) system.time(for (i in seq_len(k)) f(t))[["elapsed"]] / k
   sec <- vapply(seq_len(runs), function(i) {
-    c(default = system.time(f(NULL))[["elapsed"]], one = system.time(f(1L))[["elapsed"]],
-      all = system.time(f(cores))[["elapsed"]])
-  }, c(default = 0, one = 0, all = 0))
-  c(apply(sec, 1L, stats::median), chosen = chosen)
+    chosen <- default_threads()
+    c(default = one(NULL), one = one(1L), all = one(cores), chosen = chosen)
+  }, c(default = 0, one = 0, all = 0, chosen = 0))
+  c(apply(sec[1:3, , drop = FALSE], 1L, stats::median), lo = min(sec["chosen", ]),
+    hi = max(sec["chosen", ]))
 }
 
 phase <- function(label) {
   cat(sprintf("%s: load %s (1, 5, 15 min, runnable/total)\n", label, load_now()))
   t(vapply(names(entries), function(nm) time_rounds(entries[[nm]], nm),
-           c(default = 0, one = 0, all = 0, chosen = 0)))
+           c(default = 0, one = 0, all = 0, lo = 0, hi = 0)))
 }
 
 main <- function() {
@@ -163,23 +170,26 @@ main <- function() {
   stop_busy(pids)
   pids <- integer()
   ratio <- busy[, "default"] / busy[, "one"]
+  thr <- function(r) if (r[["lo"]] == r[["hi"]]) sprintf("%d", as.integer(r[["lo"]])) else
+    sprintf("%d-%d", as.integer(r[["lo"]]), as.integer(r[["hi"]]))
   cat(sprintf("\n%-28s %6s %6s %6s %3s %5s %5s | %6s %6s %6s %3s %5s %5s %3s\n", "function",
               "idle 1", "def", "all", "thr", "x def", "x all", "busy 1", "def", "all", "thr",
               "r def", "r all", "ok"))
   for (nm in rownames(idle)) {
     i <- idle[nm, ]
     b <- busy[nm, ]
-    cat(sprintf("%-28s %6.3f %6.3f %6.3f %3d %5.2f %5.2f | %6.3f %6.3f %6.3f %3d %5.2f %5.2f %3s\n",
-                nm, i[["one"]], i[["default"]], i[["all"]], as.integer(i[["chosen"]]),
+    cat(sprintf("%-28s %6.3f %6.3f %6.3f %3s %5.2f %5.2f | %6.3f %6.3f %6.3f %3s %5.2f %5.2f %3s\n",
+                nm, i[["one"]], i[["default"]], i[["all"]], thr(i),
                 i[["one"]] / i[["default"]], i[["one"]] / i[["all"]], b[["one"]], b[["default"]],
-                b[["all"]], as.integer(b[["chosen"]]), ratio[nm], b[["all"]] / b[["one"]],
+                b[["all"]], thr(b), ratio[nm], b[["all"]] / b[["one"]],
                 if (ratio[nm] <= 1.1) "yes" else "NO"))
   }
-  cat(sprintf(paste0("1, def, all: threads = 1, the default, threads = %d (every core); thr: ",
-                     "default_threads() at the start of that function's runs;\nx def, x all: ",
+  cat(sprintf(paste0("1, def, all: threads = 1, the default, threads = %d (every core), seconds a call ",
+                     "(each sample repeats the call for at least %.1f s); thr: the threads ",
+                     "default_threads() gave before each sample;\nx def, x all: ",
                      "speed-up over 1 thread on the machine as it was; r def, r all: time / ",
                      "1 thread's with the busy processes (target for the default: <= 1.1)\n"),
-              cores))
+              cores, min_time))
   invisible(list(idle = idle, busy = busy))
 }
 
