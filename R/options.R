@@ -118,14 +118,7 @@ option_threads <- function() {
   if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 1 || v != round(v)) {
     option_error("bahsic.threads", v, "a whole number >= 1, e.g. options(bahsic.threads = 2)")
   }
-  cap <- max_threads()
-  if (v > cap) {
-    warning(sprintf(paste0("options(bahsic.threads = %s) is more than the %d core%s this ",
-                           "session may use: using %d."),
-                    format(v), cap, if (cap == 1L) "" else "s", cap), call. = FALSE)
-    v <- cap
-  }
-  as.integer(v)
+  cap_threads(v, "options(bahsic.threads = %s)")
 }
 
 # The option bahsic.simd (default TRUE) lets the pair loops use their AVX2

@@ -210,11 +210,19 @@ check_threads <- function(threads) {
     stop("'threads' must be a whole number >= 1 (see ?threads for the default).", call. = FALSE)
   }
   if (forked_child()) return(1L)
+  cap_threads(threads, "threads = %s")
+}
+
+# A thread count above the cores the session may use, reduced to them with a
+# warning that names where it came from (`what`: "threads = %s" for the
+# argument, "options(bahsic.threads = %s)" for the option).
+cap_threads <- function(n, what) {
   cap <- max_threads()
-  if (threads > cap) {
-    warning(sprintf("threads = %s is more than the %d core%s this session may use: using %d.",
-                    format(threads), cap, if (cap == 1L) "" else "s", cap), call. = FALSE)
-    threads <- cap
+  if (n > cap) {
+    warning(sprintf("%s is more than the %d core%s this session may use: using %d.",
+                    sprintf(what, format(n)), cap, if (cap == 1L) "" else "s", cap),
+            call. = FALSE)
+    n <- cap
   }
-  as.integer(threads)
+  as.integer(n)
 }
