@@ -265,26 +265,32 @@ format_percent <- function(share) {
 }
 
 # What a selector's `score` and `contribution` are (?selection), in words
-# for the printed table and the plots; NULL for a selector without them.
+# for the printed table and the plots: one row per result method (NA: the
+# selector has no score).
+selection_meanings <- rbind(
+  bahsic = c(score = "HSIC of the surviving features without it, when it was eliminated",
+             contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%"),
+  fohsic = c("HSIC of the selected features with it, when it was added",
+             "share of HSIC gained when it was added; the first ones added: 100%"),
+  randsel = c("its contribution to the subsets' alignment when it was ranked",
+              "its score relative to the mean alignment of its iteration"),
+  l1_lsmi = c("its weight", "its share of the total weight"),
+  l1_hsic = c("its weight", "its share of the total weight"),
+  hsic_weights = c("its weight", "its share of the total weight"),
+  rfe_svm = c("its importance when it was removed",
+              "share of the importances of its iteration; the last one left: 100%"),
+  rfe_mkl = c("its importance when it was removed",
+              "share of the importances of its iteration; the last one left: 100%"),
+  stability = c("its selection probability", NA)
+)
+
 score_meaning <- function(method) {
-  switch(method,
-    bahsic = "HSIC of the surviving features without it, when it was eliminated",
-    fohsic = "HSIC of the selected features with it, when it was added",
-    randsel = "its contribution to the subsets' alignment when it was ranked",
-    l1_lsmi = , l1_hsic = , hsic_weights = "its weight",
-    rfe_svm = , rfe_mkl = "its importance when it was removed",
-    stability = "its selection probability",
-    NULL)
+  if (method %in% rownames(selection_meanings)) selection_meanings[[method, "score"]]
 }
 
 contribution_meaning <- function(method) {
-  switch(method,
-    bahsic = "share of its surviving set's HSIC lost without it; the last one left: 100%",
-    fohsic = "share of HSIC gained when it was added; the first ones added: 100%",
-    randsel = "its score relative to the mean alignment of its iteration",
-    l1_lsmi = , l1_hsic = , hsic_weights = "its share of the total weight",
-    rfe_svm = , rfe_mkl = "share of the importances of its iteration; the last one left: 100%",
-    "the share of the selector's criterion it carried when ranked")
+  v <- if (method %in% rownames(selection_meanings)) selection_meanings[[method, "contribution"]]
+  if (is.null(v) || is.na(v)) "the share of the selector's criterion it carried when ranked" else v
 }
 
 print_top <- function(top, n_ranked, digits, method = "") {
