@@ -197,6 +197,26 @@ static inline ptrdiff_t bk_pace_group(const bk_pacer *p, double cost,
   return k > 0 ? k : 1;
 }
 
+/* ---- paced loops ------------------------------------------------------------
+ * n independent items (features, columns or cache blocks of a Gram matrix),
+ * each writing only its own numbers, in groups of about BK_CHECK_OPS
+ * operations (at least one item per thread) with the pacer between groups on
+ * the calling thread; each group one OpenMP loop, threaded only where it has
+ * par_min operations or more (a parallel region costs, see
+ * BK_PAR_MIN_PAIRS). Without a pacer all n are one group. Neither the groups
+ * nor the threads change a bit of the results. */
+typedef struct {
+  void (*item)(void *ctx, ptrdiff_t i); /* item i, on any thread: no R API */
+  void *ctx;
+  double (*cost)(const void *ctx, ptrdiff_t i); /* its operations; NULL: ops */
+  double ops;     /* the operations of every item where cost is NULL */
+  double par_min; /* the operations a group needs for threads */
+  int dynamic;    /* 0: a static schedule; else dynamic, chunks of this many */
+} bk_paced_loop;
+
+void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,
+                  bk_pacer *pace);
+
 /* ---- scales -----------------------------------------------------------------
  * Floating-point products and sums scale exactly by powers of two (barring
  * over- and underflow), so a computation on data multiplied by 2^e gives the

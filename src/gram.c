@@ -152,46 +152,49 @@ static int gram_avx2(int simd)
  * computed on its own, so neither the threads nor the groups of blocks
  * between interrupt checks change a bit of it. simd: the AVX2 copy of the
  * loop where the CPU has it (the same values). */
+/* the cross loop's items: cache blocks of bs columns */
+typedef struct {
+  const double *x;
+  ptrdiff_t m, d, bs, cost;
+  int dist;
+  double *K;
+  cross_fn cross;
+} cross_ctx;
+
+static void cross_block(void *ctx, ptrdiff_t blk)
+{
+  const cross_ctx *c = ctx;
+  ptrdiff_t b0 = blk * c->bs, b1 = b0 + c->bs < c->m ? b0 + c->bs : c->m;
+  c->cross(c->x, c->m, c->d, c->dist, c->K, b0, b1);
+}
+
+static double cross_cost(const void *ctx, ptrdiff_t blk)
+{
+  const cross_ctx *c = ctx;
+  ptrdiff_t b0 = blk * c->bs, b1 = b0 + c->bs < c->m ? b0 + c->bs : c->m;
+  return (double) ((b1 - b0) * b1 * c->cost);
+}
+
 static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
                        double *K, int nthreads, bk_pacer *pace, int simd)
 {
-  cross_fn cross = cross_columns;
+  cross_ctx c = {.x = x, .m = m, .d = d, .dist = dist, .K = K,
+                 .cross = cross_columns};
 #ifdef GRAM_X86_DISPATCH
-  if (gram_avx2(simd)) cross = cross_columns_avx2;
+  if (gram_avx2(simd)) c.cross = cross_columns_avx2;
 #endif
   (void) simd;
-  ptrdiff_t bs = 16384 / (m > 0 ? m : 1);
-  if (bs < 1) bs = 1;
-  ptrdiff_t nblocks = (m + bs - 1) / bs;
+  c.bs = 16384 / (m > 0 ? m : 1);
+  if (c.bs < 1) c.bs = 1;
   /* an element of a column costs about d / 4 sweeps of four features, and
-   * zeroing it first (the first touch of a fresh page) some four more */
-  ptrdiff_t cost = d / 4 + 4;
-  for (ptrdiff_t g0 = 0; g0 < nblocks;) {
-    /* the cache blocks g0..g1-1 between two interrupt checks */
-    ptrdiff_t g1 = pace ? g0 : nblocks, ops = 0;
-    while (g1 < nblocks && ops < BK_CHECK_OPS) {
-      ptrdiff_t b0 = g1 * bs, b1 = b0 + bs < m ? b0 + bs : m;
-      ops += (b1 - b0) * b1 * cost;
-      g1++;
-    }
-    /* threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
-     * matrices of the block estimator open a region each */
-    const int par = nthreads > 1 &&
-                    (pace ? (double) ops
-                          : 0.5 * (double) m * (double) m * (double) cost) >=
-                        BK_PAR_MIN_PAIRS;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
-#endif
-    for (ptrdiff_t blk = g0; blk < g1; blk++) {
-      ptrdiff_t b0 = blk * bs, b1 = b0 + bs < m ? b0 + bs : m;
-      cross(x, m, d, dist, K, b0, b1);
-    }
-    (void) par;
-    g0 = g1;
-    bk_pace(pace, ops);
-  }
-  (void) nthreads;
+   * zeroing it first (the first touch of a fresh page) some four more;
+   * threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
+   * matrices of the block estimator open a region each */
+  c.cost = d / 4 + 4;
+  const bk_paced_loop loop = {.item = cross_block, .ctx = &c,
+                              .cost = cross_cost,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
+  bk_paced_for(&loop, (m + c.bs - 1) / c.bs, nthreads, pace);
 }
 
 /* The baseline loop: what the selectors' medians (bk_median_pairwise())
@@ -219,6 +222,26 @@ void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern_in,
              double *K, double *work, int nthreads)
 {
   bk_gram_ck(x, m, d, 0, kern_in, K, work, nthreads, 0, NULL);
+}
+
+/* the kernel map's items: the columns of K's upper triangle */
+typedef struct {
+  double *K;
+  ptrdiff_t m, cost;
+  bk_kernel kern;
+  double post;
+  map_fn map;
+} map_ctx;
+
+static void map_col(void *ctx, ptrdiff_t b)
+{
+  const map_ctx *c = ctx;
+  c->map(c->K + c->m * b, b + 1, c->kern, c->post);
+}
+
+static double map_cost(const void *ctx, ptrdiff_t b)
+{
+  return (double) (((const map_ctx *) ctx)->cost * (b + 1));
 }
 
 void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
@@ -252,25 +275,13 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
 #endif
     /* operations per value: a vectorised exponential some ten, with a
      * square root twenty, pow() or a division some fifty */
-    const ptrdiff_t cost = kern.type == BK_GAUSSIAN  ? 10
-                           : kern.type == BK_LAPLACE ? 20
-                                                     : 50;
-    for (ptrdiff_t b0 = 0; b0 < m;) {
-      /* columns b0..b1-1 between two interrupt checks */
-      ptrdiff_t b1 = pace ? b0 : m, ops = 0;
-      while (b1 < m && ops < BK_CHECK_OPS) ops += cost * (++b1);
-      const int par = nthreads > 1 &&
-                      (pace ? (double) ops
-                            : 0.5 * (double) m * (double) m * (double) cost) >=
-                          BK_PAR_MIN_PAIRS;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads) if (par)
-#endif
-      for (ptrdiff_t b = b0; b < b1; b++) map(K + m * b, b + 1, kern, post);
-      (void) par;
-      b0 = b1;
-      bk_pace(pace, ops);
-    }
+    map_ctx c = {.K = K, .m = m, .kern = kern, .post = post, .map = map,
+                 .cost = kern.type == BK_GAUSSIAN  ? 10
+                         : kern.type == BK_LAPLACE ? 20
+                                                   : 50};
+    const bk_paced_loop loop = {.item = map_col, .ctx = &c, .cost = map_cost,
+                                .par_min = BK_PAR_MIN_PAIRS, .dynamic = 16};
+    bk_paced_for(&loop, m, nthreads, pace);
   }
   /* mirror the upper triangle in tiles, so that both sides stay in cache */
   const ptrdiff_t T = 64;

@@ -414,6 +414,67 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   }
 }
 
+/* the features of bk_feature_dot(), one at a time */
+typedef struct {
+  const double *x, *par, *W, *Wp, *zero;
+  ptrdiff_t m;
+  bk_kernel kern;
+  double *cols, *out;
+  bk_gauss_pass_fn pass_clamped, pass_in_range;
+} dot_ctx;
+
+static void feature_dot_one(void *ctx, ptrdiff_t j)
+{
+  const dot_ctx *c = ctx;
+  const ptrdiff_t m = c->m;
+  const double *xj = c->x + m * j;
+  bk_kernel kj = c->kern;
+  if (c->par) kj.p1 = c->par[j];
+  int dist = bk_kernel_uses_distance(kj.type);
+  /* a feature of an extreme scale (its squares would over- or underflow)
+   * is brought to a scale of 1 by a power of two, with its kernel's
+   * parameter: the same kernel values, exactly (bk_scaled_kernel()) */
+  double post = 1.0;
+  int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
+  if (e != 0) {
+    double *col = c->cols + m * thread_id();
+    bk_copy_pow2(xj, m, e, col);
+    xj = col;
+    kj = bk_scaled_kernel(kj, e);
+    if (bk_kernel_has(kj.type, BK_KPROP_LENGTH)) post = ldexp(1.0, e);
+  }
+  double diag = 0.0, off = 0.0;
+  /* m = 0: no pairs, and no xj[0] for the range (the other branch sums
+   * nothing) */
+  if (kj.type == BK_GAUSSIAN && m > 0) {
+    double lo = xj[0], hi = xj[0];
+    for (ptrdiff_t a = 1; a < m; a++) {
+      lo = xj[a] < lo ? xj[a] : lo;
+      hi = xj[a] > hi ? xj[a] : hi;
+    }
+    /* every argument is >= -sigma range^2: no clamp when that is >= -708 */
+    bk_gauss_pass_fn pass =
+        kj.p1 * (hi - lo) * (hi - lo) <= 708.0 ? c->pass_in_range : c->pass_clamped;
+    off = pass(c->zero, c->Wp, xj, m, -kj.p1, 1.0);
+  } else {
+    const double *w = c->Wp;
+    for (ptrdiff_t b = 1; b < m; b++) {
+      const double xb = xj[b];
+      double s = 0.0;
+      for (ptrdiff_t a = 0; a < b; a++) {
+        double t = xj[a] - xb;
+        s += bk_kernel_value(kj, dist ? t * t : xj[a] * xb) * w[a];
+      }
+      off += s;
+      w += b;
+    }
+  }
+  for (ptrdiff_t a = 0; a < m; a++)
+    diag += bk_kernel_value(kj, dist ? 0.0 : xj[a] * xj[a]) * c->W[a + m * a];
+  /* W is symmetric: the pairs a < b count twice */
+  c->out[j] = (diag + 2.0 * off) * post;
+}
+
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
                     double *work, int simd, int nthreads, bk_pacer *pace)
@@ -421,75 +482,17 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
   /* W's upper triangle packed once, and zero distances to add the feature
    * to: the Gaussian case is then the selectors' pair loop (pairs.c) */
   const ptrdiff_t P = m * (m - 1) / 2;
-  double *Wp = work, *zero = work + P, *cols = work + 2 * P;
-  bk_pack_upper(W, m, Wp);
-  memset(zero, 0, (size_t) P * sizeof(double));
-  bk_gauss_pass_fn pass_clamped = bk_pick_gauss_pass(0, simd),
-                   pass_in_range = bk_pick_gauss_pass(1, simd);
-  /* the features in chunks of about BK_CHECK_OPS pairs (at least one per
-   * thread), the pacer between them; each feature's sum is its own, so the
-   * chunks change nothing but when control returns */
-  const ptrdiff_t nt = nthreads > 1 ? nthreads : 1,
-                  per = P > 0 ? BK_CHECK_OPS / P : d,
-                  chunk = per > nt ? per : nt;
-  for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
-    const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
-    /* threads for enough work only (an exponential per pair and feature) */
-    const int threaded =
-        nthreads > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS / 8.0;
-    (void) threaded;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (threaded)
-#endif
-    for (ptrdiff_t j = j0; j < j1; j++) {
-      const double *xj = x + m * j;
-      bk_kernel kj = kern;
-      if (par) kj.p1 = par[j];
-      int dist = bk_kernel_uses_distance(kj.type);
-      /* a feature of an extreme scale (its squares would over- or underflow)
-       * is brought to a scale of 1 by a power of two, with its kernel's
-       * parameter: the same kernel values, exactly (bk_scaled_kernel()) */
-      double post = 1.0;
-      int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
-      if (e != 0) {
-        double *col = cols + m * thread_id();
-        bk_copy_pow2(xj, m, e, col);
-        xj = col;
-        kj = bk_scaled_kernel(kj, e);
-        if (bk_kernel_has(kj.type, BK_KPROP_LENGTH)) post = ldexp(1.0, e);
-      }
-      double diag = 0.0, off = 0.0;
-      /* m = 0: no pairs, and no xj[0] for the range (the other branch sums
-       * nothing) */
-      if (kj.type == BK_GAUSSIAN && m > 0) {
-        double lo = xj[0], hi = xj[0];
-        for (ptrdiff_t a = 1; a < m; a++) {
-          lo = xj[a] < lo ? xj[a] : lo;
-          hi = xj[a] > hi ? xj[a] : hi;
-        }
-        /* every argument is >= -sigma range^2: no clamp when that is >= -708 */
-        bk_gauss_pass_fn pass =
-            kj.p1 * (hi - lo) * (hi - lo) <= 708.0 ? pass_in_range : pass_clamped;
-        off = pass(zero, Wp, xj, m, -kj.p1, 1.0);
-      } else {
-        const double *w = Wp;
-        for (ptrdiff_t b = 1; b < m; b++) {
-          const double xb = xj[b];
-          double s = 0.0;
-          for (ptrdiff_t a = 0; a < b; a++) {
-            double t = xj[a] - xb;
-            s += bk_kernel_value(kj, dist ? t * t : xj[a] * xb) * w[a];
-          }
-          off += s;
-          w += b;
-        }
-      }
-      for (ptrdiff_t a = 0; a < m; a++)
-        diag += bk_kernel_value(kj, dist ? 0.0 : xj[a] * xj[a]) * W[a + m * a];
-      /* W is symmetric: the pairs a < b count twice */
-      out[j] = (diag + 2.0 * off) * post;
-    }
-    bk_pace(pace, (j1 - j0) * (P + m));
-  }
-  (void) nthreads;
+  dot_ctx c = {.x = x, .par = par, .W = W, .Wp = work, .zero = work + P,
+               .m = m, .kern = kern, .cols = work + 2 * P, .out = out,
+               .pass_clamped = bk_pick_gauss_pass(0, simd),
+               .pass_in_range = bk_pick_gauss_pass(1, simd)};
+  bk_pack_upper(W, m, work);
+  memset(work + P, 0, (size_t) P * sizeof(double));
+  /* each feature's sum is its own, so the groups and threads change
+   * nothing; threads for enough work only (an exponential per pair and
+   * feature) */
+  const bk_paced_loop loop = {.item = feature_dot_one, .ctx = &c,
+                              .ops = (double) (P + m),
+                              .par_min = BK_PAR_MIN_PAIRS / 8.0};
+  bk_paced_for(&loop, d, nthreads, pace);
 }

@@ -335,62 +335,68 @@ static double perm_count(const feature_buf *buf, ptrdiff_t m, const double *Wt,
   return count;
 }
 
+/* the features of bk_feature_hsic_test(), one at a time */
+typedef struct {
+  const double *x, *par, *Lp, *Ld, *Wp, *Wd;
+  ptrdiff_t m, P;
+  bk_kernel kern;
+  const bk_test_label *lab;
+  double nw, *bufs, *shape, *z, *count;
+  fill_fn fill_k;
+  centre_fn centre_k;
+} test_ctx;
+
+static void feature_test_one(void *ctx, ptrdiff_t j)
+{
+  const test_ctx *c = ctx;
+  const ptrdiff_t m = c->m, P = c->P;
+  double *base = c->bufs + (P + 4 * m) * thread_id();
+  const feature_buf buf = {base, base + P, base + P + m, base + P + 2 * m,
+                           base + P + 3 * m};
+  bk_kernel kj = c->kern;
+  if (c->par) kj.p1 = c->par[j];
+  const double offtop = feature_kernel(c->x + m * j, m, kj, c->fill_k, &buf);
+  gamma_one(&buf, m, offtop, c->Lp, c->Ld, c->lab, c->centre_k, c->shape + j,
+            c->z + j);
+  if (c->lab->B > 0)
+    c->count[j] = perm_count(&buf, m, c->lab->Wt, c->Wp, c->Wd, c->nw,
+                             c->lab->perms, c->lab->B);
+}
+
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                           bk_kernel kern, const double *par,
                           const bk_test_label *lab, double *shape, double *z,
                           double *count, double *work, int simd, int nthreads,
                           bk_pacer *pace)
 {
-  const ptrdiff_t nt = nthreads > 1 ? nthreads : 1, P = m * (m - 1) / 2,
-                  per_thread = P + 4 * m;
+  const ptrdiff_t P = m * (m - 1) / 2;
   /* the label side packed once: Lc and, for permutations, Wt */
-  double *Lp = work, *Ld = Lp + P, *Wp = Ld + m, *Wd = Wp + P,
-         *bufs = Wd + m;
-  bk_pack_upper(lab->Lc, m, Lp);
-  for (ptrdiff_t a = 0; a < m; a++) Ld[a] = lab->Lc[a + m * a];
-  double nw = 0.0;
+  test_ctx c = {.x = x, .par = par, .Lp = work, .Ld = work + P,
+                .Wp = work + P + m, .Wd = work + 2 * P + m, .m = m, .P = P,
+                .kern = kern, .lab = lab, .nw = 0.0,
+                .bufs = work + 2 * P + 2 * m, .shape = shape, .z = z,
+                .count = count, .fill_k = fill, .centre_k = centre};
+  bk_pack_upper(lab->Lc, m, work);
+  for (ptrdiff_t a = 0; a < m; a++) work[P + a] = lab->Lc[a + m * a];
   if (lab->B > 0) {
-    for (ptrdiff_t i = 0; i < m * m; i++) nw += lab->Wt[i] * lab->Wt[i];
-    nw = sqrt(nw);
-    bk_pack_upper(lab->Wt, m, Wp);
-    for (ptrdiff_t a = 0; a < m; a++) Wd[a] = lab->Wt[a + m * a];
+    for (ptrdiff_t i = 0; i < m * m; i++) c.nw += lab->Wt[i] * lab->Wt[i];
+    c.nw = sqrt(c.nw);
+    bk_pack_upper(lab->Wt, m, work + P + m);
+    for (ptrdiff_t a = 0; a < m; a++) work[2 * P + m + a] = lab->Wt[a + m * a];
   }
   const int avx2 = use_avx2(simd);
-  fill_fn fill_k = fill;
-  centre_fn centre_k = centre;
 #ifdef KT_X86_DISPATCH
   if (avx2) {
-    fill_k = fill_avx2;
-    centre_k = centre_avx2;
+    c.fill_k = fill_avx2;
+    c.centre_k = centre_avx2;
   }
 #else
   (void) avx2;
 #endif
-  /* the features in chunks of about BK_CHECK_OPS operations (at least one
-   * per thread), the pacer between them on the main thread; each feature's
-   * numbers are its own, so the chunks and threads change nothing */
-  const ptrdiff_t ops = (P + m) * (3 + lab->B) + 1,
-                  per = BK_CHECK_OPS / ops, chunk = per > nt ? per : nt;
-  for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
-    const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
-    /* threads for enough work only */
-    const int threaded = nthreads > 1 && (double) (j1 - j0) * (double) ops >= BK_PAR_MIN_PAIRS;
-    (void) threaded;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (threaded)
-#endif
-    for (ptrdiff_t j = j0; j < j1; j++) {
-      double *base = bufs + per_thread * thread_id();
-      const feature_buf buf = {base, base + P, base + P + m, base + P + 2 * m,
-                               base + P + 3 * m};
-      bk_kernel kj = kern;
-      if (par) kj.p1 = par[j];
-      const double offtop = feature_kernel(x + m * j, m, kj, fill_k, &buf);
-      gamma_one(&buf, m, offtop, Lp, Ld, lab, centre_k, shape + j, z + j);
-      if (lab->B > 0)
-        count[j] = perm_count(&buf, m, lab->Wt, Wp, Wd, nw, lab->perms, lab->B);
-    }
-    bk_pace(pace, (j1 - j0) * ops);
-  }
-  (void) nthreads;
+  /* each feature's numbers are its own, so the groups and threads change
+   * nothing */
+  const bk_paced_loop loop = {.item = feature_test_one, .ctx = &c,
+                              .ops = (double) ((P + m) * (3 + lab->B) + 1),
+                              .par_min = BK_PAR_MIN_PAIRS};
+  bk_paced_for(&loop, d, nthreads, pace);
 }

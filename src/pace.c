@@ -1,0 +1,43 @@
+/*
+ * pace.c: the paced loop (bahsic.h): independent items in groups between
+ * interrupt checks, each group one OpenMP loop. Numeric core: no R API.
+ */
+#include "bahsic.h"
+
+/* items i0..i1-1, on nthreads threads where nthreads > 1 */
+static void run_group(const bk_paced_loop *loop, ptrdiff_t i0, ptrdiff_t i1,
+                      int nthreads)
+{
+  const int par = nthreads > 1, chunk = loop->dynamic;
+  (void) par;
+  if (chunk > 0) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
+#endif
+    for (ptrdiff_t i = i0; i < i1; i++) loop->item(loop->ctx, i);
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
+#endif
+    for (ptrdiff_t i = i0; i < i1; i++) loop->item(loop->ctx, i);
+  }
+}
+
+void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,
+                  bk_pacer *pace)
+{
+  const ptrdiff_t nt = nthreads > 1 ? nthreads : 1;
+  for (ptrdiff_t i0 = 0; i0 < n;) {
+    /* the items i0..i1-1 between two checks: about BK_CHECK_OPS operations
+     * and at least one per thread; all of them without a pacer */
+    ptrdiff_t i1 = i0;
+    double ops = 0.0;
+    while (i1 < n && (!pace || i1 - i0 < nt || ops < (double) BK_CHECK_OPS)) {
+      ops += loop->cost ? loop->cost(loop->ctx, i1) : loop->ops;
+      i1++;
+    }
+    run_group(loop, i0, i1, nthreads > 1 && ops >= loop->par_min ? nthreads : 1);
+    if (pace) bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+    i0 = i1;
+  }
+}
