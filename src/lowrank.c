@@ -419,6 +419,44 @@ static void offdiag_times(const double *G, ptrdiff_t m, ptrdiff_t r,
   add_cols(G, m, r, tmp, 1, out);
 }
 
+/* Row k of M = G'F and of the centred Mc = (HG)'(HF) = G'F - (G'1)(F'1)' / m
+ * (Song et al. 2012, Lemma 6), the latter summed from the centred columns
+ * themselves: g the column k of G (m), gsum its sum, F (m x s) with column
+ * sums f1; the row's entries go to M[ld * l] and Mc[ld * l]. Each entry is
+ * its own sum over the samples, in their order. */
+static void cross_row(const double *g, double gsum, const double *F,
+                      const double *f1, ptrdiff_t m, ptrdiff_t s, ptrdiff_t ld,
+                      double *M, double *Mc)
+{
+  const double md = (double) m, gb = gsum / md;
+  for (ptrdiff_t l = 0; l < s; l++) {
+    const double *Fl = F + (ptrdiff_t) m * l;
+    const double fb = f1[l] / md;
+    double u = 0.0, c = 0.0;
+    BK_SIMD_SUM2(u, c)
+    for (ptrdiff_t i = 0; i < m; i++) {
+      u += g[i] * Fl[i];
+      c += (g[i] - gb) * (Fl[i] - fb);
+    }
+    M[ld * l] = u;
+    Mc[ld * l] = c;
+  }
+}
+
+/* sum K o L = ||M||_F^2 and the centred sum ||Mc||_F^2 over the n entries of
+ * M and Mc, in their order */
+static void sums_of_squares(const double *M, const double *Mc, ptrdiff_t n,
+                            double *sumKL, double *cKL)
+{
+  double u = 0.0, c = 0.0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    u += M[i] * M[i];
+    c += Mc[i] * Mc[i];
+  }
+  *sumKL = u;
+  *cKL = c;
+}
+
 /* The same sums as the exact code (hsic.c), each written through the
  * factors: with kd = diag K, k1 = K~ 1, T = sum_{a != b} K_ab L_ab,
  *   sum_ab K_ab L_ab = ||G'F||_F^2 (Lemma 6), T = that - kd'ld,
@@ -479,33 +517,17 @@ void bk_lowrank_hsic_ck(const double *G, ptrdiff_t m, ptrdiff_t r,
   ptrdiff_t q = r <= s ? r : s;
   double *M = P + (ptrdiff_t) m * q, *Mc = M + r * s, *g1 = Mc + r * s,
          *f1 = g1 + r, *tr = f1 + s, *ts = tr + r;
-  const double md = (double) m;
 
   factor_sums(G, m, r, g1, kd);
   factor_sums(F, m, s, f1, ld);
 
-  /* M = G'F and the centred (HG)'(HF) = G'F - (G'1)(F'1)' / m, the latter
-   * summed from the centred columns themselves */
-  double sumKL = 0.0, cKL = 0.0;
-  for (ptrdiff_t l = 0; l < s; l++) {
-    const double *Fl = F + (ptrdiff_t) m * l;
-    const double fb = f1[l] / md;
-    for (ptrdiff_t k = 0; k < r; k++) {
-      const double *Gk = G + (ptrdiff_t) m * k;
-      const double gb = g1[k] / md;
-      double u = 0.0, c = 0.0;
-      BK_SIMD_SUM2(u, c)
-      for (ptrdiff_t i = 0; i < m; i++) {
-        u += Gk[i] * Fl[i];
-        c += (Gk[i] - gb) * (Fl[i] - fb);
-      }
-      M[k + r * l] = u;
-      Mc[k + r * l] = c;
-      sumKL += u * u;
-      cKL += c * c;
-    }
-    bk_pace(pace, 3 * m * r);
+  /* M = G'F and the centred (HG)'(HF) */
+  for (ptrdiff_t k = 0; k < r; k++) {
+    cross_row(G + (ptrdiff_t) m * k, g1[k], F, f1, m, s, r, M + k, Mc + k);
+    bk_pace(pace, 3 * m * s);
   }
+  double sumKL, cKL;
+  sums_of_squares(M, Mc, r * s, &sumKL, &cKL);
 
   /* k1 = K~ 1 = G (G'1) - kd, l1 likewise */
   for (ptrdiff_t i = 0; i < m; i++) k1[i] = -kd[i];
@@ -571,7 +593,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
          *Zc = P + (ptrdiff_t) m * s;
   double *M = Zc + (ptrdiff_t) m * chunk, *Mc = M + D * s, *g1 = Mc + D * s,
          *f1 = g1 + D, *tr = f1 + s, *ts = tr + D;
-  const double md = (double) m, scale = sqrt(2.0 / (double) D);
+  const double scale = sqrt(2.0 / (double) D);
   const ptrdiff_t nblk = (m + BK_RFF_ROWS - 1) / BK_RFF_ROWS;
 
   /* the label side, as bk_lowrank_hsic() */
@@ -609,19 +631,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
       BK_SIMD_SUM(g)
       for (ptrdiff_t i = 0; i < m; i++) g += z[i];
       g1[k] = g;
-      const double gb = g / md;
-      for (ptrdiff_t l = 0; l < s; l++) {
-        const double *Fl = F + (ptrdiff_t) m * l;
-        const double fb = f1[l] / md;
-        double u = 0.0, cc = 0.0;
-        BK_SIMD_SUM2(u, cc)
-        for (ptrdiff_t i = 0; i < m; i++) {
-          u += z[i] * Fl[i];
-          cc += (z[i] - gb) * (Fl[i] - fb);
-        }
-        M[k + D * l] = u;
-        Mc[k + D * l] = cc;
-      }
+      cross_row(z, g, F, f1, m, s, D, M + k, Mc + k);
       double t = 0.0;
       BK_SIMD_SUM(t)
       for (ptrdiff_t i = 0; i < m; i++) t += z[i] * l1[i];
@@ -655,12 +665,8 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   }
   (void) nthreads;
 
-  double sumKL = 0.0, cKL = 0.0;
-  for (ptrdiff_t l = 0; l < s; l++)
-    for (ptrdiff_t k = 0; k < D; k++) {
-      sumKL += M[k + D * l] * M[k + D * l];
-      cKL += Mc[k + D * l] * Mc[k + D * l];
-    }
+  double sumKL, cKL;
+  sums_of_squares(M, Mc, D * s, &sumKL, &cKL);
   for (ptrdiff_t i = 0; i < m; i++) {
     k1[i] -= kd[i];
     Kl[i] -= kd[i] * l1[i];
