@@ -457,6 +457,21 @@ static void sums_of_squares(const double *M, const double *Mc, ptrdiff_t n,
   *cKL = c;
 }
 
+/* klrow_a = sum_{b != a} K_ab L_ab = sum_k A_ak P_ak - kd_a ld_a for A and
+ * P of q columns (G and F M', or F and G M: Lemma 7), the columns in their
+ * order */
+static void klrow_sums(const double *A, const double *P, ptrdiff_t m,
+                       ptrdiff_t q, const double *kd, const double *ld,
+                       double *klrow)
+{
+  for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];
+  for (ptrdiff_t k = 0; k < q; k++) {
+    const double *Ak = A + (ptrdiff_t) m * k, *Pk = P + (ptrdiff_t) m * k;
+    BK_SIMD
+    for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Ak[i] * Pk[i];
+  }
+}
+
 /* The same sums as the exact code (hsic.c), each written through the
  * factors: with kd = diag K, k1 = K~ 1, T = sum_{a != b} K_ab L_ab,
  *   sum_ab K_ab L_ab = ||G'F||_F^2 (Lemma 6), T = that - kd'ld,
@@ -550,13 +565,7 @@ void bk_lowrank_hsic_ck(const double *G, ptrdiff_t m, ptrdiff_t r,
       bk_pace(pace, m * r);
     }
   }
-  const double *A = r <= s ? G : F;
-  for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];
-  for (ptrdiff_t k = 0; k < q; k++) {
-    const double *Ak = A + (ptrdiff_t) m * k, *Pk = P + (ptrdiff_t) m * k;
-    BK_SIMD
-    for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Ak[i] * Pk[i];
-  }
+  klrow_sums(r <= s ? G : F, P, m, q, kd, ld, klrow);
 
   /* the variance of HSIC1: h of section 2.5 (with the (m - 2) factor of
    * the K~L~1 terms, see bk_hsic_stats()) and eq. (15) */
@@ -672,12 +681,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     Kl[i] -= kd[i] * l1[i];
   }
   /* klrow_a = sum_{b != a} K_ab L_ab = f_a' (Z M)_a - kd_a ld_a */
-  for (ptrdiff_t i = 0; i < m; i++) klrow[i] = -kd[i] * ld[i];
-  for (ptrdiff_t l = 0; l < s; l++) {
-    const double *Fl = F + (ptrdiff_t) m * l, *Pl = P + (ptrdiff_t) m * l;
-    BK_SIMD
-    for (ptrdiff_t i = 0; i < m; i++) klrow[i] += Fl[i] * Pl[i];
-  }
+  klrow_sums(F, P, m, s, kd, ld, klrow);
   offdiag_times(F, m, s, ld, k1, ts, Lk);
   lowrank_estimates(m, kd, ld, k1, l1, klrow, Kl, Lk, sumKL, cKL, out);
 }
