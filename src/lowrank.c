@@ -574,6 +574,58 @@ void bk_lowrank_hsic_ck(const double *G, ptrdiff_t m, ptrdiff_t r,
   lowrank_estimates(m, kd, ld, k1, l1, klrow, Kl, Lk, sumKL, cKL, out);
 }
 
+/* What a chunk of random features (bk_rff_hsic()) leaves: the label side
+ * F, its column sums f1 and off-diagonal row sums l1, and the chunk Zc of
+ * features c0.. (m rows each), into the sums of every feature (g1 = Z'1,
+ * tr = Z'l1, the rows of M = Z'F and Mc = (HZ)'(HF)) and of every sample
+ * (kd = diag(ZZ'), k1 = Z (Z'1), Kl = Z (Z'l1), P = Z M). */
+typedef struct {
+  const double *F, *f1, *l1, *Zc;
+  ptrdiff_t m, s, D, c0;
+  double *g1, *tr, *M, *Mc, *kd, *k1, *Kl, *P;
+} rff_sums;
+
+/* feature k's sums over the samples, whole on one thread */
+static void rff_feature_sums(const rff_sums *st, ptrdiff_t k)
+{
+  const ptrdiff_t m = st->m;
+  const double *z = st->Zc + m * (k - st->c0);
+  double g = 0.0;
+  BK_SIMD_SUM(g)
+  for (ptrdiff_t i = 0; i < m; i++) g += z[i];
+  st->g1[k] = g;
+  cross_row(z, g, st->F, st->f1, m, st->s, st->D, st->M + k, st->Mc + k);
+  double t = 0.0;
+  BK_SIMD_SUM(t)
+  for (ptrdiff_t i = 0; i < m; i++) t += z[i] * st->l1[i];
+  st->tr[k] = t;
+}
+
+/* the sums of the samples b0..b1-1 over the chunk's features c0..c1-1, the
+ * features in their order */
+static void rff_sample_sums(const rff_sums *st, ptrdiff_t c1, ptrdiff_t b0,
+                            ptrdiff_t b1)
+{
+  const ptrdiff_t m = st->m, D = st->D;
+  double *kd = st->kd, *k1 = st->k1, *Kl = st->Kl;
+  for (ptrdiff_t k = st->c0; k < c1; k++) {
+    const double *z = st->Zc + m * (k - st->c0);
+    const double gk = st->g1[k], tk = st->tr[k];
+    BK_SIMD
+    for (ptrdiff_t i = b0; i < b1; i++) {
+      kd[i] += z[i] * z[i];
+      k1[i] += z[i] * gk;
+      Kl[i] += z[i] * tk;
+    }
+    for (ptrdiff_t l = 0; l < st->s; l++) {
+      double *Pl = st->P + m * l;
+      const double mkl = st->M[k + D * l];
+      BK_SIMD
+      for (ptrdiff_t i = b0; i < b1; i++) Pl[i] += z[i] * mkl;
+    }
+  }
+}
+
 /* bk_lowrank_hsic(Z, F) for the random features Z = sqrt(2 / D) cos(x W' +
  * 1 b') of bk_rff(), without Z: the features are made `chunk` columns at a
  * time and each chunk leaves only what the statistics need of it (Song et
@@ -614,8 +666,12 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   memset(Kl, 0, (size_t) m * sizeof(double));
   memset(P, 0, (size_t) (m * s) * sizeof(double));
 
+  rff_sums st = {.F = F, .f1 = f1, .l1 = l1, .Zc = Zc, .m = m, .s = s, .D = D,
+                 .g1 = g1, .tr = tr, .M = M, .Mc = Mc, .kd = kd, .k1 = k1,
+                 .Kl = Kl, .P = P};
   for (ptrdiff_t c0 = 0; c0 < D; c0 += chunk) {
     const ptrdiff_t c1 = c0 + chunk < D ? c0 + chunk : D;
+    st.c0 = c0;
     /* threads for enough work only (a projection on d and sums with s
      * columns per sample and feature) */
     const int par = nthreads > 1 && (double) m * (double) (c1 - c0) *
@@ -634,18 +690,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
-    for (ptrdiff_t k = c0; k < c1; k++) {
-      const double *z = Zc + (ptrdiff_t) m * (k - c0);
-      double g = 0.0;
-      BK_SIMD_SUM(g)
-      for (ptrdiff_t i = 0; i < m; i++) g += z[i];
-      g1[k] = g;
-      cross_row(z, g, F, f1, m, s, D, M + k, Mc + k);
-      double t = 0.0;
-      BK_SIMD_SUM(t)
-      for (ptrdiff_t i = 0; i < m; i++) t += z[i] * l1[i];
-      tr[k] = t;
-    }
+    for (ptrdiff_t k = c0; k < c1; k++) rff_feature_sums(&st, k);
     /* the per-sample sums, the features in their order */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
@@ -653,22 +698,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     for (ptrdiff_t blk = 0; blk < nblk; blk++) {
       ptrdiff_t b0 = blk * BK_RFF_ROWS,
                 b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
-      for (ptrdiff_t k = c0; k < c1; k++) {
-        const double *z = Zc + (ptrdiff_t) m * (k - c0);
-        const double gk = g1[k], tk = tr[k];
-        BK_SIMD
-        for (ptrdiff_t i = b0; i < b1; i++) {
-          kd[i] += z[i] * z[i];
-          k1[i] += z[i] * gk;
-          Kl[i] += z[i] * tk;
-        }
-        for (ptrdiff_t l = 0; l < s; l++) {
-          double *Pl = P + (ptrdiff_t) m * l;
-          const double mkl = M[k + D * l];
-          BK_SIMD
-          for (ptrdiff_t i = b0; i < b1; i++) Pl[i] += z[i] * mkl;
-        }
-      }
+      rff_sample_sums(&st, c1, b0, b1);
     }
     bk_pace(pace, m * (c1 - c0) * (d + 4 * s + 8));
   }

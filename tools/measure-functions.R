@@ -30,7 +30,7 @@ c_exceptions <- c(
   "lowrank.c: rff_proj_avx2" = "the AVX2 copy of rff_proj(), same signature",
   "lowrank.c: rff_block" = "rff_proj()'s arguments and the scale and SIMD choice of the cosine pass",
   "lowrank.c: lowrank_estimates" = "the estimates from the eight sums of Song et al. 2012 (Lemmas 6-7), each named as in the paper",
-  "lowrank.c: bk_rff_hsic" = "three passes per chunk of random features with their OpenMP regions; to be split",
+  "lowrank.c: bk_rff_hsic" = "the random-feature HSIC: data, frequencies and phases, the label factor, the chunk, output, work, and the run's threads, SIMD and pacer",
   "lsmi.c: bk_lsmi_cv" = "the cross-validation grid: data, folds, both grids with their sizes, output, work for doubles and ints, pacer",
   "lsmi.c: bk_lsmi_grad" = "the LSMI gradient: data, centres, weights, both parameters, the fixed label side, outputs and work",
   "lsmi.c: hsic_wgrad" = "the weighted-HSIC gradient shared by two entry points, with the two switches that tell them apart",
