@@ -217,6 +217,15 @@ typedef struct {
 void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,
                   bk_pacer *pace);
 
+/* The number of the calling thread in an OpenMP region (0 outside one and
+ * without OpenMP): which thread's scratch an item uses. */
+#ifdef _OPENMP
+#include <omp.h>
+static inline int bk_thread_id(void) { return omp_get_thread_num(); }
+#else
+static inline int bk_thread_id(void) { return 0; }
+#endif
+
 /* ---- scales -----------------------------------------------------------------
  * Floating-point products and sums scale exactly by powers of two (barring
  * over- and underflow), so a computation on data multiplied by 2^e gives the

@@ -9,13 +9,6 @@
 #include <string.h>
 #include "bahsic.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-static int thread_id(void) { return omp_get_thread_num(); }
-#else
-static int thread_id(void) { return 0; }
-#endif
-
 /* Both estimators are bilinear in K and L, their variance quadratic: a
  * kernel of an extreme scale (a linear kernel on data near 1e150, a
  * polynomial one, a linear kernel on data near 1e-155) is brought to one near
@@ -437,7 +430,7 @@ static void feature_dot_one(void *ctx, ptrdiff_t j)
   double post = 1.0;
   int e = dist ? bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE) : 0;
   if (e != 0) {
-    double *col = c->cols + m * thread_id();
+    double *col = c->cols + m * bk_thread_id();
     bk_copy_pow2(xj, m, e, col);
     xj = col;
     kj = bk_scaled_kernel(kj, e);

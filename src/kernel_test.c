@@ -24,11 +24,8 @@
 #include "bahsic.h"
 
 #ifdef _OPENMP
-#include <omp.h>
-static int thread_id(void) { return omp_get_thread_num(); }
 #define KT_SIMD_SUM_MAX(s, top) BK_PRAGMA(omp simd reduction(+ : s) reduction(max : top))
 #else
-static int thread_id(void) { return 0; }
 #define KT_SIMD_SUM_MAX(s, top)
 #endif
 
@@ -350,7 +347,7 @@ static void feature_test_one(void *ctx, ptrdiff_t j)
 {
   const test_ctx *c = ctx;
   const ptrdiff_t m = c->m, P = c->P;
-  double *base = c->bufs + (P + 4 * m) * thread_id();
+  double *base = c->bufs + (P + 4 * m) * bk_thread_id();
   const feature_buf buf = {base, base + P, base + P + m, base + P + 2 * m,
                            base + P + 3 * m};
   bk_kernel kj = c->kern;

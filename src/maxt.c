@@ -21,13 +21,6 @@
 #include <string.h>
 #include "bahsic.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-static int thread_id(void) { return omp_get_thread_num(); }
-#else
-static int thread_id(void) { return 0; }
-#endif
-
 /* the statistics of one feature from the class sums (s) and sums of squares
  * (q) of class 1 and class 2. Where the spread is 0: +-Inf when the class
  * means differ (perfect separation: the largest statistic there is), NaN
@@ -96,7 +89,7 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
 
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && B > 1)
   for (ptrdiff_t b = 0; b < B; b++) {
-    double *acc = work + 2 * p + 2 * p * thread_id(), *accq = acc + p;
+    double *acc = work + 2 * p + 2 * p * bk_thread_id(), *accq = acc + p;
     const int *pb = perm + m * b;
     double *ob = out + p * b;
     for (ptrdiff_t j = 0; j < p; j++) acc[j] = accq[j] = 0.0;
@@ -173,7 +166,7 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
 
 #pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && B > 1)
   for (ptrdiff_t b = 0; b < B; b++) {
-    int *r = work + per * thread_id(), *a = r + p;
+    int *r = work + per * bk_thread_id(), *a = r + p;
     const double *sb = stat + p * b;
     /* raw: |T_b,j| >= |T_j| (thr holds |T_j| less a rounding allowance);
      * a NaN statistic counts for nothing */

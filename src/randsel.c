@@ -12,13 +12,6 @@
 #include <string.h>
 #include "bahsic.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-static int thread_id(void) { return omp_get_thread_num(); }
-#else
-static int thread_id(void) { return 0; }
-#endif
-
 /* The data are held in blocks of RS_FB features: block k is an m x RS_FB
  * row-major array (sample a's RS_FB values contiguous), so a bootstrap's
  * marked features of one block come from s short runs of one 64-sample
@@ -471,7 +464,7 @@ void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
 #endif
   for (ptrdiff_t bt = 0; bt < nbatch; bt++) {
-    const int tid = par ? thread_id() : 0;
+    const int tid = par ? bk_thread_id() : 0;
     double *w = work + per * (ptrdiff_t) tid;
     double *Gs = w, *Gp = Gs + Q * sp * sp, *K = Gp + sp * sp, *Lc = K + s * s,
            *P = Lc + s * s, *r = P + RS_FB * sp, *z = r + sp, *tri = z + sp;

@@ -54,13 +54,6 @@ typedef struct {
   bk_pacer *pace;    /* checks between groups of update_Q()'s columns */
 } pairs_state;
 
-#ifdef _OPENMP
-#include <omp.h>
-static int pairs_tid(void) { return omp_get_thread_num(); }
-#else
-static int pairs_tid(void) { return 0; }
-#endif
-
 /* kernel of a value of Q at the iteration's width */
 static inline double kvalue(const bk_kernel *k, double sigma, double q)
 {
@@ -500,7 +493,7 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads) if (par)
 #endif
     for (ptrdiff_t u = u0; u < u1; u++) {
-      double *pw = scratch + BK_SERIES_STRIDE(m) * pairs_tid();
+      double *pw = scratch + BK_SERIES_STRIDE(m) * bk_thread_id();
       if (u < ng) {
         const double *xs[4], *fs[4];
         double *lo[4], *hi[4];
