@@ -3,7 +3,7 @@
  * selection directions -- defined once, as X-macro tables. The enums, the
  * range checks of the glue and C_codes() (what R's bk_codes, R/codes.R, is
  * tested against) are all generated from these rows. Plain C, no R API:
- * the numeric core and the fuzzers include it through bahsic.h.
+ * the numeric core includes it through common.h, the fuzzers through bahsic.h.
  *
  * The numbers are part of the interface (R's mirror, the fuzzers' seed
  * corpora): keep them when rows are added. A kernel row carries all the C
@@ -63,7 +63,7 @@ enum bk_kprop { BK_KPROP_TABLE(BK_X_PROP_DEFINE) };
  * value is the kernel as an expression of v -- the squared distance
  * ||x - x'||^2 for a BK_KPROP_DISTANCE kernel, else the inner product
  * <x, x'> -- and of its parameters p1, p2; it is expanded into
- * bk_kernel_eval() and the per-kernel loops (BK_KERNEL_MAP) in bahsic.h,
+ * bk_kernel_eval() and the per-kernel loops (BK_KERNEL_MAP) in kernels.h,
  * which supplies bk_exp(), bk_powi() and bk_sqrt0() (sqrt of v clamped at 0:
  * a downdated sum of squares can be -1e-16). NAN for the kernels that are
  * not a function of one such number. */

@@ -7,7 +7,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "hsic.h"
+#include "pairs.h"
 
 #ifdef _OPENMP
 #include <omp.h>

@@ -21,7 +21,8 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "hsic.h"
+#include "pairs.h"
 
 #ifdef _OPENMP
 #include <omp.h>

@@ -19,7 +19,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "inference.h"
 
 #ifdef _OPENMP
 #include <omp.h>

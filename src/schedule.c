@@ -1,7 +1,7 @@
 /*
  * schedule.c: the one selection loop, BAHSIC (Algorithm 1) and FOHSIC
  * (Algorithm 2) of Song et al. (2012), section 4, for every estimator of
- * HSIC: the estimator is a scorer (bk_scorer, bahsic.h) -- scorer_pairs.c
+ * HSIC: the estimator is a scorer (bk_scorer, schedule.h) -- scorer_pairs.c
  * (exact and block), scorer_rff.c, scorer_ichol.c, scorer_clinical.c and
  * ridge.c -- and this file holds what they share: the width of each
  * iteration asked of the scorer, the candidates scored (in parallel when
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
 #ifdef BK_SERIES_TRACE
 #include <stdio.h>
 #endif

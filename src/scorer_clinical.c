@@ -10,7 +10,8 @@
  * (T + t_j) / (s + 1) on addition, T the sum over the current set of size s.
  */
 #include <math.h>
-#include "bahsic.h"
+#include "select.h"
+#include "clinical.h"
 
 typedef struct {
   bk_width_policy wp; /* first: bk_width_policy_only() (no width: NaN) */

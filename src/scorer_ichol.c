@@ -12,7 +12,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "lowrank.h"
 
 typedef struct {
   bk_width_policy wp; /* first: bk_width_policy_only() */

@@ -20,7 +20,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "pairs.h"
+#include "series.h"
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 

@@ -10,7 +10,8 @@
  * (scorer_clinical.c); the ridge-regression kernel is ridge.c.
  */
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "pairs.h"
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 

@@ -3,6 +3,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include "glue.h"
+#include "pairs.h"
+#include "select.h"
+#include "series.h"
 
 /* between iterations, on the main thread: Ctrl-C and progress (also the
  * ridge loop's, ridge_call.c) */
@@ -80,7 +83,7 @@ static ptrdiff_t no_pairs(ptrdiff_t m, ptrdiff_t **row0, ptrdiff_t **pair0)
  *   direction, policy   codes of codes.h
  *   grid, grid_relative   the widths of "optimize", relative to the median
  *              heuristic if grid_relative
- *   step, n_target, threads, verbose, simd   as bk_select_opts (bahsic.h)
+ *   step, n_target, threads, verbose, simd   as bk_select_opts (select.h)
  *   series     the series screen of the exact Gaussian path (series.c): 0
  *              off, -1 terms chosen per iteration, 1 .. BK_SERIES_MAX_TERMS
  * and the mode's own:
