@@ -487,13 +487,15 @@ int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
 }
 
 ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
-                             const bk_select_opts *o, int *rank, double *score,
-                             int *iter, double *path, double *sortbuf,
-                             int *iwork, bk_tick_fn tick, void *tctx)
+                             const bk_select_opts *o, const bk_select_out *out,
+                             double *sortbuf, int *iwork, bk_tick_fn tick,
+                             void *tctx)
 {
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads,
-                               o->base, o->pace};
+  const bk_schedule_opts so = {.direction = o->direction, .step = o->step,
+                               .n_target = o->n_target,
+                               .nthreads = o->nthreads, .base = o->base,
+                               .pace = o->pace};
   int fail;
-  return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, tctx);
+  return bk_schedule(sc, d, &so, out->rank, out->score, out->iter, out->path,
+                     sortbuf, iwork, &fail, tick, tctx);
 }

@@ -11,7 +11,7 @@
 /* ---- The width policy (width.c) ---------------------------------------
  * Song et al. (2012), section 4.1, step 3: the width of a Gaussian or
  * Laplace kernel (bk_kernel_has_width()) for the sets of one iteration,
- * shared by bk_select_features(), bk_select_blocks() and bk_ridge_select(). */
+ * shared by the selectors' scorers (select.h) and bk_ridge_select(). */
 typedef struct {
   int type;             /* the kernel code */
   int policy;           /* enum bk_policy */
@@ -130,6 +130,18 @@ typedef struct {
   int (*screen)(void *ctx, double sigma, const int *pick, ptrdiff_t n,
                 double sgn, double *sortbuf, int fine);
 } bk_scorer;
+
+/* Storage for a scorer's context, whatever the scorer: the caller's (on its
+ * stack or R_alloc'ed), living as long as the scorer runs; a scorer's
+ * builder puts its context there, and its file checks at compile time that
+ * the context fits (BK_SCORER_FITS). Aligned for doubles and pointers. */
+typedef union {
+  double d[64];
+  void *p[64];
+} bk_scorer_mem;
+#define BK_SCORER_FITS(type)                                                  \
+  _Static_assert(sizeof(type) <= sizeof(bk_scorer_mem),                      \
+                 #type " must fit in bk_scorer_mem")
 
 typedef struct {
   int direction;      /* BK_BACKWARD or BK_FORWARD */

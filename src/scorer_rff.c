@@ -23,6 +23,7 @@ typedef struct {
   const bk_rff_select *rff;
   int nthreads;
 } rff_state;
+BK_SCORER_FITS(rff_state);
 
 /* HSIC of the set whose projections are st->rff->P changed by sgn x_j
  * omega_j' (j < 0: the set itself). buf: bk_rff_select_work() doubles of
@@ -134,20 +135,17 @@ ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s)
   return m * D + BK_LOWRANK_HSIC_WORK(m, D, s);
 }
 
-ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
+bk_scorer bk_rff_scorer(const double *x, ptrdiff_t m,
                         const bk_rff_select *rff, const bk_select_opts *o,
-                        int *rank, double *score, int *iter, double *path,
-                        double *sortbuf, int *iwork, bk_tick_fn tick,
-                        void *ctx)
+                        bk_scorer_mem *mem)
 {
-  const rff_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
-                         o->ngrid, o->grid_relative},
-                        x, m, o->kern, rff, o->nthreads};
+  rff_state *st = (rff_state *) mem;
+  *st = (rff_state){.wp = bk_select_width_policy(o), .x = x, .m = m,
+                    .kern = o->kern, .rff = rff, .nthreads = o->nthreads};
   memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
-  const bk_scorer sc = {(void *) &st, bk_width_policy_only,  rff_begin,
-                        rff_score,    rff_cost,   NULL,
-                        rff_update,   rff_stale,  rff_refresh,
-                        rff_set_hsic, NULL};
-  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
-                            tick, ctx);
+  return (bk_scorer){.ctx = st, .width = bk_width_policy_only,
+                     .begin = rff_begin, .score_one = rff_score,
+                     .cost = rff_cost, .update = rff_update,
+                     .stale = rff_stale, .refresh = rff_refresh,
+                     .hsic = rff_set_hsic};
 }

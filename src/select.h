@@ -37,51 +37,94 @@ typedef struct {
                          NULL: only the tick after each iteration */
 } bk_select_opts;
 
+/* The width policy of the selection's kernel (bk_choose_width()), the
+ * first member of every scorer's context that takes bk_width_policy_only() */
+static inline bk_width_policy bk_select_width_policy(const bk_select_opts *o)
+{
+  return (bk_width_policy){.type = o->kern.type, .policy = o->policy,
+                           .fixed = o->kern.p1, .grid = o->grid,
+                           .ngrid = o->ngrid,
+                           .grid_relative = o->grid_relative};
+}
+
+/* The outputs of a selection of d features, per input feature j: rank[j]
+ * (1 = most relevant, 0 = not ranked), score[j] (HSIC of S \ {j} when
+ * eliminated, or of S+ U {j} when added; NaN if not ranked), iter[j]
+ * (1-based iteration, 0 if not ranked); path: 4 doubles per iteration
+ * (iteration, size, HSIC, sigma), capacity d + 1 rows. */
+typedef struct {
+  int *rank, *iter;
+  double *score, *path;
+} bk_select_out;
+
+/* Run the scorer sc (built by one of the builders below) on d features:
+ * bk_schedule() with the schedule options of o (a scorer of the selectors
+ * cannot fail). sortbuf: 3 d doubles; iwork: bk_select_work_ints(d) ints.
+ * Returns the number of path rows. */
+ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
+                             const bk_select_opts *o, const bk_select_out *out,
+                             double *sortbuf, int *iwork, bk_tick_fn tick,
+                             void *tctx);
 
 /* Workspace of bk_select_features(), in doubles and ints. */
 ptrdiff_t bk_select_work_doubles(ptrdiff_t m, ptrdiff_t d);
 ptrdiff_t bk_select_work_ints(ptrdiff_t d);
 
-/* Preconditions (the R glue guarantees them; tools/fuzz/fuzz_select.c keeps
+/* The exact estimator from the full weights, for the fuzzers
+ * (tools/fuzz/fuzz_select.c): builds the exact scorer (or the clinical one)
+ * and runs it. Preconditions (the R glue guarantees them; the fuzzer keeps
  * to them): m >= 2 (m = 0, 1 are safe but meaningless), 0 <= n_target <= d,
  * step finite in [0, 1), kern.type 1..5, widths >= 0 and finite data;
  * BK_CLINICAL needs x encoded as for bk_clinical_cols() and o->cat. A
  * negative n_target or one above d overflows path.
  * x: m x d (standardised by the caller); W: m x m symmetric with
- * HSIC(K) = sum(K o W). Outputs, per input feature j: rank[j] (1 = most
- * relevant, 0 = not ranked), score[j] (HSIC of S \ {j} when eliminated, or
- * of S+ U {j} when added; NaN if not ranked), iter[j] (1-based iteration,
- * 0 if not ranked); path: 4 doubles per iteration (iteration, size, HSIC,
- * sigma), capacity d + 1 rows; returns the number of path rows. */
+ * HSIC(K) = sum(K o W). work: bk_select_work_doubles(m, d), iwork:
+ * bk_select_work_ints(d). Returns the number of path rows. */
 ptrdiff_t bk_select_features(const double *x, ptrdiff_t m, ptrdiff_t d,
                              const double *W, const bk_select_opts *o,
-                             int *rank, double *score, int *iter,
-                             double *path, double *work, int *iwork,
-                             bk_tick_fn tick, void *ctx);
+                             const bk_select_out *out, double *work,
+                             int *iwork, bk_tick_fn tick, void *ctx);
 
-/* The block estimator (Zaremba et al. 2013) in the same loop: the rows of x
- * split into nblk blocks, block k rows row0[k] .. row0[k + 1] - 1, whose
- * packed pairs a < b (within the block) sit at pair0[k] .. pair0[k + 1] - 1
- * of the packed weights; row0[0] = pair0[0] = 0. HSIC of a set is
- * sum over the blocks of sum(K_b o W_b): W_b divided by the number of
- * blocks gives their average. The exact estimator is the one block
- * {0, m}, {0, m (m - 1) / 2}. */
+/* ---- the scorers of the selection modes ------------------------------------
+ * One builder per estimator: it takes the data, the common options and its
+ * own, puts its context into *mem (storage of the caller that outlives the
+ * run; each scorer file checks that its context fits) and returns the
+ * scorer, which bk_schedule_select() runs. The glue's table of modes
+ * (select_call.c) reads each mode's options and calls its builder. */
+
+/* The exact and block estimators (scorer_pairs.c; Zaremba et al. 2013 for
+ * the blocks): the rows of x split into nblk blocks, block k rows row0[k]
+ * .. row0[k + 1] - 1, whose packed pairs a < b (within the block) sit at
+ * pair0[k] .. pair0[k + 1] - 1 of the packed weights; row0[0] = pair0[0] =
+ * 0. HSIC of a set is sum over the blocks of sum(K_b o W_b): W_b divided by
+ * the number of blocks gives their average. The exact estimator is the one
+ * block {0, m}, {0, m (m - 1) / 2}. */
 typedef struct {
   ptrdiff_t nblk;
   const ptrdiff_t *row0, *pair0; /* nblk + 1 each */
 } bk_blocks;
 
-/* Workspace of bk_select_blocks(): m rows, npairs = pair0[nblk]. Ints:
- * bk_select_work_ints(d). */
-ptrdiff_t bk_select_blocks_work_doubles(ptrdiff_t m, ptrdiff_t npairs,
-                                        ptrdiff_t nblk, ptrdiff_t d);
+/* Wp: the packed within-block weights (pair0[nblk] doubles), Wd their
+ * diagonal (m); work: bk_pairs_work_doubles() doubles (the set's packed
+ * pairs, FOHSIC's reference set, the median's workspace). */
+typedef struct {
+  bk_blocks blk;
+  const double *Wp, *Wd;
+  double *work;
+} bk_pairs_select;
+ptrdiff_t bk_pairs_work_doubles(ptrdiff_t m, const bk_blocks *blk);
+/* iwork: d ints of scratch, free again when it returns */
+bk_scorer bk_pairs_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_pairs_select *ps, const bk_select_opts *o,
+                          int *iwork, bk_scorer_mem *mem);
 
-/* approx = "rff" in the selectors: D standard frequencies omega (D x d,
+/* approx = "rff" (scorer_rff.c): D standard frequencies omega (D x d,
  * column-major; the Gaussian's N(0, 1), the Laplace's Cauchy z / |u|),
  * scaled by the iteration's width, phases b (D), the label factor F (m x s,
  * L ~ F F'), the estimator (HSIC1 if unbiased, else HSIC0); P: m x D
  * doubles for the projections of the current set; zwork: nthreads * stride
- * doubles, stride >= bk_rff_select_work(m, D, s). */
+ * doubles, stride >= bk_rff_select_work(m, D, s). Kernels with
+ * BK_KPROP_RFF, the "dimension" or "fixed" width. */
 typedef struct {
   ptrdiff_t D, s, stride;
   const double *omega, *phase, *F;
@@ -89,12 +132,16 @@ typedef struct {
   double *P, *zwork;
 } bk_rff_select;
 ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s);
+bk_scorer bk_rff_scorer(const double *x, ptrdiff_t m,
+                        const bk_rff_select *rff, const bk_select_opts *o,
+                        bk_scorer_mem *mem);
 
-/* approx = "ichol" in BAHSIC: bk_ichol() (tol, max_rank) on the surviving
- * set at every round, the label factor F (m x s), the estimator; buffers
- * xbuf (m x d), G0 and Qmp (m x max_rank each), res (m), piv (max_rank),
- * *r the current rank; zwork: nthreads * stride doubles, stride >=
- * bk_ichol_select_work(m, max_rank, s). */
+/* approx = "ichol" in BAHSIC (scorer_ichol.c): bk_ichol() (tol, max_rank
+ * <= m) on the surviving set at every round, the label factor F (m x s),
+ * the estimator; buffers xbuf (m x d), G0 and Qmp (m x max_rank each), res
+ * (m), piv (max_rank), *r the current rank; zwork: nthreads * stride
+ * doubles, stride >= bk_ichol_select_work(m, max_rank, s). Kernels with a
+ * width take the "dimension" or "fixed" width. */
 typedef struct {
   double tol;
   ptrdiff_t max_rank, s, stride;
@@ -105,56 +152,15 @@ typedef struct {
   ptrdiff_t *r;
 } bk_ichol_select;
 ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s);
-
-/* bk_select_features() over blocks: Wp the packed within-block weights
- * (pair0[nblk] doubles), Wd their diagonal (m); W the full m x m weights,
- * needed only by BK_CLINICAL (one block), else may be NULL. rff: NULL, or
- * approx = "rff" (Gaussian or Laplace kernel, "dimension" or "fixed" width):
- * then the blocks are {0, m}, {0, 0} (no pairs) and Wp, Wd, W unused; ic
- * likewise for approx = "ichol" (BAHSIC only; kernels with a width take the
- * "dimension" or "fixed" policy). Other
- * arguments and outputs as bk_select_features(), which is this with one
- * block. */
-ptrdiff_t bk_select_blocks(const double *x, ptrdiff_t m, ptrdiff_t d,
-                           const bk_blocks *blk, const double *Wp,
-                           const double *Wd, const double *W,
-                           const bk_rff_select *rff,
-                           const bk_ichol_select *ic, const bk_select_opts *o,
-                           int *rank, double *score, int *iter, double *path,
-                           double *work, int *iwork, bk_tick_fn tick,
-                           void *ctx);
-
-/* The scorers of bk_select_blocks(), each run by the schedule with the
- * arguments of bk_select_blocks(): the exact and block estimators
- * (scorer_pairs.c; work as bk_select_blocks()), random Fourier features
- * (scorer_rff.c), the incomplete Cholesky factor (scorer_ichol.c) and the
- * clinical kernel (scorer_clinical.c; tf: d doubles for the per-feature
- * sums); sortbuf: 3 d doubles. */
-ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk);
-/* bk_schedule() with the schedule options of o (a scorer cannot fail) */
-ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
-                             const bk_select_opts *o, int *rank, double *score,
-                             int *iter, double *path, double *sortbuf,
-                             int *iwork, bk_tick_fn tick, void *tctx);
-ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
-                          const bk_blocks *blk, const double *Wp,
-                          const double *Wd, const bk_select_opts *o,
-                          int *rank, double *score, int *iter, double *path,
-                          double *work, int *iwork, bk_tick_fn tick, void *ctx);
-ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
-                        const bk_rff_select *rff, const bk_select_opts *o,
-                        int *rank, double *score, int *iter, double *path,
-                        double *sortbuf, int *iwork, bk_tick_fn tick,
-                        void *ctx);
-ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+bk_scorer bk_ichol_scorer(const double *x, ptrdiff_t m,
                           const bk_ichol_select *ic, const bk_select_opts *o,
-                          int *rank, double *score, int *iter, double *path,
-                          double *sortbuf, int *iwork, bk_tick_fn tick,
-                          void *ctx);
-ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          bk_scorer_mem *mem);
+
+/* The clinical kernel with the exact estimator (scorer_clinical.c): W the
+ * full m x m weights, o->cat the flags of the categorical columns; tf: d
+ * doubles for the per-feature sums. */
+bk_scorer bk_clinical_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
                              const double *W, const bk_select_opts *o,
-                             int *rank, double *score, int *iter,
-                             double *path, double *tf, double *sortbuf,
-                             int *iwork, bk_tick_fn tick, void *ctx);
+                             double *tf, bk_scorer_mem *mem);
 
 #endif
