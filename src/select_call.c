@@ -216,8 +216,11 @@ SEXP C_select(SEXP x, SEXP opts)
   if (o.policy == BK_SIGMA_OPTIMIZE && o.ngrid < 1)
     Rf_error("the 'optimize' policy needs a grid of widths");
   if (mode == BK_MODE_RFF) {
-    if (!bk_kernel_has(o.kern.type, BK_KPROP_RFF))
-      Rf_error("random Fourier features need a Gaussian or Laplace kernel");
+    if (!bk_kernel_has(o.kern.type, BK_KPROP_RFF)) {
+      char with[128];
+      Rf_error("random Fourier features need %s",
+               bk_kernels_with(BK_KPROP_RFF, with, sizeof with));
+    }
     if (o.policy == BK_SIGMA_OPTIMIZE)
       Rf_error("random Fourier features take the 'dimension' or 'fixed' width");
     int nth = o.nthreads > 1 ? o.nthreads : 1;
