@@ -1,12 +1,13 @@
 /*
  * codes.h: the integer codes that cross .Call -- kernels, width policies,
- * selection directions -- defined once, as X-macro tables. The enums, the
- * range checks of the glue and C_codes() (what R's bk_codes, R/codes.R, is
- * tested against) are all generated from these rows. Plain C, no R API:
- * the numeric core and the fuzzers include it through bahsic.h.
+ * selection directions, spectral measures -- defined once, as X-macro
+ * tables. The enums, the range checks of the glue and C_codes() (which R
+ * reads into bk_codes at load, R/codes.R) are all generated from these rows.
+ * Plain C, no R API: the numeric core and the fuzzers include it through
+ * bahsic.h.
  *
- * The numbers are part of the interface (R's mirror, the fuzzers' seed
- * corpora): keep them when rows are added. A kernel row carries all the C
+ * The numbers are part of the interface (the fuzzers' seed corpora): keep
+ * them when rows are added. A kernel row carries all the C
  * core knows of the kernel -- the entry points, the properties (distance,
  * width, squared width, random features), the spectral measure its random
  * features draw from and the value -- so a new row needs nothing else in C.
@@ -45,8 +46,8 @@ enum bk_kset { BK_KSET_TABLE(BK_X_KSET_DEFINE) };
    * the squared distances and the "dimension" rule is 1 / (2 s); else the   \
    * distances and 1 / sqrt(2 s) */                                          \
   X(BK_KPROP_SQUARED, 4, "squared")                                          \
-  /* shift-invariant with a known spectral measure: random Fourier features  \
-   * (Rahimi and Recht 2007) approximate it */                               \
+  /* shift-invariant with a known spectral measure (the row's spectrum):    \
+   * random Fourier features (Rahimi and Recht 2007) approximate it */       \
   X(BK_KPROP_RFF, 8, "rff")                                                  \
   /* p1 is a length (an offset to the distance) and the value the inverse    \
    * of a length: data scaled by 2^e scale p1 by 2^e and the value by 2^-e   \

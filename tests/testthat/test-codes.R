@@ -190,10 +190,10 @@ entry_points <- list(
           randsel_opts(kernel = code, p2 = 1, Y = a$Y))
   }
 )
-# The kernels each entry point takes, from R's mirror of the table's sets
-# (bk_codes$kernel_sets, checked against C above), so that a new kernel row
-# needs no change here; the sets of today's kernels are written out once
-# more below, as a check of the mirror itself.
+# The kernels each entry point takes, from the table's sets as R reads them
+# (bk_codes$kernel_sets), so that a new kernel row needs no change here; the
+# sets of today's kernels are written out once more below, as a check of
+# the table itself.
 data_kernels <- bahsic:::kernels_in("data")
 accepted <- list(
   C_gram = data_kernels, C_feature_dot = data_kernels, C_ridge_select = data_kernels,
