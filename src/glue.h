@@ -113,6 +113,11 @@ SEXP bk_opt_progress(bk_opts *op);
  * matrix, or Y (m x c), the factor of a low-rank one (L = Y Y'). */
 bk_label bk_opt_label(bk_opts *o, ptrdiff_t m);
 
+/* "a Gaussian or Laplace kernel": the kernels with the property prop (one
+ * BK_KPROP_*) named from the kernel table (codes.h), in buf of size bytes;
+ * returns buf (codes_call.c). */
+const char *bk_kernels_with(unsigned int prop, char *buf, size_t size);
+
 /* list(names[0] = values[0], ...) for the names up to the terminating "";
  * the values must be protected by the caller, the list is not. */
 static inline SEXP bk_named_list(const char **names, const SEXP *values)

@@ -38,7 +38,7 @@ static inline double bk_kernel_eval(int type, double p1, double p2, double v)
 {
   (void) p2;
   switch (type) {
-#define BK_X_EVAL(id, code, name, sets, props, value) \
+#define BK_X_EVAL(id, code, name, sets, props, spectrum, value) \
   case id:                                            \
     return (value);
     BK_KERNEL_TABLE(BK_X_EVAL)
@@ -53,7 +53,7 @@ static inline double bk_kernel_eval(int type, double p1, double p2, double v)
  * function expands it (randsel.c expands it in an AVX2 + FMA clone too).
  * type, p1, p2, v, n: names of the enclosing function's kernel code,
  * parameters, array and length. */
-#define BK_X_MAP(id, code, name, sets, props, value)                         \
+#define BK_X_MAP(id, code, name, sets, props, spectrum, value)               \
   case id:                                                                   \
     BK_SIMD                                                                  \
     for (ptrdiff_t bk_i_ = 0; bk_i_ < bk_n_; bk_i_++) {                      \

@@ -27,17 +27,15 @@ BK_SCORER_FITS(rff_state);
 
 /* HSIC of the set whose projections are st->rff->P changed by sgn x_j
  * omega_j' (j < 0: the set itself). buf: bk_rff_select_work() doubles of
- * this thread. The frequencies scale with the width: N(0, 2 sigma) for a
- * width on the squared distance (the Gaussian kernel exp(-sigma ||.||^2)),
- * sigma times a Cauchy draw else (the Laplace kernel exp(-sigma ||.||)). */
+ * this thread. The standard frequencies scale with the width as the
+ * kernel's spectral measure says (bk_spectral_scale(), codes.h): sqrt(2
+ * sigma) for the Gaussian's normal, sigma for the Laplace's Cauchy. */
 static double rff_hsic(const rff_state *st, double sigma, ptrdiff_t j,
                        double sgn, double *buf)
 {
   const bk_rff_select *r = st->rff;
   const ptrdiff_t m = st->m, D = r->D;
-  const double c = bk_kernel_has(st->kern.type, BK_KPROP_SQUARED)
-                       ? sqrt(2.0 * sigma)
-                       : sigma,
+  const double c = bk_spectral_scale(st->kern.type, sigma),
                norm = sqrt(2.0 / (double) D);
   const double *xj = j >= 0 ? st->x + m * j : NULL;
   double *Z = buf, out[3];

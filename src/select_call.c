@@ -273,10 +273,12 @@ static const sel_mode *find_mode(int mode)
 static void check_mode(const sel_mode *md, const bk_select_opts *o)
 {
   const char *what = NULL;
+  char with[128];
+  if (md->kprop && !bk_kernel_has(o->kern.type, md->kprop))
+    Rf_error("C_select: mode '%s' needs %s (R refuses it first: a wrapper bug)", md->name,
+             bk_kernels_with(md->kprop, with, sizeof with));
   if (o->kern.type == BK_CLINICAL && !md->clinical)
     what = "the clinical kernel";
-  else if (md->kprop && !bk_kernel_has(o->kern.type, md->kprop))
-    what = "this kernel";
   else if (o->policy == BK_SIGMA_OPTIMIZE && !md->optimize)
     what = "the 'optimize' width";
   else if (o->direction == BK_FORWARD && !md->forward)

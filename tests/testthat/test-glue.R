@@ -169,7 +169,7 @@ test_that("C_select refuses the combinations R refuses, and a max_rank above m",
   expect_error(run(opts("ichol", direction = codes$direction[["forward"]])),
                "mode 'ichol' does not take FOHSIC")
   expect_error(run(opts("rff", kernel = codes$kernel[["polynomial"]], p1 = 2, p2 = 1)),
-               "mode 'rff' does not take this kernel")
+               "mode 'rff' needs a Gaussian or Laplace kernel")
   expect_error(run(opts("ichol", max_rank = m + 1L)), "max_rank")
   bad_mode <- opts("exact")
   bad_mode$mode <- 9L
