@@ -306,9 +306,9 @@ kernel_factor <- function(kernel, x, approx, arg, warn = TRUE) {
 
 check_kernel_rff <- function(kernel, arg) {
   if (!kernel_has(kernel, "rff")) {
-    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
-                        "kernel; '%s' is a %s kernel. Use approx = \"ichol\"."),
-                 arg, kernel$name), call. = FALSE)
+    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs %s; '%s' is a %s ",
+                        "kernel. Use approx = \"ichol\"."),
+                 kernels_phrase("rff"), arg, kernel$name), call. = FALSE)
   }
   invisible()
 }
@@ -505,29 +505,49 @@ median_pairwise_doubles <- function(n, d) {
   n * (n - 1) / 2 + 65536 + if (d > 1) n^2 else 0
 }
 
-# Random Fourier features (Rahimi and Recht 2007) of the Gaussian
+# Random Fourier features (Rahimi and Recht 2007) of a kernel with random
+# features (kernel_has(kernel, "rff")), such as the Gaussian
 # exp(-sigma ||d||^2) and Laplace exp(-sigma ||d||) kernels: Z = sqrt(2 / D)
-# cos(x W' + b) with E[Z Z'] = K. The frequencies follow the kernels'
-# spectral densities: N(0, 2 sigma I) for the Gaussian; for the Laplace
-# kernel the multivariate Cauchy sigma z / |u|, z ~ N(0, I), u ~ N(0, 1).
-# Drawn from R's RNG in this order: W (column-major), u (Laplace), b.
+# cos(x W' + b) with E[Z Z'] = K. The frequencies follow the kernel's
+# spectral measure (its row of the kernel table, rff_frequencies()).
 rff_features <- function(kernel, x, n_features) {
   dr <- rff_draw(kernel, ncol(x), n_features)
   .Call(C_rff, x, dr$W, dr$b)
 }
 
-# The frequencies W (n_features x d) and phases b of rff_features(), drawn
-# in its order.
+# The frequencies W (n_features x d), at the kernel's width, and phases b of
+# rff_features(), drawn in its order: the frequencies, then the phases.
 rff_draw <- function(kernel, d, n_features) {
   check_rff_size(n_features, d)
-  sigma <- kernel$params$sigma
-  W <- matrix(stats::rnorm(as.double(n_features) * d), n_features, d)
-  W <- if (kernel_has(kernel, "squared")) {
-    sqrt(2 * sigma) * W
-  } else {
-    sigma * W / abs(stats::rnorm(n_features))
-  }
+  scale <- rff_spectra[[kernel_spectrum(kernel)]]$scale(kernel$params$sigma)
+  W <- rff_frequencies(kernel, n_features, d, scale)
   list(W = W, b = stats::runif(n_features, 0, 2 * pi))
+}
+
+# The spectral measures of the kernel table (BK_SPECTRUM_TABLE in
+# src/codes.h) as R draws them, from R's generator so that set.seed() fixes
+# them: frequencies scale(sigma) z / u, z ~ N(0, I) per frequency and u a
+# mixing draw per frequency (mix(n): NULL for none), drawn after z. scale is
+# the C table's, which the selectors apply to the standard draws (scale 1)
+# in C; test-codes.R checks that every measure of a kernel with random
+# features is here. N(0, 2 sigma I) of the Gaussian kernel; the
+# multivariate Cauchy sigma z / |u|, u ~ N(0, 1), of the Laplace kernel.
+rff_spectra <- list(
+  normal = list(scale = function(sigma) sqrt(2 * sigma), mix = function(n) NULL),
+  cauchy = list(scale = function(sigma) sigma, mix = function(n) abs(stats::rnorm(n)))
+)
+
+# n x d frequencies of the kernel's spectral measure times scale (1: the
+# standard draws, scaled by the width in C in the selectors).
+rff_frequencies <- function(kernel, n, d, scale = 1) {
+  spectrum <- rff_spectra[[kernel_spectrum(kernel)]]
+  if (is.null(spectrum)) {
+    stop(sprintf("the %s kernel has no spectral measure to draw random features from",
+                 kernel$name), call. = FALSE)
+  }
+  W <- scale * matrix(stats::rnorm(as.double(n) * d), n, d)
+  u <- spectrum$mix(n)
+  if (is.null(u)) W else W / u
 }
 
 # The n_features x d frequencies, drawn and scaled (two copies), refused
@@ -557,7 +577,7 @@ rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = o
 # The label factor F (m x s) with L ~ F F': classification label kernels and
 # the linear regression kernel are exactly low rank (label_gram()); other
 # regression kernels are factored like the data kernel (rff falls back to
-# ichol's defaults for kernels other than Gaussian and Laplace).
+# ichol's defaults for kernels without random features).
 label_factor <- function(kernel_y, y, approx, warn = TRUE) {
   kern <- kernel_y$params$kernel
   if (kernel_y$type != "regression" || kern$name == "linear") {

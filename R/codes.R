@@ -1,25 +1,21 @@
-# The integer codes that cross .Call, mirroring the tables of src/codes.h
-# (test-codes.R checks that they agree with what C_codes() reports):
-# kernels (a kernel object's $name; "precomputed" is no data kernel but a
-# label kernel given as its matrix, for C_ichol), the width policies of the
-# Gaussian and Laplace kernels in the selectors (Song et al. 2012,
-# section 4.1), the direction of selection (Algorithm 1, backward, or 2,
-# forward), the estimator a selection runs on (the approx argument), the
-# kernels' properties (kernel_has()) and the entry points that take each
-# kernel (kernels_in()).
-bk_codes <- list(
-  kernel = c(linear = 0L, polynomial = 1L, gaussian = 2L, laplace = 3L,
-             inverse_distance = 4L, clinical = 5L, precomputed = 6L),
-  policy = c(fixed = 0L, dimension = 1L, optimize = 2L),
-  direction = c(backward = 0L, forward = 1L),
-  mode = c(exact = 0L, block = 1L, rff = 2L, ichol = 3L),
-  kprop = c(distance = 1L, width = 2L, squared = 4L, rff = 8L, length = 16L),
-  kernel_props = c(linear = 0L, polynomial = 0L, gaussian = 15L, laplace = 11L,
-                   inverse_distance = 17L, clinical = 0L, precomputed = 0L),
-  kset = c(data = 1L, select = 2L, randsel = 4L),
-  kernel_sets = c(linear = 5L, polynomial = 7L, gaussian = 7L, laplace = 7L,
-                  inverse_distance = 7L, clinical = 2L, precomputed = 0L)
-)
+# The integer codes that cross .Call, read from the tables of src/codes.h at
+# load (.onLoad, R/zzz.R, calls load_codes()): C_codes() gives them as named
+# integer vectors, so R holds no copy to drift from C. kernel: the kernels
+# (a kernel object's $name; "precomputed" is no data kernel but a label
+# kernel given as its matrix, for C_ichol); policy: the width policies of
+# the kernels with a width in the selectors (Song et al. 2012, section 4.1);
+# direction: Algorithm 1 (backward) or 2 (forward); mode: the estimator a
+# selection runs on (the approx argument); kprop and kernel_props: the
+# kernels' properties as bits (kernel_has()); kset and kernel_sets: the entry
+# points that take each kernel (kernels_in()); spectrum and kernel_spectra:
+# the spectral measure each kernel's random features are drawn from
+# (kernel_spectrum(), rff_frequencies() in R/approx.R).
+bk_codes <- new.env(parent = emptyenv())
+
+load_codes <- function() {
+  list2env(.Call(C_codes), envir = bk_codes)
+  invisible()
+}
 
 # The kernels (names) the entry points of a set take: "data" (kernel
 # matrices, per-feature scores, incomplete Cholesky, the ridge base),
@@ -29,11 +25,42 @@ kernels_in <- function(set) {
   names(sets)[bitwAnd(sets, bk_codes$kset[[set]]) != 0L]
 }
 
+# The kernels (names) with the property prop (a name of bk_codes$kprop).
+kernels_with <- function(prop) {
+  props <- bk_codes$kernel_props
+  names(props)[bitwAnd(props, bk_codes$kprop[[prop]]) != 0L]
+}
+
+# "a Gaussian or Laplace kernel": the kernels with the property prop, for
+# messages (bk_kernels_with() in src/codes_call.c writes the same for C's).
+kernels_phrase <- function(prop) {
+  names <- gsub("_", "-", kernels_with(prop))
+  names <- paste0(toupper(substr(names, 1L, 1L)), substring(names, 2L))
+  n <- length(names)
+  words <- if (n > 1L) paste(paste(names[-n], collapse = ", "), "or", names[n]) else names
+  paste(if (grepl("^[AEIOU]", words)) "an" else "a", words, "kernel")
+}
+
+# The name of the spectral measure a kernel (object or name) draws its random
+# features from (a name of bk_codes$spectrum): "none" for a kernel without
+# random features, or without a C code (ridge).
+kernel_spectrum <- function(kernel) {
+  name <- if (is.character(kernel)) kernel else kernel$name
+  spectra <- bk_codes$kernel_spectra
+  code <- if (length(name) == 1L && name %in% names(spectra)) {
+    spectra[[name]]
+  } else {
+    bk_codes$spectrum[["none"]]
+  }
+  names(bk_codes$spectrum)[match(code, bk_codes$spectrum)]
+}
+
 # TRUE if a kernel (object or name) has the property prop, a name of
 # bk_codes$kprop: "distance" (a function of ||x - x'||), "width" (its sigma
 # is set by the width policies and the median heuristic), "squared" (the
 # width multiplies the squared distance), "rff" (random Fourier features
-# approximate it). A kernel without a C code (ridge) has none.
+# approximate it, drawn from its spectral measure, kernel_spectrum()),
+# "length". A kernel without a C code (ridge) has none.
 kernel_has <- function(kernel, prop) {
   name <- if (is.character(kernel)) kernel else kernel$name
   props <- bk_codes$kernel_props

@@ -1,5 +1,5 @@
 # Interrupts and time limits from R code. The C loops check between blocks
-# of work (bk_pace(), src/bahsic.h); R's evaluator checks only every so
+# of work (bk_pace(), src/common.h); R's evaluator checks only every so
 # many evaluations, so R code made of few but long vector steps (m x m
 # matrices) checks between them with check_interrupt(). Sys.sleep(0)
 # processes Ctrl-C and the limits of setTimeLimit() and returns at once.

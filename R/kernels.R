@@ -297,7 +297,7 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 
 # The median heuristic in C already falls back to the median over the pairs
 # that do not tie when more than half do (discrete data, or residue near 0
-# beside expressed values: the rule for ties, ?kernels and src/bahsic.h); a
+# beside expressed values: the rule for ties, ?kernels and src/kernels.h); a
 # median of 0 is left only when all samples are identical, where the kernel
 # is constant and any width gives the same, zero, dependence: use 1. NaN:
 # the feature's scale leaves no representable width (pairwise_median(); not

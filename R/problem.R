@@ -126,15 +126,14 @@ problem_block <- function(pr, approx) {
   pr
 }
 
-# Random Fourier features: the standard frequencies and phases, drawn as
-# rff_features() draws them (so hsic(approx = "rff") under the same seed
-# uses the same ones): N(0, 1), then for the Laplace kernel divided by
-# |N(0, 1)| per feature; then the label factor.
+# Random Fourier features: the standard frequencies of the kernel's spectral
+# measure (scale 1; C scales them by each iteration's width) and phases,
+# drawn as rff_features() draws them (so hsic(approx = "rff") under the same
+# seed uses the same ones); then the label factor.
 problem_rff <- function(pr, kernel, approx) {
   n_rff <- approx$params$n_features
   check_rff_size(n_rff, pr$p)
-  pr$omega <- matrix(stats::rnorm(as.double(n_rff) * pr$p), n_rff, pr$p)
-  if (!kernel_has(kernel, "squared")) pr$omega <- pr$omega / abs(stats::rnorm(n_rff))
+  pr$omega <- rff_frequencies(kernel, n_rff, pr$p)
   pr$phase <- stats::runif(n_rff, 0, 2 * pi)
   pr$fy <- label_factor(pr$kernel_y, pr$y, approx)
   pr$kernel_y <- pr$fy$kernel

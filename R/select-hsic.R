@@ -302,7 +302,7 @@ check_select_sigma <- function(kernel, sigma, sigma_grid) {
   } else if (sigma != "fixed" && !kernel_has(base, "width")) {
     # "fixed" (the kernel as given) holds for every kernel; a policy that
     # changes a width needs a kernel that has one
-    stop_unused(sprintf("sigma = \"%s\"", sigma), "a Gaussian or Laplace kernel",
+    stop_unused(sprintf("sigma = \"%s\"", sigma), kernels_phrase("width"),
                 sprintf("%s kernel", kernel_noun(base$name)))
   } else if (parzen && sigma != "fixed") {
     stop(sprintf(paste0("sigma = \"%s\" would change the bandwidth of a Parzen window: ",
@@ -326,9 +326,9 @@ check_select_approx <- function(method, kernel, sigma, approx) {
   rff <- approx$name == "rff"
   ichol <- approx$name == "ichol"
   if (rff && !kernel_has(kernel, "rff")) {
-    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs a Gaussian or Laplace ",
-                        "kernel; 'kernel' is a %s kernel. Use approx = \"block\"."), kernel$name),
-         call. = FALSE)
+    stop(sprintf(paste0("approx = \"rff\" (random Fourier features) needs %s; 'kernel' is ",
+                        "a %s kernel. Use approx = \"block\"."), kernels_phrase("rff"),
+                 kernel$name), call. = FALSE)
   }
   if (ichol && method == "fohsic") {
     stop(paste0("approx = \"ichol\" is available in bahsic() only (its pivots come from the ",

@@ -6,7 +6,7 @@
  */
 #include <float.h>
 #include <math.h>
-#include "bahsic.h"
+#include "checks.h"
 
 ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs)
 {
@@ -29,34 +29,6 @@ void bk_constant_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int *out)
     for (ptrdiff_t i = 1; i < m && same; i++) same = xj[i] == xj[0];
     out[j] = same;
   }
-}
-
-/*
- * Why a column is rescaled: a sum of squares of values near 1e-170 is
- * below the smallest double (it underflows to 0, and a varying feature looks
- * constant) and one of values near 1e170 above the largest (Inf). Multiplying
- * the column by 2^-e, with e the binary exponent of its largest |value|,
- * brings that value into [0.5, 1): every square and sum is then in range.
- * A power of two changes only the exponent of a double, so the products are
- * exact (short of values 2^1022 times smaller than the largest, which become
- * subnormal and count for nothing next to it) and a floating-point sum,
- * difference, product, quotient or square root of rescaled values is the
- * rescaled result bit for bit: for data of ordinary size the statistics are
- * the same numbers as without the rescaling.
- */
-int bk_pow2_exponent(double maxabs)
-{
-  int e = 0;
-  if (!(maxabs > 0.0) || !(maxabs <= DBL_MAX)) return BK_NO_EXPONENT;
-  (void) frexp(maxabs, &e);
-  /* 2^-e must be a double: 2^1021 is the largest factor needed (the
-   * smallest subnormal times 2^1021 is 2^-53), 2^-1024 the smallest */
-  return e < -1021 ? -1021 : e;
-}
-
-double bk_pow2_scale(int e)
-{
-  return e == BK_NO_EXPONENT ? 1.0 : ldexp(1.0, -e);
 }
 
 ptrdiff_t bk_scan_column(const double *xj, ptrdiff_t m, int *same, int *expo)

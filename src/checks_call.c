@@ -1,5 +1,6 @@
 /* checks_call.c: SEXP glue for checks.c. */
 #include "glue.h"
+#include "checks.h"
 
 /* c(1-based position of the first NA, NaN or Inf in x or 0 if there is
  * none, max |x| when there is none) */

@@ -11,7 +11,7 @@
  * so everything here is a loop over features of a loop over pairs.
  */
 #include <math.h>
-#include "bahsic.h"
+#include "clinical.h"
 
 void bk_clinical_cols(const double *za, ptrdiff_t ma, const double *zb,
                       ptrdiff_t mb, ptrdiff_t p, const int *cat,

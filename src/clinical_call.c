@@ -1,6 +1,7 @@
 /* clinical_call.c: SEXP glue for clinical.c (the clinical kernel). */
 #include <limits.h>
 #include "glue.h"
+#include "clinical.h"
 
 /* Pair-feature terms between two interrupt checks: about 0.05 s on one
  * core, so that Ctrl-C or a time limit stops a long kernel promptly. */

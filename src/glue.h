@@ -1,13 +1,15 @@
 /*
  * glue.h: what the SEXP glue (*_call.c) shares. The numeric core never
- * includes it (bahsic.h has no R API).
+ * includes it (its headers have no R API).
  */
 #ifndef BAHSIC_GLUE_H
 #define BAHSIC_GLUE_H
 
 #include <R.h>
 #include <Rinternals.h>
-#include "bahsic.h"
+#include "common.h"
+#include "kernels.h"
+#include "hsic.h"
 
 /* The R wrappers hand the C code validated double matrices; this catches a
  * wrapper that does not. */
@@ -21,7 +23,7 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
  * verbose (through message(), so that suppressMessages() sees it), a call
  * of the R function `progress` with the size of the set unless it is
  * R_NilValue (progressr's bar, R/progress.R), and Ctrl-C. A bk_tick_fn of
- * bahsic.h; ctx is a bk_tick_ctx. */
+ * common.h; ctx is a bk_tick_ctx. */
 typedef struct {
   int verbose;
   const char *name;
@@ -110,6 +112,11 @@ SEXP bk_opt_progress(bk_opts *op);
 /* The label kernel of the C core, from one of two options: L, the full m x m
  * matrix, or Y (m x c), the factor of a low-rank one (L = Y Y'). */
 bk_label bk_opt_label(bk_opts *o, ptrdiff_t m);
+
+/* "a Gaussian or Laplace kernel": the kernels with the property prop (one
+ * BK_KPROP_*) named from the kernel table (codes.h), in buf of size bytes;
+ * returns buf (codes_call.c). */
+const char *bk_kernels_with(unsigned int prop, char *buf, size_t size);
 
 /* list(names[0] = values[0], ...) for the names up to the terminating "";
  * the values must be protected by the caller, the list is not. */

@@ -6,31 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bahsic.h"
-
-int bk_pow2_shift(double v, int range)
-{
-  const int k = bk_pow2_exponent(v); /* v = f 2^k, f in [0.5, 1) (checks.c) */
-  if (k == BK_NO_EXPONENT || (k - 1 >= -range && k <= range)) return 0;
-  const int e = -k;
-  return e > 1000 ? 1000 : e < -1000 ? -1000 : e;
-}
-
-double bk_max_abs(const double *x, ptrdiff_t n)
-{
-  double top = 0.0;
-  for (ptrdiff_t i = 0; i < n; i++) {
-    double a = fabs(x[i]);
-    top = a > top ? a : top;
-  }
-  return top;
-}
-
-void bk_copy_pow2(const double *x, ptrdiff_t n, int e, double *out)
-{
-  const double f = ldexp(1.0, e); /* a normal double: |e| <= 1000 */
-  for (ptrdiff_t i = 0; i < n; i++) out[i] = x[i] * f;
-}
+#include "kernels.h"
 
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()). */
 #define CROSS_ARGS                                                            \

@@ -2,6 +2,7 @@
 #include <float.h>
 #include <limits.h>
 #include "glue.h"
+#include "hsic.h"
 #if defined(__linux__)
 #include <stdint.h>
 #include <sys/mman.h>

@@ -7,7 +7,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "hsic.h"
+#include "pairs.h"
 
 /* Both estimators are bilinear in K and L, their variance quadratic: a
  * kernel of an extreme scale (a linear kernel on data near 1e150, a

@@ -2,6 +2,7 @@
  * one element, L (the full Gram matrix) or Y (a factor with L = Y Y'), read
  * by bk_opt_label(). */
 #include "glue.h"
+#include "hsic.h"
 
 static ptrdiff_t check_K(SEXP K)
 {

@@ -21,7 +21,8 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "hsic.h"
+#include "pairs.h"
 
 #ifdef _OPENMP
 #define KT_SIMD_SUM_MAX(s, top) BK_PRAGMA(omp simd reduction(+ : s) reduction(max : top))

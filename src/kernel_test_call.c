@@ -2,12 +2,13 @@
  * independence of feature_scores(). */
 #include <limits.h>
 #include "glue.h"
+#include "hsic.h"
 
 /* x: m x d double matrix; opts: a named list (read by name, glue.h):
  *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters; p1 one
  *              finite double or d of them (a width per feature)
  *   Lc         m x m: H L H (symmetric)
- *   tb, ub, wb its traces for the permutation moments (bk_test_label, bahsic.h)
+ *   tb, ub, wb its traces for the permutation moments (bk_test_label, hsic.h)
  *   threads, simd    the number of threads; the SIMD loops or the plain ones
  *   Wt, perms  optional, together: the weights of the permuted statistic
  *              (m x m, symmetric) and the permutations, an m x B integer matrix of

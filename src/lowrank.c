@@ -10,7 +10,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "lowrank.h"
+#include "hsic.h"
 
 /* k(x_i, x_p) for every row i of x (m x d) into col (m): the inner products
  * or squared distances first, a feature at a time (contiguous, vectorisable),

@@ -1,6 +1,7 @@
 /* lowrank_call.c: SEXP glue for lowrank.c. */
 #include <limits.h>
 #include "glue.h"
+#include "lowrank.h"
 
 /* list(G = m x r factor, pivots = 1-based integer r, residual = the largest
  * residual diagonal left, trace = trace(K), residual_trace = trace(K - G G'),

@@ -22,7 +22,7 @@
 #define FCONE
 #endif
 #include <stdlib.h>
-#include "bahsic.h"
+#include "lsmi.h"
 
 /* out (n x b) = sum_j w_j^2 (x_ij - c_lj)^2; w = NULL for all ones. The
  * direct sum (not |x|^2 + |c|^2 - 2 x'c), so no cancellation: a sample that

@@ -3,6 +3,7 @@
  * only catch a wrapper that does not. */
 #include <limits.h>
 #include "glue.h"
+#include "lsmi.h"
 
 static void need_real(SEXP v, R_xlen_t len, const char *what)
 {

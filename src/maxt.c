@@ -19,7 +19,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "inference.h"
 
 /* the statistics of one feature from the class sums (s) and sums of squares
  * (q) of class 1 and class 2. Where the spread is 0: +-Inf when the class

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "glue.h"
+#include "inference.h"
 
 /* the statistic of maxt.c for R's name of it */
 static int perm_stat(SEXP s)

@@ -2,7 +2,7 @@
  * pace.c: the paced loop (bahsic.h): independent items in groups between
  * interrupt checks, each group one OpenMP loop. Numeric core: no R API.
  */
-#include "bahsic.h"
+#include "common.h"
 
 /* items i0..i1-1, on nthreads threads where nthreads > 1 */
 static void run_group(const bk_paced_loop *loop, ptrdiff_t i0, ptrdiff_t i1,

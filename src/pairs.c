@@ -6,7 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "pairs.h"
 
 /* The hot loop of the selectors and of the per-feature kernel scores,
  * Gaussian kernel: one exp per pair,

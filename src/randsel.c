@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "bahsic.h"
+#include "randsel.h"
 
 /* The data are held in blocks of RS_FB features: block k is an m x RS_FB
  * row-major array (sample a's RS_FB values contiguous), so a bootstrap's
@@ -313,7 +313,7 @@ static double centred_alignment(const double *K, const double *Lc,
 }
 
 /* v[i] = k(v[i]) for the kernel kern over n squared distances (or inner
- * products): the table's per-kernel loops (BK_KERNEL_MAP, bahsic.h), so
+ * products): the table's per-kernel loops (BK_KERNEL_MAP, kernels.h), so
  * that the Gaussian one vectorises. */
 #define KMAP_BODY BK_KERNEL_MAP(kern.type, kern.p1, kern.p2, v, n);
 

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <string.h>
 #include "glue.h"
+#include "randsel.h"
 
 #define RS_CHUNK 256
 
@@ -38,7 +39,7 @@ static ptrdiff_t whole_arg(SEXP v, const char *what, double lo, double hi)
  *   kernel, p1, p2   the kernel's code (BK_KSET_RANDSEL) and parameters
  *   n_fixed    how many of cols are fixed features
  *   subsample  s, the samples of each bootstrap
- *   threads, simd    as bk_randsel_opts (bahsic.h)
+ *   threads, simd    as bk_randsel_opts (randsel.h)
  * The number of bootstraps, it.nb, is the caller's to set. Per bootstrap: s
  * samples of m, then h + 1 free features of n, h = floor(n / 2)
  * (bk_randsel_draw). The columns in play are copied into xb, in blocks of 64

@@ -38,7 +38,8 @@
 #ifndef FCONE
 #define FCONE
 #endif
-#include "bahsic.h"
+#include "ridge.h"
+#include "schedule.h"
 
 /* Copy the columns cols (n) of x into X (m x n). */
 static void gather(const double *x, ptrdiff_t m, const int *cols, ptrdiff_t n,

@@ -2,6 +2,7 @@
  * kernel). */
 #include <limits.h>
 #include "glue.h"
+#include "ridge.h"
 
 /* x: m x d double matrix; W: m x m weights; opts: a named list (read by
  * name, glue.h; an option not read is an error): lambda; kernel, p1, p2,

@@ -1,7 +1,7 @@
 /*
  * schedule.c: the one selection loop, BAHSIC (Algorithm 1) and FOHSIC
  * (Algorithm 2) of Song et al. (2012), section 4, for every estimator of
- * HSIC: the estimator is a scorer (bk_scorer, bahsic.h) -- scorer_pairs.c
+ * HSIC: the estimator is a scorer (bk_scorer, schedule.h) -- scorer_pairs.c
  * (exact and block), scorer_rff.c, scorer_ichol.c, scorer_clinical.c and
  * ridge.c -- and this file holds what they share: the width of each
  * iteration asked of the scorer, the candidates scored (in parallel when
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
 #ifdef BK_SERIES_TRACE
 #include <stdio.h>
 #endif
@@ -487,13 +487,15 @@ int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,
 }
 
 ptrdiff_t bk_schedule_select(const bk_scorer *sc, ptrdiff_t d,
-                             const bk_select_opts *o, int *rank, double *score,
-                             int *iter, double *path, double *sortbuf,
-                             int *iwork, bk_tick_fn tick, void *tctx)
+                             const bk_select_opts *o, const bk_select_out *out,
+                             double *sortbuf, int *iwork, bk_tick_fn tick,
+                             void *tctx)
 {
-  const bk_schedule_opts so = {o->direction, o->step, o->n_target, o->nthreads,
-                               o->base, o->pace};
+  const bk_schedule_opts so = {.direction = o->direction, .step = o->step,
+                               .n_target = o->n_target,
+                               .nthreads = o->nthreads, .base = o->base,
+                               .pace = o->pace};
   int fail;
-  return bk_schedule(sc, d, &so, rank, score, iter, path, sortbuf, iwork,
-                     &fail, tick, tctx);
+  return bk_schedule(sc, d, &so, out->rank, out->score, out->iter, out->path,
+                     sortbuf, iwork, &fail, tick, tctx);
 }

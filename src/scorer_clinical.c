@@ -10,7 +10,8 @@
  * (T + t_j) / (s + 1) on addition, T the sum over the current set of size s.
  */
 #include <math.h>
-#include "bahsic.h"
+#include "select.h"
+#include "clinical.h"
 
 typedef struct {
   bk_width_policy wp; /* first: bk_width_policy_only() (no width: NaN) */
@@ -18,6 +19,7 @@ typedef struct {
   double T;        /* their sum over the current set */
   ptrdiff_t s;     /* its size */
 } clinical_state;
+BK_SCORER_FITS(clinical_state);
 
 static double set_hsic(const clinical_state *st)
 {
@@ -86,20 +88,16 @@ static int clinical_hsic(void *ctx, double sigma, const int *set,
   return 0;
 }
 
-ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
+bk_scorer bk_clinical_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
                              const double *W, const bk_select_opts *o,
-                             int *rank, double *score, int *iter,
-                             double *path, double *tf, double *sortbuf,
-                             int *iwork, bk_tick_fn tick, void *ctx)
+                             double *tf, bk_scorer_mem *mem)
 {
-  clinical_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
-                        o->ngrid, o->grid_relative},
-                       tf, 0.0, 0};
+  clinical_state *st = (clinical_state *) mem;
+  *st = (clinical_state){.wp = bk_select_width_policy(o), .t = tf};
   bk_clinical_dot(x, m, d, o->cat, W, tf, o->nthreads);
-  const bk_scorer sc = {&st,           bk_width_policy_only,  clinical_begin,
-                        clinical_score, clinical_cost,  NULL,
-                        clinical_update, clinical_stale, clinical_refresh,
-                        clinical_hsic, NULL};
-  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
-                            tick, ctx);
+  return (bk_scorer){.ctx = st, .width = bk_width_policy_only,
+                     .begin = clinical_begin, .score_one = clinical_score,
+                     .cost = clinical_cost, .update = clinical_update,
+                     .stale = clinical_stale, .refresh = clinical_refresh,
+                     .hsic = clinical_hsic};
 }

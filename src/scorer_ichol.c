@@ -12,7 +12,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "lowrank.h"
 
 typedef struct {
   bk_width_policy wp; /* first: bk_width_policy_only() */
@@ -23,6 +24,7 @@ typedef struct {
   const bk_ichol_select *ic;
   int nthreads;
 } ichol_state;
+BK_SCORER_FITS(ichol_state);
 
 /* q_j(a, p) of feature column xj: squared difference or product */
 static inline double qpair(int dist, double u, double v)
@@ -164,20 +166,15 @@ ptrdiff_t bk_ichol_select_work(ptrdiff_t m, ptrdiff_t r, ptrdiff_t s)
 
 /* The sums Qmp are made afresh at every round's pivots: no update, no
  * refresh. */
-ptrdiff_t bk_select_ichol(const double *x, ptrdiff_t m, ptrdiff_t d,
+bk_scorer bk_ichol_scorer(const double *x, ptrdiff_t m,
                           const bk_ichol_select *ic, const bk_select_opts *o,
-                          int *rank, double *score, int *iter, double *path,
-                          double *sortbuf, int *iwork, bk_tick_fn tick,
-                          void *ctx)
+                          bk_scorer_mem *mem)
 {
-  const ichol_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
-                           o->ngrid, o->grid_relative},
-                          x, m, bk_kernel_uses_distance(o->kern.type), o->kern,
-                          ic, o->nthreads};
-  const bk_scorer sc = {(void *) &st, bk_width_policy_only, ichol_begin,
-                        ichol_score,  ichol_cost,  NULL,
-                        NULL,         NULL,        NULL,
-                        ichol_set_hsic, NULL};
-  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
-                            tick, ctx);
+  ichol_state *st = (ichol_state *) mem;
+  *st = (ichol_state){.wp = bk_select_width_policy(o), .x = x, .m = m,
+                      .dist = bk_kernel_uses_distance(o->kern.type),
+                      .kern = o->kern, .ic = ic, .nthreads = o->nthreads};
+  return (bk_scorer){.ctx = st, .width = bk_width_policy_only,
+                     .begin = ichol_begin, .score_one = ichol_score,
+                     .cost = ichol_cost, .hsic = ichol_set_hsic};
 }

@@ -20,7 +20,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "pairs.h"
+#include "series.h"
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 
@@ -53,6 +55,7 @@ typedef struct {
   bk_series_round sr; /* the screen's iteration (M formed by its first call) */
   bk_pacer *pace;    /* checks between groups of update_Q()'s columns */
 } pairs_state;
+BK_SCORER_FITS(pairs_state);
 
 /* kernel of a value of Q at the iteration's width */
 static inline double kvalue(const bk_kernel *k, double sigma, double q)
@@ -531,25 +534,16 @@ ptrdiff_t bk_pairs_median_work(ptrdiff_t m, ptrdiff_t npairs, ptrdiff_t nblk)
   return nblk == 1 ? BK_MEDIAN_WORK(m) : npairs + 1;
 }
 
-ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
-                          const bk_blocks *blk, const double *Wp,
-                          const double *Wd, const bk_select_opts *o,
-                          int *rank, double *score, int *iter, double *path,
-                          double *work, int *iwork, bk_tick_fn tick, void *ctx)
+ptrdiff_t bk_pairs_work_doubles(ptrdiff_t m, const bk_blocks *blk)
 {
   const ptrdiff_t P = blk->pair0[blk->nblk];
-  double *Q = work, *Qfull = Q + P, *mwork = Qfull + P,
-         *Qd = mwork + bk_pairs_median_work(m, P, blk->nblk),
-         *sortbuf = Qd + m;
-  pairs_state st = {x, m, d, blk->nblk, blk->row0, blk->pair0,
-                    bk_kernel_uses_distance(o->kern.type), o->kern,
-                    {o->kern.type, o->policy, o->kern.p1, o->grid, o->ngrid,
-                     o->grid_relative},
-                    Q, Qd, Qfull, mwork, Wp, Wd,
-                    bk_pick_gauss_pass(0, o->simd), 0.0, o->simd, o->nthreads,
-                    o->series, pick_add4(o->simd), {0}, o->pace};
-  memset(Q, 0, (size_t) P * sizeof(double));
-  memset(Qd, 0, (size_t) m * sizeof(double));
+  return 2 * P + bk_pairs_median_work(m, P, blk->nblk) + m;
+}
+
+/* the largest squared range of a column of x (m x d) */
+static double max_range2(const double *x, ptrdiff_t m, ptrdiff_t d)
+{
+  double top = 0.0;
   /* m = 0: no pairs, and no xj[0] to start the range from */
   for (ptrdiff_t j = 0; j < d && m > 0; j++) {
     const double *xj = x + m * j;
@@ -559,23 +553,43 @@ ptrdiff_t bk_select_pairs(const double *x, ptrdiff_t m, ptrdiff_t d,
       hi = xj[a] > hi ? xj[a] : hi;
     }
     double r2 = (hi - lo) * (hi - lo);
-    st.maxrange2 = r2 > st.maxrange2 ? r2 : st.maxrange2;
+    top = r2 > top ? r2 : top;
   }
+  return top;
+}
+
+bk_scorer bk_pairs_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const bk_pairs_select *ps, const bk_select_opts *o,
+                          int *iwork, bk_scorer_mem *mem)
+{
+  const bk_blocks *blk = &ps->blk;
+  const ptrdiff_t P = blk->pair0[blk->nblk];
+  double *Q = ps->work, *Qfull = Q + P, *mwork = Qfull + P,
+         *Qd = mwork + bk_pairs_median_work(m, P, blk->nblk);
+  pairs_state *st = (pairs_state *) mem;
+  *st = (pairs_state){
+      .x = x, .m = m, .d = d, .nblk = blk->nblk, .row0 = blk->row0,
+      .pair0 = blk->pair0, .dist = bk_kernel_uses_distance(o->kern.type),
+      .kern = o->kern, .wp = bk_select_width_policy(o), .Q = Q, .Qd = Qd,
+      .Qfull = Qfull, .mwork = mwork, .Wp = ps->Wp, .Wd = ps->Wd,
+      .pass = bk_pick_gauss_pass(0, o->simd), .maxrange2 = max_range2(x, m, d),
+      .simd = o->simd, .nthreads = o->nthreads, .series = o->series,
+      .add4 = pick_add4(o->simd), .pace = o->pace};
+  memset(Q, 0, (size_t) P * sizeof(double));
+  memset(Qd, 0, (size_t) m * sizeof(double));
   if (o->series)
     bk_series_features(x, m, d, o->series->work + P + 2 * m);
-  if (o->direction == BK_FORWARD) {
-    if (o->policy == BK_SIGMA_OPTIMIZE && bk_kernel_has_width(o->kern.type)) {
-      /* the reference set of the first iteration is the full set */
-      memset(Qfull, 0, (size_t) P * sizeof(double));
-      int *all = iwork;
-      for (ptrdiff_t j = 0; j < d; j++) all[j] = (int) j;
-      /* (a width kernel is a distance kernel: Qd is not touched) */
-      update_Q(&st, Qfull, all, d, 1.0);
-    }
+  if (o->direction == BK_FORWARD && o->policy == BK_SIGMA_OPTIMIZE &&
+      bk_kernel_has_width(o->kern.type)) {
+    /* the reference set of the first iteration is the full set */
+    memset(Qfull, 0, (size_t) P * sizeof(double));
+    for (ptrdiff_t j = 0; j < d; j++) iwork[j] = (int) j;
+    /* (a width kernel is a distance kernel: Qd is not touched) */
+    update_Q(st, Qfull, iwork, d, 1.0);
   }
-  const bk_scorer sc = {&st,        pairs_width,  pairs_begin,  pairs_score,
-                        pairs_cost, NULL,         pairs_update, pairs_stale,
-                        pairs_refresh, pairs_hsic, pairs_screen};
-  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
-                            tick, ctx);
+  return (bk_scorer){.ctx = st, .width = pairs_width, .begin = pairs_begin,
+                     .score_one = pairs_score, .cost = pairs_cost,
+                     .update = pairs_update, .stale = pairs_stale,
+                     .refresh = pairs_refresh, .hsic = pairs_hsic,
+                     .screen = pairs_screen};
 }

@@ -12,7 +12,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "select.h"
+#include "lowrank.h"
 
 typedef struct {
   bk_width_policy wp; /* first: bk_width_policy_only() */
@@ -22,20 +23,19 @@ typedef struct {
   const bk_rff_select *rff;
   int nthreads;
 } rff_state;
+BK_SCORER_FITS(rff_state);
 
 /* HSIC of the set whose projections are st->rff->P changed by sgn x_j
  * omega_j' (j < 0: the set itself). buf: bk_rff_select_work() doubles of
- * this thread. The frequencies scale with the width: N(0, 2 sigma) for a
- * width on the squared distance (the Gaussian kernel exp(-sigma ||.||^2)),
- * sigma times a Cauchy draw else (the Laplace kernel exp(-sigma ||.||)). */
+ * this thread. The standard frequencies scale with the width as the
+ * kernel's spectral measure says (bk_spectral_scale(), codes.h): sqrt(2
+ * sigma) for the Gaussian's normal, sigma for the Laplace's Cauchy. */
 static double rff_hsic(const rff_state *st, double sigma, ptrdiff_t j,
                        double sgn, double *buf)
 {
   const bk_rff_select *r = st->rff;
   const ptrdiff_t m = st->m, D = r->D;
-  const double c = bk_kernel_has(st->kern.type, BK_KPROP_SQUARED)
-                       ? sqrt(2.0 * sigma)
-                       : sigma,
+  const double c = bk_spectral_scale(st->kern.type, sigma),
                norm = sqrt(2.0 / (double) D);
   const double *xj = j >= 0 ? st->x + m * j : NULL;
   double *Z = buf, out[3];
@@ -133,20 +133,17 @@ ptrdiff_t bk_rff_select_work(ptrdiff_t m, ptrdiff_t D, ptrdiff_t s)
   return m * D + BK_LOWRANK_HSIC_WORK(m, D, s);
 }
 
-ptrdiff_t bk_select_rff(const double *x, ptrdiff_t m, ptrdiff_t d,
+bk_scorer bk_rff_scorer(const double *x, ptrdiff_t m,
                         const bk_rff_select *rff, const bk_select_opts *o,
-                        int *rank, double *score, int *iter, double *path,
-                        double *sortbuf, int *iwork, bk_tick_fn tick,
-                        void *ctx)
+                        bk_scorer_mem *mem)
 {
-  const rff_state st = {{o->kern.type, o->policy, o->kern.p1, o->grid,
-                         o->ngrid, o->grid_relative},
-                        x, m, o->kern, rff, o->nthreads};
+  rff_state *st = (rff_state *) mem;
+  *st = (rff_state){.wp = bk_select_width_policy(o), .x = x, .m = m,
+                    .kern = o->kern, .rff = rff, .nthreads = o->nthreads};
   memset(rff->P, 0, (size_t) (m * rff->D) * sizeof(double));
-  const bk_scorer sc = {(void *) &st, bk_width_policy_only,  rff_begin,
-                        rff_score,    rff_cost,   NULL,
-                        rff_update,   rff_stale,  rff_refresh,
-                        rff_set_hsic, NULL};
-  return bk_schedule_select(&sc, d, o, rank, score, iter, path, sortbuf, iwork,
-                            tick, ctx);
+  return (bk_scorer){.ctx = st, .width = bk_width_policy_only,
+                     .begin = rff_begin, .score_one = rff_score,
+                     .cost = rff_cost, .update = rff_update,
+                     .stale = rff_stale, .refresh = rff_refresh,
+                     .hsic = rff_set_hsic};
 }

@@ -19,7 +19,8 @@
  * Plain C: no R API, no allocation. x is m x d, column-major.
  */
 #include <math.h>
-#include "bahsic.h"
+#include "inference.h"
+#include "checks.h"
 
 /*
  * Class counts, means and within-class sums of squared deviations, in the

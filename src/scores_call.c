@@ -4,6 +4,8 @@
  * R/scores-linear.R.
  */
 #include "glue.h"
+#include "inference.h"
+#include "checks.h"
 
 /* 1-based position of a 0-based index or -1, 0 for none, as a double (a
  * block may hold more than INT_MAX values) */

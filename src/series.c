@@ -30,7 +30,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "bahsic.h"
+#include "series.h"
 
 #define PAIRS(m) ((m) * ((m) - 1) / 2)
 #define NPOW (2 * BK_SERIES_MAX_TERMS + 2)

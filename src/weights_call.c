@@ -5,6 +5,7 @@
  * catch a wrapper that does not. */
 #include <limits.h>
 #include "glue.h"
+#include "lsmi.h"
 
 /* sum(W' o K(w)) and its gradient in v = w o w: list(value, gradient).
  * part: 0 for W, 1 for max(W, 0), -1 for min(W, 0). */

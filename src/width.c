@@ -8,7 +8,8 @@
  * "dimension" rule and the median's scale. Numeric core: no R API.
  */
 #include <math.h>
-#include "bahsic.h"
+#include "schedule.h"
+#include "kernels.h"
 
 double bk_choose_width(const bk_width_policy *p, ptrdiff_t s,
                        double (*median)(void *ctx, int squared),

@@ -43,16 +43,8 @@ c_exceptions <- c(
   "schedule.c: score_candidates" = "a round's scoring: scorer, set and candidates, sort order, batch, threads, scratch and pacer",
   "schedule.c: backward_round" = "score_candidates()'s arguments and the round's path",
   "schedule.c: bk_schedule" = "the one selection schedule: scorer, options, the four result arrays, scratch and tick; to be split",
-  "schedule.c: bk_schedule_select" = "bk_schedule()'s arguments from the selection options",
-  "scorer_clinical.c: bk_select_clinical" = "a scorer's entry: data, label, options, the four result arrays, scratch and tick",
-  "scorer_ichol.c: bk_select_ichol" = "a scorer's entry: data, its options, the selection options, the four result arrays, scratch and tick",
   "scorer_pairs.c: pairs_screen" = "the series screen of the pair scorer (the hook of bk_scorer); to be split",
-  "scorer_pairs.c: bk_select_pairs" = "a scorer's entry: data, blocks, packed label, options, the four result arrays, scratch and tick",
-  "scorer_rff.c: bk_select_rff" = "a scorer's entry: data, its options, the selection options, the four result arrays, scratch and tick",
-  "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work",
-  "select.c: bk_select_features" = "a scorer's entry: data, label, options, the four result arrays, scratch and tick",
-  "select.c: bk_select_blocks" = "the NULL-pointer routing of the exact and block scorers; goes when each mode builds its scorer",
-  "select_call.c: C_select" = "the glue of every selection mode; goes when each mode reads its own options"
+  "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work"
 )
 
 # The text of C source with its comments, string and character literals and

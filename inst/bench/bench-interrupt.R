@@ -2,7 +2,7 @@
 # (setTimeLimit(), which R raises at its interrupt checks, as it raises
 # Ctrl-C) expires `at` seconds into the call, and the script reports when the
 # error arrived. The C loops check for interrupts between blocks of some
-# 10-50 ms of work (bk_pace(), src/bahsic.h) on the main thread, and the
+# 10-50 ms of work (bk_pace(), src/common.h) on the main thread, and the
 # R-level loops between their steps; the target is a delay (the time the
 # error arrived minus the limit) of well under a second.
 #

@@ -1,9 +1,104 @@
-# The codes that cross .Call (R/codes.R): R's mirror against the C tables
-# (src/codes.h), and the check of each entry point that takes a kernel,
-# policy or direction code against codes it does not accept.
+# The codes that cross .Call (R/codes.R): bk_codes as read from the C
+# tables (src/codes.h), what R names in them (kernels, properties, sets,
+# policies, modes, spectral measures) against what the tables hold, and the
+# check of each entry point that takes a kernel, policy or direction code
+# against codes it does not accept.
 
-test_that("bk_codes is what the C tables say", {
-  expect_identical(.Call(bahsic:::C_codes), bahsic:::bk_codes)
+test_that("bk_codes is what the C tables say, read at load", {
+  from_c <- .Call(bahsic:::C_codes)
+  codes <- bahsic:::bk_codes
+  expect_setequal(ls(codes), names(from_c))
+  expect_identical(mget(names(from_c), envir = codes), from_c)
+  # one entry per kernel in each of the kernel columns, codes distinct
+  for (col in c("kernel_props", "kernel_sets", "kernel_spectra")) {
+    expect_identical(names(codes[[col]]), names(codes$kernel), info = col)
+  }
+  for (tab in c("kernel", "policy", "direction", "mode", "spectrum")) {
+    expect_false(anyDuplicated(codes[[tab]]) > 0L, info = tab)
+  }
+})
+
+# A kernel with random features draws them from its row's spectral measure:
+# C refuses to compile a row flagged rff without one (codes.h); R must have
+# the draw of every measure such a row names (rff_spectra), and a kernel
+# without random features names none.
+test_that("every kernel with random features has a spectral measure R can draw", {
+  codes <- bahsic:::bk_codes
+  spectra <- bahsic:::rff_spectra
+  expect_setequal(names(spectra), setdiff(names(codes$spectrum), "none"))
+  for (name in names(codes$kernel)) {
+    spectrum <- bahsic:::kernel_spectrum(name)
+    if (bahsic:::kernel_has(name, "rff")) {
+      expect_true(spectrum %in% names(spectra), info = name)
+      expect_true(is.function(spectra[[spectrum]]$scale) && is.function(spectra[[spectrum]]$mix),
+                  info = name)
+    } else {
+      expect_identical(spectrum, "none", info = name)
+    }
+  }
+  expect_identical(bahsic:::kernel_spectrum(kernel_gaussian()), "normal")
+  expect_identical(bahsic:::kernel_spectrum("laplace"), "cauchy")
+  expect_identical(bahsic:::kernel_spectrum(kernel_ridge(1)), "none") # no C code
+  expect_error(bahsic:::rff_frequencies(kernel_polynomial(2), 3, 2),
+               "the polynomial kernel has no spectral measure")
+  # the standard draws: z, then per frequency the mixing draw
+  set.seed(5)
+  W <- bahsic:::rff_frequencies(kernel_laplace(), 3, 2)
+  set.seed(5)
+  z <- matrix(rnorm(6), 3, 2)
+  expect_identical(W, z / abs(rnorm(3)))
+})
+
+# The calls to the functions `funs` in the package's functions (nested
+# calls included), to read what R names in the tables.
+ns_calls <- function(funs) {
+  ns <- asNamespace("bahsic")
+  out <- list()
+  walk <- function(e) {
+    if (!is.call(e)) return()
+    if (is.symbol(e[[1L]]) && as.character(e[[1L]]) %in% funs) out[[length(out) + 1L]] <<- e
+    for (i in seq_along(e)) if (is.call(e[[i]])) walk(e[[i]])
+  }
+  for (name in ls(ns, all.names = TRUE)) {
+    f <- get(name, envir = ns)
+    if (is.function(f) && !is.primitive(f)) walk(body(f))
+  }
+  out
+}
+
+# The string literals given as argument `arg` (a position) to the calls.
+call_literals <- function(calls, arg) {
+  lits <- lapply(calls, function(e) if (length(e) >= arg + 1L) e[[arg + 1L]])
+  unique(unlist(Filter(is.character, lits)))
+}
+
+# The tables are read by name: a kernel constructor's name without a row, or
+# a property, set, policy or mode that R names and the tables lack, would be
+# an error only when that line runs.
+test_that("every kernel, property, set, policy and mode R names has a row in the C tables", {
+  codes <- bahsic:::bk_codes
+  made <- call_literals(ns_calls("new_kernel"), 1L)
+  expect_true(all(c("gaussian", "laplace", "linear") %in% made))
+  # kernel_ridge() is built in R on a base kernel that has a row
+  expect_setequal(setdiff(made, "ridge"), intersect(made, names(codes$kernel)))
+  props <- c(call_literals(ns_calls("kernel_has"), 2L),
+             call_literals(ns_calls(c("kernels_with", "kernels_phrase")), 1L))
+  expect_true(all(c("width", "squared", "rff") %in% props))
+  expect_true(all(props %in% names(codes$kprop)), info = paste(props, collapse = " "))
+  sets <- call_literals(ns_calls("kernels_in"), 1L)
+  expect_true(all(sets %in% names(codes$kset)), info = paste(sets, collapse = " "))
+  expect_true(all(call_literals(ns_calls("policy_code"), 1L) %in% names(codes$policy)))
+  expect_true(all(call_literals(ns_calls("mode_code"), 1L) %in% names(codes$mode)))
+})
+
+# The messages name the kernels of a property from the table, in R and in
+# C's safety net alike.
+test_that("the kernels with random features or a width are named from the table", {
+  expect_identical(bahsic:::kernels_with("rff"), c("gaussian", "laplace"))
+  expect_identical(bahsic:::kernels_phrase("rff"), "a Gaussian or Laplace kernel")
+  expect_identical(bahsic:::kernels_phrase("distance"),
+                   "a Gaussian, Laplace or Inverse-distance kernel")
+  expect_identical(bahsic:::kernels_phrase("length"), "an Inverse-distance kernel")
 })
 
 test_that("kernel_code(), policy_code() and direction_code() read bk_codes", {
@@ -95,10 +190,10 @@ entry_points <- list(
           randsel_opts(kernel = code, p2 = 1, Y = a$Y))
   }
 )
-# The kernels each entry point takes, from R's mirror of the table's sets
-# (bk_codes$kernel_sets, checked against C above), so that a new kernel row
-# needs no change here; the sets of today's kernels are written out once
-# more below, as a check of the mirror itself.
+# The kernels each entry point takes, from the table's sets as R reads them
+# (bk_codes$kernel_sets), so that a new kernel row needs no change here; the
+# sets of today's kernels are written out once more below, as a check of
+# the table itself.
 data_kernels <- bahsic:::kernels_in("data")
 accepted <- list(
   C_gram = data_kernels, C_feature_dot = data_kernels, C_ridge_select = data_kernels,
@@ -294,6 +389,13 @@ test_that("each mode of C_select reads its own options by name", {
   o$phase <- o$phase[-1L]
   expect_error(.Call(bahsic:::C_select, a$x, o),
                "C_select: option 'phase' must be a double vector of length 4", fixed = TRUE)
+  # a kernel without random features: the message names those with, from the table
+  o <- c(utils::modifyList(common, list(mode = codes[["rff"]], p2 = 1,
+                                        kernel = bahsic:::bk_codes$kernel[["polynomial"]])),
+         per_mode$rff)
+  expect_error(.Call(bahsic:::C_select, a$x, o),
+               paste("mode 'rff' needs", bahsic:::kernels_phrase("rff")),
+               fixed = TRUE)
 })
 
 # The options of the randSel entry points, read by name likewise: each

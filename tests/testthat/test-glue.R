@@ -137,3 +137,41 @@ test_that("every entry point with a parallel region answers when its C loop is h
     expect_identical(calls[[name]](), one, label = name)
   }
 })
+
+# C_select's table of modes keeps R's rules on which kernel, width policy and
+# direction each estimator takes (check_select_approx()) as a safety net: a
+# wrapper that skips them gets an error naming the mode, never a silently
+# changed selection (such as a max_rank above the number of samples cut down).
+test_that("C_select refuses the combinations R refuses, and a max_rank above m", {
+  codes <- bahsic:::bk_codes
+  set.seed(3)
+  m <- 12L
+  x <- matrix(rnorm(m * 4), m)
+  y <- rep(c(1, -1), length.out = m)
+  opts <- function(mode, ...) {
+    common <- list(mode = codes$mode[[mode]], kernel = codes$kernel[["gaussian"]], p1 = 0.5,
+                   p2 = 0, direction = codes$direction[["backward"]],
+                   policy = codes$policy[["fixed"]], grid = 2^(-1:1), grid_relative = TRUE,
+                   step = 0, n_target = 0L, threads = 1L, verbose = FALSE, simd = FALSE,
+                   series = 0L)
+    own <- switch(mode,
+      exact = list(W = tcrossprod(y) / m^2),
+      rff = list(omega = matrix(rnorm(20), 5), phase = runif(5), F = cbind(y), unbiased = FALSE),
+      ichol = list(tol = 0, max_rank = 3L, F = cbind(y), unbiased = FALSE)
+    )
+    utils::modifyList(c(common, own), list(...))
+  }
+  run <- function(o) .Call(bahsic:::C_select, x, o)
+  # the valid calls answer
+  for (mode in c("exact", "rff", "ichol")) expect_length(run(opts(mode))$rank, 4L)
+  expect_error(run(opts("rff", policy = codes$policy[["optimize"]])),
+               "mode 'rff' does not take the 'optimize' width")
+  expect_error(run(opts("ichol", direction = codes$direction[["forward"]])),
+               "mode 'ichol' does not take FOHSIC")
+  expect_error(run(opts("rff", kernel = codes$kernel[["polynomial"]], p1 = 2, p2 = 1)),
+               "mode 'rff' needs a Gaussian or Laplace kernel")
+  expect_error(run(opts("ichol", max_rank = m + 1L)), "max_rank")
+  bad_mode <- opts("exact")
+  bad_mode$mode <- 9L
+  expect_error(run(bad_mode), "unknown mode code 9")
+})

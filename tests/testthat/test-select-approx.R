@@ -244,14 +244,18 @@ test_that("rff FOHSIC with the 'dimension' width matches the oracle, and hsic(ap
                                        "gaussian", 0.5)), L)
   }, numeric(1))
   expect_equal(fit$features$score[first], want, tolerance = 1e-9)
-  # the full set's HSIC: the same draws as hsic() makes under the same seed
-  set.seed(23)
-  h <- hsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.2), estimator = "biased",
-            approx = approx_rff(40))
-  set.seed(23)
-  fit <- bahsic(sim$x, sim$y, kernel = kernel_gaussian(sigma = 0.2), sigma = "fixed",
-                standardize = FALSE, approx = approx_rff(40))
-  expect_equal(fit$path$hsic[1], h$estimate, tolerance = 1e-10)
+  # the full set's HSIC: the same draws as hsic() makes under the same seed,
+  # scaled by the width in R (hsic) and in C (bahsic) alike, for every kernel
+  # with random features in the kernel table
+  for (name in bahsic:::kernels_with("rff")) {
+    kernel <- get(paste0("kernel_", name), envir = asNamespace("bahsic"))(sigma = 0.2)
+    set.seed(23)
+    h <- hsic(sim$x, sim$y, kernel = kernel, estimator = "biased", approx = approx_rff(40))
+    set.seed(23)
+    fit <- bahsic(sim$x, sim$y, kernel = kernel, sigma = "fixed", standardize = FALSE,
+                  approx = approx_rff(40))
+    expect_equal(fit$path$hsic[1], h$estimate, tolerance = 1e-10, info = name)
+  }
 })
 
 test_that("rff selection: the same for 1 and 2 threads; planted features on top", {

@@ -2,7 +2,7 @@
  * fuzz_gram.c: libFuzzer target for gram.c: bk_cross, bk_gram (with and
  * without the median-heuristic work), bk_median_triangle (packed and not,
  * squared and not), bk_median_pairwise, bk_select, bk_kernel_value and the
- * inline bk_exp of bahsic.h.
+ * inline bk_exp of common.h.
  *
  * Invariants checked (abort()) only for finite inputs, and the exact
  * reference comparisons only for "tame" data (quarters in [-32, 32), see
@@ -13,7 +13,7 @@
  *   - bk_median_pairwise equals that reference for one feature and several;
  *   - bk_gram's median width is 1 / bk_median_pairwise();
  *   - bk_select returns the k-th smallest and only reorders v;
- *   - bk_exp is within 2 ulp of exp() on [-708, 0] (bahsic.h).
+ *   - bk_exp is within 2 ulp of exp() on [-708, 0] (common.h).
  *
  * Preconditions of the core respected here (not all stated in bahsic.h):
  *   - bk_select(v, n, k) needs n >= 1 and 0 <= k < n;
@@ -56,7 +56,7 @@ static double ref_median(double *v, ptrdiff_t n, int squared)
   qsort(v, (size_t) n, sizeof(double), cmp_d);
   ptrdiff_t k = (n - 1) / 2;
   double lo = v[k], hi = n % 2 == 0 ? v[k + 1] : lo;
-  /* the rule for ties (bahsic.h, BK_MEDIAN_TIE): values at most DBL_EPSILON
+  /* the rule for ties (kernels.h, BK_MEDIAN_TIE): values at most DBL_EPSILON
    * times the largest tie with 0; when the upper middle value is one, the
    * median of the others (0 when all tie) */
   const double tie = DBL_EPSILON * v[n - 1];

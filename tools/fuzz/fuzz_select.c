@@ -86,8 +86,8 @@ static result run(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   r.score = FZ_NEW(double, d);
   r.path = FZ_NEW(double, 4 * (d + 1));
   tick_state ts = {0, 0};
-  r.np = bk_select_features(x, m, d, W, o, r.rank, r.score, r.iter, r.path,
-                            work, iwork, tick, &ts);
+  const bk_select_out out = {r.rank, r.iter, r.score, r.path};
+  r.np = bk_select_features(x, m, d, W, o, &out, work, iwork, tick, &ts);
   r.ticks = ts.calls;
   free(swork);
   free(work);

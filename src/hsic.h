@@ -1,0 +1,95 @@
+/*
+ * hsic.h: the HSIC estimators and per-feature sums (hsic.c) and the
+ * per-feature tests of independence (kernel_test.c).
+ */
+#ifndef BAHSIC_HSIC_H
+#define BAHSIC_HSIC_H
+
+#include "kernels.h"
+
+/* ---- HSIC estimators (hsic.c) ---------------------------------------------
+ * The label side is either a full m x m Gram matrix L (Y == NULL) or a
+ * low-rank factor Y (m x c) with L = Y Y' (L == NULL). */
+
+typedef struct {
+  const double *L; /* m x m, or NULL */
+  const double *Y; /* m x c, or NULL */
+  ptrdiff_t c;
+} bk_label;
+
+/* out[0] = HSIC0 (eq. 4), out[1] = HSIC1 (eq. 5), out[2] = variance of HSIC1
+ * (eq. 15 with the vector h of section 2.5), out[3] = its standard error
+ * sqrt(max(variance, 0)), computed so that it is representable whenever the
+ * estimates are (the variance may overflow where they do not). Kernels of
+ * an extreme scale are rescaled exactly by a power of two for the sums.
+ * work: 8 m + 2 m c doubles. */
+void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace);
+
+/* The data-side quantities every estimator needs, computed once per K:
+ * kd = diag(K) and k1 = K~ 1 (row sums without the diagonal). */
+void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1,
+              bk_pacer *pace);
+
+/* HSIC0 and HSIC1 of K against the label kernel with its samples reordered by
+ * perm (0-based, length m; NULL for the identity), given kd and k1 from
+ * bk_kside(). out[0] = HSIC0, out[1] = HSIC1, the very numbers of
+ * bk_hsic_stats() for perm = NULL. work: 3 m + 2 m c doubles. */
+void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
+                  const double *k1, bk_label lab, const int *perm, double *out,
+                  double *work, bk_pacer *pace);
+
+/* Moments of the biased statistic under independence for the gamma
+ * approximation (Gretton et al. 2008): out[0] = m * HSIC_b with
+ * HSIC_b = tr(KHLH) / m^2, out[1] = its null mean, out[2] = its null
+ * variance, and the gamma distribution with that mean and variance:
+ * out[3] = shape, out[4] = scale (NaN both when the mean or the variance is
+ * not positive, i.e. a kernel is constant). The shape and scale are
+ * computed from moments rescaled by a power of two, so they are finite
+ * whenever the statistic is, even where the variance overflows.
+ * work: 4 m + 2 m c doubles. */
+void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace);
+
+/* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
+ * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC
+ * estimators, MMD and the alignment are linear in K, a weight matrix W made
+ * once from the labels scores every feature in one pass over its pairs. A
+ * feature of an extreme scale is rescaled by a power of two for the distance
+ * kernels, as in bk_gram_ck(). work: BK_FEATURE_DOT_WORK(m, nthreads)
+ * doubles; simd as for bk_pick_gauss_pass(); pace between chunks of
+ * features (NULL: no checks). */
+#define BK_FEATURE_DOT_WORK(m, nthreads) ((m) * ((m) - 1) + (nthreads) * (m))
+void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
+                    const double *par, const double *W, double *out,
+                    double *work, int simd, int nthreads, bk_pacer *pace);
+
+/* Per-feature tests of independence by HSIC (kernel_test.c). The label
+ * side, made once by the caller: Lc = H L H (m x m), its traces tb =
+ * tr(Lc), ub = (m - 1) tr(Lc^2) - tb^2 and wb = m (m + 1) sum_i Lc_ii^2 -
+ * (m - 1)(tb^2 + 2 tr(Lc^2)) (the permutation moments, gamma_one()), and
+ * for B > 0 permutations the weights Wt of the permuted statistic
+ * sum_ab K_ab Wt_{p(a) p(b)} and the permutations (0-based, m x B). */
+typedef struct {
+  const double *Lc, *Wt;
+  double tb, ub, wb;
+  const int *perms;
+  ptrdiff_t B;
+} bk_test_label;
+
+/* For every feature j of x (m x d), its kernel (p1 from par[j] when par !=
+ * NULL): the gamma approximation's shape[j] and z[j] (the statistic
+ * tr(K H L H) over the gamma's scale; NaN for m < 4 or a constant kernel) and,
+ * for B > 0, count[j], the permuted statistics >= the observed one (up to
+ * rounding). Lc and Wt must be symmetric (only the pairs a < b and the
+ * diagonal are read for the sums). simd as for bk_pick_gauss_pass().
+ * work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
+#define BK_FEATURE_TEST_WORK(m, nthreads)                                    \
+  ((m) * ((m) - 1) + 2 * (m) + (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))
+void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
+                          bk_kernel kern, const double *par,
+                          const bk_test_label *lab, double *shape, double *z,
+                          double *count, double *work, int simd, int nthreads,
+                          bk_pacer *pace);
+
+#endif

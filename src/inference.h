@@ -1,0 +1,58 @@
+/*
+ * inference.h: the univariate statistics of the per-feature scores
+ * (scores.c) and the permutation maxT (maxt.c).
+ */
+#ifndef BAHSIC_INFERENCE_H
+#define BAHSIC_INFERENCE_H
+
+#include "common.h"
+
+/* ---- univariate statistics (scores.c) ------------------------------------ */
+
+/* Per-class counts n (ncls), means and within-class sums of squared
+ * deviations (ncls x d, column-major) of the columns of x (m x d), in units
+ * of 2^expo[j] (mean) and 4^expo[j] (ss) per column; constant[j] = 1 for a
+ * column of a single value; cls[i] in 0..ncls-1. One read of each column.
+ * Returns the index of the first non-finite value of x, or -1.
+ * work: m + ncls + 1 ints. */
+ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const int *cls, int ncls, int *n, double *mean,
+                           double *ss, int *expo, int *constant, int *work);
+
+/* Pearson correlation of every column of x (m x d) with y; NaN for a
+ * constant column; constant[] and the result as bk_class_moments(); mean
+ * (NULL: not wanted) the mean of every column. work: m doubles. */
+ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
+                     const double *y, double *out, double *mean, int *constant,
+                     double *work);
+
+/* ---- permutation maxT (maxt.c) ----------------------------------------------
+ * The statistics of bk_perm_stats(); the glue maps R's method names to them
+ * (they do not cross .Call as numbers). */
+enum {
+  BK_PERM_WELCH = 1, /* Welch's t */
+  BK_PERM_POOLED,    /* pooled-variance t */
+  BK_PERM_LIN,       /* mean difference */
+  BK_PERM_SNR,       /* signal to noise */
+  BK_PERM_PC,        /* Pearson correlation */
+  BK_PERM_MOMENTS    /* mean difference and pooled variance (moderated t in R) */
+};
+/* Statistics of the p features (rows of xt, p x m) for B labellings: under
+ * labelling b sample i has the label of sample perm[i + m b] (0-based):
+ * class cls[] (0/1) or value y[] (BK_PERM_PC; xt's rows and y centred with
+ * unit norm). out (p x B) gets level 2 minus level 1 (or r), NaN for a zero
+ * spread; out2 (p x B, BK_PERM_MOMENTS only, else NULL) the pooled variance.
+ * work: 2 p (nthreads + 1) doubles. */
+void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
+                   const int *cls, const double *y, const int *perm,
+                   ptrdiff_t B, double *out, double *out2, double *work,
+                   int nthreads);
+/* Counts of the step-down maxT over B columns of stat (p x B): raw[j] the
+ * columns with |stat[j]| >= thr[j], adj[k] those whose largest |stat| over
+ * the features order[k..q-1] is >= thr[order[k]] (order: the q features by
+ * decreasing observed |statistic|, 0-based). work: (p + q) nthreads ints. */
+void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
+                   const int *order, ptrdiff_t q, const double *thr,
+                   int *raw, int *adj, int *work, int nthreads);
+
+#endif
