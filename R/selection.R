@@ -272,6 +272,8 @@ selection_meanings <- rbind(
              contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%"),
   fohsic = c("HSIC of the selected features with it, when it was added",
              "share of HSIC gained when it was added; the first ones added: 100%"),
+  mrmr = c("its relevance minus its mean redundancy with the features selected before it",
+           "that criterion as a share of its relevance; the first one added: 100%"),
   randsel = c("its contribution to the subsets' alignment when it was ranked",
               "its score relative to the mean alignment of its iteration"),
   l1_lsmi = c("its weight", "its share of the total weight"),
