@@ -95,13 +95,10 @@ mrmr.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                          threads = default_threads(), verbose = FALSE,
                          na_action = c("fail", "omit"), assay = 1L, ...) {
   check_dots(..., .fn = "mrmr")
-  args <- list(kernel = kernel, kernel_y = kernel_y, estimator = arg_match(estimator),
-               sigma = if (!missing(sigma)) arg_match(sigma), sigma_grid = NULL,
-               normalize = normalize, step = add,
-               step_arg = "add", n_features = n_features, all = missing(n_features),
-               standardize = standardize, threads = threads, verbose = verbose,
-               na_action = na_action, assay = assay, approx = "exact", unsupervised = FALSE)
-  args <- check_mrmr_args(args)
+  v <- mget(setdiff(names(formals()), c("x", "y", "...")))
+  v$estimator <- arg_match(estimator)
+  v["sigma"] <- list(if (!missing(sigma)) arg_match(sigma))
+  args <- check_mrmr_args(mrmr_arg_list(v, all = missing(n_features)))
   pr <- prepare_problem(x, y, mrmr_spec(args))
   res <- run_mrmr(pr, args)
   mrmr_result(pr, res, args, match.call())
@@ -111,6 +108,16 @@ mrmr.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
 #' @export
 mrmr.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("mrmr", match.call(), parent.frame(), list(...)[["kernel"]], ...)
+}
+
+# The values of mrmr.default()'s arguments (a named list; sigma NULL: not
+# given) as the list check_select_args() reads; all: n_features not given.
+mrmr_arg_list <- function(v, all) {
+  list(kernel = v$kernel, kernel_y = v$kernel_y, estimator = v$estimator, sigma = v$sigma,
+       sigma_grid = NULL, normalize = v$normalize, step = v$add, step_arg = "add",
+       n_features = v$n_features, all = all, standardize = v$standardize, threads = v$threads,
+       verbose = v$verbose, na_action = v$na_action, assay = v$assay, approx = "exact",
+       unsupervised = FALSE)
 }
 
 # The arguments of mrmr.default() checked as fohsic()'s are
