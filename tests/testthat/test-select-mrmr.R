@@ -176,6 +176,22 @@ test_that("flt(\"mrmr_hsic\") scores mrmr()'s order", {
   expect_true(all(f$scores[-(1:4)] == 0))
 })
 
+test_that("a time limit stops mrmr() inside an iteration; verbose reports each one", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(30)
+  x <- matrix(rnorm(800 * 300), 800)
+  y <- factor(rep_len(c("a", "b"), 800))
+  # the first message follows the relevances and the first feature's
+  # redundancies; the second feature's pass over the pairs is then stopped
+  run <- interrupt_loop(mrmr(x, y, n_features = 5, verbose = TRUE, threads = 1L), limit = 0.2)
+  expect_time_limit(run$error, "mrmr")
+  expect_identical(run$iterations, 1L)
+  d <- mrmr_toy()
+  expect_message(mrmr(d$x, d$y, n_features = 2, verbose = TRUE, threads = 1L),
+                 "mRMR iteration 2: 2 features")
+})
+
 test_that("mrmr() refuses bad arguments with a message that says what to do", {
   d <- mrmr_toy()
   expect_error(mrmr(d$x, d$y, n_features = 0), "'n_features' must be a whole number from 1 to 8")
