@@ -230,3 +230,20 @@ test_that("mrmr() refuses bad arguments with a message that says what to do", {
   expect_error(mrmr(d$x, d$y, sigma_grid = 1), "no argument 'sigma_grid'")
   expect_error(mrmr(d$x, d$y[-1]), "y")
 })
+
+test_that("C_mrmr reads its options by name and refuses what it does not take", {
+  d <- mrmr_toy()
+  x <- scale(d$x)
+  W <- diag(nrow(x))
+  opts <- list(kernel = 2L, p1 = NA_real_, p2 = 0, policy = 1L, unbiased = FALSE, ynorm = 0,
+               W = W, step = 0, n_target = 2L, threads = 1L, verbose = FALSE, simd = TRUE)
+  res <- .Call(bahsic:::C_mrmr, x, opts)
+  expect_identical(names(res), c("rank", "score", "iteration", "path", "relevance", "self"))
+  expect_identical(sum(res$rank > 0L), 2L)
+  expect_error(.Call(bahsic:::C_mrmr, x, c(opts, extra = 1)), "extra")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(policy = 2L))),
+               "\"dimension\" or \"fixed\"")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(kernel = 5L))),
+               "unsupported kernel code 5")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(step = 1))), "'step'")
+})
