@@ -7,7 +7,9 @@
 #' selection as a list of functions (`functions =` of [caret::rfeControl()]
 #' and [caret::sbfControl()]); these are such lists.
 #'
-#' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`) for
+#' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`; with
+#' `selector = "mrmr"`, the full forward order of [mrmr()] in place of
+#' BAHSIC's ranking) for
 #' `caret::rfe()`: its `rank` runs [bahsic()] on the resample's training
 #' data and returns caret's data frame of importances, `Overall` and `var`,
 #' most important first, with `Overall` minus BAHSIC's rank (1 for the
@@ -70,9 +72,12 @@
 #' it again).
 #'
 #' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
-#'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
+#'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`), or of [mrmr()]
+#'   with `selector = "mrmr"`; for
 #'   `hsic_sbf_functions()`: further arguments of [feature_scores()] (e.g.
 #'   `n_perm`, `kernel`, `var_equal`); for `print()`: not used.
+#' @param selector for `bahsic_rfe_functions()`: the ranking, `"bahsic"`
+#'   or `"mrmr"` (every feature in [mrmr()]'s forward order).
 #' @param method the [feature_scores()] method whose p-values filter the
 #'   features: `"hsic"` (default), or any other with p-values, e.g. `"mt"`,
 #'   `"t"`, `"pc"`, `"mmd"`; `"lin"`, `"snr"` and `"pam"` need `n_perm`.
@@ -142,10 +147,12 @@ sbf_adjust_methods <- c("none", "BH", "BY", "holm", "hochberg", "hommel", "bonfe
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_functions <- function(...) {
-  args <- adapter_args(list(...), "bahsic_rfe_functions", "bahsic", bahsic.default,
-                       rfe_reserved_args)
-  rfe_function_list(check_rfe_bahsic_args(args))
+bahsic_rfe_functions <- function(..., selector = c("bahsic", "mrmr")) {
+  selector <- arg_match(selector)
+  fun <- if (selector == "mrmr") mrmr.default else bahsic.default
+  args <- adapter_args(list(...), "bahsic_rfe_functions", selector, fun, rfe_reserved_args,
+                       own = "selector")
+  rfe_function_list(check_rfe_bahsic_args(args, selector), selector)
 }
 
 #' @rdname caret-functions
@@ -203,9 +210,9 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
 # The values given for bahsic() checked as bahsic() checks them before it
 # reads any data (check_select_args(), R/select-hsic.R), with bahsic()'s
 # defaults for the others; estimator and sigma matched to their choices.
-check_rfe_bahsic_args <- function(args) {
+check_rfe_bahsic_args <- function(args, selector = "bahsic") {
   if (!length(args)) return(args)
-  fmls <- formals(bahsic.default)
+  fmls <- formals(if (selector == "mrmr") mrmr.default else bahsic.default)
   env <- new.env(parent = environment(bahsic.default))
   for (nm in setdiff(names(fmls), c("x", "y", "..."))) {
     value <- if (nm %in% names(args)) args[[nm]] else eval(fmls[[nm]], env)
@@ -215,7 +222,13 @@ check_rfe_bahsic_args <- function(args) {
   sigma <- if ("sigma" %in% names(args)) {
     arg_match(args$sigma, eval(fmls$sigma), arg_name = "sigma")
   }
-  check_select_args("bahsic", select_args(env, "drop", estimator, sigma))
+  if (selector == "mrmr") {
+    env$estimator <- estimator
+    env$sigma <- sigma
+    check_mrmr_args(mrmr_arg_list(as.list(env), all = TRUE))
+  } else {
+    check_select_args("bahsic", select_args(env, "drop", estimator, sigma))
+  }
   if ("estimator" %in% names(args)) args$estimator <- estimator
   if (!is.null(sigma)) args$sigma <- sigma
   args
@@ -254,11 +267,14 @@ check_sbf_score_args <- function(method, args) {
 # default is made by this builder at install time (R/ files are collated
 # alphabetically, so this file's top level cannot call the checkers of the
 # others); the constructor checks first.
-rfe_function_list <- function(args) {
+rfe_function_list <- function(args, selector = "bahsic") {
   force(args)
+  force(selector)
   rank <- function(object, x, y) {
-    # `object` (the model on all features) is not used: the ranking is BAHSIC's
-    call <- as.call(c(list(quote(bahsic), quote(x), quote(y)), args))
+    # `object` (the model on all features) is not used: the ranking is the
+    # selector's, of every feature
+    call <- as.call(c(list(as.name(selector), quote(x), quote(y)),
+                      if (selector == "mrmr") list(n_features = NULL), args))
     fit <- eval(call)
     rank <- fit$features$rank
     ord <- order(rank)
@@ -273,7 +289,8 @@ rfe_function_list <- function(args) {
     selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
     selectVar = function(y, size) caret::pickVars(y, size)
   )
-  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe")
+  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe",
+            selector = selector)
 }
 
 # Methods of feature_scores() whose statistic borrows strength across
@@ -350,8 +367,8 @@ print.bahsic_caret_functions <- function(x, ...) {
   settings <- attr(x, "settings")
   shown <- vapply(settings, format_adapter_value, "")
   if (identical(attr(x, "for_caret"), "rfe")) {
-    cat(sprintf("caret functions for caret::rfe(): features ranked by bahsic(%s)\n",
-                paste(names(shown), shown, sep = " = ", collapse = ", ")))
+    cat(sprintf("caret functions for caret::rfe(): features ranked by %s(%s)\n",
+                attr(x, "selector"), paste(names(shown), shown, sep = " = ", collapse = ", ")))
     cat("use: caret::rfeControl(functions = <this>); the model: caret::train() with rfe()'s ...\n")
   } else {
     cat(sprintf(paste0("caret functions for caret::sbf(): features with p < %s from ",

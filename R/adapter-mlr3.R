@@ -1,8 +1,8 @@
 #' mlr3 filters: per-feature HSIC scores and the BAHSIC ranking
 #'
-#' With \pkg{mlr3filters} installed, bahsic adds two filters to
-#' `mlr3filters::mlr_filters`, so that `mlr3filters::flt("hsic")` and
-#' `mlr3filters::flt("bahsic")` score the features of an mlr3 task (and can
+#' With \pkg{mlr3filters} installed, bahsic adds three filters to
+#' `mlr3filters::mlr_filters`, so that `mlr3filters::flt("hsic")`,
+#' `mlr3filters::flt("bahsic")` and `mlr3filters::flt("mrmr_hsic")` score the features of an mlr3 task (and can
 #' be used wherever mlr3 takes a filter, e.g. in mlr3pipelines'
 #' `po("filter")`). Both take classification tasks (two or more classes) and
 #' regression tasks with numeric and integer features and no missing values;
@@ -36,6 +36,12 @@
 #'     features that are kept (the survivors are then ordered by the last
 #'     iteration's criterion rather than eliminated one batch after
 #'     another).}
+#'   \item{`flt("mrmr_hsic")`}{the order of [mrmr()] (mlr3filters' own
+#'     `flt("mrmr")` is praznik's, on mutual information), scored as
+#'     `flt("bahsic")`'s; features not selected score 0. Its search stops at
+#'     `n_features` or, when that is not set, at the `nfeat` of
+#'     `$calculate()` (50 without it): the order of the features selected
+#'     does not depend on where it stops.}
 #' }
 #'
 #' **Parameters** (`flt("hsic", method = "t")`, or `$param_set$set_values()`)
@@ -47,6 +53,9 @@
 #'   \item{`flt("bahsic")`}{`kernel`, `kernel_y`, `estimator`, `sigma` (the
 #'     kernel width policy, `"dimension"`, `"optimize"` or `"fixed"`),
 #'     `sigma_grid`, `drop`, `standardize`, `threads`, `approx`.}
+#'   \item{`flt("mrmr_hsic")`}{`kernel`, `kernel_y`, `estimator`, `sigma`
+#'     (`"dimension"` or `"fixed"`), `normalize`, `add`, `n_features`,
+#'     `standardize`, `threads`.}
 #' }
 #' A parameter that the chosen method does not use (a `kernel` with
 #' `method = "t"`) is an error when the scores are calculated, as it is in
@@ -58,10 +67,10 @@
 #' **Registration.** The filters are registered when bahsic is loaded if
 #' mlr3filters is loaded already, and otherwise as soon as mlr3filters is
 #' loaded, in either order; loading bahsic never loads mlr3filters, and
-#' unloading bahsic removes the two entries.
+#' unloading bahsic removes the three entries.
 #'
 #' @name mlr_filters_hsic
-#' @aliases mlr_filters_bahsic
+#' @aliases mlr_filters_bahsic mlr_filters_mrmr_hsic
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
@@ -87,13 +96,14 @@ utils::globalVariables(c("self", "super"))
 
 # The filters and how to build each one; the R6 classes exist only once
 # mlr3filters is loaded, so they are made on first use and kept here.
-mlr3_filter_ids <- c("hsic", "bahsic")
+mlr3_filter_ids <- c("hsic", "bahsic", "mrmr_hsic")
 mlr3_generators <- new.env(parent = emptyenv())
 
 mlr3_filter_generator <- function(id) {
   gen <- mlr3_generators[[id]]
   if (is.null(gen)) {
-    gen <- switch(id, hsic = make_filter_hsic(), bahsic = make_filter_bahsic())
+    gen <- switch(id, hsic = make_filter_hsic(), bahsic = make_filter_bahsic(),
+                  mrmr_hsic = make_filter_mrmr())
     assign(id, gen, envir = mlr3_generators)
   }
   gen
@@ -190,6 +200,47 @@ make_filter_bahsic <- function() {
         fit <- mlr3_call("bahsic", d, self$param_set$get_values())
         rank <- fit$features$rank
         stats::setNames(length(rank) + 1 - rank, d$features)
+      }
+    )
+  )
+}
+
+make_filter_mrmr <- function() {
+  R6::R6Class("FilterMRMRHSIC",
+    inherit = mlr3filters::Filter,
+    public = list(
+      initialize = function() {
+        param_set <- paradox::ps(
+          kernel = mlr3_kernel_param(),
+          kernel_y = mlr3_kernel_param(),
+          estimator = paradox::p_fct(c("biased", "unbiased"), default = "biased",
+                                     tags = "calculate"),
+          sigma = paradox::p_fct(c("dimension", "fixed"), default = "dimension",
+                                 tags = "calculate"),
+          normalize = paradox::p_lgl(default = TRUE, tags = "calculate"),
+          add = paradox::p_dbl(lower = 0, upper = 1, default = 0, tags = "calculate"),
+          n_features = paradox::p_int(lower = 1L, special_vals = list(NULL), tags = "calculate"),
+          standardize = paradox::p_lgl(default = TRUE, tags = "calculate"),
+          threads = paradox::p_int(lower = 1L, tags = c("calculate", "threads"))
+        )
+        super$initialize(id = "mrmr_hsic", task_types = c("classif", "regr"),
+                         param_set = param_set, feature_types = c("integer", "numeric"),
+                         packages = "bahsic", label = "mRMR with HSIC",
+                         man = "bahsic::mlr_filters_hsic")
+      }
+    ),
+    private = list(
+      .calculate = function(task, nfeat) {
+        d <- mlr3_task_data(task)
+        values <- self$param_set$get_values()
+        p <- length(d$features)
+        # mRMR's forward order does not change with where it stops: nfeat
+        # (when the user set no n_features) saves the rest of the search
+        if (!"n_features" %in% names(values)) {
+          values$n_features <- min(p, if (is.null(nfeat)) 50L else nfeat)
+        }
+        rank <- mlr3_call("mrmr", d, values)$features$rank
+        stats::setNames(ifelse(is.na(rank), 0, p + 1 - rank), d$features)
       }
     )
   )

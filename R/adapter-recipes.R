@@ -8,14 +8,15 @@
 # The methods the step takes: a per-feature score of feature_scores() or a
 # selector, whose ranking it keeps the top of.
 step_score_methods <- c("hsic", "mt", "t", "pc", "lin", "snr", "lods", "pam", "mmd", "kta")
-step_selectors <- c("bahsic", "fohsic")
+step_selectors <- c("bahsic", "fohsic", "mrmr")
 step_methods <- c(step_score_methods, step_selectors)
 
 # The arguments of the function behind `method` that `options` may carry:
 # not the data, the method or the size of the selection (the step's own
 # arguments), nor what a recipe does not have (an assay, no outcome).
 step_option_names <- function(method) {
-  fn <- switch(method, bahsic = bahsic.default, fohsic = fohsic.default, feature_scores.default)
+  fn <- switch(method, bahsic = bahsic.default, fohsic = fohsic.default, mrmr = mrmr.default,
+               feature_scores.default)
   setdiff(names(formals(fn)), c("x", "y", "method", "n_features", "assay", "unsupervised", "..."))
 }
 
@@ -195,14 +196,15 @@ check_step_options <- function(options, method) {
 #' @param method `"hsic"` (default: HSIC of each feature with the outcome,
 #'   Gaussian kernel with its median width), another per-feature score of
 #'   [feature_scores()] (`"mt"`, `"t"`, `"pc"`, `"lin"`, `"snr"`, `"lods"`,
-#'   `"pam"`, `"mmd"`, `"kta"`), or a selector, `"bahsic"` or `"fohsic"`.
+#'   `"pam"`, `"mmd"`, `"kta"`), or a selector, `"bahsic"`, `"fohsic"` or
+#'   `"mrmr"` ([mrmr()]).
 #' @param top_n how many features to keep (a whole number, tunable), or
 #'   `NULL` to keep every feature that passes `threshold`.
 #' @param threshold `NA` (default), or the largest adjusted p-value kept, in
 #'   \[0, 1\] (tunable); only for methods with p-values.
 #' @param options a named list of further arguments of [feature_scores()]
 #'   (e.g. `kernel`, `adjust`, `n_perm`, `threads`) or of [bahsic()] /
-#'   [fohsic()] for the selectors (e.g. `kernel`, `drop`, `threads`). A name
+#'   [fohsic()] / [mrmr()] for the selectors (e.g. `kernel`, `drop`, `threads`). A name
 #'   the function does not take is an error when the step is made; the
 #'   values are checked by that function at `prep()`.
 #' @param skip `TRUE` to apply the step when the recipe is prepared but not
@@ -300,7 +302,7 @@ step_select_hsic_fit <- function(x, y, method, top_n, threshold, options) {
   p <- ncol(x)
   if (method %in% step_selectors) {
     n <- if (is.null(top_n)) p else min(top_n, p)
-    fit <- do.call(method, c(list(x, y, n_features = n), options))  # "bahsic" or "fohsic"
+    fit <- do.call(method, c(list(x, y, n_features = n), options))  # a selector
     keep <- selected(fit, n)
     f <- fit$features
     return(step_score_table(f$feature, f$score, f$rank, NA_real_, NA_real_,

@@ -9,8 +9,8 @@
 #' common to all of them (the "overlap" of Tables 3-4) and Kuncheva's index
 #' ([kuncheva_index()]).
 #'
-#' **Selectors.** Built-in names: `"bahsic"`, `"fohsic"` and `"randsel"`
-#' (their defaults: Gaussian kernel), `"bahsic_linear"` ([bahsic()] with
+#' **Selectors.** Built-in names: `"bahsic"`, `"fohsic"`, `"randsel"` and
+#' `"mrmr"` (their defaults: Gaussian kernel), `"bahsic_linear"` ([bahsic()] with
 #' [kernel_linear()], the paper's "lin" as a selector), `"bahsic_dis"`
 #' ([bahsic()] with [kernel_inverse_distance()], the paper's "dis"), and
 #' every method of [feature_scores()]: `"pc"`, `"lin"`, `"t"`, `"snr"`,
@@ -79,7 +79,7 @@
 #'   and `sigma` when `tune` has more than one pair.
 #' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
 #' @param threads threads of the built-in selectors (`"bahsic"`,
-#'   `"fohsic"`, `"randsel"`, `"bahsic_linear"`, `"bahsic_dis"`): by default
+#'   `"fohsic"`, `"randsel"`, `"mrmr"`, `"bahsic_linear"`, `"bahsic_dis"`): by default
 #'   [default_threads()], or 1 per worker with `parallel` (see \link{threads}).
 #' @return An object of class `bahsic_evaluation`, a list with
 #'   \describe{
@@ -282,7 +282,7 @@ cv_folds <- function(y, k) {
 
 # (a function: R/scores.R, where score_methods lives, is collated after this file)
 builtin_selectors <- function() {
-  c("bahsic", "fohsic", "randsel", "bahsic_linear", "bahsic_dis", score_methods)
+  c("bahsic", "fohsic", "randsel", "mrmr", "bahsic_linear", "bahsic_dis", score_methods)
 }
 
 # Turn 'selectors' into a named list of functions(x, y) -> ranking.
@@ -316,6 +316,7 @@ builtin_selector <- function(name, n_max, threads) {
   switch(name,
     bahsic = function(x, y) bahsic(x, y, threads = threads),
     fohsic = function(x, y) fohsic(x, y, n_features = n_max, threads = threads),
+    mrmr = function(x, y) mrmr(x, y, n_features = n_max, threads = threads),
     randsel = function(x, y) randsel(x, y, threads = threads),
     bahsic_linear = function(x, y) bahsic(x, y, kernel = kernel_linear(), threads = threads),
     bahsic_dis = function(x, y) bahsic(x, y, kernel = kernel_inverse_distance(), threads = threads),

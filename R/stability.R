@@ -48,8 +48,8 @@
 #' exchangeability assumption of Meinshausen and Bühlmann (2010, theorem 1)
 #' for `"none"`; it is stored in `settings$pfer`.
 #'
-#' **Selectors.** A name: `"bahsic"` and `"fohsic"` (run with `n_features
-#' = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
+#' **Selectors.** A name: `"bahsic"`, `"fohsic"` and `"mrmr"` (run with
+#' `n_features = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
 #' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"clinical_rfe"` and
 #' `"hsic_weights"` (their top q), or a method of [feature_scores()] (`"t"`,
 #' `"mt"`, `"pc"`, `"hsic"`, ...: the top q by rank); `...` goes to that
@@ -195,7 +195,7 @@ stability_selection.formula <- function(formula, data, subset, na.action, ...) {
 
 # The built-in selectors, and what each fit of them is called with.
 stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "clinical_rfe",
-                    "hsic_weights")
+                    "hsic_weights", "mrmr")
 
 # The arguments stability_selection() sets itself in every fit: a user's
 # value for them would contradict q, the subsample or the back end.
@@ -519,6 +519,7 @@ stab_run <- function(sel, x, y, q, threads) {
     "function" = do.call(sel$fun, c(list(x, y, q), a)),
     bahsic = ,
     fohsic = ,
+    mrmr = ,
     l1_lsmi = ,
     l1_hsic = do.call(sel$name, c(list(x, y, n_features = q), th, a)),
     randsel = do.call("randsel", c(list(x, y, stop_at = max(2L, q)), th, a)),

@@ -23,6 +23,7 @@
  *   inference.h  univariate statistics and permutation maxT (scores.c,
  *                maxt.c)
  *   lsmi.h       LSMI, l1-LSMI and l1-HSIC (lsmi.c)
+ *   mrmr.h       mRMR selection with HSIC (scorer_mrmr.c)
  *
  * The glue (*_call.c) includes glue.h (R's headers and what the glue
  * shares) and the core headers of the entry points it calls.
@@ -44,5 +45,6 @@
 #include "checks.h"
 #include "inference.h"
 #include "lsmi.h"
+#include "mrmr.h"
 
 #endif
