@@ -1,0 +1,152 @@
+# The selectors of the package, one row each: what the rest of the code
+# knows about a selector is read from here (stability_selection(),
+# evaluate_selection(), the caret / recipes / mlr3 adapters, the result
+# class's labels and wording, selection_test(), the progress bar of the
+# selection schedule), so adding a selector is its R file, its row and its
+# tests. tests/testthat/test-selector-table.R checks that no other R file
+# spells a selector's name as a string and that every row is complete.
+#
+# A row (selector_row()):
+# fun:          the exported generic (its name is the row's name).
+# outcomes:     the outcomes it takes, of selector_outcomes.
+# random:       whether a fit draws random numbers (from R's stream, so
+#               set.seed() repeats it).
+# methods:      the `method` of its results, each with its label for print,
+#               plot and the adapters (a selector with variants has several).
+# score:        what `features$score` of a result holds.
+# contribution: how it reports each feature's contribution
+#               (`features$contribution`).
+# criterion:    what the path's values are, and the path column holding them
+#               (path_value).
+# direction:    "backward" or "forward" for a selector of the one selection
+#               schedule (src/schedule.c) through hsic_select(); NA otherwise.
+# size:         the argument that stops it at q features and its smallest
+#               value, and whether it must be given; NULL: it ranks every
+#               feature and callers keep the top q.
+# needs:        further arguments it needs from the caller (no default).
+# clinical:     its `x` is a table of mixed columns for the clinical kernel.
+# width_policy: the width of its kernel when its settings record none.
+
+# The outcomes a selector may take: two classes, several classes, a
+# numeric vector, a numeric matrix (several outputs), none (unsupervised).
+selector_outcomes <- c("two_classes", "several_classes", "numeric", "matrix", "none")
+
+selector_row <- function(outcomes, random, methods, score, contribution, direction = NA,
+                         size = NULL, needs = character(), clinical = FALSE,
+                         criterion = "HSIC", path_value = "hsic", width_policy = "median") {
+  stopifnot(all(outcomes %in% selector_outcomes), is.logical(random), length(random) == 1L,
+            is.character(methods), !is.null(names(methods)), direction %in% c(NA, "backward",
+                                                                             "forward"))
+  list(outcomes = outcomes, random = random, methods = methods, score = score,
+       contribution = contribution, criterion = criterion, path_value = path_value,
+       direction = direction, size = size, needs = needs, clinical = clinical,
+       width_policy = width_policy)
+}
+
+# The size argument of a selector that stops at q features: its name, its
+# smallest value and whether the caller must give it.
+selector_size <- function(arg, min = 1L, required = FALSE) {
+  list(arg = arg, min = min, required = required)
+}
+
+all_outcomes <- c("two_classes", "several_classes", "numeric", "matrix")
+weight_meaning <- c(score = "its weight", contribution = "its share of the total weight")
+
+selector_table <- list(
+  bahsic = selector_row(
+    outcomes = c(all_outcomes, "none"), random = FALSE, methods = c(bahsic = "BAHSIC"),
+    score = "HSIC of the surviving features without it, when it was eliminated",
+    contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%",
+    direction = "backward", size = selector_size("n_features")),
+  fohsic = selector_row(
+    outcomes = c(all_outcomes, "none"), random = FALSE, methods = c(fohsic = "FOHSIC"),
+    score = "HSIC of the selected features with it, when it was added",
+    contribution = "share of HSIC gained when it was added; the first ones added: 100%",
+    direction = "forward", size = selector_size("n_features")),
+  randsel = selector_row(
+    outcomes = all_outcomes, random = TRUE, methods = c(randsel = "randSel"),
+    score = "its contribution to the subsets' alignment when it was ranked",
+    contribution = "its score relative to the mean alignment of its iteration",
+    size = selector_size("stop_at", min = 2L), criterion = "mean alignment",
+    width_policy = "dimension"),
+  l1_lsmi = selector_row(
+    outcomes = all_outcomes, random = TRUE, methods = c(l1_lsmi = "l1-LSMI"),
+    score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
+    size = selector_size("n_features", required = TRUE)),
+  l1_hsic = selector_row(
+    outcomes = all_outcomes, random = TRUE, methods = c(l1_hsic = "l1-HSIC"),
+    score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
+    size = selector_size("n_features", required = TRUE)),
+  hsic_weights = selector_row(
+    outcomes = all_outcomes, random = FALSE, methods = c(hsic_weights = "HSIC feature weighting"),
+    score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
+    needs = "lambda"),
+  clinical_rfe = selector_row(
+    outcomes = "two_classes", random = FALSE, methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
+    score = "its importance when it was removed",
+    contribution = "share of the importances of its iteration; the last one left: 100%",
+    clinical = TRUE, criterion = "SVM dual objective", path_value = "objective")
+)
+
+# ---- readers ---------------------------------------------------------------------
+
+# The names of the selectors.
+selector_names <- function() names(selector_table)
+
+# The row of a selector, by its name or by the `method` of one of its
+# results (NULL for neither: a stability selection, a user's function).
+selector_info <- function(name) {
+  if (!is.character(name) || length(name) != 1L || is.na(name)) return(NULL)
+  row <- selector_table[[name]]
+  if (!is.null(row)) return(c(list(name = name), row))
+  for (nm in names(selector_table)) {
+    if (name %in% names(selector_table[[nm]]$methods)) return(c(list(name = nm), selector_table[[nm]]))
+  }
+  NULL
+}
+
+# One field of a selector's row (by name or result method); `default` for
+# a name the table does not know.
+selector_field <- function(name, field, default = NULL) {
+  row <- selector_info(name)
+  if (is.null(row)) default else row[[field]]
+}
+
+# Every result method of every selector with its label.
+selector_labels <- function() {
+  unlist(unname(lapply(selector_table, `[[`, "methods")))
+}
+
+# The selector's default method (the function the checks of its arguments
+# read) and the generic.
+selector_default <- function(name) {
+  get(paste0(name, ".default"), envir = topenv(environment(selector_default)), mode = "function")
+}
+
+# Whether the selector runs on the one selection schedule (hsic_select()),
+# and whether backward there.
+on_schedule <- function(name) !is.na(selector_field(name, "direction", NA))
+is_backward <- function(name) identical(selector_field(name, "direction"), "backward")
+
+# Its step argument in the selection schedule: the fraction eliminated or
+# added per iteration.
+selector_step_arg <- function(name) {
+  switch(selector_field(name, "direction"), backward = "drop", forward = "add")
+}
+
+# The arguments that stop the selector at q features (none for a selector
+# that ranks every feature, or for q = NULL unless it must be given, when
+# it gets every feature, `p`).
+selector_size_args <- function(name, q, p = q) {
+  size <- selector_field(name, "size")
+  if (is.null(size) || (is.null(q) && !size$required)) return(list())
+  stats::setNames(list(max(size$min, if (is.null(q)) p else q)), size$arg)
+}
+
+# One fit of a selector: fun(x, y, <size for q>, <threads>, <args>), called
+# by name (so its result's call names it); `threads` only where it takes them.
+run_selector <- function(name, x, y, q, threads = NULL, args = list(), p = ncol(x)) {
+  takes <- "threads" %in% names(formals(selector_default(name)))
+  th <- if (!is.null(threads) && takes) list(threads = threads)
+  do.call(name, c(list(x, y), selector_size_args(name, q, p), th, args))
+}
