@@ -69,7 +69,12 @@
 #' `sbf()` attach caret to the search path as they run (the example detaches
 #' it again).
 #'
-#' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
+#' @param selector for `bahsic_rfe_functions()`: the selector whose ranking
+#'   `rank` returns, [bahsic()] by default, or another selector of the
+#'   package by name (`"fohsic"`, `"randsel"`, `"l1_lsmi"`, `"l1_hsic"`,
+#'   `"hsic_weights"`, `"clinical_rfe"`; each ranks every feature, a selector
+#'   that needs the number of features is given all of them).
+#' @param ... for `bahsic_rfe_functions()`: arguments of the selector (by
 #'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
 #'   `hsic_sbf_functions()`: further arguments of [feature_scores()] (e.g.
 #'   `n_perm`, `kernel`, `var_equal`); for `print()`: not used.
@@ -142,10 +147,18 @@ sbf_adjust_methods <- c("none", "BH", "BY", "holm", "hochberg", "hommel", "bonfe
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_functions <- function(...) {
-  args <- adapter_args(list(...), "bahsic_rfe_functions", "bahsic", bahsic.default,
-                       rfe_reserved_args)
-  rfe_function_list(check_rfe_bahsic_args(args))
+bahsic_rfe_functions <- function(..., selector = "bahsic") {
+  selector <- arg_match(selector, selector_names(), arg_name = "selector")
+  reserved <- rfe_reserved_args
+  size <- selector_field(selector, "size")$arg
+  if (!is.null(size)) reserved[[size]] <- "the subset sizes are rfe()'s 'sizes'"
+  args <- adapter_args(list(...), "bahsic_rfe_functions", selector, selector_default(selector),
+                       reserved, own = "selector")
+  for (nm in setdiff(selector_field(selector, "needs"), names(args))) {
+    stop(sprintf("selector = \"%s\" needs '%s': give it, e.g. bahsic_rfe_functions(%s = ).",
+                 selector, nm, nm), call. = FALSE)
+  }
+  rfe_function_list(check_rfe_selector_args(args, selector), selector)
 }
 
 #' @rdname caret-functions
@@ -172,8 +185,11 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
   nms <- names(args)
   if (is.null(nms) || any(!nzchar(nms))) {
     stop(sprintf("Every argument of %s() after its own is passed to %s() and must be named ",
-                 fn, target), sprintf("(e.g. %s).", if (target == "bahsic") "drop = 0.05" else
-                   "n_perm = 1000"), call. = FALSE)
+                 fn, target), sprintf("(e.g. %s).", if (on_schedule(target)) {
+                   paste(selector_step_arg(target), "= 0.05")
+                 } else {
+                   "n_perm = 1000"
+                 }), call. = FALSE)
   }
   dup <- nms[duplicated(nms)]
   if (length(dup)) {
@@ -200,13 +216,16 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
   args
 }
 
-# The values given for bahsic() checked as bahsic() checks them before it
-# reads any data (check_select_args(), R/select-hsic.R), with bahsic()'s
-# defaults for the others; estimator and sigma matched to their choices.
-check_rfe_bahsic_args <- function(args) {
-  if (!length(args)) return(args)
-  fmls <- formals(bahsic.default)
-  env <- new.env(parent = environment(bahsic.default))
+# The values given for a selector of the selection schedule (bahsic(),
+# fohsic()) checked as it checks them before it reads any data
+# (check_select_args(), R/select-hsic.R), with its defaults for the others;
+# estimator and sigma matched to their choices. The other selectors check
+# theirs at the first resample.
+check_rfe_selector_args <- function(args, selector) {
+  if (!length(args) || !on_schedule(selector)) return(args)
+  def <- selector_default(selector)
+  fmls <- formals(def)
+  env <- new.env(parent = environment(def))
   for (nm in setdiff(names(fmls), c("x", "y", "..."))) {
     value <- if (nm %in% names(args)) args[[nm]] else eval(fmls[[nm]], env)
     assign(nm, value, envir = env)
@@ -215,7 +234,7 @@ check_rfe_bahsic_args <- function(args) {
   sigma <- if ("sigma" %in% names(args)) {
     arg_match(args$sigma, eval(fmls$sigma), arg_name = "sigma")
   }
-  check_select_args("bahsic", select_args(env, "drop", estimator, sigma))
+  check_select_args(selector, select_args(env, selector_step_arg(selector), estimator, sigma))
   if ("estimator" %in% names(args)) args$estimator <- estimator
   if (!is.null(sigma)) args$sigma <- sigma
   args
@@ -250,17 +269,22 @@ check_sbf_score_args <- function(method, args) {
   args
 }
 
-# caret's list for rfe(), ranking by bahsic() with `args`. The exported
-# default is made by this builder at install time (R/ files are collated
-# alphabetically, so this file's top level cannot call the checkers of the
-# others); the constructor checks first.
-rfe_function_list <- function(args) {
+# caret's list for rfe(), ranking by the selector (a name of the selector
+# table) with `args`. The exported default is made by this builder at
+# install time (R/ files are collated alphabetically, so this file's top
+# level cannot call the checkers of the others); the constructor checks first.
+rfe_function_list <- function(args, selector) {
   force(args)
+  force(selector)
   rank <- function(object, x, y) {
-    # `object` (the model on all features) is not used: the ranking is BAHSIC's
-    call <- as.call(c(list(quote(bahsic), quote(x), quote(y)), args))
+    # `object` (the model on all features) is not used: the ranking is the
+    # selector's, of every feature (a selector that must be told how many
+    # gets them all)
+    size <- selector_size_args(selector, NULL, ncol(x))
+    call <- as.call(c(list(as.name(selector), quote(x), quote(y)), size, args))
     fit <- eval(call)
     rank <- fit$features$rank
+    rank[is.na(rank)] <- length(rank) + 1L  # not ranked (a weight of zero): last
     ord <- order(rank)
     vars <- colnames(x)[ord]
     data.frame(Overall = -rank[ord], var = vars, row.names = vars, stringsAsFactors = FALSE)
@@ -273,7 +297,8 @@ rfe_function_list <- function(args) {
     selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
     selectVar = function(y, size) caret::pickVars(y, size)
   )
-  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe")
+  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe",
+            selector = selector)
 }
 
 # Methods of feature_scores() whose statistic borrows strength across
@@ -336,7 +361,7 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_funcs <- rfe_function_list(list())
+bahsic_rfe_funcs <- rfe_function_list(list(), eval(formals(bahsic_rfe_functions)$selector))
 
 #' @rdname caret-functions
 #' @export
@@ -350,8 +375,8 @@ print.bahsic_caret_functions <- function(x, ...) {
   settings <- attr(x, "settings")
   shown <- vapply(settings, format_adapter_value, "")
   if (identical(attr(x, "for_caret"), "rfe")) {
-    cat(sprintf("caret functions for caret::rfe(): features ranked by bahsic(%s)\n",
-                paste(names(shown), shown, sep = " = ", collapse = ", ")))
+    cat(sprintf("caret functions for caret::rfe(): features ranked by %s(%s)\n",
+                attr(x, "selector"), paste(names(shown), shown, sep = " = ", collapse = ", ")))
     cat("use: caret::rfeControl(functions = <this>); the model: caret::train() with rfe()'s ...\n")
   } else {
     cat(sprintf(paste0("caret functions for caret::sbf(): features with p < %s from ",

@@ -26,7 +26,8 @@
 new_selection <- function(method, features, path, settings = list(), call = NULL, ...,
                           annotation = NULL, outcome = NULL) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
-    stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
+    stop(sprintf("'method' must be a single non-empty string such as \"%s\".",
+                 selector_names()[1L]), call. = FALSE)
   }
   features <- check_selection_features(features)
   path <- check_selection_path(path)

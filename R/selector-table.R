@@ -6,11 +6,12 @@
 # tests. tests/testthat/test-selector-table.R checks that no other R file
 # spells a selector's name as a string and that every row is complete.
 #
-# A row (selector_row()):
-# fun:          the exported generic (its name is the row's name).
+# A row (selector_row()), named by the selector's exported generic, the
+# function users call (with its default and formula methods):
+# title:        what it does, in a few words (the mlr3 filter's label).
 # outcomes:     the outcomes it takes, of selector_outcomes.
-# random:       whether a fit draws random numbers (from R's stream, so
-#               set.seed() repeats it).
+# random:       whether a fit with its defaults draws random numbers (from
+#               R's stream, so set.seed() repeats it).
 # methods:      the `method` of its results, each with its label for print,
 #               plot and the adapters (a selector with variants has several).
 # score:        what `features$score` of a result holds.
@@ -26,21 +27,26 @@
 # needs:        further arguments it needs from the caller (no default).
 # clinical:     its `x` is a table of mixed columns for the clinical kernel.
 # width_policy: the width of its kernel when its settings record none.
+# refuses:      arguments it does not take on purpose, each with what to say
+#               where the closest name would mislead (unknown_arg_error()).
+# mlr3_id:      the key of its filter in mlr3filters' dictionary (NULL: its
+#               name; another where mlr3filters has a filter of that name).
 
 # The outcomes a selector may take: two classes, several classes, a
 # numeric vector, a numeric matrix (several outputs), none (unsupervised).
 selector_outcomes <- c("two_classes", "several_classes", "numeric", "matrix", "none")
 
-selector_row <- function(outcomes, random, methods, score, contribution, direction = NA,
+selector_row <- function(title, outcomes, random, methods, score, contribution, direction = NA,
                          size = NULL, needs = character(), clinical = FALSE,
-                         criterion = "HSIC", path_value = "hsic", width_policy = "median") {
+                         criterion = "HSIC", path_value = "hsic", width_policy = "median",
+                         refuses = character(), mlr3_id = NULL) {
   stopifnot(all(outcomes %in% selector_outcomes), is.logical(random), length(random) == 1L,
             is.character(methods), !is.null(names(methods)), direction %in% c(NA, "backward",
                                                                              "forward"))
-  list(outcomes = outcomes, random = random, methods = methods, score = score,
+  list(title = title, outcomes = outcomes, random = random, methods = methods, score = score,
        contribution = contribution, criterion = criterion, path_value = path_value,
        direction = direction, size = size, needs = needs, clinical = clinical,
-       width_policy = width_policy)
+       width_policy = width_policy, refuses = refuses, mlr3_id = mlr3_id)
 }
 
 # The size argument of a selector that stops at q features: its name, its
@@ -49,43 +55,48 @@ selector_size <- function(arg, min = 1L, required = FALSE) {
   list(arg = arg, min = min, required = required)
 }
 
-all_outcomes <- c("two_classes", "several_classes", "numeric", "matrix")
 weight_meaning <- c(score = "its weight", contribution = "its share of the total weight")
 
 selector_table <- list(
-  bahsic = selector_row(
-    outcomes = c(all_outcomes, "none"), random = FALSE, methods = c(bahsic = "BAHSIC"),
+  bahsic = selector_row("BAHSIC backward elimination",
+    outcomes = selector_outcomes, random = FALSE, methods = c(bahsic = "BAHSIC"),
     score = "HSIC of the surviving features without it, when it was eliminated",
     contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%",
     direction = "backward", size = selector_size("n_features")),
-  fohsic = selector_row(
-    outcomes = c(all_outcomes, "none"), random = FALSE, methods = c(fohsic = "FOHSIC"),
+  fohsic = selector_row("FOHSIC forward selection",
+    outcomes = selector_outcomes, random = FALSE, methods = c(fohsic = "FOHSIC"),
     score = "HSIC of the selected features with it, when it was added",
     contribution = "share of HSIC gained when it was added; the first ones added: 100%",
     direction = "forward", size = selector_size("n_features")),
-  randsel = selector_row(
-    outcomes = all_outcomes, random = TRUE, methods = c(randsel = "randSel"),
+  randsel = selector_row("randSel: HSIC of random feature subsets",
+    outcomes = selector_outcomes, random = TRUE, methods = c(randsel = "randSel"),
     score = "its contribution to the subsets' alignment when it was ranked",
     contribution = "its score relative to the mean alignment of its iteration",
     size = selector_size("stop_at", min = 2L), criterion = "mean alignment",
     width_policy = "dimension"),
-  l1_lsmi = selector_row(
-    outcomes = all_outcomes, random = TRUE, methods = c(l1_lsmi = "l1-LSMI"),
+  l1_lsmi = selector_row("l1-LSMI feature weighting",
+    outcomes = selector_outcomes, random = TRUE, methods = c(l1_lsmi = "l1-LSMI"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     size = selector_size("n_features", required = TRUE)),
-  l1_hsic = selector_row(
-    outcomes = all_outcomes, random = TRUE, methods = c(l1_hsic = "l1-HSIC"),
+  l1_hsic = selector_row("l1-HSIC feature weighting",
+    outcomes = selector_outcomes, random = TRUE, methods = c(l1_hsic = "l1-HSIC"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     size = selector_size("n_features", required = TRUE)),
-  hsic_weights = selector_row(
-    outcomes = all_outcomes, random = FALSE, methods = c(hsic_weights = "HSIC feature weighting"),
+  hsic_weights = selector_row("HSIC feature weighting",
+    outcomes = selector_outcomes, random = FALSE, methods = c(hsic_weights = "HSIC feature weighting"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
-    needs = "lambda"),
-  clinical_rfe = selector_row(
+    needs = "lambda", refuses = c(approx = paste0(
+      "Every step needs the exact gradient over all pairs of samples. Use fewer samples, or ",
+      "bahsic() with an approximation."))),
+  clinical_rfe = selector_row("Recursive feature elimination with the clinical kernel",
     outcomes = "two_classes", random = FALSE, methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
     score = "its importance when it was removed",
     contribution = "share of the importances of its iteration; the last one left: 100%",
-    clinical = TRUE, criterion = "SVM dual objective", path_value = "objective")
+    clinical = TRUE, criterion = "SVM dual objective", path_value = "objective",
+    refuses = c(kernel_y = paste0(
+      "It trains an SVM classifier on two classes, whose labels are +-1. For a label kernel ",
+      "(regression, several outputs, a precomputed label kernel) use bahsic(), fohsic() or ",
+      "randsel().")))
 )
 
 # ---- readers ---------------------------------------------------------------------
@@ -131,7 +142,7 @@ is_backward <- function(name) identical(selector_field(name, "direction"), "back
 # Its step argument in the selection schedule: the fraction eliminated or
 # added per iteration.
 selector_step_arg <- function(name) {
-  switch(selector_field(name, "direction"), backward = "drop", forward = "add")
+  if (on_schedule(name)) switch(selector_field(name, "direction"), backward = "drop", forward = "add")
 }
 
 # The arguments that stop the selector at q features (none for a selector
