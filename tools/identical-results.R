@@ -77,6 +77,14 @@ calls$sel_test <- quote({ set.seed(9); selection_test(bahsic(gx[, 1:30], gy, n_f
 calls$sel_test_fo <- quote({ set.seed(9); selection_test(fohsic(gx[, 1:30], gy, n_features = 3, threads = 1L), n_perm = 20) })
 calls$evaluate <- quote({ set.seed(10); evaluate_selection(gx[, 1:100], gy, selectors = c("bahsic", "t"), n_features = c(3, 6), folds = 3, classifier = "svm") })
 
+# Every selector of the selector table (R/selector-table.R) is called here: a
+# selector added to the table needs its calls (and a saved result) too.
+uncalled <- setdiff(bahsic:::selector_names(), unlist(lapply(calls, all.names)))
+if (length(uncalled)) {
+  stop(sprintf("No call of the selector %s: add one to 'calls'.",
+               paste0(uncalled, "()", collapse = ", ")), call. = FALSE)
+}
+
 gx <- golub$x[, 1:300]
 gy <- golub$y
 set.seed(1)
