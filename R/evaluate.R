@@ -306,7 +306,8 @@ resolve_selectors <- function(selectors, n_max, threads) {
   }
   nm <- names(selectors)
   if (is.null(nm) || any(is.na(nm) | !nzchar(nm)) || anyDuplicated(nm)) {
-    stop(sprintf("Every selector needs a distinct name: list(%s = \"%s\", mine = function(x, y) ...).",
+    stop(sprintf(paste0("Every selector needs a distinct name: list(%s = \"%s\", ",
+                        "mine = function(x, y) ...)."),
                  selector_names()[1L], selector_names()[1L]), call. = FALSE)
   }
   lapply(stats::setNames(nm = nm), function(s) {

@@ -36,17 +36,20 @@
 # numeric vector, a numeric matrix (several outputs), none (unsupervised).
 selector_outcomes <- c("two_classes", "several_classes", "numeric", "matrix", "none")
 
-selector_row <- function(title, outcomes, random, methods, score, contribution, direction = NA,
-                         size = NULL, needs = character(), clinical = FALSE,
-                         criterion = "HSIC", path_value = "hsic", width_policy = "median",
-                         refuses = character(), mlr3_id = NULL) {
-  stopifnot(all(outcomes %in% selector_outcomes), is.logical(random), length(random) == 1L,
-            is.character(methods), !is.null(names(methods)), direction %in% c(NA, "backward",
-                                                                             "forward"))
-  list(title = title, outcomes = outcomes, random = random, methods = methods, score = score,
-       contribution = contribution, criterion = criterion, path_value = path_value,
-       direction = direction, size = size, needs = needs, clinical = clinical,
-       width_policy = width_policy, refuses = refuses, mlr3_id = mlr3_id)
+# The fields every row gives, and the others with their defaults.
+selector_required <- c("title", "outcomes", "random", "methods", "score", "contribution")
+selector_defaults <- list(criterion = "HSIC", path_value = "hsic", direction = NA_character_,
+                          size = NULL, needs = character(), clinical = FALSE,
+                          width_policy = "median", refuses = character(), mlr3_id = NULL)
+
+selector_row <- function(...) {
+  row <- list(...)
+  stopifnot(all(selector_required %in% names(row)),
+            all(names(row) %in% c(selector_required, names(selector_defaults))),
+            all(row$outcomes %in% selector_outcomes), is.logical(row$random),
+            length(row$random) == 1L, is.character(row$methods), !is.null(names(row$methods)),
+            is.null(row$direction) || row$direction %in% c("backward", "forward"))
+  c(row, selector_defaults[setdiff(names(selector_defaults), names(row))])
 }
 
 # The size argument of a selector that stops at q features: its name, its
@@ -58,37 +61,38 @@ selector_size <- function(arg, min = 1L, required = FALSE) {
 weight_meaning <- c(score = "its weight", contribution = "its share of the total weight")
 
 selector_table <- list(
-  bahsic = selector_row("BAHSIC backward elimination",
+  bahsic = selector_row(title = "BAHSIC backward elimination",
     outcomes = selector_outcomes, random = FALSE, methods = c(bahsic = "BAHSIC"),
     score = "HSIC of the surviving features without it, when it was eliminated",
     contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%",
     direction = "backward", size = selector_size("n_features")),
-  fohsic = selector_row("FOHSIC forward selection",
+  fohsic = selector_row(title = "FOHSIC forward selection",
     outcomes = selector_outcomes, random = FALSE, methods = c(fohsic = "FOHSIC"),
     score = "HSIC of the selected features with it, when it was added",
     contribution = "share of HSIC gained when it was added; the first ones added: 100%",
     direction = "forward", size = selector_size("n_features")),
-  randsel = selector_row("randSel: HSIC of random feature subsets",
+  randsel = selector_row(title = "randSel: HSIC of random feature subsets",
     outcomes = selector_outcomes, random = TRUE, methods = c(randsel = "randSel"),
     score = "its contribution to the subsets' alignment when it was ranked",
     contribution = "its score relative to the mean alignment of its iteration",
     size = selector_size("stop_at", min = 2L), criterion = "mean alignment",
     width_policy = "dimension"),
-  l1_lsmi = selector_row("l1-LSMI feature weighting",
+  l1_lsmi = selector_row(title = "l1-LSMI feature weighting",
     outcomes = selector_outcomes, random = TRUE, methods = c(l1_lsmi = "l1-LSMI"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     size = selector_size("n_features", required = TRUE)),
-  l1_hsic = selector_row("l1-HSIC feature weighting",
+  l1_hsic = selector_row(title = "l1-HSIC feature weighting",
     outcomes = selector_outcomes, random = TRUE, methods = c(l1_hsic = "l1-HSIC"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     size = selector_size("n_features", required = TRUE)),
-  hsic_weights = selector_row("HSIC feature weighting",
-    outcomes = selector_outcomes, random = FALSE, methods = c(hsic_weights = "HSIC feature weighting"),
+  hsic_weights = selector_row(title = "HSIC feature weighting",
+    outcomes = selector_outcomes, random = FALSE,
+    methods = c(hsic_weights = "HSIC feature weighting"),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     needs = "lambda", refuses = c(approx = paste0(
       "Every step needs the exact gradient over all pairs of samples. Use fewer samples, or ",
       "bahsic() with an approximation."))),
-  clinical_rfe = selector_row("Recursive feature elimination with the clinical kernel",
+  clinical_rfe = selector_row(title = "Recursive feature elimination with the clinical kernel",
     outcomes = "two_classes", random = FALSE, methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
     score = "its importance when it was removed",
     contribution = "share of the importances of its iteration; the last one left: 100%",
@@ -111,7 +115,8 @@ selector_info <- function(name) {
   row <- selector_table[[name]]
   if (!is.null(row)) return(c(list(name = name), row))
   for (nm in names(selector_table)) {
-    if (name %in% names(selector_table[[nm]]$methods)) return(c(list(name = nm), selector_table[[nm]]))
+    row <- selector_table[[nm]]
+    if (name %in% names(row$methods)) return(c(list(name = nm), row))
   }
   NULL
 }
@@ -142,7 +147,9 @@ is_backward <- function(name) identical(selector_field(name, "direction"), "back
 # Its step argument in the selection schedule: the fraction eliminated or
 # added per iteration.
 selector_step_arg <- function(name) {
-  if (on_schedule(name)) switch(selector_field(name, "direction"), backward = "drop", forward = "add")
+  if (on_schedule(name)) {
+    switch(selector_field(name, "direction"), backward = "drop", forward = "add")
+  }
 }
 
 # The arguments that stop the selector at q features (none for a selector

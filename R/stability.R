@@ -516,7 +516,8 @@ stab_run <- function(sel, x, y, q, threads) {
   th <- if (sel$takes_threads) threads
   if (identical(sel$name, "function")) return(do.call(sel$fun, c(list(x, y, q), a)))
   if (sel$name %in% selector_names()) return(run_selector(sel$name, x, y, q, th, a))
-  do.call("feature_scores", c(list(x, y, method = sel$name), if (!is.null(th)) list(threads = th), a))
+  th <- if (!is.null(th)) list(threads = th)
+  do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
 }
 
 # A fit's answer as at most q column indices, best first.

@@ -54,7 +54,10 @@ spellings <- function(file, name) {
 #   (also inside a message), and in the recipes step's required_pkgs().
 spelling_context <- function(pd, id, name, value) {
   row <- function(i) pd[pd$id == i, ]
-  kids <- function(i) pd[pd$parent == i, ][order(pd$line1[pd$parent == i], pd$col1[pd$parent == i]), ]
+  kids <- function(i) {
+    k <- pd[pd$parent == i, ]
+    k[order(k$line1, k$col1), ]
+  }
   chain <- id
   while (tail(chain, 1L) > 0L) chain <- c(chain, row(tail(chain, 1L))$parent)
   top <- kids(chain[length(chain) - 1L])
@@ -70,7 +73,8 @@ spelling_context <- function(pd, id, name, value) {
   call <- kids(chain[3L])
   pos <- match(chain[2L], call$id)
   fun <- if (nrow(call) && call$token[1L] == "expr") kids(call$id[1L])$text[1L] else ""
-  arg <- if (!is.na(pos) && pos > 2L && call$token[pos - 1L] == "EQ_SUB") call$text[pos - 2L] else ""
+  named <- !is.na(pos) && pos > 2L && call$token[pos - 1L] == "EQ_SUB"
+  arg <- if (named) call$text[pos - 2L] else ""
   if (fun %in% c("asNamespace", "getNamespace", "requireNamespace", "getFromNamespace",
                  "mlr3_remove_hook") || arg %in% c("pkg", "package", "packages") ||
       owner == "required_pkgs.step_select_hsic") {
@@ -115,7 +119,7 @@ test_that("the check finds a name spelt outside the table", {
 # ---- the rows ------------------------------------------------------------------------
 
 test_that("every row is complete, and its function exists and is exported", {
-  fields <- names(formals(bahsic:::selector_row))
+  fields <- c(bahsic:::selector_required, names(bahsic:::selector_defaults))
   exports <- getNamespaceExports("bahsic")
   for (name in table_names) {
     row <- bahsic:::selector_table[[name]]
