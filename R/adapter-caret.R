@@ -7,7 +7,9 @@
 #' selection as a list of functions (`functions =` of [caret::rfeControl()]
 #' and [caret::sbfControl()]); these are such lists.
 #'
-#' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`) for
+#' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`; with
+#' `selector = ` another selector, e.g. `"mrmr"`, the full forward order of
+#' [mrmr()], that selector's ranking in place of BAHSIC's) for
 #' `caret::rfe()`: its `rank` runs [bahsic()] on the resample's training
 #' data and returns caret's data frame of importances, `Overall` and `var`,
 #' most important first, with `Overall` minus BAHSIC's rank (1 for the
@@ -71,9 +73,10 @@
 #'
 #' @param selector for `bahsic_rfe_functions()`: the selector whose ranking
 #'   `rank` returns, [bahsic()] by default, or another selector of the
-#'   package by name (`"fohsic"`, `"randsel"`, `"l1_lsmi"`, `"l1_hsic"`,
-#'   `"hsic_weights"`, `"clinical_rfe"`; each ranks every feature, a selector
-#'   that needs the number of features is given all of them).
+#'   package by name (`"fohsic"`, `"mrmr"`, `"randsel"`, `"l1_lsmi"`,
+#'   `"l1_hsic"`, `"hsic_weights"`, `"clinical_rfe"`; each ranks every
+#'   feature: a forward selector, or one that needs the number of features,
+#'   is given all of them).
 #' @param ... for `bahsic_rfe_functions()`: arguments of the selector (by
 #'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
 #'   `hsic_sbf_functions()`: further arguments of [feature_scores()] (e.g.
@@ -216,13 +219,13 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
   args
 }
 
-# The values given for a selector of the selection schedule (bahsic(),
-# fohsic()) checked as it checks them before it reads any data
-# (check_select_args(), R/select-hsic.R), with its defaults for the others;
-# estimator and sigma matched to their choices. The other selectors check
-# theirs at the first resample.
+# The values given for a selector checked as it checks them before it reads
+# any data (its row's check_args: bahsic(), fohsic(), mrmr()), with its
+# defaults for the others; estimator and sigma matched to their choices.
+# The other selectors check theirs at the first resample.
 check_rfe_selector_args <- function(args, selector) {
-  if (!length(args) || !on_schedule(selector)) return(args)
+  check <- selector_field(selector, "check_args")
+  if (!length(args) || is.null(check)) return(args)
   def <- selector_default(selector)
   fmls <- formals(def)
   env <- new.env(parent = environment(def))
@@ -234,7 +237,7 @@ check_rfe_selector_args <- function(args, selector) {
   sigma <- if ("sigma" %in% names(args)) {
     arg_match(args$sigma, eval(fmls$sigma), arg_name = "sigma")
   }
-  check_select_args(selector, select_args(env, selector_step_arg(selector), estimator, sigma))
+  check(env, estimator, sigma, selector)
   if ("estimator" %in% names(args)) args$estimator <- estimator
   if (!is.null(sigma)) args$sigma <- sigma
   args

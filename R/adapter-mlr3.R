@@ -3,8 +3,9 @@
 #' With \pkg{mlr3filters} installed, bahsic adds its filters to
 #' `mlr3filters::mlr_filters`, so that `mlr3filters::flt("hsic")`,
 #' `mlr3filters::flt("bahsic")` and a filter for each other selector of the
-#' package (`flt("fohsic")`, `flt("randsel")`, `flt("l1_lsmi")`,
-#' `flt("l1_hsic")`, `flt("hsic_weights", lambda = )`, `flt("clinical_rfe")`)
+#' package (`flt("fohsic")`, `flt("mrmr_hsic")`, `flt("randsel")`,
+#' `flt("l1_lsmi")`, `flt("l1_hsic")`, `flt("hsic_weights", lambda = )`,
+#' `flt("clinical_rfe")`)
 #' score the features of an mlr3 task (and can
 #' be used wherever mlr3 takes a filter, e.g. in mlr3pipelines'
 #' `po("filter")`). Both take classification tasks (two or more classes) and
@@ -42,8 +43,12 @@
 #'   \item{the other selectors' filters}{the same score from the ranking of
 #'     that selector with its defaults; a feature it leaves unranked (a
 #'     weight of zero) scores 0. [l1_lsmi()] and [l1_hsic()] are asked for
-#'     every feature. [clinical_rfe()]'s filter takes classification tasks
-#'     only.}
+#'     every feature. A forward selector ([fohsic()], [mrmr()]) stops at the
+#'     `nfeat` of `$calculate()` when given (the order of the features it
+#'     selects does not depend on where it stops), and otherwise selects
+#'     every feature. [mrmr()]'s filter is `flt("mrmr_hsic")`: mlr3filters'
+#'     own `flt("mrmr")` is praznik's, on mutual information.
+#'     [clinical_rfe()]'s filter takes classification tasks only.}
 #' }
 #'
 #' **Parameters** (`flt("hsic", method = "t")`, or `$param_set$set_values()`)
@@ -72,7 +77,7 @@
 #' unloading bahsic removes its entries.
 #'
 #' @name mlr_filters_hsic
-#' @aliases mlr_filters_bahsic
+#' @aliases mlr_filters_bahsic mlr_filters_mrmr_hsic
 #' @references Song, L., Smola, A., Gretton, A., Bedo, J. and Borgwardt, K.
 #'   (2012). Feature selection via dependence maximization. JMLR 13,
 #'   1393-1434.
@@ -204,7 +209,10 @@ make_filter_selector <- function(name) {
     private = list(
       .calculate = function(task, nfeat) {
         d <- mlr3_task_data(task)
-        size <- selector_size_args(name, NULL, length(d$features))
+        # a forward selector's order does not depend on where it stops
+        p <- length(d$features)
+        forward <- identical(selector_field(name, "direction"), "forward")
+        size <- selector_size_args(name, if (forward && !is.null(nfeat)) min(nfeat, p), p)
         fit <- mlr3_call(name, d, c(size, self$param_set$get_values()))
         score <- length(fit$features$rank) + 1 - fit$features$rank
         score[is.na(score)] <- 0

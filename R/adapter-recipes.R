@@ -209,7 +209,7 @@ check_step_options <- function(options, method) {
 #'   Gaussian kernel with its median width), another per-feature score of
 #'   [feature_scores()] (`"mt"`, `"t"`, `"pc"`, `"lin"`, `"snr"`, `"lods"`,
 #'   `"pam"`, `"mmd"`, `"kta"`), or a selector of the package: `"bahsic"`,
-#'   `"fohsic"`, `"randsel"`, `"l1_lsmi"`, `"l1_hsic"`, `"hsic_weights"`
+#'   `"fohsic"`, `"mrmr"`, `"randsel"`, `"l1_lsmi"`, `"l1_hsic"`, `"hsic_weights"`
 #'   (with `options = list(lambda = )`) or `"clinical_rfe"`.
 #' @param top_n how many features to keep (a whole number, tunable), or
 #'   `NULL` to keep every feature that passes `threshold`.

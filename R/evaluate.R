@@ -10,9 +10,9 @@
 #' ([kuncheva_index()]).
 #'
 #' **Selectors.** Built-in names: the selectors of the package that need no
-#' further argument, `"bahsic"`, `"fohsic"`, `"randsel"`, `"l1_lsmi"`,
-#' `"l1_hsic"` and `"clinical_rfe"` (their defaults: Gaussian kernel for the
-#' first three), `"bahsic_linear"` ([bahsic()] with
+#' further argument, `"bahsic"`, `"fohsic"`, `"mrmr"`, `"randsel"`,
+#' `"l1_lsmi"`, `"l1_hsic"` and `"clinical_rfe"` (their defaults: Gaussian
+#' kernel for the first four), `"bahsic_linear"` ([bahsic()] with
 #' [kernel_linear()], the paper's "lin" as a selector), `"bahsic_dis"`
 #' ([bahsic()] with [kernel_inverse_distance()], the paper's "dis"), and
 #' every method of [feature_scores()]: `"pc"`, `"lin"`, `"t"`, `"snr"`,
@@ -23,7 +23,8 @@
 #' feature names (or column numbers) in rank order; it needs to rank at
 #' least `max(n_features)` features. FOHSIC is run with `n_features =
 #' max(n_features)`, since it adds one feature per step, and so are
-#' [l1_lsmi()] and [l1_hsic()], which need the number.
+#' [mrmr()], also forward, and [l1_lsmi()] and [l1_hsic()], which need the
+#' number.
 #'
 #' **Classifier.** A support vector machine with the Gaussian kernel
 #' \eqn{k(x, x') = \exp(-\|x - x'\|^2 / (2 \sigma^2))} from kernlab's
@@ -82,7 +83,7 @@
 #'   and `sigma` when `tune` has more than one pair.
 #' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
 #' @param threads threads of the built-in selectors that take them
-#'   (`"bahsic"`, `"fohsic"`, `"randsel"`, `"clinical_rfe"`,
+#'   (`"bahsic"`, `"fohsic"`, `"mrmr"`, `"randsel"`, `"clinical_rfe"`,
 #'   `"bahsic_linear"`, `"bahsic_dis"`): by default
 #'   [default_threads()], or 1 per worker with `parallel` (see \link{threads}).
 #' @return An object of class `bahsic_evaluation`, a list with

@@ -2,7 +2,7 @@
 #'
 #' Every entry point, \code{\link{hsic}()}, \code{\link{hsic_test}()},
 #' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
-#' \code{\link{fohsic}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
+#' \code{\link{fohsic}()}, \code{\link{mrmr}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
 #' \code{\link{l1_lsmi}()}, \code{\link{l1_hsic}()}, \code{\link{hsic_weights}()},
 #' \code{\link{qmi}()} (and \code{bahsic()} with \code{\link{kernel_ridge}()}) and
 #' \code{\link{stability_selection}()} (which runs a selector on halves of the
@@ -202,7 +202,7 @@
 #'     columns)} (or samples).}
 #'   \item{d much larger than m}{Works (10 samples x 5000 features in the
 #'     tests): every feature appears exactly once in the result, in the input
-#'     order. The memory needed grows with \eqn{m^2} (see the option
+#'     order (\code{mrmr()} ranks its \code{n_features}, 50 by default). The memory needed grows with \eqn{m^2} (see the option
 #'     \code{bahsic.max_memory} in \link{bahsic_options}), not with d.}
 #'   \item{Length mismatch}{An error that gives the length of y and the number
 #'     of rows of x: one value of y per row (sample) of x, in the same order.

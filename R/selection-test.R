@@ -192,7 +192,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
                 "permute, so selection_test() does not apply."), call. = FALSE)
   }
   rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
-  own <- on_schedule(fit$method) &&
+  own <- isTRUE(selector_field(fit$method, "hsic_select")) &&
     identical(fun, get(fit$method, envir = asNamespace("bahsic")))
   if (own) {
     rerun$problem <- rerun_problem(fit$method, rerun)

@@ -20,10 +20,19 @@
 # criterion:    what the path's values are, and the path column holding them
 #               (path_value).
 # direction:    "backward" or "forward" for a selector of the one selection
-#               schedule (src/schedule.c) through hsic_select(); NA otherwise.
+#               schedule (src/schedule.c), with its step fraction `drop` or
+#               `add`; NA otherwise.
+# hsic_select:  it runs through hsic_select() (its arguments gathered by
+#               select_args()), so selection_test() re-runs it from one
+#               prepared problem.
+# check_args:   NULL, or function(env, estimator, sigma, name) that checks
+#               its arguments (in `env`, with its defaults) before any data,
+#               as the selector does (caret's constructor calls it).
 # size:         the argument that stops it at q features and its smallest
 #               value, and whether it must be given; NULL: it ranks every
-#               feature and callers keep the top q.
+#               feature and callers keep the top q. A forward selector, or
+#               one that must be given it, gets every feature for a full
+#               ranking.
 # needs:        further arguments it needs from the caller (no default).
 # clinical:     its `x` is a table of mixed columns for the clinical kernel.
 # width_policy: the width of its kernel when its settings record none.
@@ -39,8 +48,9 @@ selector_outcomes <- c("two_classes", "several_classes", "numeric", "matrix", "n
 # The fields every row gives, and the others with their defaults.
 selector_required <- c("title", "outcomes", "random", "methods", "score", "contribution")
 selector_defaults <- list(criterion = "HSIC", path_value = "hsic", direction = NA_character_,
-                          size = NULL, needs = character(), clinical = FALSE,
-                          width_policy = "median", refuses = character(), mlr3_id = NULL)
+                          hsic_select = FALSE, check_args = NULL, size = NULL,
+                          needs = character(), clinical = FALSE, width_policy = "median",
+                          refuses = character(), mlr3_id = NULL)
 
 selector_row <- function(...) {
   row <- list(...)
@@ -60,17 +70,37 @@ selector_size <- function(arg, min = 1L, required = FALSE) {
 
 weight_meaning <- c(score = "its weight", contribution = "its share of the total weight")
 
+# The checks of bahsic() and fohsic() before any data (check_select_args(),
+# R/select-hsic.R), and of mrmr() (check_mrmr_args(), R/select-mrmr.R).
+check_schedule_args <- function(env, estimator, sigma, name) {
+  check_select_args(name, select_args(env, selector_step_arg(name), estimator, sigma))
+}
+check_mrmr_env <- function(env, estimator, sigma, name) {
+  env$estimator <- estimator
+  env$sigma <- sigma
+  check_mrmr_args(mrmr_arg_list(as.list(env), all = TRUE))
+}
+
 selector_table <- list(
   bahsic = selector_row(title = "BAHSIC backward elimination",
     outcomes = selector_outcomes, random = FALSE, methods = c(bahsic = "BAHSIC"),
     score = "HSIC of the surviving features without it, when it was eliminated",
     contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%",
-    direction = "backward", size = selector_size("n_features")),
+    direction = "backward", hsic_select = TRUE, check_args = check_schedule_args,
+    size = selector_size("n_features")),
   fohsic = selector_row(title = "FOHSIC forward selection",
     outcomes = selector_outcomes, random = FALSE, methods = c(fohsic = "FOHSIC"),
     score = "HSIC of the selected features with it, when it was added",
     contribution = "share of HSIC gained when it was added; the first ones added: 100%",
-    direction = "forward", size = selector_size("n_features")),
+    direction = "forward", hsic_select = TRUE, check_args = check_schedule_args,
+    size = selector_size("n_features")),
+  mrmr = selector_row(title = "mRMR with HSIC",
+    outcomes = c("two_classes", "several_classes", "numeric", "matrix"), random = FALSE,
+    methods = c(mrmr = "mRMR"),
+    score = "its relevance minus its mean redundancy with the features selected before it",
+    contribution = "that criterion as a share of its relevance; the first one added: 100%",
+    direction = "forward", check_args = check_mrmr_env, size = selector_size("n_features"),
+    mlr3_id = "mrmr_hsic"),
   randsel = selector_row(title = "randSel: HSIC of random feature subsets",
     outcomes = selector_outcomes, random = TRUE, methods = c(randsel = "randSel"),
     score = "its contribution to the subsets' alignment when it was ranked",
@@ -152,12 +182,14 @@ selector_step_arg <- function(name) {
   }
 }
 
-# The arguments that stop the selector at q features (none for a selector
-# that ranks every feature, or for q = NULL unless it must be given, when
-# it gets every feature, `p`).
+# The arguments that stop the selector at q features; q = NULL: a full
+# ranking of the p features (every feature for a forward selector or one
+# that must be told, no argument for the others, which rank all anyway).
 selector_size_args <- function(name, q, p = q) {
   size <- selector_field(name, "size")
-  if (is.null(size) || (is.null(q) && !size$required)) return(list())
+  if (is.null(size)) return(list())
+  all <- size$required || identical(selector_field(name, "direction"), "forward")
+  if (is.null(q) && !all) return(list())
   stats::setNames(list(max(size$min, if (is.null(q)) p else q)), size$arg)
 }
 

@@ -48,8 +48,8 @@
 #' exchangeability assumption of Meinshausen and Bühlmann (2010, theorem 1)
 #' for `"none"`; it is stored in `settings$pfer`.
 #'
-#' **Selectors.** A name: `"bahsic"` and `"fohsic"` (run with `n_features
-#' = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
+#' **Selectors.** A name: `"bahsic"`, `"fohsic"` and `"mrmr"` (run with
+#' `n_features = q`, so BAHSIC stops when q features survive), `"randsel"` (`stop_at =
 #' q`), `"l1_lsmi"` and `"l1_hsic"` (`n_features = q`), `"clinical_rfe"` and
 #' `"hsic_weights"` (their top q), or a method of [feature_scores()] (`"t"`,
 #' `"mt"`, `"pc"`, `"hsic"`, ...: the top q by rank); `...` goes to that

@@ -20,6 +20,7 @@ SEXP C_first_nonfinite(SEXP x);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP opts);
+SEXP C_mrmr(SEXP x, SEXP opts);
 SEXP C_clinical(SEXP za, SEXP cat, SEXP opts);
 SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads);
 SEXP C_randsel_iter(SEXP x, SEXP cols, SEXP opts);
@@ -64,6 +65,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
   {"C_select", (DL_FUNC) &C_select, 2},
+  {"C_mrmr", (DL_FUNC) &C_mrmr, 2},
   {"C_clinical", (DL_FUNC) &C_clinical, 3},
   {"C_clinical_dot", (DL_FUNC) &C_clinical_dot, 4},
   {"C_randsel_iter", (DL_FUNC) &C_randsel_iter, 3},

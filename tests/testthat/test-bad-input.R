@@ -26,6 +26,7 @@ callers <- list(
     bahsic(x, y, kernel = kernel_linear(), ...)
   },
   "fohsic()" = function(x, y, ...) fohsic(x, y, ...),
+  "mrmr()" = function(x, y, ...) mrmr(x, y, ...),
   "randsel()" = function(x, y, ...) {
     set.seed(42)
     randsel(x, y, n_boot = 20L, ...)
@@ -85,7 +86,8 @@ fs <- function(...) sprintf('feature_scores(method = "%s")', c(...))
 HSIC <- c("hsic()", 'hsic(estimator = "biased")', "qmi()")
 TESTS <- c("hsic_test()", 'hsic_test(method = "permutation")')
 SELECT <- c("bahsic()", 'bahsic(estimator = "unbiased")', "bahsic(kernel = kernel_linear())",
-            "fohsic()", "randsel()", "hsic_weights()", "bahsic(kernel = kernel_ridge(1))")
+            "fohsic()", "randsel()", "hsic_weights()", "bahsic(kernel = kernel_ridge(1))",
+            "mrmr()")
 T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 GAMMA_UNDEFINED <- "the gamma approximation of the p-values .* is undefined .*Give 'n_perm'"
@@ -564,7 +566,13 @@ bad_input <- list(
     set.seed(3)
     x <- matrix(rnorm(10 * 5000), 10, 5000, dimnames = list(NULL, paste0("f", 1:5000)))
     list(x = x, y = factor(rep(c("a", "b"), 5)))
-  }, rules = list(rule("*", "value", check = defined))),
+  }, rules = list(
+    # mrmr() selects 50 by default: every feature listed, the first 50 ranked
+    rule("mrmr()", "value", check = function(res, run, input) {
+      expect_identical(res$features$feature, colnames(input$x))
+      expect_identical(sort(res$features$rank), 1:50)
+    }),
+    rule("*", "value", check = defined))),
 
   list(case = "length mismatch", input = function() {
     d <- toy()

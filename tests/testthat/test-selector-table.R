@@ -7,7 +7,7 @@ table_names <- bahsic:::selector_names()
 # Fast arguments for one fit of each selector on small data (what it needs,
 # and fewer iterations); a selector added to the table needs its entry here.
 quick_args <- list(
-  bahsic = list(), fohsic = list(),
+  bahsic = list(), fohsic = list(), mrmr = list(),
   randsel = list(n_boot = 20L),
   l1_lsmi = list(restarts = 1L, n_basis = 20, folds = 2, max_iter = 20L),
   l1_hsic = list(restarts = 1L, max_iter = 20L),
