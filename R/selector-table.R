@@ -123,7 +123,8 @@ selector_table <- list(
       "Every step needs the exact gradient over all pairs of samples. Use fewer samples, or ",
       "bahsic() with an approximation."))),
   clinical_rfe = selector_row(title = "Recursive feature elimination with the clinical kernel",
-    outcomes = "two_classes", random = FALSE, methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
+    outcomes = "two_classes", random = FALSE,
+    methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
     score = "its importance when it was removed",
     contribution = "share of the importances of its iteration; the last one left: 100%",
     clinical = TRUE, criterion = "SVM dual objective", path_value = "objective",
@@ -163,13 +164,14 @@ selector_labels <- function() {
   unlist(unname(lapply(selector_table, `[[`, "methods")))
 }
 
-# The selector's default method (the function the checks of its arguments
-# read) and the generic.
+# The selector's default method (the function whose arguments the adapters
+# and stability_selection() check against).
 selector_default <- function(name) {
   get(paste0(name, ".default"), envir = topenv(environment(selector_default)), mode = "function")
 }
 
-# Whether the selector runs on the one selection schedule (hsic_select()),
+# Whether the selector runs on the one selection schedule (src/schedule.c:
+# bahsic() and fohsic() through hsic_select(), mrmr() with its own scorer),
 # and whether backward there.
 on_schedule <- function(name) !is.na(selector_field(name, "direction", NA))
 is_backward <- function(name) identical(selector_field(name, "direction"), "backward")
