@@ -359,6 +359,10 @@ print_top <- function(top, n_ranked, digits, method = "") {
 #'   them. When the width changed since the previous iteration,
 #'   \eqn{\mathrm{HSIC}(S_+)} is computed again at the new width (with
 #'   `approx = "rff"` it is not, and the contribution is `NA`).
+#' * [mrmr()] (Peng, Long and Ding 2005): the MID criterion when the
+#'   feature was added (`score`: its relevance minus its mean redundancy with
+#'   the features selected before it) as a share of its relevance; the first
+#'   feature scores 1. Negative: more redundant than relevant.
 #' * [randsel()]: the feature's contribution (`score`, Definition 3.2 of
 #'   Athanasakis et al.) relative to the mean alignment of that iteration's
 #'   half-plus-one sets (`path$hsic`).

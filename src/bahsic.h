@@ -821,8 +821,8 @@ ptrdiff_t bk_select_clinical(const double *x, ptrdiff_t m, ptrdiff_t d,
  * scores HSIC(x_j, y) - mean over the selected s of HSIC(x_j, x_s), on the
  * kernels of single features. */
 typedef struct {
-  bk_kernel kern;     /* the feature kernel (any of BK_KSET_SELECT but the
-                         clinical one); p1 the "fixed" width */
+  bk_kernel kern;     /* the feature kernel (any of BK_KSET_DATA); p1 the
+                         "fixed" width */
   int policy;         /* the width of one feature: "dimension" or "fixed" */
   int unbiased;       /* HSIC1 for the redundancies (W: the labels' weights
                          of the same estimator) */

@@ -5,9 +5,9 @@
 
 /* x: standardised m x d double matrix; opts: a named list (read by name,
  * glue.h; an option not read is an error):
- *   kernel, p1, p2   the feature kernel's code (BK_KSET_SELECT, not the
- *              clinical kernel) and parameters; p1 may be NA when the
- *              width policy sets it
+ *   kernel, p1, p2   the feature kernel's code (BK_KSET_DATA: a kernel on
+ *              numeric data) and parameters; p1 may be NA when the width
+ *              policy sets it
  *   policy     "dimension" or "fixed" (codes.h), the width of one feature
  *   unbiased   the estimator of the redundancies (that of W)
  *   ynorm      > 0: sqrt(HSIC(y, y)), every HSIC normalised (bahsic.h); 0:
@@ -24,7 +24,7 @@ SEXP C_mrmr(SEXP x, SEXP opts)
   bk_opts_open(&op, opts, "C_mrmr");
   bk_mrmr_opts o;
   o.kern.type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
-  if (!bk_kernel_in(o.kern.type, BK_KSET_SELECT) || o.kern.type == BK_CLINICAL)
+  if (!bk_kernel_in(o.kern.type, BK_KSET_DATA))
     Rf_error("unsupported kernel code %d", o.kern.type);
   o.kern.p1 = bk_opt_real_na(&op, "p1");
   o.kern.p2 = bk_opt_real(&op, "p2");

@@ -45,45 +45,68 @@ static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
   return 0;
 }
 
-/* self[j] = HSIC(x_j, x_j) of every feature from the sums of its kernel:
- * with R the row sums, HSIC0 = (sum K^2 - 2/m sum R^2 + (sum R)^2 / m^2) /
- * (m - 1)^2; HSIC1 (eq. 5 of Song et al. 2012 with K = L, the diagonal
- * zeroed) = (sum K^2 + (sum R)^2 / ((m - 1)(m - 2)) - 2/(m - 2) sum R^2) /
- * (m (m - 3)). Each feature on one thread. */
+#ifdef _OPENMP
+#include <omp.h>
+static int thread_id(void) { return omp_get_thread_num(); }
+#else
+static int thread_id(void) { return 0; }
+#endif
+
+/* HSIC(x, x) of one feature x from the sums of its kernel, each pair a < b
+ * once: with R the row sums, HSIC0 = (sum K^2 - 2/m sum R^2 + (sum R)^2 /
+ * m^2) / (m - 1)^2; HSIC1 (eq. 5 of Song et al. 2012 with K = L, the
+ * diagonal zeroed) = (sum K^2 + (sum R)^2 / ((m - 1)(m - 2)) - 2/(m - 2)
+ * sum R^2) / (m (m - 3)). R: m doubles of scratch. */
+static double self_one(const mrmr_ctx *c, const double *x, double *R)
+{
+  const ptrdiff_t m = c->m;
+  const int dist = bk_kernel_uses_distance(c->kern.type);
+  double s2 = 0.0, sr = 0.0, sr2 = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) R[a] = 0.0;
+  for (ptrdiff_t b = 1; b < m; b++) {
+    double t = 0.0;
+    for (ptrdiff_t a = 0; a < b; a++) {
+      const double u = x[a] - x[b];
+      const double k = bk_kernel_value(c->kern, dist ? u * u : x[a] * x[b]);
+      t += k;
+      R[a] += k;
+      s2 += k * k;
+    }
+    R[b] += t;
+  }
+  s2 *= 2.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    if (!c->unbiased) {
+      const double k = bk_kernel_value(c->kern, dist ? 0.0 : x[a] * x[a]);
+      R[a] += k;
+      s2 += k * k;
+    }
+    sr += R[a];
+    sr2 += R[a] * R[a];
+  }
+  const double mm = (double) m;
+  if (c->unbiased)
+    return (s2 + sr * sr / ((mm - 1.0) * (mm - 2.0)) - 2.0 * sr2 / (mm - 2.0)) /
+           (mm * (mm - 3.0));
+  return (s2 - 2.0 * sr2 / mm + sr * sr / (mm * mm)) / ((mm - 1.0) * (mm - 1.0));
+}
+
+/* self[j] = HSIC(x_j, x_j) of every feature, each on one thread, in chunks
+ * of about BK_CHECK_OPS kernel values between interrupt checks */
 static void mrmr_self(mrmr_ctx *c)
 {
-  const ptrdiff_t m = c->m, d = c->d, P = m * m;
-  const ptrdiff_t chunk = P > 0 && BK_CHECK_OPS / P > c->nthreads
-                              ? BK_CHECK_OPS / P : (c->nthreads > 1 ? c->nthreads : 1);
-  const double mm = (double) m;
-  const int dist = bk_kernel_uses_distance(c->kern.type);
+  const ptrdiff_t m = c->m, d = c->d, P = m * (m + 1) / 2;
+  const int nt = c->nthreads > 1 ? c->nthreads : 1;
+  const ptrdiff_t chunk = P > 0 && BK_CHECK_OPS / P > nt ? BK_CHECK_OPS / P : nt;
   for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
     const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
-    const int par = c->nthreads > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS;
+    const int par = nt > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS;
     (void) par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(c->nthreads) if (par)
+#pragma omp parallel for schedule(static) num_threads(nt) if (par)
 #endif
-    for (ptrdiff_t j = j0; j < j1; j++) {
-      const double *xj = c->x + m * j;
-      double s2 = 0.0, sr = 0.0, sr2 = 0.0;
-      for (ptrdiff_t b = 0; b < m; b++) {
-        double t = 0.0;
-        for (ptrdiff_t a = 0; a < m; a++) {
-          if (c->unbiased && a == b) continue;
-          const double u = xj[a] - xj[b];
-          const double k = bk_kernel_value(c->kern, dist ? u * u : xj[a] * xj[b]);
-          t += k;
-          s2 += k * k;
-        }
-        sr += t;
-        sr2 += t * t;
-      }
-      c->self[j] = c->unbiased
-          ? (s2 + sr * sr / ((mm - 1.0) * (mm - 2.0)) - 2.0 * sr2 / (mm - 2.0)) /
-                (mm * (mm - 3.0))
-          : (s2 - 2.0 * sr2 / mm + sr * sr / (mm * mm)) / ((mm - 1.0) * (mm - 1.0));
-    }
+    for (ptrdiff_t j = j0; j < j1; j++)
+      c->self[j] = self_one(c, c->x + m * j, c->rmean + m * thread_id());
     bk_pace(c->pace, (j1 - j0) * P);
   }
 }
@@ -212,7 +235,7 @@ static int mrmr_hsic(void *ctx, double sigma, const int *set, ptrdiff_t ns,
 ptrdiff_t bk_mrmr_work_doubles(ptrdiff_t m, ptrdiff_t d, int nthreads)
 {
   const ptrdiff_t nt = nthreads > 1 ? nthreads : 1;
-  return 6 * d + m * m + m + BK_FEATURE_DOT_WORK(m, nt) + 8;
+  return 6 * d + m * m + m * nt + BK_FEATURE_DOT_WORK(m, nt) + 8;
 }
 
 ptrdiff_t bk_mrmr_work_ints(ptrdiff_t d)
@@ -240,7 +263,7 @@ ptrdiff_t bk_select_mrmr(const double *x, ptrdiff_t m, ptrdiff_t d,
   c.inc = c.red + d;
   c.Ws = c.inc + d;
   c.rmean = c.Ws + m * m;
-  c.dot = c.rmean + m;
+  c.dot = c.rmean + m * (o->nthreads > 1 ? o->nthreads : 1);
   c.in_set = iwork + bk_select_work_ints(d);
   for (ptrdiff_t j = 0; j < d; j++) {
     c.red[j] = 0.0;

@@ -120,6 +120,7 @@ test_that("bahsic() and fohsic(): a complete bar, the same selection", {
     quote(bahsic(d$x, d$y, n_features = 7)),
     quote(fohsic(d$x, d$y, add = 0, n_features = 40)),
     quote(fohsic(d$x, d$y_num)),
+    quote(mrmr(d$x, d$y, n_features = 30)),
     quote(bahsic(d$x, d$y, kernel = kernel_linear())),
     quote(bahsic(d$x, d$y, kernel = kernel_ridge(1), n_features = 140)),
     quote(bahsic(d$x, d$y, approx = approx_rff(50)))

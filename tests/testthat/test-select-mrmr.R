@@ -81,6 +81,28 @@ test_that("mrmr() ranks every feature in the oracle's order, exact ties to the l
   expect_equal(unique(fl$path$sigma), 0.8)
 })
 
+test_that("with linear kernels, normalised HSIC is the squared correlation", {
+  # HSIC(a, b) / sqrt(HSIC(a, a) HSIC(b, b)) of one-dimensional linear
+  # kernels is cor(a, b)^2: greedy MID on squared correlations
+  set.seed(4)
+  x <- matrix(rnorm(30 * 6), 30, 6, dimnames = list(NULL, paste0("g", 1:6)))
+  y <- x[, 1] + x[, 2] + rnorm(30, sd = 0.5)
+  x[, 3] <- x[, 1] + rnorm(30, sd = 0.2)
+  fit <- mrmr(x, y, kernel = kernel_linear(), kernel_y = label_kernel_regression(kernel_linear()),
+              n_features = 4, threads = 1L)
+  r2 <- cor(x)^2
+  rel <- drop(cor(x, y))^2
+  expect_equal(fit$features$relevance, unname(rel), tolerance = 1e-10)
+  sel <- integer()
+  for (it in 1:4) {
+    cand <- setdiff(1:6, sel)
+    crit <- rel[cand] - if (length(sel)) rowMeans(r2[cand, sel, drop = FALSE]) else 0
+    sel <- c(sel, cand[which.max(crit)])
+  }
+  expect_identical(fit$ranking, colnames(x)[sel])
+  expect_true(is.na(fit$settings$sigma))
+})
+
 test_that("the first feature is the most relevant one, with contribution 1", {
   d <- mrmr_toy(seed = 2)
   fit <- mrmr(d$x, d$y, n_features = 3, threads = 1L)
@@ -176,6 +198,23 @@ test_that("flt(\"mrmr_hsic\") scores mrmr()'s order", {
   expect_true(all(f$scores[-(1:4)] == 0))
 })
 
+test_that("a time limit stops mrmr() within an iteration or two; verbose reports each one", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(30)
+  x <- matrix(rnorm(1200 * 400), 1200)
+  y <- factor(rep_len(c("a", "b"), 1200))
+  # every iteration is a pass over 400 x 720,000 pairs (some 0.5 s), paced
+  # with interrupt checks; 50 of them would take half a minute
+  run <- interrupt_loop(mrmr(x, y, n_features = 50, normalize = FALSE, verbose = TRUE,
+                             threads = 1L), limit = 0.1)
+  expect_time_limit(run$error, "mrmr")
+  expect_lt(run$iterations, 10L)
+  d <- mrmr_toy()
+  expect_message(mrmr(d$x, d$y, n_features = 2, verbose = TRUE, threads = 1L),
+                 "mRMR iteration 2: 2 features")
+})
+
 test_that("mrmr() refuses bad arguments with a message that says what to do", {
   d <- mrmr_toy()
   expect_error(mrmr(d$x, d$y, n_features = 0), "'n_features' must be a whole number from 1 to 8")
@@ -190,4 +229,21 @@ test_that("mrmr() refuses bad arguments with a message that says what to do", {
   expect_error(mrmr(d$x, d$y, n_featurs = 2), "Did you mean 'n_features'")
   expect_error(mrmr(d$x, d$y, sigma_grid = 1), "no argument 'sigma_grid'")
   expect_error(mrmr(d$x, d$y[-1]), "y")
+})
+
+test_that("C_mrmr reads its options by name and refuses what it does not take", {
+  d <- mrmr_toy()
+  x <- scale(d$x)
+  W <- diag(nrow(x))
+  opts <- list(kernel = 2L, p1 = NA_real_, p2 = 0, policy = 1L, unbiased = FALSE, ynorm = 0,
+               W = W, step = 0, n_target = 2L, threads = 1L, verbose = FALSE, simd = TRUE)
+  res <- .Call(bahsic:::C_mrmr, x, opts)
+  expect_identical(names(res), c("rank", "score", "iteration", "path", "relevance", "self"))
+  expect_identical(sum(res$rank > 0L), 2L)
+  expect_error(.Call(bahsic:::C_mrmr, x, c(opts, extra = 1)), "extra")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(policy = 2L))),
+               "\"dimension\" or \"fixed\"")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(kernel = 5L))),
+               "unsupported kernel code 5")
+  expect_error(.Call(bahsic:::C_mrmr, x, modifyList(opts, list(step = 1))), "'step'")
 })
