@@ -8,8 +8,8 @@
 #' and [caret::sbfControl()]); these are such lists.
 #'
 #' **`bahsic_rfe_funcs`** (made by `bahsic_rfe_functions()`; with
-#' `selector = "mrmr"`, the full forward order of [mrmr()] in place of
-#' BAHSIC's ranking) for
+#' `selector = ` another selector, e.g. `"mrmr"`, the full forward order of
+#' [mrmr()], that selector's ranking in place of BAHSIC's) for
 #' `caret::rfe()`: its `rank` runs [bahsic()] on the resample's training
 #' data and returns caret's data frame of importances, `Overall` and `var`,
 #' most important first, with `Overall` minus BAHSIC's rank (1 for the
@@ -71,13 +71,16 @@
 #' `sbf()` attach caret to the search path as they run (the example detaches
 #' it again).
 #'
-#' @param ... for `bahsic_rfe_functions()`: arguments of [bahsic()] (by
-#'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`), or of [mrmr()]
-#'   with `selector = "mrmr"`; for
+#' @param selector for `bahsic_rfe_functions()`: the selector whose ranking
+#'   `rank` returns, [bahsic()] by default, or another selector of the
+#'   package by name (`"fohsic"`, `"mrmr"`, `"randsel"`, `"l1_lsmi"`,
+#'   `"l1_hsic"`, `"hsic_weights"`, `"clinical_rfe"`; each ranks every
+#'   feature: a forward selector, or one that needs the number of features,
+#'   is given all of them).
+#' @param ... for `bahsic_rfe_functions()`: arguments of the selector (by
+#'   name, e.g. `drop = 0.05`, `kernel = kernel_laplace()`); for
 #'   `hsic_sbf_functions()`: further arguments of [feature_scores()] (e.g.
 #'   `n_perm`, `kernel`, `var_equal`); for `print()`: not used.
-#' @param selector for `bahsic_rfe_functions()`: the ranking, `"bahsic"`
-#'   or `"mrmr"` (every feature in [mrmr()]'s forward order).
 #' @param method the [feature_scores()] method whose p-values filter the
 #'   features: `"hsic"` (default), or any other with p-values, e.g. `"mt"`,
 #'   `"t"`, `"pc"`, `"mmd"`; `"lin"`, `"snr"` and `"pam"` need `n_perm`.
@@ -147,12 +150,18 @@ sbf_adjust_methods <- c("none", "BH", "BY", "holm", "hochberg", "hommel", "bonfe
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_functions <- function(..., selector = c("bahsic", "mrmr")) {
-  selector <- arg_match(selector)
-  fun <- if (selector == "mrmr") mrmr.default else bahsic.default
-  args <- adapter_args(list(...), "bahsic_rfe_functions", selector, fun, rfe_reserved_args,
-                       own = "selector")
-  rfe_function_list(check_rfe_bahsic_args(args, selector), selector)
+bahsic_rfe_functions <- function(..., selector = "bahsic") {
+  selector <- arg_match(selector, selector_names(), arg_name = "selector")
+  reserved <- rfe_reserved_args
+  size <- selector_field(selector, "size")$arg
+  if (!is.null(size)) reserved[[size]] <- "the subset sizes are rfe()'s 'sizes'"
+  args <- adapter_args(list(...), "bahsic_rfe_functions", selector, selector_default(selector),
+                       reserved, own = "selector")
+  for (nm in setdiff(selector_field(selector, "needs"), names(args))) {
+    stop(sprintf("selector = \"%s\" needs '%s': give it, e.g. bahsic_rfe_functions(%s = ).",
+                 selector, nm, nm), call. = FALSE)
+  }
+  rfe_function_list(check_rfe_selector_args(args, selector), selector)
 }
 
 #' @rdname caret-functions
@@ -179,8 +188,11 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
   nms <- names(args)
   if (is.null(nms) || any(!nzchar(nms))) {
     stop(sprintf("Every argument of %s() after its own is passed to %s() and must be named ",
-                 fn, target), sprintf("(e.g. %s).", if (target == "bahsic") "drop = 0.05" else
-                   "n_perm = 1000"), call. = FALSE)
+                 fn, target), sprintf("(e.g. %s).", if (on_schedule(target)) {
+                   paste(selector_step_arg(target), "= 0.05")
+                 } else {
+                   "n_perm = 1000"
+                 }), call. = FALSE)
   }
   dup <- nms[duplicated(nms)]
   if (length(dup)) {
@@ -207,13 +219,16 @@ adapter_args <- function(args, fn, target, target_fun, reserved, own = character
   args
 }
 
-# The values given for bahsic() checked as bahsic() checks them before it
-# reads any data (check_select_args(), R/select-hsic.R), with bahsic()'s
+# The values given for a selector checked as it checks them before it reads
+# any data (its row's check_args: bahsic(), fohsic(), mrmr()), with its
 # defaults for the others; estimator and sigma matched to their choices.
-check_rfe_bahsic_args <- function(args, selector = "bahsic") {
-  if (!length(args)) return(args)
-  fmls <- formals(if (selector == "mrmr") mrmr.default else bahsic.default)
-  env <- new.env(parent = environment(bahsic.default))
+# The other selectors check theirs at the first resample.
+check_rfe_selector_args <- function(args, selector) {
+  check <- selector_field(selector, "check_args")
+  if (!length(args) || is.null(check)) return(args)
+  def <- selector_default(selector)
+  fmls <- formals(def)
+  env <- new.env(parent = environment(def))
   for (nm in setdiff(names(fmls), c("x", "y", "..."))) {
     value <- if (nm %in% names(args)) args[[nm]] else eval(fmls[[nm]], env)
     assign(nm, value, envir = env)
@@ -222,13 +237,7 @@ check_rfe_bahsic_args <- function(args, selector = "bahsic") {
   sigma <- if ("sigma" %in% names(args)) {
     arg_match(args$sigma, eval(fmls$sigma), arg_name = "sigma")
   }
-  if (selector == "mrmr") {
-    env$estimator <- estimator
-    env$sigma <- sigma
-    check_mrmr_args(mrmr_arg_list(as.list(env), all = TRUE))
-  } else {
-    check_select_args("bahsic", select_args(env, "drop", estimator, sigma))
-  }
+  check(env, estimator, sigma, selector)
   if ("estimator" %in% names(args)) args$estimator <- estimator
   if (!is.null(sigma)) args$sigma <- sigma
   args
@@ -263,20 +272,22 @@ check_sbf_score_args <- function(method, args) {
   args
 }
 
-# caret's list for rfe(), ranking by bahsic() with `args`. The exported
-# default is made by this builder at install time (R/ files are collated
-# alphabetically, so this file's top level cannot call the checkers of the
-# others); the constructor checks first.
-rfe_function_list <- function(args, selector = "bahsic") {
+# caret's list for rfe(), ranking by the selector (a name of the selector
+# table) with `args`. The exported default is made by this builder at
+# install time (R/ files are collated alphabetically, so this file's top
+# level cannot call the checkers of the others); the constructor checks first.
+rfe_function_list <- function(args, selector) {
   force(args)
   force(selector)
   rank <- function(object, x, y) {
     # `object` (the model on all features) is not used: the ranking is the
-    # selector's, of every feature
-    call <- as.call(c(list(as.name(selector), quote(x), quote(y)),
-                      if (selector == "mrmr") list(n_features = NULL), args))
+    # selector's, of every feature (a selector that must be told how many
+    # gets them all)
+    size <- selector_size_args(selector, NULL, ncol(x))
+    call <- as.call(c(list(as.name(selector), quote(x), quote(y)), size, args))
     fit <- eval(call)
     rank <- fit$features$rank
+    rank[is.na(rank)] <- length(rank) + 1L  # not ranked (a weight of zero): last
     ord <- order(rank)
     vars <- colnames(x)[ord]
     data.frame(Overall = -rank[ord], var = vars, row.names = vars, stringsAsFactors = FALSE)
@@ -353,7 +364,7 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_funcs <- rfe_function_list(list())
+bahsic_rfe_funcs <- rfe_function_list(list(), eval(formals(bahsic_rfe_functions)$selector))
 
 #' @rdname caret-functions
 #' @export

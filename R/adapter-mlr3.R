@@ -1,8 +1,12 @@
 #' mlr3 filters: per-feature HSIC scores and the BAHSIC ranking
 #'
-#' With \pkg{mlr3filters} installed, bahsic adds three filters to
+#' With \pkg{mlr3filters} installed, bahsic adds its filters to
 #' `mlr3filters::mlr_filters`, so that `mlr3filters::flt("hsic")`,
-#' `mlr3filters::flt("bahsic")` and `mlr3filters::flt("mrmr_hsic")` score the features of an mlr3 task (and can
+#' `mlr3filters::flt("bahsic")` and a filter for each other selector of the
+#' package (`flt("fohsic")`, `flt("mrmr_hsic")`, `flt("randsel")`,
+#' `flt("l1_lsmi")`, `flt("l1_hsic")`, `flt("hsic_weights", lambda = )`,
+#' `flt("clinical_rfe")`)
+#' score the features of an mlr3 task (and can
 #' be used wherever mlr3 takes a filter, e.g. in mlr3pipelines'
 #' `po("filter")`). Both take classification tasks (two or more classes) and
 #' regression tasks with numeric and integer features and no missing values;
@@ -36,12 +40,15 @@
 #'     features that are kept (the survivors are then ordered by the last
 #'     iteration's criterion rather than eliminated one batch after
 #'     another).}
-#'   \item{`flt("mrmr_hsic")`}{the order of [mrmr()] (mlr3filters' own
-#'     `flt("mrmr")` is praznik's, on mutual information), scored as
-#'     `flt("bahsic")`'s; features not selected score 0. Its search stops at
-#'     `n_features` or, when that is not set, at the `nfeat` of
-#'     `$calculate()` (50 without it): the order of the features selected
-#'     does not depend on where it stops.}
+#'   \item{the other selectors' filters}{the same score from the ranking of
+#'     that selector with its defaults; a feature it leaves unranked (a
+#'     weight of zero) scores 0. [l1_lsmi()] and [l1_hsic()] are asked for
+#'     every feature. A forward selector ([fohsic()], [mrmr()]) stops at the
+#'     `nfeat` of `$calculate()` when given (the order of the features it
+#'     selects does not depend on where it stops), and otherwise selects
+#'     every feature. [mrmr()]'s filter is `flt("mrmr_hsic")`: mlr3filters'
+#'     own `flt("mrmr")` is praznik's, on mutual information.
+#'     [clinical_rfe()]'s filter takes classification tasks only.}
 #' }
 #'
 #' **Parameters** (`flt("hsic", method = "t")`, or `$param_set$set_values()`)
@@ -53,9 +60,9 @@
 #'   \item{`flt("bahsic")`}{`kernel`, `kernel_y`, `estimator`, `sigma` (the
 #'     kernel width policy, `"dimension"`, `"optimize"` or `"fixed"`),
 #'     `sigma_grid`, `drop`, `standardize`, `threads`, `approx`.}
-#'   \item{`flt("mrmr_hsic")`}{`kernel`, `kernel_y`, `estimator`, `sigma`
-#'     (`"dimension"` or `"fixed"`), `normalize`, `add`, `n_features`,
-#'     `standardize`, `threads`.}
+#'   \item{the other selectors' filters}{the arguments of the selector but
+#'     the data, the number of features, `verbose`, `na_action`, `assay`,
+#'     `unsupervised` and `parallel`.}
 #' }
 #' A parameter that the chosen method does not use (a `kernel` with
 #' `method = "t"`) is an error when the scores are calculated, as it is in
@@ -67,7 +74,7 @@
 #' **Registration.** The filters are registered when bahsic is loaded if
 #' mlr3filters is loaded already, and otherwise as soon as mlr3filters is
 #' loaded, in either order; loading bahsic never loads mlr3filters, and
-#' unloading bahsic removes the three entries.
+#' unloading bahsic removes its entries.
 #'
 #' @name mlr_filters_hsic
 #' @aliases mlr_filters_bahsic mlr_filters_mrmr_hsic
@@ -94,16 +101,25 @@ NULL
 # undefined globals.
 utils::globalVariables(c("self", "super"))
 
-# The filters and how to build each one; the R6 classes exist only once
+# The filters and how to build each one: the scores' and one per selector
+# of the selector table (R/selector-table.R). The R6 classes exist only once
 # mlr3filters is loaded, so they are made on first use and kept here.
-mlr3_filter_ids <- c("hsic", "bahsic", "mrmr_hsic")
+mlr3_filter_ids <- function() c("hsic", mlr3_selector_ids())
 mlr3_generators <- new.env(parent = emptyenv())
+
+# The filter key of each selector, named by the selector.
+mlr3_selector_ids <- function() {
+  vapply(selector_names(), function(name) {
+    id <- selector_field(name, "mlr3_id")
+    if (is.null(id)) name else id
+  }, "")
+}
 
 mlr3_filter_generator <- function(id) {
   gen <- mlr3_generators[[id]]
   if (is.null(gen)) {
-    gen <- switch(id, hsic = make_filter_hsic(), bahsic = make_filter_bahsic(),
-                  mrmr_hsic = make_filter_mrmr())
+    sel <- names(mlr3_selector_ids())[mlr3_selector_ids() == id]
+    gen <- if (length(sel)) make_filter_selector(sel) else make_filter_hsic()
     assign(id, gen, envir = mlr3_generators)
   }
   gen
@@ -170,80 +186,72 @@ make_filter_hsic <- function() {
   )
 }
 
-make_filter_bahsic <- function() {
-  R6::R6Class("FilterBAHSIC",
+# The filter of a selector: its parameters are the arguments of the
+# selector's default method (mlr3_selector_params()); the score is p + 1 - r
+# for the feature ranked r of the task's p features (0: not ranked). It
+# ranks every feature: `nfeat` is not passed on, as stopping early changes
+# the order of the features kept; a selector that needs the number of
+# features gets them all.
+make_filter_selector <- function(name) {
+  id <- mlr3_selector_ids()[[name]]
+  R6::R6Class(paste0("Filter", toupper(gsub("_", "", id, fixed = TRUE))),
     inherit = mlr3filters::Filter,
     public = list(
       initialize = function() {
-        param_set <- paradox::ps(
-          kernel = mlr3_kernel_param(),
-          kernel_y = mlr3_kernel_param(),
-          estimator = paradox::p_fct(c("biased", "unbiased"), default = "biased",
-                                     tags = "calculate"),
-          sigma = paradox::p_fct(c("dimension", "optimize", "fixed"), default = "dimension",
-                                 tags = "calculate"),
-          sigma_grid = paradox::p_uty(default = NULL, tags = "calculate"),
-          drop = paradox::p_dbl(lower = 0, upper = 1, default = 0.1, tags = "calculate"),
-          standardize = paradox::p_lgl(default = TRUE, tags = "calculate"),
-          threads = paradox::p_int(lower = 1L, tags = c("calculate", "threads")),
-          approx = paradox::p_uty(default = "exact", tags = "calculate")
-        )
-        super$initialize(id = "bahsic", task_types = c("classif", "regr"),
-                         param_set = param_set, feature_types = c("integer", "numeric"),
-                         packages = "bahsic", label = "BAHSIC backward elimination",
+        outcomes <- selector_field(name, "outcomes")
+        super$initialize(id = id, task_types = c("classif", if ("numeric" %in% outcomes) "regr"),
+                         param_set = mlr3_selector_params(name),
+                         feature_types = c("integer", "numeric"), packages = "bahsic",
+                         label = selector_field(name, "title"),
                          man = "bahsic::mlr_filters_bahsic")
       }
     ),
     private = list(
       .calculate = function(task, nfeat) {
         d <- mlr3_task_data(task)
-        fit <- mlr3_call("bahsic", d, self$param_set$get_values())
-        rank <- fit$features$rank
-        stats::setNames(length(rank) + 1 - rank, d$features)
+        # a forward selector's order does not depend on where it stops
+        p <- length(d$features)
+        forward <- identical(selector_field(name, "direction"), "forward")
+        size <- selector_size_args(name, if (forward && !is.null(nfeat)) min(nfeat, p), p)
+        fit <- mlr3_call(name, d, c(size, self$param_set$get_values()))
+        score <- length(fit$features$rank) + 1 - fit$features$rank
+        score[is.na(score)] <- 0
+        stats::setNames(score, d$features)
       }
     )
   )
 }
 
-make_filter_mrmr <- function() {
-  R6::R6Class("FilterMRMRHSIC",
-    inherit = mlr3filters::Filter,
-    public = list(
-      initialize = function() {
-        param_set <- paradox::ps(
-          kernel = mlr3_kernel_param(),
-          kernel_y = mlr3_kernel_param(),
-          estimator = paradox::p_fct(c("biased", "unbiased"), default = "biased",
-                                     tags = "calculate"),
-          sigma = paradox::p_fct(c("dimension", "fixed"), default = "dimension",
-                                 tags = "calculate"),
-          normalize = paradox::p_lgl(default = TRUE, tags = "calculate"),
-          add = paradox::p_dbl(lower = 0, upper = 1, default = 0, tags = "calculate"),
-          n_features = paradox::p_int(lower = 1L, special_vals = list(NULL), tags = "calculate"),
-          standardize = paradox::p_lgl(default = TRUE, tags = "calculate"),
-          threads = paradox::p_int(lower = 1L, tags = c("calculate", "threads"))
-        )
-        super$initialize(id = "mrmr_hsic", task_types = c("classif", "regr"),
-                         param_set = param_set, feature_types = c("integer", "numeric"),
-                         packages = "bahsic", label = "mRMR with HSIC",
-                         man = "bahsic::mlr_filters_hsic")
-      }
-    ),
-    private = list(
-      .calculate = function(task, nfeat) {
-        d <- mlr3_task_data(task)
-        values <- self$param_set$get_values()
-        p <- length(d$features)
-        # mRMR's forward order does not change with where it stops: nfeat
-        # (when the user set no n_features) saves the rest of the search
-        if (!"n_features" %in% names(values)) {
-          values$n_features <- min(p, if (is.null(nfeat)) 50L else nfeat)
-        }
-        rank <- mlr3_call("mrmr", d, values)$features$rank
-        stats::setNames(ifelse(is.na(rank), 0, p + 1 - rank), d$features)
-      }
-    )
-  )
+# The parameters of a selector's filter: the arguments of its default method
+# but the data, the size of the selection and what a task does not have,
+# typed where the default says the type (choices, a flag, the schedule's
+# step fraction, threads); an argument without default that the selector
+# needs is required.
+mlr3_selector_params <- function(name) {
+  fmls <- formals(selector_default(name))
+  skip <- c("x", "y", "...", "verbose", "na_action", "assay", "unsupervised", "parallel",
+            selector_field(name, "size")$arg)
+  params <- lapply(stats::setNames(nm = setdiff(names(fmls), skip)), function(nm) {
+    mlr3_param(nm, fmls[[nm]], identical(nm, selector_step_arg(name)),
+               nm %in% selector_field(name, "needs"))
+  })
+  do.call(paradox::ps, params)
+}
+
+mlr3_param <- function(nm, default, fraction, required) {
+  tags <- c("calculate", if (required) "required")
+  if (nm == "threads") return(paradox::p_int(lower = 1L, tags = c(tags, "threads")))
+  if (fraction) return(paradox::p_dbl(lower = 0, upper = 1, default = default, tags = tags))
+  if (is.call(default) && identical(default[[1L]], as.name("c")) &&
+      all(vapply(as.list(default)[-1L], is.character, NA))) {
+    levels <- eval(default)
+    return(paradox::p_fct(levels, default = levels[[1L]], tags = tags))
+  }
+  if (is.logical(default) && length(default) == 1L && !is.na(default)) {
+    return(paradox::p_lgl(default = default, tags = tags))
+  }
+  if (is.call(default) || is.symbol(default)) return(paradox::p_uty(tags = tags))
+  paradox::p_uty(default = default, tags = tags)
 }
 
 # Adds the filters to mlr3filters' dictionary. Called with mlr3filters
@@ -252,7 +260,7 @@ make_filter_mrmr <- function() {
 mlr3_register <- function() {
   tryCatch({
     filters <- utils::getFromNamespace("mlr_filters", "mlr3filters")
-    for (id in mlr3_filter_ids) filters$add(id, mlr3_filter_constructor(id))
+    for (id in mlr3_filter_ids()) filters$add(id, mlr3_filter_constructor(id))
   }, error = function(e) NULL)
   invisible()
 }
@@ -263,7 +271,7 @@ mlr3_unregister <- function() {
   if (!isNamespaceLoaded("mlr3filters")) return(invisible())
   tryCatch({
     filters <- utils::getFromNamespace("mlr_filters", "mlr3filters")
-    for (id in mlr3_filter_ids) {
+    for (id in mlr3_filter_ids()) {
       item <- get0(id, envir = filters$items, inherits = FALSE)
       if (identical(attr(item$value, "bahsic_filter"), id)) filters$remove(id)
     }

@@ -8,20 +8,25 @@
 # The methods the step takes: a per-feature score of feature_scores() or a
 # selector, whose ranking it keeps the top of.
 step_score_methods <- c("hsic", "mt", "t", "pc", "lin", "snr", "lods", "pam", "mmd", "kta")
-step_selectors <- c("bahsic", "fohsic", "mrmr")
-step_methods <- c(step_score_methods, step_selectors)
+step_selectors <- function() selector_names()  # the selector table, R/selector-table.R
+step_methods <- function() c(step_score_methods, step_selectors())
 
 # The arguments of the function behind `method` that `options` may carry:
 # not the data, the method or the size of the selection (the step's own
 # arguments), nor what a recipe does not have (an assay, no outcome).
 step_option_names <- function(method) {
-  fn <- switch(method, bahsic = bahsic.default, fohsic = fohsic.default, mrmr = mrmr.default,
-               feature_scores.default)
-  setdiff(names(formals(fn)), c("x", "y", "method", "n_features", "assay", "unsupervised", "..."))
+  fn <- if (method %in% step_selectors()) selector_default(method) else feature_scores.default
+  setdiff(names(formals(fn)), c("x", "y", "method", "n_features", step_size_arg(method), "assay",
+                                "unsupervised", "..."))
+}
+
+# The argument of a selector that the step's `top_n` sets (NULL: none).
+step_size_arg <- function(method) {
+  if (method %in% step_selectors()) selector_field(method, "size")$arg
 }
 
 step_function_name <- function(method) {
-  if (method %in% step_selectors) paste0(method, "()") else "feature_scores()"
+  if (method %in% step_selectors()) paste0(method, "()") else "feature_scores()"
 }
 
 need_package <- function(pkg, what) {
@@ -41,7 +46,7 @@ is_tune <- function(x) is.call(x) && identical(x[[1L]], as.name("tune"))
 # to noise and pam with permutations (see ?feature_scores, "Statistics and
 # p-values"). The selectors rank feature sets and give none.
 step_has_p_values <- function(method, options) {
-  if (method %in% step_selectors) return(FALSE)
+  if (method %in% step_selectors()) return(FALSE)
   if (method %in% c("lin", "snr", "pam")) {
     return(!is.null(options$n_perm) || identical(options$adjust, "maxT"))
   }
@@ -92,7 +97,7 @@ check_step_size <- function(top_n, threshold, method, options, at_prep = FALSE) 
            call. = FALSE)
     }
     if (!step_has_p_values(method, options)) {
-      how <- if (method %in% step_selectors) {
+      how <- if (method %in% step_selectors()) {
         "a selector ranks features without p-values: use 'top_n'"
       } else {
         sprintf(paste0("its p-values come from permutations: give options = list(n_perm = ",
@@ -116,6 +121,7 @@ check_step_options <- function(options, method) {
   }
   own <- c(method = "method", n_features = "top_n", x = "the recipe's predictors",
            y = "outcome", assay = "the recipe's columns", unsupervised = "outcome")
+  if (!is.null(step_size_arg(method))) own[[step_size_arg(method)]] <- "top_n"
   allowed <- step_option_names(method)
   for (nm in names(options)) {
     if (nm %in% allowed) next
@@ -135,6 +141,11 @@ check_step_options <- function(options, method) {
   if (any(duplicated(names(options)))) {
     stop(sprintf("'options' names '%s' twice.", names(options)[duplicated(names(options))][1L]),
          call. = FALSE)
+  }
+  for (nm in setdiff(if (method %in% step_selectors()) selector_field(method, "needs"),
+                     names(options))) {
+    stop(sprintf("method = \"%s\" needs '%s': give it in 'options', e.g. options = list(%s = ).",
+                 method, nm, nm), call. = FALSE)
   }
   invisible()
 }
@@ -159,11 +170,12 @@ check_step_options <- function(options, method) {
 #' every number of features, where the scores have each their own scale; with
 #' thousands of genes the unadjusted p-value would keep hundreds of false
 #' positives. `lin`, `snr` and `pam` have p-values only with
-#' `options = list(n_perm = )`; with the selectors `"bahsic"` and `"fohsic"`,
-#' which rank feature sets without p-values, only `top_n` applies: the step
-#' keeps `selected(fit, top_n)` of `bahsic(x, y, n_features = top_n,
+#' `options = list(n_perm = )`; with a selector (`"bahsic"`, `"fohsic"`,
+#' ...), which ranks feature sets without p-values, only `top_n` applies: the
+#' step keeps `selected(fit, top_n)` of `bahsic(x, y, n_features = top_n,
 #' <options>)` (BAHSIC's elimination stops at `top_n` survivors; FOHSIC adds
-#' `top_n` features). A `top_n` above the number of predictors keeps them all,
+#' `top_n` features; [randsel()] gets `stop_at = top_n`, [hsic_weights()] and
+#' [clinical_rfe()] rank every feature). A `top_n` above the number of predictors keeps them all,
 #' as a tuning grid may ask for more than a resample has.
 #'
 #' When no feature passes `threshold`, the step removes every selected
@@ -196,15 +208,16 @@ check_step_options <- function(options, method) {
 #' @param method `"hsic"` (default: HSIC of each feature with the outcome,
 #'   Gaussian kernel with its median width), another per-feature score of
 #'   [feature_scores()] (`"mt"`, `"t"`, `"pc"`, `"lin"`, `"snr"`, `"lods"`,
-#'   `"pam"`, `"mmd"`, `"kta"`), or a selector, `"bahsic"`, `"fohsic"` or
-#'   `"mrmr"` ([mrmr()]).
+#'   `"pam"`, `"mmd"`, `"kta"`), or a selector of the package: `"bahsic"`,
+#'   `"fohsic"`, `"mrmr"`, `"randsel"`, `"l1_lsmi"`, `"l1_hsic"`, `"hsic_weights"`
+#'   (with `options = list(lambda = )`) or `"clinical_rfe"`.
 #' @param top_n how many features to keep (a whole number, tunable), or
 #'   `NULL` to keep every feature that passes `threshold`.
 #' @param threshold `NA` (default), or the largest adjusted p-value kept, in
 #'   \[0, 1\] (tunable); only for methods with p-values.
 #' @param options a named list of further arguments of [feature_scores()]
-#'   (e.g. `kernel`, `adjust`, `n_perm`, `threads`) or of [bahsic()] /
-#'   [fohsic()] / [mrmr()] for the selectors (e.g. `kernel`, `drop`, `threads`). A name
+#'   (e.g. `kernel`, `adjust`, `n_perm`, `threads`) or of the selector
+#'   (e.g. `kernel`, `drop`, `threads` of [bahsic()]). A name
 #'   the function does not take is an error when the step is made; the
 #'   values are checked by that function at `prep()`.
 #' @param skip `TRUE` to apply the step when the recipe is prepared but not
@@ -242,7 +255,7 @@ step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = F
                   setdiff(names(formals(step_select_hsic)), "..."))
   need_package("recipes", "step_select_hsic()")
   need_package("rlang", "step_select_hsic()")
-  method <- arg_match(method, step_methods, aliases = score_aliases)
+  method <- arg_match(method, step_methods(), aliases = score_aliases)
   check_step_outcome(outcome)
   check_step_options(options, method)
   size <- check_step_size(top_n, threshold, method, options)
@@ -300,9 +313,9 @@ step_score_table <- function(terms, score, rank, p_value, adj_p_value, selected)
 # kept").
 step_select_hsic_fit <- function(x, y, method, top_n, threshold, options) {
   p <- ncol(x)
-  if (method %in% step_selectors) {
+  if (method %in% step_selectors()) {
     n <- if (is.null(top_n)) p else min(top_n, p)
-    fit <- do.call(method, c(list(x, y, n_features = n), options))  # a selector
+    fit <- run_selector(method, x, y, n, args = options)
     keep <- selected(fit, n)
     f <- fit$features
     return(step_score_table(f$feature, f$score, f$rank, NA_real_, NA_real_,

@@ -18,18 +18,6 @@ arg_aliases <- c(kernel_x = "kernel", var.equal = "var_equal", nperm = "n_perm",
                  top_n = "n_features", ntop = "n_features", kernel_data = "kernel",
                  kernel_label = "kernel_y", label_kernel = "kernel_y", kernel_l = "kernel_y")
 
-# What to say of an argument a function does not take on purpose, where the
-# closest name would mislead.
-arg_hints <- list(
-  clinical_rfe = c(kernel_y = paste0(
-    "It trains an SVM classifier on two classes, whose labels are +-1. For a label kernel ",
-    "(regression, several outputs, a precomputed label kernel) use bahsic(), fohsic() or ",
-    "randsel().")),
-  hsic_weights = c(approx = paste0(
-    "Every step needs the exact gradient over all pairs of samples. Use fewer samples, or ",
-    "bahsic() with an approximation."))
-)
-
 # The closest of `candidates` to `name` (NULL when none is close): a known
 # alias first, then the names compared without case, dots and underscores,
 # then the edit distance, accepted when at most 2 (or a third of the name).
@@ -55,8 +43,11 @@ did_you_mean <- function(name, candidates, quote = "'") {
 # arguments fn takes by name; `hint`: said when no name is close.
 unknown_arg_error <- function(name, fn, formals, hint = NULL) {
   formals <- setdiff(formals, "...")
-  if (!is.null(arg_hints[[fn]]) && name %in% names(arg_hints[[fn]])) {
-    stop(sprintf("%s() takes no '%s'. %s", fn, name, arg_hints[[fn]][[name]]), call. = FALSE)
+  # what a selector does not take on purpose, where the closest name would
+  # mislead (its row of the selector table)
+  hints <- selector_field(fn, "refuses")
+  if (name %in% names(hints)) {
+    stop(sprintf("%s() takes no '%s'. %s", fn, name, hints[[name]]), call. = FALSE)
   }
   suggestion <- did_you_mean(name, formals)
   if (!nzchar(suggestion)) {

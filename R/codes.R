@@ -89,10 +89,11 @@ policy_code <- function(policy) {
   bk_codes$policy[[policy]]
 }
 
-# The direction code of a selection method: "bahsic" eliminates backward,
-# "fohsic" selects forward.
+# The direction code of a selection method: its row's direction in the
+# selector table (R/selector-table.R), backward elimination or forward
+# selection.
 direction_code <- function(method) {
-  bk_codes$direction[[switch(method, bahsic = "backward", fohsic = "forward")]]
+  bk_codes$direction[[selector_field(method, "direction")]]
 }
 
 # The code of the estimator a selection runs on ("exact", "block", "rff",

@@ -9,8 +9,10 @@
 #' common to all of them (the "overlap" of Tables 3-4) and Kuncheva's index
 #' ([kuncheva_index()]).
 #'
-#' **Selectors.** Built-in names: `"bahsic"`, `"fohsic"`, `"randsel"` and
-#' `"mrmr"` (their defaults: Gaussian kernel), `"bahsic_linear"` ([bahsic()] with
+#' **Selectors.** Built-in names: the selectors of the package that need no
+#' further argument, `"bahsic"`, `"fohsic"`, `"mrmr"`, `"randsel"`,
+#' `"l1_lsmi"`, `"l1_hsic"` and `"clinical_rfe"` (their defaults: Gaussian
+#' kernel for the first four), `"bahsic_linear"` ([bahsic()] with
 #' [kernel_linear()], the paper's "lin" as a selector), `"bahsic_dis"`
 #' ([bahsic()] with [kernel_inverse_distance()], the paper's "dis"), and
 #' every method of [feature_scores()]: `"pc"`, `"lin"`, `"t"`, `"snr"`,
@@ -20,7 +22,9 @@
 #' a selection (as [bahsic()] does), a [feature_scores()] data frame, or the
 #' feature names (or column numbers) in rank order; it needs to rank at
 #' least `max(n_features)` features. FOHSIC is run with `n_features =
-#' max(n_features)`, since it adds one feature per step.
+#' max(n_features)`, since it adds one feature per step, and so are
+#' [mrmr()], also forward, and [l1_lsmi()] and [l1_hsic()], which need the
+#' number.
 #'
 #' **Classifier.** A support vector machine with the Gaussian kernel
 #' \eqn{k(x, x') = \exp(-\|x - x'\|^2 / (2 \sigma^2))} from kernlab's
@@ -78,8 +82,9 @@
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
 #' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
-#' @param threads threads of the built-in selectors (`"bahsic"`,
-#'   `"fohsic"`, `"randsel"`, `"mrmr"`, `"bahsic_linear"`, `"bahsic_dis"`): by default
+#' @param threads threads of the built-in selectors that take them
+#'   (`"bahsic"`, `"fohsic"`, `"mrmr"`, `"randsel"`, `"clinical_rfe"`,
+#'   `"bahsic_linear"`, `"bahsic_dis"`): by default
 #'   [default_threads()], or 1 per worker with `parallel` (see \link{threads}).
 #' @return An object of class `bahsic_evaluation`, a list with
 #'   \describe{
@@ -282,7 +287,13 @@ cv_folds <- function(y, k) {
 
 # (a function: R/scores.R, where score_methods lives, is collated after this file)
 builtin_selectors <- function() {
-  c("bahsic", "fohsic", "randsel", "mrmr", "bahsic_linear", "bahsic_dis", score_methods)
+  c(evaluate_selectors(), "bahsic_linear", "bahsic_dis", score_methods)
+}
+
+# The selectors of the selector table (R/selector-table.R) that run on the
+# training fold alone: those that need no further argument.
+evaluate_selectors <- function() {
+  Filter(function(name) !length(selector_field(name, "needs")), selector_names())
 }
 
 # Turn 'selectors' into a named list of functions(x, y) -> ranking.
@@ -296,8 +307,9 @@ resolve_selectors <- function(selectors, n_max, threads) {
   }
   nm <- names(selectors)
   if (is.null(nm) || any(is.na(nm) | !nzchar(nm)) || anyDuplicated(nm)) {
-    stop("Every selector needs a distinct name: list(bahsic = \"bahsic\", mine = function(x, y) ...).",
-         call. = FALSE)
+    stop(sprintf(paste0("Every selector needs a distinct name: list(%s = \"%s\", ",
+                        "mine = function(x, y) ...)."),
+                 selector_names()[1L], selector_names()[1L]), call. = FALSE)
   }
   lapply(stats::setNames(nm = nm), function(s) {
     f <- selectors[[s]]
@@ -313,11 +325,14 @@ resolve_selectors <- function(selectors, n_max, threads) {
 builtin_selector <- function(name, n_max, threads) {
   force(n_max)
   force(threads)
+  if (name %in% selector_names()) {
+    # a forward selector stops at n_max (the ranking of the features it
+    # added); one that must be told how many gets n_max; the others rank all
+    q <- if (identical(selector_field(name, "direction"), "forward") ||
+             isTRUE(selector_field(name, "size")$required)) n_max
+    return(function(x, y) run_selector(name, x, y, q, threads))
+  }
   switch(name,
-    bahsic = function(x, y) bahsic(x, y, threads = threads),
-    fohsic = function(x, y) fohsic(x, y, n_features = n_max, threads = threads),
-    mrmr = function(x, y) mrmr(x, y, n_features = n_max, threads = threads),
-    randsel = function(x, y) randsel(x, y, threads = threads),
     bahsic_linear = function(x, y) bahsic(x, y, kernel = kernel_linear(), threads = threads),
     bahsic_dis = function(x, y) bahsic(x, y, kernel = kernel_inverse_distance(), threads = threads),
     function(x, y) feature_scores(x, y, method = name)

@@ -141,7 +141,7 @@ progress_muted <- function(code) {
 select_work <- function(method, d, step, n_target) {
   batch <- function(n) max(1, floor(step * n))
   work <- 0
-  if (method == "bahsic") {
+  if (is_backward(method)) {
     target <- if (is.null(n_target)) 0 else n_target
     ns <- d
     while (ns > target) {
@@ -167,7 +167,7 @@ select_work <- function(method, d, step, n_target) {
 # added, and the work was the candidates left before it.
 progress_select <- function(pr, method, d) {
   if (is.null(pr)) return(NULL)
-  if (method == "bahsic") return(function(size) progress_tick(pr, size))
+  if (is_backward(method)) return(function(size) progress_tick(pr, size))
   before <- 0
   function(size) {
     progress_tick(pr, d - before)

@@ -330,7 +330,7 @@ check_select_approx <- function(method, kernel, sigma, approx) {
                         "a %s kernel. Use approx = \"block\"."), kernels_phrase("rff"),
                  kernel$name), call. = FALSE)
   }
-  if (ichol && method == "fohsic") {
+  if (ichol && !is_backward(method)) {
     stop(paste0("approx = \"ichol\" is available in bahsic() only (its pivots come from the ",
                 "surviving set; fohsic() starts from the empty set): use approx = \"rff\" or ",
                 "\"block\"."), call. = FALSE)
@@ -444,7 +444,7 @@ select_result <- function(method, pr, k, res, args, call) {
   path$sigma[is.nan(path$sigma)] <- NA_real_
   path$iteration <- as.integer(path$iteration)
   path$n_features <- as.integer(path$n_features)
-  features$contribution <- if (method == "bahsic") {
+  features$contribution <- if (is_backward(method)) {
     bahsic_contribution(features, path)
   } else {
     fohsic_contribution(features, path, pr, kernel, res$base)
@@ -550,7 +550,7 @@ linear_select <- function(method, s, step, n_features) {
   iteration <- integer(p)
   path <- matrix(numeric(0), 0L, 4L)
   batch_size <- function(n) max(1L, floor(step * n))
-  if (method == "bahsic") {
+  if (is_backward(method)) {
     # eliminate the smallest s_j first; ties: the higher index first
     elim <- order(s, -seq_len(p))
     target <- if (is.null(n_features)) 0L else n_features

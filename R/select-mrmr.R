@@ -158,9 +158,9 @@ mrmr_spec <- function(args) {
 run_mrmr <- function(pr, args) {
   n <- args$n_features
   if (args$all && !is.null(n)) n <- min(n, pr$p)
-  bar <- progress_start(select_work("fohsic", pr$p, args$step, n))
+  bar <- progress_start(select_work("mrmr", pr$p, args$step, n))
   on.exit(progress_end(bar), add = TRUE)
-  tick <- progress_select(bar, "fohsic", pr$p)
+  tick <- progress_select(bar, "mrmr", pr$p)
   kernel <- args$kernel
   par <- kernel_param(kernel)
   opts <- list(kernel = kernel_code(kernel), p1 = as.double(par[1L]), p2 = as.double(par[2L]),

@@ -183,7 +183,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
   args <- rerun_args(src$args, extra, env, fun, fname, outer_parallel)
   # bahsic() and fohsic() stop at n features: the same top-n set as the full
   # ranking (see ?selection_test)
-  if (fit$method %in% c("bahsic", "fohsic") && "n_features" %in% attr(args, "formals")) {
+  if (on_schedule(fit$method) && "n_features" %in% attr(args, "formals")) {
     args$n_features <- n
   }
   attr(args, "formals") <- NULL
@@ -192,7 +192,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
                 "permute, so selection_test() does not apply."), call. = FALSE)
   }
   rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
-  own <- fit$method %in% c("bahsic", "fohsic") &&
+  own <- isTRUE(selector_field(fit$method, "hsic_select")) &&
     identical(fun, get(fit$method, envir = asNamespace("bahsic")))
   if (own) {
     rerun$problem <- rerun_problem(fit$method, rerun)
@@ -208,7 +208,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
 rerun_problem <- function(method, rerun) {
   capture <- get(paste0(method, ".default"), envir = asNamespace("bahsic"))
   body(capture) <- call("select_args", quote(environment()),
-                        if (method == "bahsic") "drop" else "add",
+                        selector_step_arg(method),
                         quote(arg_match(estimator)), quote(if (!missing(sigma)) arg_match(sigma)))
   environment(capture) <- asNamespace("bahsic")
   args <- do.call(capture, c(list(rerun$x, rerun$y), rerun$args), quote = TRUE)
@@ -422,10 +422,9 @@ top_kernel <- function(fit, kernel, n) {
     s$sigma
   } else if (!is.null(kernel$params$sigma)) {
     "fixed"
-  } else if (identical(fit$method, "randsel")) {
-    "dimension"
   } else {
-    "median"
+    # the selector's own (randsel(): "dimension"), else the median heuristic
+    selector_field(fit$method, "width_policy", "median")
   }
   kernel$params$sigma <- switch(policy,
     # standardised features: E ||x - x'||^2 = 2 n (as in src/select.c)

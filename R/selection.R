@@ -26,7 +26,8 @@
 new_selection <- function(method, features, path, settings = list(), call = NULL, ...,
                           annotation = NULL, outcome = NULL) {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !nzchar(method)) {
-    stop("'method' must be a single non-empty string such as \"bahsic\".", call. = FALSE)
+    stop(sprintf("'method' must be a single non-empty string such as \"%s\".",
+                 selector_names()[1L]), call. = FALSE)
   }
   features <- check_selection_features(features)
   path <- check_selection_path(path)
@@ -185,9 +186,8 @@ as_whole <- function(value, arg) {
 }
 
 method_label <- function(method) {
-  switch(method, bahsic = "BAHSIC", fohsic = "FOHSIC", randsel = "randSel", l1_lsmi = "l1-LSMI",
-         l1_hsic = "l1-HSIC", hsic_weights = "HSIC feature weighting",
-         rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL", stability = "Stability", toupper(method))
+  labels <- c(selector_labels(), stability = "Stability")
+  if (method %in% names(labels)) labels[[method]] else toupper(method)
 }
 
 # The settings that fit on a line: kernels by their label, scalars as they are
@@ -265,33 +265,22 @@ format_percent <- function(share) {
 }
 
 # What a selector's `score` and `contribution` are (?selection), in words
-# for the printed table and the plots: one row per result method (NA: the
-# selector has no score).
-selection_meanings <- rbind(
-  bahsic = c(score = "HSIC of the surviving features without it, when it was eliminated",
-             contribution = "share of its surviving set's HSIC lost without it; the last one left: 100%"),
-  fohsic = c("HSIC of the selected features with it, when it was added",
-             "share of HSIC gained when it was added; the first ones added: 100%"),
-  mrmr = c("its relevance minus its mean redundancy with the features selected before it",
-           "that criterion as a share of its relevance; the first one added: 100%"),
-  randsel = c("its contribution to the subsets' alignment when it was ranked",
-              "its score relative to the mean alignment of its iteration"),
-  l1_lsmi = c("its weight", "its share of the total weight"),
-  l1_hsic = c("its weight", "its share of the total weight"),
-  hsic_weights = c("its weight", "its share of the total weight"),
-  rfe_svm = c("its importance when it was removed",
-              "share of the importances of its iteration; the last one left: 100%"),
-  rfe_mkl = c("its importance when it was removed",
-              "share of the importances of its iteration; the last one left: 100%"),
-  stability = c("its selection probability", NA)
-)
+# for the printed table and the plots: the selectors' are in their rows of
+# the selector table (R/selector-table.R), a stability selection's here.
+stability_meanings <- c(score = "its selection probability", contribution = NA)
+
+# What a result's score and contribution mean, by its `method`.
+selection_meaning <- function(method, what) {
+  if (identical(method, "stability")) return(stability_meanings[[what]])
+  selector_field(method, what)
+}
 
 score_meaning <- function(method) {
-  if (method %in% rownames(selection_meanings)) selection_meanings[[method, "score"]]
+  selection_meaning(method, "score")
 }
 
 contribution_meaning <- function(method) {
-  v <- if (method %in% rownames(selection_meanings)) selection_meanings[[method, "contribution"]]
+  v <- selection_meaning(method, "contribution")
   if (is.null(v) || is.na(v)) "the share of the selector's criterion it carried when ranked" else v
 }
 
@@ -755,15 +744,18 @@ chosen_index <- function(x, chosen) {
 
 plot_path <- function(x, ...) {
   path <- x$path
-  criterion <- if (x$method == "randsel") "mean alignment" else "HSIC"
-  # clinical_rfe() has no HSIC: its path has the SVM dual objective instead
-  if (startsWith(x$method, "rfe_") && is.numeric(path$objective)) {
-    path$hsic <- path$objective
-    criterion <- "SVM dual objective"
+  criterion <- "HSIC"
+  # the selector's criterion (clinical_rfe() has no HSIC: its path has the SVM
+  # dual objective instead)
+  value <- selector_field(x$method, "path_value", "hsic")
+  if (is.numeric(path[[value]])) {
+    path$hsic <- path[[value]]
+    criterion <- selector_field(x$method, "criterion", "HSIC")
   }
   path <- path[path$n_features > 0L & is.finite(path$hsic), , drop = FALSE]
   main <- sprintf("%s: %s of the %s set", method_label(x$method), criterion,
-                  if (x$method == "fohsic") "selected" else "surviving")
+                  if (identical(selector_field(x$method, "direction"), "forward")) "selected" else
+                    "surviving")
   if (nrow(path) == 0L) {
     graphics::plot.new()
     graphics::title(main = main)

@@ -193,9 +193,8 @@ stability_selection.formula <- function(formula, data, subset, na.action, ...) {
                  list(...)[["kernel"]], ...)
 }
 
-# The built-in selectors, and what each fit of them is called with.
-stab_selectors <- c("bahsic", "fohsic", "randsel", "l1_lsmi", "l1_hsic", "clinical_rfe",
-                    "hsic_weights", "mrmr")
+# The built-in selectors are those of the selector table (R/selector-table.R),
+# each fit called by run_selector().
 
 # The arguments stability_selection() sets itself in every fit: a user's
 # value for them would contradict q, the subsample or the back end.
@@ -205,7 +204,7 @@ stab_reserved <- c("x", "y", "...", "n_features", "stop_at", "threads", "paralle
 # `selector` from the generic's `...` (by name only; the default otherwise).
 stab_dots_selector <- function(...) {
   i <- match("selector", ...names())
-  if (is.na(i)) "bahsic" else ...elt(i)
+  if (is.na(i)) eval(formals(stability_selection.default)$selector) else ...elt(i)
 }
 
 # A name close to an argument of the selector and to none of
@@ -236,7 +235,7 @@ stab_selector_formals <- function(selector, reserved = FALSE) {
   fn <- if (selector %in% score_methods) "feature_scores" else selector
   def <- get0(paste0(fn, ".default"), envir = topenv(environment(stab_selector_formals)),
               inherits = FALSE)
-  if (!is.function(def) || !selector %in% c(stab_selectors, score_methods)) return(character())
+  if (!is.function(def) || !selector %in% c(selector_names(), score_methods)) return(character())
   setdiff(names(formals(def)), if (reserved) c("x", "y", "...") else stab_reserved)
 }
 
@@ -250,7 +249,7 @@ stab_selector <- function(selector, args) {
     }
     name <- "function"
   } else {
-    name <- arg_match(selector, c(stab_selectors, score_methods), aliases = score_aliases,
+    name <- arg_match(selector, c(selector_names(), score_methods), aliases = score_aliases,
                       arg_name = "selector")
   }
   allowed <- stab_selector_formals(if (is.function(selector)) selector else name)
@@ -274,9 +273,9 @@ stab_selector <- function(selector, args) {
   fn <- if (name %in% score_methods) "feature_scores" else name
   takes_threads <- name != "function" &&
     "threads" %in% names(formals(get(paste0(fn, ".default"), mode = "function")))
-  clinical <- name == "clinical_rfe" || is_clinical(args$kernel)
-  if (name == "hsic_weights" && is.null(args$lambda)) {
-    stop("selector = \"hsic_weights\" needs 'lambda' (see ?hsic_weights): give it in the call.",
+  clinical <- isTRUE(selector_field(name, "clinical")) || is_clinical(args$kernel)
+  for (nm in setdiff(selector_field(name, "needs"), names(args))) {
+    stop(sprintf("selector = \"%s\" needs '%s' (see ?%s): give it in the call.", name, nm, name),
          call. = FALSE)
   }
   list(name = name, label = if (name == "function") "function" else name,
@@ -514,19 +513,11 @@ stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads) {
 
 stab_run <- function(sel, x, y, q, threads) {
   a <- sel$args
-  th <- if (sel$takes_threads) list(threads = threads)
-  switch(sel$name,
-    "function" = do.call(sel$fun, c(list(x, y, q), a)),
-    bahsic = ,
-    fohsic = ,
-    mrmr = ,
-    l1_lsmi = ,
-    l1_hsic = do.call(sel$name, c(list(x, y, n_features = q), th, a)),
-    randsel = do.call("randsel", c(list(x, y, stop_at = max(2L, q)), th, a)),
-    clinical_rfe = ,
-    hsic_weights = do.call(sel$name, c(list(x, y), th, a)),
-    do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
-  )
+  th <- if (sel$takes_threads) threads
+  if (identical(sel$name, "function")) return(do.call(sel$fun, c(list(x, y, q), a)))
+  if (sel$name %in% selector_names()) return(run_selector(sel$name, x, y, q, th, a))
+  th <- if (!is.null(th)) list(threads = th)
+  do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
 }
 
 # A fit's answer as at most q column indices, best first.

@@ -4,7 +4,9 @@
 #   Rscript tools/identical-results.R compare [FILE]   # with the changed package installed
 #
 # FILE defaults to /tmp/bahsic-results.rds. `compare` prints one line per call and ends with
-# "N identical, N different"; exit status 1 if any differs. A restructuring must change
+# "N identical, N different" (calls the saved file lacks are listed as new, not compared);
+# exit status 1 if any differs. Every selector of the selector table needs a call here (the
+# script stops otherwise). A restructuring must change
 # nothing here. Compared: everything a result holds but its call, the thread count and the
 # label of settings that name arguments (settings$threads is recorded, not a result), so a
 # change of a default that does not decide an answer (threads) passes, and one that does fails.
@@ -75,7 +77,16 @@ calls$randsel_poly <- quote({ set.seed(4); randsel(xr$x, xr$y, kernel = kernel_p
 calls$randsel_lap <- quote({ set.seed(4); randsel(xr$x, xr$y, kernel = kernel_laplace(), n_boot = 50, threads = 1L) })
 calls$sel_test <- quote({ set.seed(9); selection_test(bahsic(gx[, 1:30], gy, n_features = 5, threads = 1L), n_perm = 20) })
 calls$sel_test_fo <- quote({ set.seed(9); selection_test(fohsic(gx[, 1:30], gy, n_features = 3, threads = 1L), n_perm = 20) })
+calls$mrmr <- quote(mrmr(gx, gy, n_features = 20, threads = 1L))
 calls$evaluate <- quote({ set.seed(10); evaluate_selection(gx[, 1:100], gy, selectors = c("bahsic", "t"), n_features = c(3, 6), folds = 3, classifier = "svm") })
+
+# Every selector of the selector table (R/selector-table.R) is called here: a
+# selector added to the table needs its calls (and a saved result) too.
+uncalled <- setdiff(bahsic:::selector_names(), unlist(lapply(calls, all.names)))
+if (length(uncalled)) {
+  stop(sprintf("No call of the selector %s: add one to 'calls'.",
+               paste0(uncalled, "()", collapse = ", ")), call. = FALSE)
+}
 
 gx <- golub$x[, 1:300]
 gy <- golub$y
@@ -132,7 +143,11 @@ if (mode == "save") {
   old <- readRDS(file)
   same <- 0L
   diff <- 0L
-  for (nm in names(calls)) {
+  # a call the saved file does not have (a selector added since) has nothing
+  # to be compared with: reported, not counted
+  new_calls <- setdiff(names(calls), names(old))
+  if (length(new_calls)) cat(sprintf("new (not in %s): %s\n", file, paste(new_calls, collapse = ", ")))
+  for (nm in setdiff(names(calls), new_calls)) {
     new <- run(calls[[nm]])
     # elements a change adds (new information) are reported, not compared
     added <- if (is.list(new) && is.list(old[[nm]])) setdiff(names(new), names(old[[nm]]))
@@ -144,12 +159,12 @@ if (mode == "save") {
       at$names <- names(new)
       attributes(new) <- at
     }
-    ok <- nm %in% names(old) && identical(old[[nm]], new)
+    ok <- identical(old[[nm]], new)
     if (ok) {
       same <- same + 1L
     } else {
       diff <- diff + 1L
-      why <- if (!nm %in% names(old)) "no saved result" else paste(all.equal(old[[nm]], new), collapse = "; ")
+      why <- paste(all.equal(old[[nm]], new), collapse = "; ")
       cat(sprintf("DIFFERENT %s: %s\n", nm, substr(why, 1, 300)))
     }
   }

@@ -777,4 +777,12 @@ test_that("the table decides every case for every entry point", {
                     "stability_selection") %in%
                     vapply(names(callers), function(n) sub("\\(.*", "", n), "")))
   expect_setequal(score_methods, bahsic:::score_methods)
+  # every selector of the selector table has its entry points here (the
+  # clinical ones only with kernlab, see above)
+  selectors <- bahsic:::selector_names()
+  if (!any(startsWith(names(callers), "clinical_rfe("))) {
+    selectors <- selectors[!vapply(selectors, bahsic:::selector_field, NA, "clinical")]
+  }
+  called <- vapply(names(callers), function(n) sub("\\(.*", "", n), "")
+  expect_true(all(selectors %in% called), info = paste(setdiff(selectors, called), collapse = ", "))
 })

@@ -249,7 +249,7 @@ test_that("every selector's columns are written back, each value to its feature"
   skip_peer("Biobase")
   skip_peer("SummarizedExperiment")
   d <- bioc_data()
-  selectors <- c(bahsic:::stab_selectors, "stability_selection")
+  selectors <- c(bahsic:::selector_names(), "stability_selection")
   if (!requireNamespace("kernlab", quietly = TRUE)) {
     selectors <- setdiff(selectors, c("rfe", "clinical_rfe"))
   }
