@@ -1122,8 +1122,8 @@ typedef struct {
   int *constant; /* d: 1 when every value is equal */
   int *bad;      /* d: the row of the first non-finite value, or -1 */
 } bk_rank_output;
-/* work of one thread: m (value, class) pairs and ncls zero counts */
-#define BK_RANK_THREAD_WORK(m, K) (2 * (ptrdiff_t) (m) + (ptrdiff_t) (K))
+/* work of one thread: m (value, class) pairs and two counts per class */
+#define BK_RANK_THREAD_WORK(m, K) (2 * (ptrdiff_t) (m) + 2 * (ptrdiff_t) (K))
 /* work of bk_rank_sums(), in doubles */
 #define BK_RANK_WORK(m, K, nt) ((ptrdiff_t) (K) + (ptrdiff_t) (nt) * BK_RANK_THREAD_WORK(m, K))
 /* Fills out for every column; returns the column-major index of the first
