@@ -142,16 +142,18 @@ combine_rank_parts <- function(parts) {
        effect = col("effect"), extra = NULL, mom = NULL)
 }
 
-# A source whose blocks of a dgCMatrix stay sparse (sparse_reader(),
-# R/inputs.R); any other source as it is.
-rank_source <- function(src) {
-  if (!is.null(src$read_sparse)) src$read <- src$read_sparse
+# For the rank methods, a source whose blocks of a dgCMatrix stay sparse
+# (sparse_reader(), R/inputs.R); any other source, or method (NULL: not yet
+# chosen, never a rank method), as it is.
+rank_source <- function(src, method) {
+  if (isTRUE(method %in% rank_methods) && !is.null(src$read_sparse)) src$read <- src$read_sparse
   src
 }
 
 # The outcome the rank methods take: classes (a factor), two for
 # "wilcoxon" unless one class is tested against the rest.
 check_rank_outcome <- function(method, y, one_vs_rest) {
+  check_flag(one_vs_rest, "one_vs_rest")
   if (!is.factor(y)) {
     stop(sprintf(paste0("method = \"%s\" compares classes; 'y' is a numeric outcome. Use ",
                         "\"pc\" or \"hsic\" for a numeric outcome, or factor(y) if the ",

@@ -363,7 +363,6 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
   check_flag(var_equal, "var_equal")
-  check_flag(one_vs_rest, "one_vs_rest")
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -373,7 +372,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   run <- check_parallel(parallel)
   if (chosen) check_score_arguments(method, given, kernel)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE)
-  src <- d$source
+  src <- rank_source(d$source, method)
   y <- d$y
   m <- src$m
   if (!chosen) {
@@ -382,13 +381,11 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   }
   check_score_outcome(method, y, m, var_equal, estimator, one_vs_rest)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
-
   if (method %in% c("mmd", "kta", "hsic")) {
     score_block <- kernel_block_scorer(y, m, method, kernel, kernel_y, estimator, threads,
                                        n_perm)
   } else if (method %in% rank_methods) {
     score_block <- rank_block_scorer(y, method, threads, keep_sums = one_vs_rest)
-    src <- rank_source(src)
   } else {
     if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
     score_block <- with_means(linear_block_scorer(y, method))
