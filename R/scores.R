@@ -259,7 +259,8 @@
 #'   }
 #'   and the method's own columns: `t` (the moderated t) for `lods`,
 #'   `d_<class>` for `pam`. Attributes `"method"` and, with p-values,
-#'   `"adjust"`.
+#'   `"adjust"`. For `"wilcoxon"` and `"kruskal"` see the section "Rank
+#'   scores" (and there the marker table of `one_vs_rest = TRUE`).
 #' @family scores
 #' @seealso \link{input-checks} for what each kind of bad input gives.
 #' @eval roxygen_progress("the permutations (`n_perm`, `adjust = \"maxT\"`)")
@@ -285,20 +286,24 @@ feature_scores <- function(x, ...) {
   UseMethod("feature_scores")
 }
 
-score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
-signed_methods <- c("pc", "lin", "t", "snr", "mt")
+score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic",
+                   "wilcoxon", "kruskal")
+signed_methods <- c("pc", "lin", "t", "snr", "mt", "wilcoxon")
 # what users call the methods elsewhere (arg_match() suggests the method)
 score_aliases <- c(limma = "mt", moderated = "mt", moderated_t = "mt", modt = "mt",
                    ebayes = "mt", eBayes = "mt", welch = "t", ttest = "t", t.test = "t",
                    student = "t", rowttests = "t", pearson = "pc", cor = "pc",
                    correlation = "pc", pamr = "pam", shrunken = "pam", centroid = "lin",
                    meandiff = "lin", B = "lods", b = "lods", lod = "lods", s2n = "snr",
-                   signal_to_noise = "snr", alignment = "kta")
+                   signal_to_noise = "snr", alignment = "kta", mann_whitney = "wilcoxon",
+                   wilcox = "wilcoxon", wilcox.test = "wilcoxon", ranksum = "wilcoxon",
+                   rank_sum = "wilcoxon", kruskal.test = "kruskal", kruskal_wallis = "kruskal")
 score_labels <- c(pc = "Pearson correlation", lin = "centroid (mean difference)",
                   t = "Welch's t", snr = "signal to noise", mt = "limma's moderated t",
                   lods = "limma's B statistic (log odds)",
                   pam = "pamr's shrunken-centroid statistic", mmd = "maximum mean discrepancy",
-                  kta = "kernel target alignment", hsic = "per-feature HSIC")
+                  kta = "kernel target alignment", hsic = "per-feature HSIC",
+                  wilcoxon = "Wilcoxon rank-sum", kruskal = "Kruskal-Wallis")
 
 # The method for `method = NULL`, from the outcome (see ?feature_scores and
 # inst/bench/bench-defaults.R for the measurement behind it), announced
@@ -327,7 +332,7 @@ default_score_method <- function(y) {
 # var_equal = TRUE with method = "mt" must not pass unnoticed.
 check_score_arguments <- function(method, given, kernel) {
   uses <- list(kernel = c("mmd", "kta", "hsic"), kernel_y = c("kta", "hsic"),
-               estimator = "hsic", var_equal = "t")
+               estimator = "hsic", var_equal = "t", one_vs_rest = "wilcoxon")
   for (arg in names(given)[given]) {
     if (!method %in% uses[[arg]]) {
       stop_unused(arg, paste0("method = \"", uses[[arg]], "\"", collapse = " or "),
@@ -350,10 +355,11 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    adjust = c("BH", "BY", "holm", "bonferroni", "none", "maxT"),
                                    n_perm = NULL, na_action = c("fail", "omit"), assay = 1L,
                                    threads = default_threads(), block_size = NULL,
-                                   parallel = NULL, ...) {
+                                   parallel = NULL, one_vs_rest = FALSE, ...) {
   check_dots(..., .fn = "feature_scores")
   given <- c(kernel = !missing(kernel), kernel_y = !missing(kernel_y),
-             estimator = !missing(estimator), var_equal = !missing(var_equal))
+             estimator = !missing(estimator), var_equal = !missing(var_equal),
+             one_vs_rest = !missing(one_vs_rest))
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
@@ -367,19 +373,20 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   run <- check_parallel(parallel)
   if (chosen) check_score_arguments(method, given, kernel)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE)
-  src <- d$source
+  src <- rank_source(d$source, method)
   y <- d$y
   m <- src$m
   if (!chosen) {
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
-  check_score_outcome(method, y, m, var_equal, estimator)
+  check_score_outcome(method, y, m, var_equal, estimator, one_vs_rest)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
-
   if (method %in% c("mmd", "kta", "hsic")) {
     score_block <- kernel_block_scorer(y, m, method, kernel, kernel_y, estimator, threads,
                                        n_perm)
+  } else if (method %in% rank_methods) {
+    score_block <- rank_block_scorer(y, method, threads, keep_sums = one_vs_rest)
   } else {
     if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
     score_block <- with_means(linear_block_scorer(y, method))
@@ -390,6 +397,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   prog <- score_progress(src$d, method, adjust, n_perm, block_size)
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
+  if (one_vs_rest) return(rank_markers(parts, y, d$features, adjust))
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   res <- combine_parts(parts, method, var_equal)
   mom <- res$mom
@@ -427,6 +435,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
 # every feature, so the other linear methods are made from the moments of all
 # blocks (`mom`, also what the inference columns use).
 combine_parts <- function(parts, method, var_equal) {
+  if (method %in% rank_methods) return(combine_rank_parts(parts))
   if (method %in% c("mmd", "kta", "hsic", "pc")) {
     return(list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE),
                 extra = NULL, mom = NULL))
@@ -560,11 +569,13 @@ feature_scores.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("feature_scores", match.call(), parent.frame(), NULL, ...)
 }
 
-check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased") {
+check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased",
+                                one_vs_rest = FALSE) {
   if (is.matrix(y) && method != "hsic") {
     stop(sprintf("method = \"%s\" needs a single outcome; 'y' is a matrix.", method),
          call. = FALSE)
   }
+  if (method %in% rank_methods) return(check_rank_outcome(method, y, one_vs_rest))
   # mt takes several classes too (the moderated F), but not a numeric outcome
   if (method == "mt" && !is.factor(y)) {
     stop(paste0("method = \"mt\" (limma's moderated t, or F for several classes) compares ",
@@ -696,6 +707,7 @@ score_inference <- function(method, res, parts, score, m, mom) {
   } else if (!is.null(mom) && length(mom$n) == 2L) {
     effect <- .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L)
   }
+  if (!is.null(res$effect)) effect <- res$effect
   if (is.null(p) && method %in% c("mmd", "kta", "hsic") &&
         all(vapply(parts, function(q) !is.null(q$p_value), NA))) {
     p <- unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)

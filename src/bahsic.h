@@ -24,6 +24,7 @@
  *                maxt.c)
  *   lsmi.h       LSMI, l1-LSMI and l1-HSIC (lsmi.c)
  *   mrmr.h       mRMR selection with HSIC (scorer_mrmr.c)
+ *   ranks.h      per-feature rank sums: Wilcoxon, Kruskal-Wallis (ranks.c)
  *
  * The glue (*_call.c) includes glue.h (R's headers and what the glue
  * shares) and the core headers of the entry points it calls.
@@ -46,5 +47,6 @@
 #include "inference.h"
 #include "lsmi.h"
 #include "mrmr.h"
+#include "ranks.h"
 
 #endif

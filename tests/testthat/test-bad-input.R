@@ -71,7 +71,8 @@ callers <- list(
 if (!requireNamespace("kernlab", quietly = TRUE) || under_valgrind()) {
   callers <- callers[!startsWith(names(callers), "clinical_rfe(")]
 }
-score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic")
+score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic",
+                   "wilcoxon", "kruskal")
 for (method in score_methods) {
   callers[[sprintf('feature_scores(method = "%s")', method)]] <- score_call(method)
 }
@@ -92,6 +93,7 @@ T_POOLED <- 'feature_scores(method = "t", var_equal = TRUE)'
 FS_HSIC_U <- 'feature_scores(method = "hsic", estimator = "unbiased")'
 GAMMA_UNDEFINED <- "the gamma approximation of the p-values .* is undefined .*Give 'n_perm'"
 TWO_CLASS <- c(fs("lin", "t", "snr", "mt", "lods", "mmd"), T_POOLED)
+RANKS <- fs("wilcoxon", "kruskal")
 L1 <- c("l1_lsmi()", "l1_hsic()")
 RFE <- c("clinical_rfe()", 'clinical_rfe(importance = "mkl")')
 CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())", RFE)
@@ -300,7 +302,7 @@ bad_input <- list(
            expect_identical(res$features$rank[2], 4L)   # x_j' W x_j = 0 is eliminated first
          }),
     rule(SELECT, "warning", "1 constant feature \\(g2\\) cannot be standardised", defined),
-    rule(c(fs("pc", "t", "snr"), T_POOLED), "warning",
+    rule(c(fs("pc", "t", "snr"), T_POOLED, RANKS), "warning",
          "1 constant feature \\(g2\\): score NA, ranked last", function(res, run, input) {
            expect_true(is.na(res$score[2]))
            expect_identical(res$rank[2], 4L)
@@ -346,7 +348,7 @@ bad_input <- list(
     rule(SELECT, "warning",
          "4 constant features \\(g1, g2, g3, \\.\\.\\.\\) cannot be standardised",
          function(res, run, input) expect_identical(res$features$rank, 1:4)),
-    rule(c(fs("pc", "t", "snr", "pam"), T_POOLED), "warning", "score NA, ranked last",
+    rule(c(fs("pc", "t", "snr", "pam"), T_POOLED, RANKS), "warning", "score NA, ranked last",
          function(res, run, input) {
            expect_true(all(is.na(res$score)))
            expect_identical(res$rank, 1:4)
@@ -406,6 +408,22 @@ bad_input <- list(
   }, rules = list(
     rule("*", "error", "'y' has a single class \\(\"a\"\\).*needs at least two"))),
 
+  # several classes: the tests of two classes say what to use instead
+  list(case = "three classes", input = function() {
+    d <- toy()
+    d$y <- factor(rep(c("a", "b", "c"), 4))
+    d
+  }, rules = list(
+    rule(fs("wilcoxon"), "error",
+         "\"wilcoxon\" compares two classes; 'y' has 3\\. Use .*\"kruskal\".*one_vs_rest = TRUE"),
+    # the moderated F
+    rule(fs("mt"), "value", check = defined),
+    rule(TWO_CLASS, "error", "compares two classes; 'y' has 3 classes"),
+    rule(fs("pc"), "error", "needs a numeric or two-class outcome"),
+    rule(RFE, "error", "clinical_rfe\\(\\) supports two classes; 'y' has 3 \\(a, b, c\\)"),
+    rule("stability_selection()", "error", "^selector = \"t\" compares two classes"),
+    rule("*", "value", check = defined_or_value))),
+
   list(case = "a constant numeric outcome", input = function() {
     d <- toy()
     d$y <- rep(2.5, 12)
@@ -419,6 +437,7 @@ bad_input <- list(
     rule("stability_selection()", "error",
          "^selector = \"t\" compares two classes; 'y' has a numeric outcome.*factor\\(y\\)"),
     rule(fs("pam"), "error", "needs class labels \\(a factor\\): pass factor\\(y\\)"),
+    rule(RANKS, "error", "compares classes; 'y' is a numeric outcome.*factor\\(y\\)"),
     rule(RFE, "error", "clinical_rfe\\(\\) classifies: 'y' must be two classes"),
     rule("*", "error", "'y' is constant \\(every value is 2\\.5\\).*needs it to vary"))),
 
@@ -605,7 +624,8 @@ bad_input <- list(
   list(case = "options(bahsic.max_memory = \"a\")", options = list(bahsic.max_memory = "a"),
        input = toy, rules = list(
     # the per-gene statistics hold no m x m matrix and do not read the budget
-    rule(c(fs("pc", "lin", "t", "snr", "mt", "lods", "pam"), T_POOLED), "value", check = defined),
+    rule(c(fs("pc", "lin", "t", "snr", "mt", "lods", "pam"), T_POOLED, RANKS), "value",
+         check = defined),
     rule("*", "error", paste0("The option bahsic.max_memory is \"a\"; it must be a positive ",
                               "number of bytes .* or a size such as \"16GB\"")))),
 
