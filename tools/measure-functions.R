@@ -23,7 +23,6 @@
 # are not seen.
 c_exceptions <- c(
   "clinical.c: bk_clinical_cols" = "the kernel block between two sample sets: both sets with their sizes, the variables' codes and weights, the column range, output and threads",
-  "hsic.c: bk_hsic_gamma" = "the gamma approximation's moments (Gretton et al. 2008) in one pass with their scaling; to be split",
   "hsic.c: bk_feature_dot" = "the core of feature_dot(): data, kernel and per-feature widths, the label side, output, work, and the run's SIMD, threads and pacer",
   "kernel_test.c: bk_feature_hsic_test" = "the per-feature kernel test: data, kernel and widths, label, three outputs, work, and the run's SIMD, threads and pacer",
   "lowrank.c: rff_proj" = "an inner kernel of random features, the signature shared with its AVX2 copy (RFF_PROJ_ARGS): arrays, sizes and two ranges",
