@@ -34,7 +34,7 @@ c_exceptions <- c(
   "lsmi.c: bk_lsmi_grad" = "the LSMI gradient: data, centres, weights, both parameters, the fixed label side, outputs and work",
   "lsmi.c: hsic_wgrad" = "the weighted-HSIC gradient shared by two entry points, with the two switches that tell them apart",
   "lsmi.c: bk_hsic_vgrad" = "hsic_wgrad() with the weights squared: its arguments less one",
-  "maxt.c: bk_perm_stats" = "the permutation statistics of maxT: statistic, data, classes or response, permutations, two outputs, work and threads; to be split by statistic",
+  "maxt.c: bk_perm_stats" = "the permutation statistics of maxT, called from the glue: the statistic, the data with both sizes, classes or response, the permutations and their number, two outputs, work and threads; its passes are helpers (feature_totals, perm_correlations, class_sums)",
   "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel: data, label, options, seeds and six result and scratch arrays; to be split",
   "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
