@@ -35,7 +35,7 @@ c_exceptions <- c(
   "lsmi.c: hsic_wgrad" = "the weighted-HSIC gradient shared by two entry points, with the two switches that tell them apart",
   "lsmi.c: bk_hsic_vgrad" = "hsic_wgrad() with the weights squared: its arguments less one",
   "maxt.c: bk_perm_stats" = "the permutation statistics of maxT, called from the glue: the statistic, the data with both sizes, classes or response, the permutations and their number, two outputs, work and threads; its passes are helpers (feature_totals, perm_correlations, class_sums)",
-  "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel: data, label, options, seeds and six result and scratch arrays; to be split",
+  "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel, called from the glue and a fuzzer: blocked data with its three sizes, label, options, the number of bootstraps, seeds and six result and scratch arrays; its batches' steps are helpers (batch_draws, batch_sweep, batch_alignments)",
   "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
   "schedule.c: screened_scores" = "the four steps of the screened batch (documented above it) in one pass; to be split",
