@@ -38,10 +38,7 @@ c_exceptions <- c(
   "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel, called from the glue and a fuzzer: blocked data with its three sizes, label, options, the number of bootstraps, seeds and six result and scratch arrays; its batches' steps are helpers (batch_draws, batch_sweep, batch_alignments)",
   "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
-  "schedule.c: screened_scores" = "the four steps of the screened batch (documented above it) in one pass; to be split",
-  "schedule.c: score_candidates" = "a round's scoring: scorer, set and candidates, sort order, batch, threads, scratch and pacer",
-  "schedule.c: backward_round" = "score_candidates()'s arguments and the round's path",
-  "schedule.c: bk_schedule" = "the one selection schedule: scorer, options, the four result arrays, scratch and tick; to be split",
+  "schedule.c: bk_schedule" = "the one selection schedule, called by select.c and ridge.c: scorer, number of features, options, the four result arrays, two scratch arrays, the failure flag and the tick with its context; its two directions are helpers (backward_schedule, forward_schedule) over one run struct (sched_run)",
   "scorer_pairs.c: pairs_screen" = "the series screen of the pair scorer (the hook of bk_scorer); to be split",
   "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work"
 )
