@@ -39,7 +39,6 @@ c_exceptions <- c(
   "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
   "schedule.c: bk_schedule" = "the one selection schedule, called by select.c and ridge.c: scorer, number of features, options, the four result arrays, two scratch arrays, the failure flag and the tick with its context; its two directions are helpers (backward_schedule, forward_schedule) over one run struct (sched_run)",
-  "scorer_pairs.c: pairs_screen" = "the series screen of the pair scorer (the hook of bk_scorer); to be split",
   "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work"
 )
 
