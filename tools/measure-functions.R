@@ -33,7 +33,6 @@ c_exceptions <- c(
   "lsmi.c: bk_hsic_vgrad" = "hsic_wgrad() with the weights squared: its arguments less one",
   "maxt.c: bk_perm_stats" = "the permutation statistics of maxT, called from the glue: the statistic, the data with both sizes, classes or response, the permutations and their number, two outputs, work and threads; its passes are helpers (feature_totals, perm_correlations, class_sums)",
   "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel, called from the glue and a fuzzer: blocked data with its three sizes, label, options, the number of bootstraps, seeds and six result and scratch arrays; its batches' steps are helpers (batch_draws, batch_sweep, batch_alignments)",
-  "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
   "schedule.c: bk_schedule" = "the one selection schedule, called by select.c and ridge.c: scorer, number of features, options, the four result arrays, two scratch arrays, the failure flag and the tick with its context; its two directions are helpers (backward_schedule, forward_schedule) over one run struct (sched_run)",
   "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work"
