@@ -316,6 +316,52 @@ static int centred_exponent(const double *A, ptrdiff_t m, const double *r)
   return bk_pow2_shift(top, BK_KERNEL_RANGE);
 }
 
+/* A kernel A (m x m) times 2^e (1 at an ordinary scale), as in
+ * estimators(): its row means r, mean *s and trace *tr, scaled; returns e */
+static int scaled_centring(const double *A, ptrdiff_t m, double *r, double *s,
+                           double *tr, bk_pacer *pace)
+{
+  centring_terms(A, m, r, s, tr, pace);
+  int e = centred_exponent(A, m, r);
+  const double f = ldexp(1.0, e);
+  for (ptrdiff_t a = 0; a < m; a++) r[a] *= f;
+  *s *= f;
+  *tr *= f;
+  return e;
+}
+
+/* The label side given as a factor Y (m x c, L = YY'): diag(L) = the rows'
+ * squared norms; Y is scaled by 2^(e / 2), e even, which is returned. Writes
+ * H Y scaled, row-major (a row contiguous), to Yc: the centred factor gives
+ * H L H = (HY)(HY)' exactly; and 1'L1 / m^2 = sum_k mean(Y_k)^2 to *s, the
+ * trace to *tr, both scaled. */
+static int scaled_factor(const double *Y, ptrdiff_t m, ptrdiff_t c, double *Yc,
+                         double *s, double *tr)
+{
+  double md = (double) m, top = 0.0, sl = 0.0, trL = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double r2 = 0.0;
+    for (ptrdiff_t k = 0; k < c; k++) r2 += Y[a + m * k] * Y[a + m * k];
+    top = r2 > top ? r2 : top;
+  }
+  int e = bk_pow2_shift(top, BK_KERNEL_RANGE) / 2 * 2;
+  const double gl = ldexp(1.0, e / 2);
+  for (ptrdiff_t k = 0; k < c; k++) {
+    const double *Yk = Y + m * k;
+    double mean = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) mean += Yk[a];
+    mean /= md;
+    for (ptrdiff_t a = 0; a < m; a++) {
+      Yc[a * c + k] = (Yk[a] - mean) * gl;
+      trL += Yk[a] * gl * (Yk[a] * gl);
+    }
+    sl += mean * gl * (mean * gl);
+  }
+  *s = sl;
+  *tr = trL;
+  return e;
+}
+
 void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
                    double *work, bk_pacer *pace)
 {
@@ -323,47 +369,15 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   double md = (double) m, sk = 0.0, sl = 0.0, trK = 0.0, trL = 0.0;
   ptrdiff_t c = lab.c;
 
-  /* as in estimators(): each kernel times 2^e (1 at an ordinary scale), the
-   * moments scaled back at the end */
-  centring_terms(K, m, rk, &sk, &trK, pace);
-  int ek = centred_exponent(K, m, rk), el;
+  /* each kernel times 2^e, the moments scaled back at the end */
+  int ek = scaled_centring(K, m, rk, &sk, &trK, pace), el;
   const double fk = ldexp(1.0, ek);
-  for (ptrdiff_t a = 0; a < m; a++) rk[a] *= fk;
-  sk *= fk;
-  trK *= fk;
-  double fl;
   if (lab.Y == NULL) {
-    centring_terms(lab.L, m, rl, &sl, &trL, pace);
-    el = centred_exponent(lab.L, m, rl);
-    fl = ldexp(1.0, el);
-    for (ptrdiff_t a = 0; a < m; a++) rl[a] *= fl;
-    sl *= fl;
-    trL *= fl;
+    el = scaled_centring(lab.L, m, rl, &sl, &trL, pace);
   } else {
-    /* diag(L) = the rows' squared norms; Y is scaled by 2^(el / 2), el even */
-    double top = 0.0;
-    for (ptrdiff_t a = 0; a < m; a++) {
-      double r2 = 0.0;
-      for (ptrdiff_t k = 0; k < c; k++) r2 += lab.Y[a + m * k] * lab.Y[a + m * k];
-      top = r2 > top ? r2 : top;
-    }
-    el = bk_pow2_shift(top, BK_KERNEL_RANGE) / 2 * 2;
-    fl = ldexp(1.0, el);
-    const double gl = ldexp(1.0, el / 2);
-    /* H Y: the centred factor gives H L H = (HY)(HY)' exactly */
-    for (ptrdiff_t k = 0; k < c; k++) {
-      const double *Yk = lab.Y + m * k;
-      double mean = 0.0;
-      for (ptrdiff_t a = 0; a < m; a++) mean += Yk[a];
-      mean /= md;
-      for (ptrdiff_t a = 0; a < m; a++) {
-        /* row-major: a row is contiguous */
-        Yc[a * c + k] = (Yk[a] - mean) * gl;
-        trL += Yk[a] * gl * (Yk[a] * gl);
-      }
-      sl += mean * gl * (mean * gl); /* 1'L1 / m^2 = sum_k mean(Y_k)^2 */
-    }
+    el = scaled_factor(lab.Y, m, c, Yc, &sl, &trL);
   }
+  const double fl = ldexp(1.0, el);
 
   double stat = 0.0, v = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {

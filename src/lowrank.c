@@ -163,14 +163,23 @@ void bk_rff(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
  * multiply-add), so that every path gives the very bits of bk_rff(). A tile
  * of four features by four (AVX2: eight) rows stays in registers while x is
  * read once per feature f. */
+/* the data x (m x d) and the frequencies W (D x d) and phases b (D) of
+ * random features */
+typedef struct {
+  const double *x, *W, *b;
+  ptrdiff_t m, d, D;
+} rff_map;
 #define RFF_PROJ_ARGS                                                          \
-  const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,                  \
-      const double *b, ptrdiff_t D, ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0,  \
-      ptrdiff_t b1, double *Zc
+  const rff_map *mp, ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,   \
+      double *Zc
+#define RFF_MAP_LOCALS                                                         \
+  const double *x = mp->x, *W = mp->W, *b = mp->b;                             \
+  const ptrdiff_t m = mp->m, d = mp->d, D = mp->D;
 
 /* the features and rows the tiles leave over, one at a time */
 static void rff_proj_rest(RFF_PROJ_ARGS, ptrdiff_t kt, ptrdiff_t it)
 {
+  RFF_MAP_LOCALS
   for (ptrdiff_t k = k0; k < k1; k++) {
     double *z = Zc + (ptrdiff_t) m * (k - k0);
     const ptrdiff_t i0 = k < kt ? it : b0;
@@ -189,6 +198,7 @@ static void rff_proj_rest(RFF_PROJ_ARGS, ptrdiff_t kt, ptrdiff_t it)
  * tile stayed in memory and ran 2.5 times slower. */
 static void rff_proj(RFF_PROJ_ARGS)
 {
+  RFF_MAP_LOCALS
   const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 4 * 4;
   for (ptrdiff_t k = k0; k < kt; k += 4)
     for (ptrdiff_t i = b0; i < it; i += 4) {
@@ -218,7 +228,7 @@ static void rff_proj(RFF_PROJ_ARGS)
       z += m;
       z[0] = a30; z[1] = a31; z[2] = a32; z[3] = a33;
     }
-  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+  rff_proj_rest(mp, k0, k1, b0, b1, Zc, kt, it);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -228,6 +238,7 @@ static void rff_proj(RFF_PROJ_ARGS)
  * a sum, not _mm256_fmadd_pd, so the bits stay those of bk_rff(). */
 __attribute__((target("avx2"))) static void rff_proj_avx2(RFF_PROJ_ARGS)
 {
+  RFF_MAP_LOCALS
   const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = b0 + (b1 - b0) / 8 * 8;
   for (ptrdiff_t k = k0; k < kt; k += 4)
     for (ptrdiff_t i = b0; i < it; i += 8) {
@@ -268,7 +279,7 @@ __attribute__((target("avx2"))) static void rff_proj_avx2(RFF_PROJ_ARGS)
   /* clean upper halves before the SSE code (here GCC emits no vzeroupper of
    * its own, and glibc's cos() ran 4 times slower after this function) */
   _mm256_zeroupper();
-  rff_proj_rest(x, m, d, W, b, D, k0, k1, b0, b1, Zc, kt, it);
+  rff_proj_rest(mp, k0, k1, b0, b1, Zc, kt, it);
 }
 #endif
 
@@ -348,20 +359,19 @@ __attribute__((target("avx2"))) static void rff_cos_avx2(double *z, ptrdiff_t n,
 
 /* Random features k0..k1-1 of the rows b0..b1-1 into Zc: the projections,
  * then sqrt(2 / D) cos(.), cos() as bk_cos_core() (bk_rff()'s within 2 ulp). */
-static void rff_block(const double *x, ptrdiff_t m, ptrdiff_t d,
-                      const double *W, const double *b, ptrdiff_t D,
-                      ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t b0, ptrdiff_t b1,
-                      double scale, int avx2, double *Zc)
+static void rff_block(const rff_map *mp, ptrdiff_t k0, ptrdiff_t k1,
+                      ptrdiff_t b0, ptrdiff_t b1, double scale, int avx2,
+                      double *Zc)
 {
 #ifdef RFF_X86_DISPATCH
   if (avx2)
-    rff_proj_avx2(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+    rff_proj_avx2(mp, k0, k1, b0, b1, Zc);
   else
 #endif
-    rff_proj(x, m, d, W, b, D, k0, k1, b0, b1, Zc);
+    rff_proj(mp, k0, k1, b0, b1, Zc);
   (void) avx2;
   for (ptrdiff_t k = k0; k < k1; k++) {
-    double *z = Zc + (ptrdiff_t) m * (k - k0) + b0;
+    double *z = Zc + (ptrdiff_t) mp->m * (k - k0) + b0;
 #ifdef RFF_X86_DISPATCH
     if (avx2) {
       rff_cos_avx2(z, b1 - b0, scale);
@@ -667,6 +677,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   memset(Kl, 0, (size_t) m * sizeof(double));
   memset(P, 0, (size_t) (m * s) * sizeof(double));
 
+  const rff_map mp = {.x = x, .W = W, .b = b, .m = m, .d = d, .D = D};
   rff_sums st = {.F = F, .f1 = f1, .l1 = l1, .Zc = Zc, .m = m, .s = s, .D = D,
                  .g1 = g1, .tr = tr, .M = M, .Mc = Mc, .kd = kd, .k1 = k1,
                  .Kl = Kl, .P = P};
@@ -685,7 +696,7 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
     for (ptrdiff_t blk = 0; blk < nblk; blk++) {
       ptrdiff_t b0 = blk * BK_RFF_ROWS,
                 b1 = b0 + BK_RFF_ROWS < m ? b0 + BK_RFF_ROWS : m;
-      rff_block(x, m, d, W, b, D, c0, c1, b0, b1, scale, avx2, Zc);
+      rff_block(&mp, c0, c1, b0, b1, scale, avx2, Zc);
     }
     /* each feature's sums over the samples, whole on one thread */
 #ifdef _OPENMP

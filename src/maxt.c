@@ -61,25 +61,82 @@ static double two_sample(int stat, double s1, double q1, double n1, double s2,
   return diff != 0.0 ? copysign(INFINITY, diff) : NAN;
 }
 
+/* the totals over all samples of every feature and of its squares, for
+ * the class not summed */
+static void feature_totals(const double *xt, ptrdiff_t p, ptrdiff_t m,
+                           double *tot, double *totq)
+{
+  for (ptrdiff_t j = 0; j < p; j++) tot[j] = totq[j] = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    const double *xi = xt + p * i;
+    BK_SIMD
+    for (ptrdiff_t j = 0; j < p; j++) {
+      tot[j] += xi[j];
+      totq[j] += xi[j] * xi[j];
+    }
+  }
+}
+
+/* xt's rows and y are centred with unit norm: r = sum x_i y_pi(i), into acc
+ * (zeroed), in blocks of features */
+static void perm_correlations(const double *xt, ptrdiff_t p, ptrdiff_t m,
+                              const double *y, const int *pb, double *acc)
+{
+  for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
+    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+    for (ptrdiff_t i = 0; i < m; i++) {
+      const double *xi = xt + p * i, yi = y[pb[i]];
+      BK_SIMD
+      for (ptrdiff_t j = j0; j < j1; j++) acc[j] += xi[j] * yi;
+    }
+  }
+}
+
+/* the sums (acc) and sums of squares (accq), both zeroed, of every feature
+ * over the samples of class `small` under the labelling pb: in blocks of
+ * features whose two accumulators stay in the L1 cache while the samples
+ * stream past, four samples per pass (a quarter of the loads and stores of
+ * the accumulators); the order of the sums depends on the labelling only */
+static void class_sums(const double *xt, ptrdiff_t p, ptrdiff_t m,
+                       const int *cls, const int *pb, int small, double *acc,
+                       double *accq)
+{
+  for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
+    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+    const double *q[4];
+    int nq = 0;
+    for (ptrdiff_t i = 0; i < m; i++) {
+      if (cls[pb[i]] != small) continue;
+      q[nq++] = xt + p * i;
+      if (nq < 4) continue;
+      nq = 0;
+      const double *q0 = q[0], *q1 = q[1], *q2 = q[2], *q3 = q[3];
+      BK_SIMD
+      for (ptrdiff_t j = j0; j < j1; j++) {
+        const double a = q0[j], b = q1[j], c = q2[j], d = q3[j];
+        acc[j] += (a + b) + (c + d);
+        accq[j] += (a * a + b * b) + (c * c + d * d);
+      }
+    }
+    for (int k = 0; k < nq; k++) {
+      const double *xi = q[k];
+      BK_SIMD
+      for (ptrdiff_t j = j0; j < j1; j++) {
+        acc[j] += xi[j];
+        accq[j] += xi[j] * xi[j];
+      }
+    }
+  }
+}
+
 void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
                    const int *cls, const double *y, const int *perm,
                    ptrdiff_t B, double *out, double *out2, double *work,
                    int nthreads)
 {
   (void) nthreads; /* used by the pragma only: unused without OpenMP */
-  /* totals over all samples, for the class not summed */
   double *tot = work, *totq = work + p;
-  if (stat != BK_PERM_PC) {
-    for (ptrdiff_t j = 0; j < p; j++) tot[j] = totq[j] = 0.0;
-    for (ptrdiff_t i = 0; i < m; i++) {
-      const double *xi = xt + p * i;
-      BK_SIMD
-      for (ptrdiff_t j = 0; j < p; j++) {
-        tot[j] += xi[j];
-        totq[j] += xi[j] * xi[j];
-      }
-    }
-  }
+  if (stat != BK_PERM_PC) feature_totals(xt, p, m, tot, totq);
   ptrdiff_t n2 = 0;
   if (stat != BK_PERM_PC)
     for (ptrdiff_t i = 0; i < m; i++) n2 += cls[i];
@@ -94,48 +151,11 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
     double *ob = out + p * b;
     for (ptrdiff_t j = 0; j < p; j++) acc[j] = accq[j] = 0.0;
     if (stat == BK_PERM_PC) {
-      /* xt's rows and y are centred with unit norm: r = sum x_i y_pi(i) */
-      for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
-        const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
-        for (ptrdiff_t i = 0; i < m; i++) {
-          const double *xi = xt + p * i, yi = y[pb[i]];
-          BK_SIMD
-          for (ptrdiff_t j = j0; j < j1; j++) acc[j] += xi[j] * yi;
-        }
-      }
+      perm_correlations(xt, p, m, y, pb, acc);
       for (ptrdiff_t j = 0; j < p; j++) ob[j] = acc[j];
       continue;
     }
-    /* in blocks of features whose two accumulators stay in the L1 cache
-     * while the samples stream past, four samples per pass (a quarter of
-     * the loads and stores of the accumulators); the order of the sums
-     * depends on the labelling only */
-    for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
-      const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
-      const double *q[4];
-      int nq = 0;
-      for (ptrdiff_t i = 0; i < m; i++) {
-        if (cls[pb[i]] != small) continue;
-        q[nq++] = xt + p * i;
-        if (nq < 4) continue;
-        nq = 0;
-        const double *q0 = q[0], *q1 = q[1], *q2 = q[2], *q3 = q[3];
-        BK_SIMD
-        for (ptrdiff_t j = j0; j < j1; j++) {
-          const double a = q0[j], b = q1[j], c = q2[j], d = q3[j];
-          acc[j] += (a + b) + (c + d);
-          accq[j] += (a * a + b * b) + (c * c + d * d);
-        }
-      }
-      for (int k = 0; k < nq; k++) {
-        const double *xi = q[k];
-        BK_SIMD
-        for (ptrdiff_t j = j0; j < j1; j++) {
-          acc[j] += xi[j];
-          accq[j] += xi[j] * xi[j];
-        }
-      }
-    }
+    class_sums(xt, p, m, cls, pb, small, acc, accq);
     const double dn1 = (double) n1, dn2 = (double) n2;
     double *ob2 = out2 ? out2 + p * b : NULL;
     for (ptrdiff_t j = 0; j < p; j++) {

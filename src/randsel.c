@@ -429,6 +429,132 @@ static void sort_ints(int *v, ptrdiff_t n)
   }
 }
 
+/* What every batch of bk_randsel_align() shares: the blocked data, the
+ * sizes, the kernel and the inner kernels chosen for the SIMD */
+typedef struct {
+  const double *xb;
+  ptrdiff_t m, n_fixed, n, h, s, sp, Q, nblk;
+  bk_kernel kern;
+  panel_fn update;
+  kmap_fn map;
+  block_fn add;
+} rs_plan;
+
+/* One batch on one thread: its first bootstrap b0 and their number nq, and
+ * the views of the thread's work (the layout of bk_randsel_work_doubles()
+ * and bk_randsel_work_ints()) */
+typedef struct {
+  ptrdiff_t b0, nq;
+  double *Gs, *Gp, *K, *Lc, *P, *r, *z, *tri;
+  uint64_t *marks;
+  ptrdiff_t *offs;
+  int *sss, *pool;
+} rs_batch;
+
+static rs_batch batch_views(const rs_plan *pl, double *w, int *iw, ptrdiff_t b0,
+                            ptrdiff_t nb)
+{
+  const ptrdiff_t s = pl->s, sp = pl->sp, Q = pl->Q;
+  rs_batch v;
+  v.b0 = b0;
+  v.nq = nb - b0 < Q ? nb - b0 : Q;
+  v.Gs = w;
+  v.Gp = v.Gs + Q * sp * sp;
+  v.K = v.Gp + sp * sp;
+  v.Lc = v.K + s * s;
+  v.P = v.Lc + s * s;
+  v.r = v.P + RS_FB * sp;
+  v.z = v.r + sp;
+  v.tri = v.z + sp;
+  v.marks = (uint64_t *) (v.tri + s * (s + 1) / 2);
+  v.offs = (ptrdiff_t *) (v.marks + Q * pl->nblk);
+  v.sss = iw;
+  v.pool = v.sss + Q * s;
+  return v;
+}
+
+/* the draws of the batch: its sorted subsamples and its marks, block after
+ * block (marks of bootstrap q of block k at marks[Q k + q]) */
+static void batch_draws(const rs_plan *pl, const rs_batch *v,
+                        const uint64_t *seeds, int *samp, int *feat)
+{
+  const ptrdiff_t s = pl->s, h = pl->h, Q = pl->Q;
+  memset(v->marks, 0, (size_t) (Q * pl->nblk) * sizeof(uint64_t));
+  for (ptrdiff_t q = 0; q < v->nq; q++) {
+    const ptrdiff_t b = v->b0 + q;
+    int *sb = samp + s * b, *fb = feat + (h + 1) * b, *ss = v->sss + s * q;
+    bk_randsel_draw(seeds[b], pl->m, s, pl->n, h, sb, fb, v->pool);
+    /* the order of the samples and of the features does not change the
+     * alignment; sorted, a block is read front to back */
+    memcpy(ss, sb, (size_t) s * sizeof(int));
+    sort_ints(ss, s);
+    for (ptrdiff_t a = 0; a < s; a++)
+      v->offs[s * q + a] = (ptrdiff_t) ss[a] * RS_FB;
+    /* the fixed features (0..n_fixed-1) are in every set; the random
+     * half is fb[0..h-1] (Definition 3.2: floor(n / 2) free features) */
+    for (ptrdiff_t t = 0; t < pl->n_fixed; t++)
+      v->marks[Q * (t / RS_FB) + q] |= (uint64_t) 1 << (t % RS_FB);
+    for (ptrdiff_t t = 0; t < h; t++) {
+      const ptrdiff_t f = pl->n_fixed + fb[t];
+      v->marks[Q * (f / RS_FB) + q] |= (uint64_t) 1 << (f % RS_FB);
+    }
+  }
+}
+
+/* the sweep: block after block, each bootstrap of the batch in turn adds
+ * the block's marked features to its inner products Gs */
+static void batch_sweep(const rs_plan *pl, const rs_batch *v)
+{
+  const ptrdiff_t m = pl->m, s = pl->s, sp = pl->sp, Q = pl->Q,
+                  nblk = pl->nblk, nq = v->nq;
+  memset(v->Gs, 0, (size_t) (Q * sp * sp) * sizeof(double));
+  for (ptrdiff_t k = 0; k < nblk; k++) {
+    const double *blk = pl->xb + m * RS_FB * k;
+    /* the next block is prefetched (into L2) a share before each
+     * bootstrap's turn, so the requests overlap the arithmetic instead
+     * of queueing up at once */
+    const double *next = k + 1 < nblk ? blk + m * RS_FB : NULL;
+    const ptrdiff_t len = m * RS_FB, share = ((len + nq - 1) / nq + 7) / 8 * 8;
+    for (ptrdiff_t q = 0; q < nq; q++) {
+#if defined(__GNUC__) || defined(__clang__)
+      if (next) {
+        const ptrdiff_t i1 = share * (q + 1) < len ? share * (q + 1) : len;
+        for (ptrdiff_t i = share * q; i < i1; i += 8)
+          __builtin_prefetch(next + i, 0, 1);
+      }
+#else
+      (void) next;
+      (void) share;
+#endif
+      pl->add(blk, v->marks[Q * k + q], v->offs + s * q, s, sp, v->P,
+              v->Gs + sp * sp * q, pl->update);
+    }
+  }
+}
+
+/* the two alignments of each bootstrap of the batch */
+static void batch_alignments(const rs_plan *pl, const rs_batch *v,
+                             bk_label lab, const int *feat, double *a_half,
+                             double *a_plus)
+{
+  const ptrdiff_t m = pl->m, s = pl->s, sp = pl->sp, h = pl->h;
+  for (ptrdiff_t q = 0; q < v->nq; q++) {
+    const ptrdiff_t b = v->b0 + q;
+    const int *ss = v->sss + s * q, *fb = feat + (h + 1) * b;
+    const double *G = v->Gs + sp * sp * q;
+    const double lnorm = centred_label(lab, m, ss, s, v->Lc, v->r);
+    kernel_from_gram(G, sp, s, pl->kern, pl->map, v->tri, v->K);
+    a_half[b] = centred_alignment(v->K, v->Lc, lnorm, s, v->r);
+    /* the half plus one: the same half and fb[h], a uniform (h + 1)-set,
+     * matched to the half as Definition 3.2's remark describes */
+    memcpy(v->Gp, G, (size_t) (sp * sp) * sizeof(double));
+    gather(pl->xb, m, pl->n_fixed + fb[h], ss, s, v->z);
+    pl->update(v->Gp, v->z, sp, 1);
+    kernel_from_gram(v->Gp, sp, s, pl->kern, pl->map, v->tri, v->K);
+    a_plus[b] = centred_alignment(v->K, v->Lc, lnorm, s, v->r);
+  }
+}
+
 void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
                       ptrdiff_t n,
                       bk_label lab, const bk_randsel_opts *o, ptrdiff_t nb,
@@ -442,13 +568,13 @@ void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
   const ptrdiff_t nbatch = (nb + Q - 1) / Q;
   const int avx2 = use_avx2(o->simd);
 #ifdef RS_X86_DISPATCH
-  const panel_fn update = avx2 ? panel_update_avx2 : panel_update;
-  const kmap_fn map = avx2 ? kmap_avx2 : kmap;
-  const block_fn add = avx2 ? add_block_avx2 : add_block;
+  const rs_plan pl = {xb, m, n_fixed, n, h, s, sp, Q, nblk, o->kern,
+                      avx2 ? panel_update_avx2 : panel_update,
+                      avx2 ? kmap_avx2 : kmap,
+                      avx2 ? add_block_avx2 : add_block};
 #else
-  const panel_fn update = panel_update;
-  const kmap_fn map = kmap;
-  const block_fn add = add_block;
+  const rs_plan pl = {xb, m, n_fixed, n, h, s, sp, Q, nblk, o->kern,
+                      panel_update, kmap, add_block};
   (void) avx2;
 #endif
   const int nthreads = o->nthreads;
@@ -465,73 +591,11 @@ void bk_randsel_align(const double *xb, ptrdiff_t m, ptrdiff_t n_fixed,
 #endif
   for (ptrdiff_t bt = 0; bt < nbatch; bt++) {
     const int tid = par ? bk_thread_id() : 0;
-    double *w = work + per * (ptrdiff_t) tid;
-    double *Gs = w, *Gp = Gs + Q * sp * sp, *K = Gp + sp * sp, *Lc = K + s * s,
-           *P = Lc + s * s, *r = P + RS_FB * sp, *z = r + sp, *tri = z + sp;
-    uint64_t *marks = (uint64_t *) (tri + s * (s + 1) / 2);
-    ptrdiff_t *offs = (ptrdiff_t *) (marks + Q * nblk);
-    int *sss = iwork + iper * (ptrdiff_t) tid, *pool = sss + Q * s;
-    const ptrdiff_t b0 = bt * Q, nq = nb - b0 < Q ? nb - b0 : Q;
-
-    /* the draws of the batch: its sorted subsamples and its marks, block
-     * after block (marks of bootstrap q of block k at marks[Q k + q]) */
-    memset(marks, 0, (size_t) (Q * nblk) * sizeof(uint64_t));
-    for (ptrdiff_t q = 0; q < nq; q++) {
-      const ptrdiff_t b = b0 + q;
-      int *sb = samp + s * b, *fb = feat + (h + 1) * b, *ss = sss + s * q;
-      bk_randsel_draw(seeds[b], m, s, n, h, sb, fb, pool);
-      /* the order of the samples and of the features does not change the
-       * alignment; sorted, a block is read front to back */
-      memcpy(ss, sb, (size_t) s * sizeof(int));
-      sort_ints(ss, s);
-      for (ptrdiff_t a = 0; a < s; a++)
-        offs[s * q + a] = (ptrdiff_t) ss[a] * RS_FB;
-      /* the fixed features (0..n_fixed-1) are in every set; the random
-       * half is fb[0..h-1] (Definition 3.2: floor(n / 2) free features) */
-      for (ptrdiff_t t = 0; t < n_fixed; t++)
-        marks[Q * (t / RS_FB) + q] |= (uint64_t) 1 << (t % RS_FB);
-      for (ptrdiff_t t = 0; t < h; t++) {
-        const ptrdiff_t f = n_fixed + fb[t];
-        marks[Q * (f / RS_FB) + q] |= (uint64_t) 1 << (f % RS_FB);
-      }
-    }
-    memset(Gs, 0, (size_t) (Q * sp * sp) * sizeof(double));
-    /* the sweep: block after block, each bootstrap of the batch in turn */
-    for (ptrdiff_t k = 0; k < nblk; k++) {
-      const double *blk = xb + m * RS_FB * k;
-      /* the next block is prefetched (into L2) a share before each
-       * bootstrap's turn, so the requests overlap the arithmetic instead
-       * of queueing up at once */
-      const double *next = k + 1 < nblk ? blk + m * RS_FB : NULL;
-      const ptrdiff_t len = m * RS_FB, share = ((len + nq - 1) / nq + 7) / 8 * 8;
-      for (ptrdiff_t q = 0; q < nq; q++) {
-#if defined(__GNUC__) || defined(__clang__)
-        if (next) {
-          const ptrdiff_t i1 = share * (q + 1) < len ? share * (q + 1) : len;
-          for (ptrdiff_t i = share * q; i < i1; i += 8)
-            __builtin_prefetch(next + i, 0, 1);
-        }
-#endif
-        add(blk, marks[Q * k + q], offs + s * q, s, sp, P, Gs + sp * sp * q,
-            update);
-      }
-    }
-    /* the two alignments of each bootstrap */
-    for (ptrdiff_t q = 0; q < nq; q++) {
-      const ptrdiff_t b = b0 + q;
-      const int *ss = sss + s * q, *fb = feat + (h + 1) * b;
-      const double *G = Gs + sp * sp * q;
-      const double lnorm = centred_label(lab, m, ss, s, Lc, r);
-      kernel_from_gram(G, sp, s, o->kern, map, tri, K);
-      a_half[b] = centred_alignment(K, Lc, lnorm, s, r);
-      /* the half plus one: the same half and fb[h], a uniform (h + 1)-set,
-       * matched to the half as Definition 3.2's remark describes */
-      memcpy(Gp, G, (size_t) (sp * sp) * sizeof(double));
-      gather(xb, m, n_fixed + fb[h], ss, s, z);
-      update(Gp, z, sp, 1);
-      kernel_from_gram(Gp, sp, s, o->kern, map, tri, K);
-      a_plus[b] = centred_alignment(K, Lc, lnorm, s, r);
-    }
+    const rs_batch v = batch_views(&pl, work + per * (ptrdiff_t) tid,
+                                   iwork + iper * (ptrdiff_t) tid, bt * Q, nb);
+    batch_draws(&pl, &v, seeds, samp, feat);
+    batch_sweep(&pl, &v);
+    batch_alignments(&pl, &v, lab, feat, a_half, a_plus);
   }
 }
 

@@ -90,15 +90,30 @@ static int ridge_inverse(const double *X, ptrdiff_t m, ptrdiff_t n,
   return 0;
 }
 
-/* The linear base: score the candidates whose columns are X (m x n, indices
- * cand) against the set with inverse A by Sherman-Morrison: sgn = -1
- * removal, +1 addition. U, V: m x n scratch. sortbuf gets (., index, score)
- * triples. */
-static void score_linear(const double *X, ptrdiff_t m, ptrdiff_t n,
-                         const int *cand, const double *A, const double *W,
-                         double trW, double aw, double lambda, double sgn,
-                         double *U, double *V, double *sortbuf)
+/* The loop's state: the data, the base kernel, the weights. */
+typedef struct {
+  const double *x, *W;
+  ptrdiff_t m, d;
+  bk_kernel base;
+  double lambda, trW;
+  double *A, *X, *U, *V; /* m x m, and m x d each */
+  int info;
+  const bk_ridge_opts *o;
+  double *mwork;         /* BK_MEDIAN_WORK(m) doubles */
+  double aw;             /* sum(A o W) of the set's inverse in A */
+} ridge_state;
+
+/* The linear base: score the candidates whose columns are st->X (m x n,
+ * indices cand) against the set with inverse st->A (aw = sum(A o W)) by
+ * Sherman-Morrison: sgn = -1 removal, +1 addition. st->U, st->V: m x n
+ * scratch. sortbuf gets (., index, score) triples. */
+static void score_linear(const ridge_state *st, ptrdiff_t n, const int *cand,
+                         double aw, double sgn, double *sortbuf)
 {
+  const double *X = st->X, *A = st->A, *W = st->W;
+  const double trW = st->trW, lambda = st->lambda;
+  double *U = st->U, *V = st->V;
+  const ptrdiff_t m = st->m;
   int im = (int) m, in = (int) n;
   double one = 1.0, zero = 0.0;
   if (m == 0) {
@@ -126,19 +141,6 @@ static void score_linear(const double *X, ptrdiff_t m, ptrdiff_t n,
     sortbuf[3 * i + 1] = (double) cand[i];
   }
 }
-
-/* The loop's state: the data, the base kernel, the weights. */
-typedef struct {
-  const double *x, *W;
-  ptrdiff_t m, d;
-  bk_kernel base;
-  double lambda, trW;
-  double *A, *X, *U, *V; /* m x m, and m x d each */
-  int info;
-  const bk_ridge_opts *o;
-  double *mwork;         /* BK_MEDIAN_WORK(m) doubles */
-  double aw;             /* sum(A o W) of the set's inverse in A */
-} ridge_state;
 
 /* HSIC of the set cols (n) at the width sigma; NaN with st->info set when
  * K + lambda I is not positive definite. Leaves the set's inverse in A and
@@ -169,8 +171,7 @@ static int score_candidates(ridge_state *st, const int *set, ptrdiff_t ns,
   const ptrdiff_t m = st->m;
   if (st->base.type == BK_LINEAR) {
     gather(st->x, m, cand, n, st->X);
-    score_linear(st->X, m, n, cand, st->A, st->W, st->trW, aw, st->lambda,
-                 sgn, st->U, st->V, sortbuf);
+    score_linear(st, n, cand, aw, sgn, sortbuf);
   } else {
     int *cols = (int *) (sortbuf + 3 * n); /* room for ns + 1 ints */
     for (ptrdiff_t i = 0; i < n; i++) {

@@ -171,14 +171,30 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
     rank[order[i]] = (int) (ns + nelim - i);
 }
 
+/* One run of bk_schedule(): the scorer, the options, the result arrays,
+ * the scratch (active, order and pick: d ints each; sortbuf) and the tick;
+ * np counts the path's rows */
+typedef struct {
+  const bk_scorer *sc;
+  const bk_schedule_opts *o;
+  int *rank, *iter, *active, *order, *pick;
+  double *score, *path, *sortbuf;
+  ptrdiff_t np;
+  bk_tick_fn tick;
+  void *tctx;
+} sched_run;
+
 /* Score the candidates at positions c = pick[i] (pick NULL: c = i), i < np,
  * of sortbuf, whose entries are (., feature, .): the score into both
  * sortbuf[3 c] and sortbuf[3 c + 2] (in parallel when the scorer's cost
  * says so). */
-static void score_some(const bk_scorer *sc, double sigma, const int *pick,
-                       ptrdiff_t np, double sgn, double *sortbuf, int nthreads,
-                       bk_pacer *pace)
+static void score_some(const sched_run *r, double sigma, const int *pick,
+                       ptrdiff_t np, double sgn)
 {
+  const bk_scorer *sc = r->sc;
+  double *sortbuf = r->sortbuf;
+  const int nthreads = r->o->nthreads;
+  bk_pacer *pace = r->o->pace;
   int chunk = 1;
   const double cost = sc->cost(sc->ctx, &chunk);
   const int par = nthreads > 1 && cost > 0.0 &&
@@ -217,6 +233,108 @@ static int cmp_first_desc(const void *p, const void *q)
  * rounds to one tie-grid point and is this narrow relative to it */
 #define BK_SERIES_ACCEPT 1e-11
 
+/* every one of the n candidates of sortbuf not scored yet (lo != hi) scored,
+ * as the exact loop would */
+static void score_rest(const sched_run *r, double sigma, ptrdiff_t n,
+                       double sgn)
+{
+  const double *sortbuf = r->sortbuf;
+  ptrdiff_t np = 0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    if (sortbuf[3 * i] != sortbuf[3 * i + 2]) r->pick[np++] = (int) i;
+  score_some(r, sigma, r->pick, np, sgn);
+}
+
+/* Step 1 of screened_scores(): the candidates that may hold the largest
+ * score, and those that may score below minus the largest, scored; the
+ * largest score into *smax, the bound of the others' scores from below into
+ * *smin. Returns whether a score is not finite. */
+static int score_extremes(const sched_run *r, double sigma, ptrdiff_t n,
+                          double sgn, double *smax_out, double *smin_out)
+{
+  const double *sortbuf = r->sortbuf;
+  int *pick = r->pick;
+  double maxlo = -INFINITY;
+  for (ptrdiff_t i = 0; i < n; i++) maxlo = fmax(maxlo, sortbuf[3 * i]);
+  /* the candidates that may hold the largest score */
+  ptrdiff_t np = 0;
+  for (ptrdiff_t i = 0; i < n; i++)
+    if (!(sortbuf[3 * i + 2] < maxlo)) pick[np++] = (int) i;
+  score_some(r, sigma, pick, np, sgn);
+  double smax = -INFINITY;
+  int bad = 0;
+  for (ptrdiff_t i = 0; i < np; i++) {
+    smax = fmax(smax, sortbuf[3 * pick[i] + 2]);
+    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
+  }
+  /* and those whose score may be below -smax (|score| larger): the rest
+   * then lie in [smin, smax] with smin = -|smax| or the smallest score */
+  double smin = -fabs(smax);
+  np = 0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    const double *e = sortbuf + 3 * i;
+    if (e[0] != e[2] && !(e[0] >= smin)) pick[np++] = (int) i;
+  }
+  score_some(r, sigma, pick, np, sgn);
+  for (ptrdiff_t i = 0; i < np; i++) {
+    smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
+    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
+  }
+#ifdef BK_SERIES_TRACE
+  fprintf(stderr, "S1 %td\n", np);
+#endif
+  *smax_out = smax;
+  *smin_out = smin;
+  return bad;
+}
+
+/* Steps 2 and 3 of screened_scores() on the rounding grid q: the contenders
+ * (those not scored whose rounded upper end reaches the k-th largest
+ * rounded lower end) into pick, their number returned; every other
+ * candidate not scored gets its rounded upper end within [smin, smax] */
+static ptrdiff_t contenders(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
+                           double q, double smin, double smax, int *pick)
+{
+  /* rounding is monotone: the k-th largest rounded lower end is that of
+   * the k-th largest lower end */
+  select_first(sortbuf, n, k, cmp_first_desc);
+  double lk = sortbuf[0];
+  for (ptrdiff_t i = 1; i < k; i++) lk = fmin(lk, sortbuf[3 * i]);
+  const double L = nearbyint(lk / q);
+  ptrdiff_t np = 0;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    double *e = sortbuf + 3 * i;
+    if (e[0] == e[2]) continue; /* scored */
+    const double kh = nearbyint(e[2] / q);
+    if (kh >= L)
+      pick[np++] = (int) i;
+    else
+      e[2] = fmin(fmax(kh * q, smin), smax);
+  }
+  return np;
+}
+
+/* Step 4's test after the narrow screen of the np contenders of pick: one
+ * whose interval rounds to a single grid point (q) and is within
+ * BK_SERIES_ACCEPT of its midpoint (inside (smin, smax)) keeps the midpoint;
+ * the others stay in pick, their number returned */
+static ptrdiff_t accept_narrow(double *sortbuf, int *pick, ptrdiff_t np,
+                               double q, double smin, double smax)
+{
+  ptrdiff_t w = 0;
+  for (ptrdiff_t i = 0; i < np; i++) {
+    double *e = sortbuf + 3 * pick[i];
+    const double lo = e[0], hi = e[2], mid = 0.5 * (lo + hi);
+    if (nearbyint(lo / q) == nearbyint(hi / q) &&
+        0.5 * (hi - lo) <= BK_SERIES_ACCEPT * fabs(mid) && mid < smax &&
+        mid > smin)
+      e[2] = mid;
+    else
+      pick[w++] = pick[i];
+  }
+  return w;
+}
+
 /* The screened iteration. The scorer's screen gives every candidate an
  * interval [lo, hi] = [sortbuf[3 i], sortbuf[3 i + 2]], lo < hi, holding the
  * score score_one would give it; a scored candidate has lo = hi. Only the
@@ -235,97 +353,38 @@ static int cmp_first_desc(const void *p, const void *q)
  *     single grid point and is within BK_SERIES_ACCEPT of its midpoint
  *     keeps the midpoint, the others are scored.
  * The batch and its order are then those of scoring every candidate, and
- * its scores agree with theirs to BK_SERIES_ACCEPT (relative). pick: n
- * ints. */
-static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
-                           double sgn, ptrdiff_t k, double *sortbuf,
-                           int *pick, int nthreads, bk_pacer *pace)
+ * its scores agree with theirs to BK_SERIES_ACCEPT (relative). Returns 1
+ * when every candidate was scored instead (a score not finite). */
+static int screened_scores(const sched_run *r, double sigma, ptrdiff_t n,
+                           double sgn, ptrdiff_t k)
 {
-  double maxlo = -INFINITY;
-  for (ptrdiff_t i = 0; i < n; i++) maxlo = fmax(maxlo, sortbuf[3 * i]);
-  /* the candidates that may hold the largest score */
-  ptrdiff_t np = 0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    if (!(sortbuf[3 * i + 2] < maxlo)) pick[np++] = (int) i;
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
-  double smax = -INFINITY;
-  int bad = 0;
-  for (ptrdiff_t i = 0; i < np; i++) {
-    smax = fmax(smax, sortbuf[3 * pick[i] + 2]);
-    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
-  }
-  /* and those whose score may be below -smax (|score| larger): the rest
-   * then lie in [smin, smax] with smin = -|smax| or the smallest score */
-  double smin = -fabs(smax);
-  np = 0;
-  for (ptrdiff_t i = 0; i < n; i++) {
-    const double *e = sortbuf + 3 * i;
-    if (e[0] != e[2] && !(e[0] >= smin)) pick[np++] = (int) i;
-  }
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
-  for (ptrdiff_t i = 0; i < np; i++) {
-    smin = fmin(smin, sortbuf[3 * pick[i] + 2]);
-    bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
-  }
+  const bk_scorer *sc = r->sc;
+  double *sortbuf = r->sortbuf, smax, smin;
+  int *pick = r->pick;
+  int bad = score_extremes(r, sigma, n, sgn, &smax, &smin);
   if (bad || !isfinite(smax) || !isfinite(smin)) {
     /* a score that is not finite (an overflow of extreme data) has no
      * place in the intervals' order: score the rest too, as the exact loop */
-    np = 0;
-    for (ptrdiff_t i = 0; i < n; i++)
-      if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
-    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
+    score_rest(r, sigma, n, sgn);
     return 1;
   }
-#ifdef BK_SERIES_TRACE
-  fprintf(stderr, "S1 %td\n", np);
-#endif
   const double scale = fmax(fabs(smax), fabs(smin));
   const double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
-  /* rounding is monotone: the k-th largest rounded lower end is that of
-   * the k-th largest lower end */
-  select_first(sortbuf, n, k, cmp_first_desc);
-  double lk = sortbuf[0];
-  for (ptrdiff_t i = 1; i < k; i++) lk = fmin(lk, sortbuf[3 * i]);
-  const double L = nearbyint(lk / q);
-  np = 0;
-  for (ptrdiff_t i = 0; i < n; i++) {
-    double *e = sortbuf + 3 * i;
-    if (e[0] == e[2]) continue; /* scored */
-    const double kh = nearbyint(e[2] / q);
-    if (kh >= L)
-      pick[np++] = (int) i;
-    else
-      e[2] = fmin(fmax(kh * q, smin), smax);
-  }
+  ptrdiff_t np = contenders(sortbuf, n, k, q, smin, smax, pick);
 #ifdef BK_SERIES_TRACE
   ptrdiff_t ncont = np;
 #endif
-  if (sc->screen(sc->ctx, sigma, pick, np, sgn, sortbuf, 1)) {
-    ptrdiff_t w = 0;
-    for (ptrdiff_t i = 0; i < np; i++) {
-      double *e = sortbuf + 3 * pick[i];
-      const double lo = e[0], hi = e[2], mid = 0.5 * (lo + hi);
-      if (nearbyint(lo / q) == nearbyint(hi / q) &&
-          0.5 * (hi - lo) <= BK_SERIES_ACCEPT * fabs(mid) && mid < smax &&
-          mid > smin)
-        e[2] = mid;
-      else
-        pick[w++] = pick[i];
-    }
-    np = w;
-  }
+  if (sc->screen(sc->ctx, sigma, pick, np, sgn, sortbuf, 1))
+    np = accept_narrow(sortbuf, pick, np, q, smin, smax);
 #ifdef BK_SERIES_TRACE
   fprintf(stderr, "R n %td k %td contenders %td scored %td\n", n, k,
           ncont, np);
 #endif
-  score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
+  score_some(r, sigma, pick, np, sgn);
   for (ptrdiff_t i = 0; i < np; i++) bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
   if (bad) {
     /* as above: every candidate scored, for the exact loop's order */
-    np = 0;
-    for (ptrdiff_t i = 0; i < n; i++)
-      if (sortbuf[3 * i] != sortbuf[3 * i + 2]) pick[np++] = (int) i;
-    score_some(sc, sigma, pick, np, sgn, sortbuf, nthreads, pace);
+    score_rest(r, sigma, n, sgn);
     return 1;
   }
   return 0;
@@ -335,15 +394,15 @@ static int screened_scores(const bk_scorer *sc, double sigma, ptrdiff_t n,
  * (., index, score) triples, then sort them by cmp. Each candidate is
  * scored on its own (the same numbers for any number of threads). With a
  * batch of k < n (0: the order of every candidate matters) a scorer with a
- * screen may narrow the candidates scored exactly (screened_scores()).
- * pick: n ints of scratch. */
-static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
+ * screen may narrow the candidates scored exactly (screened_scores()). */
+static int score_candidates(const sched_run *r, double sigma, const int *set,
                             ptrdiff_t ns, const int *cand, ptrdiff_t n,
-                            double sgn, double *sortbuf,
+                            double sgn,
                             int (*cmp)(const void *, const void *),
-                            int nthreads, ptrdiff_t k, int *pick,
-                            bk_pacer *pace)
+                            ptrdiff_t k)
 {
+  const bk_scorer *sc = r->sc;
+  double *sortbuf = r->sortbuf;
   if (sc->score_all) {
     if (sc->score_all(sc->ctx, sigma, set, ns, cand, n, sgn, sortbuf))
       return 1;
@@ -354,8 +413,7 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
         sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0)) {
       /* only the batch's order matters (its scores are known), unless
        * every candidate was scored */
-      if (!screened_scores(sc, sigma, n, sgn, k, sortbuf, pick, nthreads,
-                           pace)) {
+      if (!screened_scores(r, sigma, n, sgn, k)) {
         sort_first(sortbuf, n, k, cmp);
         return 0;
       }
@@ -363,7 +421,7 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
 #ifdef BK_SERIES_TRACE
       fprintf(stderr, "E %td\n", n);
 #endif
-      score_some(sc, sigma, NULL, n, sgn, sortbuf, nthreads, pace);
+      score_some(r, sigma, NULL, n, sgn);
     }
   }
   bk_sort_candidates(sortbuf, n, cmp);
@@ -373,78 +431,72 @@ static int score_candidates(const bk_scorer *sc, double sigma, const int *set,
 /* One BAHSIC round over the surviving set S (ns features of active) at
  * iteration it: its width, its HSIC on the path, and every candidate
  * HSIC(S \ {j}) sorted by cmp. */
-static int backward_round(const bk_scorer *sc, const int *active, ptrdiff_t ns,
-                          double *sortbuf,
+static int backward_round(sched_run *r, ptrdiff_t ns,
                           int (*cmp)(const void *, const void *), ptrdiff_t it,
-                          double *path, ptrdiff_t *np, int nthreads,
-                          ptrdiff_t k, int *pick, double *sigma, double *h,
-                          bk_pacer *pace)
+                          ptrdiff_t k, double *sigma, double *h)
 {
-  if (sc->width(sc->ctx, ns, active, ns, 1, sigma, h)) return 1;
-  if (sc->begin(sc->ctx, *sigma, active, ns, -1.0, h)) return 1;
-  bk_add_path(path, np, it, ns, *h, *sigma);
-  return score_candidates(sc, *sigma, active, ns, active, ns, -1.0, sortbuf,
-                          cmp, nthreads, k, pick, pace);
+  const bk_scorer *sc = r->sc;
+  if (sc->width(sc->ctx, ns, r->active, ns, 1, sigma, h)) return 1;
+  if (sc->begin(sc->ctx, *sigma, r->active, ns, -1.0, h)) return 1;
+  bk_add_path(r->path, &r->np, it, ns, *h, *sigma);
+  return score_candidates(r, *sigma, r->active, ns, r->active, ns, -1.0, cmp,
+                          k);
 }
 
-ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
-                      const bk_schedule_opts *o, int *rank, double *score,
-                      int *iter, double *path, double *sortbuf, int *iwork,
-                      int *fail, bk_tick_fn tick, void *tctx)
+/* BAHSIC: eliminate batches from all d features down to n_target, then rank
+ * the survivors by one more round; returns 1 when the scorer fails */
+static int backward_schedule(sched_run *r, ptrdiff_t d)
 {
-  int *active = iwork, *order = iwork + d, *pick = iwork + 2 * d;
-  ptrdiff_t np = 0, it = 0;
-  *fail = 0;
-  for (ptrdiff_t j = 0; j < d; j++) {
-    rank[j] = 0;
-    score[j] = NAN;
-    iter[j] = 0;
-    active[j] = (int) j;
-  }
-#define SCHEDULE_FAIL() do { *fail = 1; return np; } while (0)
-
-  if (o->direction == BK_BACKWARD) {
-    ptrdiff_t ns = d, nelim = 0, since_refresh = 0;
-    if (sc->update) sc->update(sc->ctx, active, ns, 1.0);
-    while (ns > o->n_target) {
-      double h, sigma;
-      ptrdiff_t k = bk_batch_size(o->step, ns);
-      if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
-      /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
-      if (backward_round(sc, active, ns, sortbuf, bk_cmp_desc_high, ++it, path,
-                         &np, o->nthreads, k, pick, &sigma, &h, o->pace))
-        SCHEDULE_FAIL();
-      /* the last feature leaves the empty set, whose kernel is constant and
-       * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
-      if (ns == 1) sortbuf[2] = 0.0;
-      ns = bk_take_batch(sortbuf, k, it, score, iter, NULL, order, &nelim,
-                         active, ns);
-      since_refresh += k;
-      /* a scorer that downdates its set may ask for it afresh from the
-       * survivors instead, so rounding cannot pile up */
-      if (sc->stale && sc->stale(sc->ctx, since_refresh, ns)) {
-        sc->refresh(sc->ctx, active, ns);
-        since_refresh = 0;
-      } else if (sc->update) {
-        sc->update(sc->ctx, order + nelim - k, k, -1.0);
-      }
-      if (tick) tick(tctx, it, ns + k, h, sigma);
+  const bk_scorer *sc = r->sc;
+  const bk_schedule_opts *o = r->o;
+  int *active = r->active, *order = r->order;
+  double *sortbuf = r->sortbuf;
+  ptrdiff_t it = 0, ns = d, nelim = 0, since_refresh = 0;
+  if (sc->update) sc->update(sc->ctx, active, ns, 1.0);
+  while (ns > o->n_target) {
+    double h, sigma;
+    ptrdiff_t k = bk_batch_size(o->step, ns);
+    if (o->n_target > 0 && k > ns - o->n_target) k = ns - o->n_target;
+    /* eliminate the largest HSIC(S \ {j}); ties: the higher index */
+    if (backward_round(r, ns, bk_cmp_desc_high, ++it, k, &sigma, &h))
+      return 1;
+    /* the last feature leaves the empty set, whose kernel is constant and
+     * whose HSIC is 0 exactly (the sum above is 0 only up to rounding) */
+    if (ns == 1) sortbuf[2] = 0.0;
+    ns = bk_take_batch(sortbuf, k, it, r->score, r->iter, NULL, order, &nelim,
+                       active, ns);
+    since_refresh += k;
+    /* a scorer that downdates its set may ask for it afresh from the
+     * survivors instead, so rounding cannot pile up */
+    if (sc->stale && sc->stale(sc->ctx, since_refresh, ns)) {
+      sc->refresh(sc->ctx, active, ns);
+      since_refresh = 0;
+    } else if (sc->update) {
+      sc->update(sc->ctx, order + nelim - k, k, -1.0);
     }
-    if (ns > 0) {
-      /* stopped at n_target: rank the survivors by one more pass, the one
-       * whose removal costs most first */
-      double h, sigma;
-      if (backward_round(sc, active, ns, sortbuf, bk_cmp_asc_low, ++it, path,
-                         &np, o->nthreads, 0, pick, &sigma, &h, o->pace))
-        SCHEDULE_FAIL();
-      if (tick) tick(tctx, it, ns, h, sigma);
-    }
-    bk_rank_backward(sortbuf, ns, it, score, iter, rank, order, nelim);
-    return np;
+    if (r->tick) r->tick(r->tctx, it, ns + k, h, sigma);
   }
+  if (ns > 0) {
+    /* stopped at n_target: rank the survivors by one more pass, the one
+     * whose removal costs most first */
+    double h, sigma;
+    if (backward_round(r, ns, bk_cmp_asc_low, ++it, 0, &sigma, &h)) return 1;
+    if (r->tick) r->tick(r->tctx, it, ns, h, sigma);
+  }
+  bk_rank_backward(sortbuf, ns, it, r->score, r->iter, r->rank, order, nelim);
+  return 0;
+}
 
-  /* FOHSIC: the selected set S+ (order[0 .. nsel - 1]) starts empty */
-  ptrdiff_t nsel = 0, nrem = d, target = o->n_target > 0 ? o->n_target : d;
+/* FOHSIC: the selected set S+ (order[0 .. nsel - 1]) starts empty and grows
+ * by batches up to n_target (0: all d features); returns 1 when the scorer
+ * fails */
+static int forward_schedule(sched_run *r, ptrdiff_t d)
+{
+  const bk_scorer *sc = r->sc;
+  const bk_schedule_opts *o = r->o;
+  int *active = r->active, *order = r->order;
+  ptrdiff_t it = 0, nsel = 0, nrem = d,
+            target = o->n_target > 0 ? o->n_target : d;
   while (nsel < target) {
     double h, sigma;
     it++;
@@ -452,27 +504,46 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
      * set, or on all features in the first iteration */
     if (sc->width(sc->ctx, nsel + 1, nsel > 0 ? order : active,
                   nsel > 0 ? nsel : nrem, nsel > 0, &sigma, &h))
-      SCHEDULE_FAIL();
+      return 1;
     double hb = nsel > 0 ? NAN : 0.0;
     if (sc->begin(sc->ctx, sigma, order, nsel, 1.0,
                   o->base && nsel > 0 ? &hb : NULL))
-      SCHEDULE_FAIL();
+      return 1;
     ptrdiff_t k = bk_batch_size(o->step, nrem);
     if (k > target - nsel) k = target - nsel;
     /* add the largest HSIC(S+ U {j}); ties: the lower index */
-    if (score_candidates(sc, sigma, order, nsel, active, nrem, 1.0, sortbuf,
-                         bk_cmp_desc_low, o->nthreads, k, pick, o->pace))
-      SCHEDULE_FAIL();
-    nrem = bk_take_batch(sortbuf, k, it, score, iter, rank, order, &nsel,
-                         active, nrem);
+    if (score_candidates(r, sigma, order, nsel, active, nrem, 1.0,
+                         bk_cmp_desc_low, k))
+      return 1;
+    nrem = bk_take_batch(r->sortbuf, k, it, r->score, r->iter, r->rank, order,
+                         &nsel, active, nrem);
     if (sc->update) sc->update(sc->ctx, order + nsel - k, k, 1.0);
-    if (sc->hsic(sc->ctx, sigma, order, nsel, &h)) SCHEDULE_FAIL();
-    if (o->base) o->base[np] = hb;
-    bk_add_path(path, &np, it, nsel, h, sigma);
-    if (tick) tick(tctx, it, nsel, h, sigma);
+    if (sc->hsic(sc->ctx, sigma, order, nsel, &h)) return 1;
+    if (o->base) o->base[r->np] = hb;
+    bk_add_path(r->path, &r->np, it, nsel, h, sigma);
+    if (r->tick) r->tick(r->tctx, it, nsel, h, sigma);
   }
-#undef SCHEDULE_FAIL
-  return np;
+  return 0;
+}
+
+ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
+                      const bk_schedule_opts *o, int *rank, double *score,
+                      int *iter, double *path, double *sortbuf, int *iwork,
+                      int *fail, bk_tick_fn tick, void *tctx)
+{
+  sched_run r = {.sc = sc, .o = o, .rank = rank, .iter = iter,
+                 .active = iwork, .order = iwork + d, .pick = iwork + 2 * d,
+                 .score = score, .path = path, .sortbuf = sortbuf, .np = 0,
+                 .tick = tick, .tctx = tctx};
+  for (ptrdiff_t j = 0; j < d; j++) {
+    rank[j] = 0;
+    score[j] = NAN;
+    iter[j] = 0;
+    r.active[j] = (int) j;
+  }
+  *fail = o->direction == BK_BACKWARD ? backward_schedule(&r, d)
+                                      : forward_schedule(&r, d);
+  return r.np;
 }
 
 int bk_width_policy_only(void *ctx, ptrdiff_t s, const int *ref,

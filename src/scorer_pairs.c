@@ -439,18 +439,18 @@ static void screen_one(const pairs_state *st, const bk_series_round *sr,
   }
 }
 
-static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
-                        double sgn, double *sortbuf, int fine)
+/* The candidates (sortbuf positions c = pick[i], pick NULL: c = i, i < n)
+ * by their number of terms from their own squared range, into byterms: the
+ * single-term ones first (c), the others from the end (c + terms / 8);
+ * returns the number of single-term ones */
+static ptrdiff_t sort_by_terms(const pairs_state *st, double sigma,
+                               const int *pick, ptrdiff_t n,
+                               const double *sortbuf, int fine,
+                               double *byterms)
 {
-  pairs_state *st = ctx;
   const bk_series *se = st->series;
-  if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0))
-    return 0;
   const ptrdiff_t m = st->m, P = m * (m - 1) / 2;
   const double *fstats = se->work + P + 2 * m;
-  /* the candidates by their number of terms (from their own squared
-   * range): the single-term ones first, in groups of four */
-  double *byterms = se->work + P + 2 * m + 2 * st->d;
   ptrdiff_t n1 = 0, nrest = 0;
   for (ptrdiff_t i = 0; i < n; i++) {
     const ptrdiff_t c = pick ? pick[i] : i, j = (ptrdiff_t) sortbuf[3 * c + 1];
@@ -469,13 +469,58 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
             cnt[0], cnt[1], cnt[2], cnt[3]);
   }
 #endif
-  if (n1 == 0 && !fine) {
-    /* decline when no candidate can be screened */
-    ptrdiff_t some = 0;
-    for (ptrdiff_t i = 0; i < n && !some; i++)
-      some = byterms[i] - floor(byterms[i]) > 0.0;
-    if (!some) return 0;
+  return n1;
+}
+
+/* whether any of the n entries of byterms has terms (a fractional part) */
+static int any_terms(const double *byterms, ptrdiff_t n)
+{
+  ptrdiff_t some = 0;
+  for (ptrdiff_t i = 0; i < n && !some; i++)
+    some = byterms[i] - floor(byterms[i]) > 0.0;
+  return some != 0;
+}
+
+/* The single-term intervals of the four candidates at sortbuf positions
+ * byterms[0..3], at once; one not finite becomes [-Inf, Inf] */
+static void screen_four(const pairs_state *st, const bk_series_round *sr,
+                        const double *byterms, const double *fstats,
+                        double *pw, double *sortbuf)
+{
+  const double *xs[4], *fs[4];
+  double *lo[4], *hi[4];
+  for (ptrdiff_t c = 0; c < 4; c++) {
+    double *e = sortbuf + 3 * (ptrdiff_t) byterms[c];
+    const ptrdiff_t j = (ptrdiff_t) e[1];
+    xs[c] = st->x + st->m * j;
+    fs[c] = fstats + 2 * j;
+    lo[c] = e;
+    hi[c] = e + 2;
   }
+  bk_series_interval4(sr, xs, fs, pw, lo, hi);
+  for (ptrdiff_t c = 0; c < 4; c++) {
+    if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
+      *lo[c] = -INFINITY;
+      *hi[c] = INFINITY;
+    }
+  }
+}
+
+static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
+                        double sgn, double *sortbuf, int fine)
+{
+  pairs_state *st = ctx;
+  const bk_series *se = st->series;
+  if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0))
+    return 0;
+  const ptrdiff_t m = st->m, P = m * (m - 1) / 2;
+  const double *fstats = se->work + P + 2 * m;
+  /* the candidates by their number of terms: the single-term ones first,
+   * in groups of four */
+  double *byterms = se->work + P + 2 * m + 2 * st->d;
+  const ptrdiff_t n1 = sort_by_terms(st, sigma, pick, n, sortbuf, fine, byterms);
+  /* decline when no candidate can be screened */
+  if (n1 == 0 && !fine && !any_terms(byterms, n)) return 0;
   /* M and its sums are the same for both calls of an iteration */
   if (!fine)
     bk_series_prepare(&st->sr, st->Q, st->Wp, st->Wd, m, sigma, sgn, se->work,
@@ -498,23 +543,7 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
     for (ptrdiff_t u = u0; u < u1; u++) {
       double *pw = scratch + BK_SERIES_STRIDE(m) * bk_thread_id();
       if (u < ng) {
-        const double *xs[4], *fs[4];
-        double *lo[4], *hi[4];
-        for (ptrdiff_t c = 0; c < 4; c++) {
-          double *e = sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c];
-          const ptrdiff_t j = (ptrdiff_t) e[1];
-          xs[c] = st->x + m * j;
-          fs[c] = fstats + 2 * j;
-          lo[c] = e;
-          hi[c] = e + 2;
-        }
-        bk_series_interval4(&sr, xs, fs, pw, lo, hi);
-        for (ptrdiff_t c = 0; c < 4; c++) {
-          if (!isfinite(*lo[c]) || !isfinite(*hi[c])) {
-            *lo[c] = -INFINITY;
-            *hi[c] = INFINITY;
-          }
-        }
+        screen_four(st, &sr, byterms + 4 * u, fstats, pw, sortbuf);
       } else {
         const ptrdiff_t at = 4 * ng + (u - ng);
         const double v = byterms[at], c = floor(v);

@@ -23,27 +23,18 @@
 # are not seen.
 c_exceptions <- c(
   "clinical.c: bk_clinical_cols" = "the kernel block between two sample sets: both sets with their sizes, the variables' codes and weights, the column range, output and threads",
-  "hsic.c: bk_hsic_gamma" = "the gamma approximation's moments (Gretton et al. 2008) in one pass with their scaling; to be split",
   "hsic.c: bk_feature_dot" = "the core of feature_dot(): data, kernel and per-feature widths, the label side, output, work, and the run's SIMD, threads and pacer",
   "kernel_test.c: bk_feature_hsic_test" = "the per-feature kernel test: data, kernel and widths, label, three outputs, work, and the run's SIMD, threads and pacer",
-  "lowrank.c: rff_proj" = "an inner kernel of random features, the signature shared with its AVX2 copy (RFF_PROJ_ARGS): arrays, sizes and two ranges",
-  "lowrank.c: rff_proj_avx2" = "the AVX2 copy of rff_proj(), same signature",
-  "lowrank.c: rff_block" = "rff_proj()'s arguments and the scale and SIMD choice of the cosine pass",
   "lowrank.c: lowrank_estimates" = "the estimates from the eight sums of Song et al. 2012 (Lemmas 6-7), each named as in the paper",
   "lowrank.c: bk_rff_hsic" = "the random-feature HSIC: data, frequencies and phases, the label factor, the chunk, output, work, and the run's threads, SIMD and pacer",
   "lsmi.c: bk_lsmi_cv" = "the cross-validation grid: data, folds, both grids with their sizes, output, work for doubles and ints, pacer",
   "lsmi.c: bk_lsmi_grad" = "the LSMI gradient: data, centres, weights, both parameters, the fixed label side, outputs and work",
   "lsmi.c: hsic_wgrad" = "the weighted-HSIC gradient shared by two entry points, with the two switches that tell them apart",
   "lsmi.c: bk_hsic_vgrad" = "hsic_wgrad() with the weights squared: its arguments less one",
-  "maxt.c: bk_perm_stats" = "the permutation statistics of maxT: statistic, data, classes or response, permutations, two outputs, work and threads; to be split by statistic",
-  "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel: data, label, options, seeds and six result and scratch arrays; to be split",
-  "ridge.c: score_linear" = "the Sherman-Morrison scores of a linear ridge: the set's inverse, label, traces and scratch, in the inner loop",
+  "maxt.c: bk_perm_stats" = "the permutation statistics of maxT, called from the glue: the statistic, the data with both sizes, classes or response, the permutations and their number, two outputs, work and threads; its passes are helpers (feature_totals, perm_correlations, class_sums)",
+  "randsel.c: bk_randsel_align" = "the aligned bootstraps of randSel, called from the glue and a fuzzer: blocked data with its three sizes, label, options, the number of bootstraps, seeds and six result and scratch arrays; its batches' steps are helpers (batch_draws, batch_sweep, batch_alignments)",
   "ridge.c: bk_ridge_select" = "a selector's entry: data, label, options, the four result arrays, scratch, LAPACK info and the progress tick",
-  "schedule.c: screened_scores" = "the four steps of the screened batch (documented above it) in one pass; to be split",
-  "schedule.c: score_candidates" = "a round's scoring: scorer, set and candidates, sort order, batch, threads, scratch and pacer",
-  "schedule.c: backward_round" = "score_candidates()'s arguments and the round's path",
-  "schedule.c: bk_schedule" = "the one selection schedule: scorer, options, the four result arrays, scratch and tick; to be split",
-  "scorer_pairs.c: pairs_screen" = "the series screen of the pair scorer (the hook of bk_scorer); to be split",
+  "schedule.c: bk_schedule" = "the one selection schedule, called by select.c and ridge.c: scorer, number of features, options, the four result arrays, two scratch arrays, the failure flag and the tick with its context; its two directions are helpers (backward_schedule, forward_schedule) over one run struct (sched_run)",
   "scores.c: bk_class_moments" = "the per-class moments of every feature: data, classes, four outputs and work"
 )
 
