@@ -15,15 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "select.h"
+
 #ifdef BK_SERIES_TRACE
 #include <stdio.h>
-#endif
-
-#ifdef _OPENMP
-#include <omp.h>
-static int thread_id(void) { return omp_get_thread_num(); }
-#else
-static int thread_id(void) { return 0; }
 #endif
 
 /* Candidates are ordered by their score rounded to BK_TIE_TOL times the
@@ -212,7 +206,7 @@ static void score_some(const sched_run *r, double sigma, const int *pick,
     for (ptrdiff_t i = g0; i < g1; i++) {
       double *e = sortbuf + 3 * (pick ? pick[i] : i);
       e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
-                                  thread_id());
+                                  bk_thread_id());
     }
     bk_pace(pace, (ptrdiff_t) ((double) (g1 - g0) * cost));
   }
