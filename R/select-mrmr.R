@@ -32,9 +32,8 @@
 #' (linear, polynomial, inverse distance) are used as given.
 #'
 #' **Cost.** The relevances cost one pass over the \eqn{m(m-1)/2} pairs of
-#' samples per feature, once (with `normalize`, a second pass gives each
-#' feature's HSIC with itself; without the vectorised exponential of the
-#' first, it costs several times as much). When a feature joins the selection, its
+#' samples per feature, once (with `normalize`, a second pass of about the
+#' same cost gives each feature's HSIC with itself). When a feature joins the selection, its
 #' centred kernel matrix is formed once and one pass over the pairs gives
 #' its HSIC with every feature, kept as a running sum: each selected
 #' feature costs \eqn{O(d m^2)} (with `threads`), and the memory is one

@@ -47,27 +47,65 @@ static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
   return 0;
 }
 
+/* The kernel of x between sample b and the samples a < b, into col[0..b-1]:
+ * squared distances (or products) mapped by the kernel table's per-kernel
+ * loop (BK_KERNEL_MAP, vectorised), or for the Gaussian one loop, without
+ * the clamp where every argument is >= -708 (in_range, as bk_feature_dot()
+ * decides it): the values of the relevance pass. */
+static void self_column(bk_kernel k, int dist, int in_range, const double *x,
+                        ptrdiff_t b, double *col)
+{
+  const double xb = x[b];
+  if (k.type == BK_GAUSSIAN && in_range) {
+    const double ns = -k.p1;
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < b; a++) {
+      const double u = x[a] - xb;
+      col[a] = bk_exp_core(ns * (u * u));
+    }
+    return;
+  }
+  if (dist) {
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < b; a++) {
+      const double u = x[a] - xb;
+      col[a] = u * u;
+    }
+  } else {
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < b; a++) col[a] = x[a] * xb;
+  }
+  BK_KERNEL_MAP(k.type, k.p1, k.p2, col, b);
+}
+
 /* HSIC(x, x) of one feature x from the sums of its kernel, each pair a < b
  * once: with R the row sums, HSIC0 = (sum K^2 - 2/m sum R^2 + (sum R)^2 /
  * m^2) / (m - 1)^2; HSIC1 (eq. 5 of Song et al. 2012 with K = L, the
  * diagonal zeroed) = (sum K^2 + (sum R)^2 / ((m - 1)(m - 2)) - 2/(m - 2)
- * sum R^2) / (m (m - 3)). R: m doubles of scratch. */
-static double self_one(const mrmr_ctx *c, const double *x, double *R)
+ * sum R^2) / (m (m - 3)). R, col: m doubles of scratch each. */
+static double self_one(const mrmr_ctx *c, const double *x, double *R, double *col)
 {
   const ptrdiff_t m = c->m;
   const int dist = bk_kernel_uses_distance(c->kern.type);
-  double s2 = 0.0, sr = 0.0, sr2 = 0.0;
-  for (ptrdiff_t a = 0; a < m; a++) R[a] = 0.0;
+  double lo = m > 0 ? x[0] : 0.0, hi = lo, s2 = 0.0, sr = 0.0, sr2 = 0.0;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    R[a] = 0.0;
+    lo = x[a] < lo ? x[a] : lo;
+    hi = x[a] > hi ? x[a] : hi;
+  }
+  const int in_range = c->kern.p1 * (hi - lo) * (hi - lo) <= 708.0;
   for (ptrdiff_t b = 1; b < m; b++) {
-    double t = 0.0;
+    self_column(c->kern, dist, in_range, x, b, col);
+    double t = 0.0, q = 0.0;
+    BK_SIMD_SUM2(t, q)
     for (ptrdiff_t a = 0; a < b; a++) {
-      const double u = x[a] - x[b];
-      const double k = bk_kernel_value(c->kern, dist ? u * u : x[a] * x[b]);
+      const double k = col[a];
       t += k;
       R[a] += k;
-      s2 += k * k;
+      q += k * k;
     }
     R[b] += t;
+    s2 += q;
   }
   s2 *= 2.0;
   for (ptrdiff_t a = 0; a < m; a++) {
@@ -86,24 +124,25 @@ static double self_one(const mrmr_ctx *c, const double *x, double *R)
   return (s2 - 2.0 * sr2 / mm + sr * sr / (mm * mm)) / ((mm - 1.0) * (mm - 1.0));
 }
 
-/* self[j] = HSIC(x_j, x_j) of every feature, each on one thread, in chunks
- * of about BK_CHECK_OPS kernel values between interrupt checks */
+/* self[j] of feature j, on any thread: its scratch the thread's rows of
+ * rmean and of dot (free once the relevances are done) */
+static void self_item(void *ctx, ptrdiff_t j)
+{
+  mrmr_ctx *c = (mrmr_ctx *) ctx;
+  const ptrdiff_t off = c->m * bk_thread_id();
+  c->self[j] = self_one(c, c->x + c->m * j, c->rmean + off, c->dot + off);
+}
+
+/* self[j] = HSIC(x_j, x_j) of every feature, each on one thread, paced as
+ * the relevance pass (bk_feature_dot()) is: a pass over the pairs per
+ * feature */
 static void mrmr_self(mrmr_ctx *c)
 {
-  const ptrdiff_t m = c->m, d = c->d, P = m * (m + 1) / 2;
-  const int nt = c->nthreads > 1 ? c->nthreads : 1;
-  const ptrdiff_t chunk = P > 0 && BK_CHECK_OPS / P > nt ? BK_CHECK_OPS / P : nt;
-  for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
-    const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
-    const int par = nt > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS;
-    (void) par;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (par)
-#endif
-    for (ptrdiff_t j = j0; j < j1; j++)
-      c->self[j] = self_one(c, c->x + m * j, c->rmean + m * bk_thread_id());
-    bk_pace(c->pace, (j1 - j0) * P);
-  }
+  const double m = (double) c->m;
+  const bk_paced_loop loop = {.item = self_item, .ctx = c,
+                              .ops = m * (m - 1.0) / 2.0 + m,
+                              .par_min = BK_PAR_MIN_PAIRS / 8.0};
+  bk_paced_for(&loop, c->d, c->nthreads, c->pace);
 }
 
 /* the relevances, once, before the first round */
