@@ -19,6 +19,7 @@
 #include <string.h>
 #include "hsic.h"
 #include "mrmr.h"
+#include "pairs.h"
 #include "select.h"
 
 typedef struct {
@@ -33,6 +34,8 @@ typedef struct {
   ptrdiff_t nsel;     /* the features whose redundancies red holds */
   double rel_sum, pair_sum; /* over S: relevances; HSIC of pairs i < j */
   bk_pacer *pace;
+  double (*self_sums)(bk_kernel, const double *, ptrdiff_t, int, double *,
+                      double *); /* the loops of the normalising pass */
 } mrmr_ctx;
 
 static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
@@ -47,36 +50,75 @@ static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
   return 0;
 }
 
-/* The kernel of x between sample b and the samples a < b, into col[0..b-1]:
- * squared distances (or products) mapped by the kernel table's per-kernel
- * loop (BK_KERNEL_MAP, vectorised), or for the Gaussian one loop, without
- * the clamp where every argument is >= -708 (in_range, as bk_feature_dot()
- * decides it): the values of the relevance pass. */
-static void self_column(bk_kernel k, int dist, int in_range, const double *x,
-                        ptrdiff_t b, double *col)
+/* The sums of the kernel of one feature x over its pairs a < b: R[a] =
+ * sum_{b != a} K_ab (the row sums without the diagonal) and the return
+ * value sum_{a<b} K_ab^2. The Gaussian in one loop, without the clamp where
+ * every argument is >= -708 (in_range, as bk_feature_dot() decides it);
+ * the other kernels column by column: squared distances (or products)
+ * mapped by the kernel table's per-kernel loop (BK_KERNEL_MAP), then summed
+ * while in L1. col: m doubles of scratch. */
+#define SELF_SUMS_ARGS                                                        \
+  bk_kernel k, const double *x, ptrdiff_t m, int in_range, double *R,        \
+      double *col
+#define SELF_SUMS_GAUSS(EXPF)                                                 \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = x[b];                                                  \
+    double t = 0.0, q = 0.0;                                                 \
+    BK_SIMD_SUM2(t, q)                                                       \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = x[a] - xb, v = EXPF(ns * (u * u));                    \
+      t += v;                                                                \
+      R[a] += v;                                                             \
+      q += v * v;                                                            \
+    }                                                                        \
+    R[b] += t;                                                               \
+    s2 += q;                                                                 \
+  }
+#define SELF_SUMS_BODY                                                        \
+  const int dist = bk_kernel_uses_distance(k.type);                          \
+  const double ns = -k.p1;                                                   \
+  double s2 = 0.0;                                                           \
+  for (ptrdiff_t a = 0; a < m; a++) R[a] = 0.0;                              \
+  if (k.type == BK_GAUSSIAN) {                                               \
+    if (in_range) {                                                          \
+      SELF_SUMS_GAUSS(bk_exp_core)                                           \
+    } else {                                                                 \
+      SELF_SUMS_GAUSS(bk_exp)                                                \
+    }                                                                        \
+    return s2;                                                               \
+  }                                                                          \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = x[b];                                                  \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = x[a] - xb;                                            \
+      col[a] = dist ? u * u : x[a] * xb;                                     \
+    }                                                                        \
+    BK_KERNEL_MAP(k.type, k.p1, k.p2, col, b);                               \
+    double t = 0.0, q = 0.0;                                                 \
+    BK_SIMD_SUM2(t, q)                                                       \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      t += col[a];                                                           \
+      R[a] += col[a];                                                        \
+      q += col[a] * col[a];                                                  \
+    }                                                                        \
+    R[b] += t;                                                               \
+    s2 += q;                                                                 \
+  }                                                                          \
+  return s2;
+
+static double self_sums(SELF_SUMS_ARGS) { SELF_SUMS_BODY }
+
+/* R's flags target the baseline x86-64 (SSE2): the same loops for AVX2 +
+ * FMA, as pairs.c does for the relevance pass (the same arithmetic up to the
+ * rounding of the fused operations and of the wider reductions) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MRMR_X86_DISPATCH 1
+__attribute__((target("avx2,fma"))) static double self_sums_avx2(SELF_SUMS_ARGS)
 {
-  const double xb = x[b];
-  if (k.type == BK_GAUSSIAN && in_range) {
-    const double ns = -k.p1;
-    BK_SIMD
-    for (ptrdiff_t a = 0; a < b; a++) {
-      const double u = x[a] - xb;
-      col[a] = bk_exp_core(ns * (u * u));
-    }
-    return;
-  }
-  if (dist) {
-    BK_SIMD
-    for (ptrdiff_t a = 0; a < b; a++) {
-      const double u = x[a] - xb;
-      col[a] = u * u;
-    }
-  } else {
-    BK_SIMD
-    for (ptrdiff_t a = 0; a < b; a++) col[a] = x[a] * xb;
-  }
-  BK_KERNEL_MAP(k.type, k.p1, k.p2, col, b);
+  SELF_SUMS_BODY
 }
+#endif
 
 /* HSIC(x, x) of one feature x from the sums of its kernel, each pair a < b
  * once: with R the row sums, HSIC0 = (sum K^2 - 2/m sum R^2 + (sum R)^2 /
@@ -87,27 +129,13 @@ static double self_one(const mrmr_ctx *c, const double *x, double *R, double *co
 {
   const ptrdiff_t m = c->m;
   const int dist = bk_kernel_uses_distance(c->kern.type);
-  double lo = m > 0 ? x[0] : 0.0, hi = lo, s2 = 0.0, sr = 0.0, sr2 = 0.0;
-  for (ptrdiff_t a = 0; a < m; a++) {
-    R[a] = 0.0;
+  double lo = m > 0 ? x[0] : 0.0, hi = lo, sr = 0.0, sr2 = 0.0;
+  for (ptrdiff_t a = 1; a < m; a++) {
     lo = x[a] < lo ? x[a] : lo;
     hi = x[a] > hi ? x[a] : hi;
   }
   const int in_range = c->kern.p1 * (hi - lo) * (hi - lo) <= 708.0;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    self_column(c->kern, dist, in_range, x, b, col);
-    double t = 0.0, q = 0.0;
-    BK_SIMD_SUM2(t, q)
-    for (ptrdiff_t a = 0; a < b; a++) {
-      const double k = col[a];
-      t += k;
-      R[a] += k;
-      q += k * k;
-    }
-    R[b] += t;
-    s2 += q;
-  }
-  s2 *= 2.0;
+  double s2 = 2.0 * c->self_sums(c->kern, x, m, in_range, R, col);
   for (ptrdiff_t a = 0; a < m; a++) {
     if (!c->unbiased) {
       const double k = bk_kernel_value(c->kern, dist ? 0.0 : x[a] * x[a]);
@@ -139,6 +167,10 @@ static void self_item(void *ctx, ptrdiff_t j)
 static void mrmr_self(mrmr_ctx *c)
 {
   const double m = (double) c->m;
+  c->self_sums = self_sums;
+#ifdef MRMR_X86_DISPATCH
+  if (c->simd && bk_cpu_has_avx2_fma()) c->self_sums = self_sums_avx2;
+#endif
   const bk_paced_loop loop = {.item = self_item, .ctx = c,
                               .ops = m * (m - 1.0) / 2.0 + m,
                               .par_min = BK_PAR_MIN_PAIRS / 8.0};
