@@ -208,11 +208,15 @@ test_that("a time limit stops mrmr() within an iteration or two; verbose reports
   # with interrupt checks; 50 of them would take half a minute
   run <- interrupt_loop(mrmr(x, y, n_features = 50, normalize = FALSE, verbose = TRUE,
                              threads = 1L), limit = 0.1)
+  # R tests its time limits at every check of the passes (bk_check_limits()),
+  # so the run stops inside the second iteration (the third at the latest
+  # on a machine fast enough to finish it in 0.1 s)
   expect_time_limit(run$error, "mrmr")
-  expect_lt(run$iterations, 10L)
+  expect_lte(run$iterations, 2L)
   d <- mrmr_toy()
-  expect_message(mrmr(d$x, d$y, n_features = 2, verbose = TRUE, threads = 1L),
-                 "mRMR iteration 2: 2 features")
+  msgs <- capture_messages(mrmr(d$x, d$y, n_features = 2, verbose = TRUE, threads = 1L))
+  expect_match(msgs, "mRMR iteration [12]: [12] features")
+  expect_length(msgs, 2L)
 })
 
 test_that("mrmr() refuses bad arguments with a message that says what to do", {
