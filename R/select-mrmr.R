@@ -14,15 +14,23 @@
 #'
 #' **Scales.** HSIC with the label kernel and HSIC between two features
 #' with the feature kernel are on different scales (with the default
-#' kernels on golub, the redundancies are several times the relevances, and
-#' the criterion would be minimum redundancy alone). With `normalize = TRUE`
+#' kernels on golub, the redundancies are a hundred times the relevances or
+#' more, and the criterion would be minimum redundancy alone). With `normalize = TRUE`
 #' (the default) every HSIC is divided by the geometric mean of the two
 #' variables' HSIC with themselves, \eqn{\mathrm{HSIC}(a, b) /
 #' \sqrt{\mathrm{HSIC}(a, a)\,\mathrm{HSIC}(b, b)}} (the centred kernel
 #' alignment of Cortes, Mohri and Rostamizadeh 2012, in \[0, 1\] for the
 #' biased estimator), so that relevance and redundancy share a scale; a
 #' constant feature then scores 0 in the first step and -1 after it.
-#' `normalize = FALSE` takes HSIC as it is.
+#' `normalize = FALSE` takes HSIC as it is. inst/bench/bench-mrmr.R: with
+#' `normalize = FALSE`, on golub and on ALL (B vs T, and BCR/ABL vs NEG, each
+#' on its 1000 genes of largest variance) the criterion of every gene added
+#' after the first was negative, its mean redundancy a median 150 to 750
+#' times its relevance, the 20 genes among the least relevant (median
+#' relevance rank 2858 of 3051 on golub) and their 5-fold cross-validated
+#' error 0.25 on golub and 0.17 on BCR/ABL vs NEG, against 0.07 and 0.11
+#' with `normalize = TRUE` (whose criteria stayed positive, the redundancy a
+#' median 0.57 to 0.83 times the relevance).
 #'
 #' **Kernels.** The feature kernel is applied to single features, at the
 #' width [fohsic()] gives a set of one feature: with `sigma = "dimension"`
@@ -32,9 +40,8 @@
 #' (linear, polynomial, inverse distance) are used as given.
 #'
 #' **Cost.** The relevances cost one pass over the \eqn{m(m-1)/2} pairs of
-#' samples per feature, once (with `normalize`, a second pass gives each
-#' feature's HSIC with itself; without the vectorised exponential of the
-#' first, it costs several times as much). When a feature joins the selection, its
+#' samples per feature, once (with `normalize`, a second pass of about the
+#' same cost gives each feature's HSIC with itself). When a feature joins the selection, its
 #' centred kernel matrix is formed once and one pass over the pairs gives
 #' its HSIC with every feature, kept as a running sum: each selected
 #' feature costs \eqn{O(d m^2)} (with `threads`), and the memory is one

@@ -32,6 +32,17 @@ typedef struct {
 void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
                     double sigma);
 
+/* A pacer's check (common.h) that tests R's time limits at every call:
+ * R_CheckUserInterrupt() handles Ctrl-C at once, but R (4.x,
+ * R_CheckTimeLimits()) tests the limits of setTimeLimit() only at every
+ * sixth check, and at most every 0.05 s; a loop that checks every 0.2 s
+ * would then run on for up to a second past its limit. Six checks in a row
+ * make R test the limits once (each check costs far less than a block). */
+static inline void bk_check_limits(void)
+{
+  for (int i = 0; i < 6; i++) R_CheckUserInterrupt();
+}
+
 /* A data kernel of the C core from R's code and parameters (kernel_code(),
  * kernel_param()): a kernel of BK_KSET_DATA (codes.h). */
 static inline bk_kernel bk_make_kernel(int type, double p1, double p2)

@@ -44,7 +44,7 @@ SEXP C_mrmr(SEXP x, SEXP opts)
   bk_opts_done(&op);
   if (m < (o.unbiased ? 4 : 2)) Rf_error("C_mrmr: too few samples");
   if (!(o.step >= 0.0 && o.step < 1.0)) Rf_error("C_mrmr: 'step' must be in [0, 1)");
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   o.pace = &pace;
 
   double *work = (double *) R_alloc((size_t) bk_mrmr_work_doubles(m, d, o.nthreads),

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "hsic.h"
 #include "mrmr.h"
+#include "pairs.h"
 #include "select.h"
 
 typedef struct {
@@ -33,6 +34,8 @@ typedef struct {
   ptrdiff_t nsel;     /* the features whose redundancies red holds */
   double rel_sum, pair_sum; /* over S: relevances; HSIC of pairs i < j */
   bk_pacer *pace;
+  double (*self_sums)(bk_kernel, const double *, ptrdiff_t, int, double *,
+                      double *); /* the loops of the normalising pass */
 } mrmr_ctx;
 
 static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
@@ -47,29 +50,92 @@ static int mrmr_width(void *ctx, ptrdiff_t s, const int *ref, ptrdiff_t nref,
   return 0;
 }
 
+/* The sums of the kernel of one feature x over its pairs a < b: R[a] =
+ * sum_{b != a} K_ab (the row sums without the diagonal) and the return
+ * value sum_{a<b} K_ab^2. The Gaussian in one loop, without the clamp where
+ * every argument is >= -708 (in_range, as bk_feature_dot() decides it);
+ * the other kernels column by column: squared distances (or products)
+ * mapped by the kernel table's per-kernel loop (BK_KERNEL_MAP), then summed
+ * while in L1. col: m doubles of scratch. */
+#define SELF_SUMS_ARGS                                                        \
+  bk_kernel k, const double *x, ptrdiff_t m, int in_range, double *R,        \
+      double *col
+#define SELF_SUMS_GAUSS(EXPF)                                                 \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = x[b];                                                  \
+    double t = 0.0, q = 0.0;                                                 \
+    BK_SIMD_SUM2(t, q)                                                       \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = x[a] - xb, v = EXPF(ns * (u * u));                    \
+      t += v;                                                                \
+      R[a] += v;                                                             \
+      q += v * v;                                                            \
+    }                                                                        \
+    R[b] += t;                                                               \
+    s2 += q;                                                                 \
+  }
+#define SELF_SUMS_BODY                                                        \
+  const int dist = bk_kernel_uses_distance(k.type);                          \
+  const double ns = -k.p1;                                                   \
+  double s2 = 0.0;                                                           \
+  for (ptrdiff_t a = 0; a < m; a++) R[a] = 0.0;                              \
+  if (k.type == BK_GAUSSIAN) {                                               \
+    if (in_range) {                                                          \
+      SELF_SUMS_GAUSS(bk_exp_core)                                           \
+    } else {                                                                 \
+      SELF_SUMS_GAUSS(bk_exp)                                                \
+    }                                                                        \
+    return s2;                                                               \
+  }                                                                          \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    const double xb = x[b];                                                  \
+    BK_SIMD                                                                  \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      const double u = x[a] - xb;                                            \
+      col[a] = dist ? u * u : x[a] * xb;                                     \
+    }                                                                        \
+    BK_KERNEL_MAP(k.type, k.p1, k.p2, col, b);                               \
+    double t = 0.0, q = 0.0;                                                 \
+    BK_SIMD_SUM2(t, q)                                                       \
+    for (ptrdiff_t a = 0; a < b; a++) {                                      \
+      t += col[a];                                                           \
+      R[a] += col[a];                                                        \
+      q += col[a] * col[a];                                                  \
+    }                                                                        \
+    R[b] += t;                                                               \
+    s2 += q;                                                                 \
+  }                                                                          \
+  return s2;
+
+static double self_sums(SELF_SUMS_ARGS) { SELF_SUMS_BODY }
+
+/* R's flags target the baseline x86-64 (SSE2): the same loops for AVX2 +
+ * FMA, as pairs.c does for the relevance pass (the same arithmetic up to the
+ * rounding of the fused operations and of the wider reductions) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MRMR_X86_DISPATCH 1
+__attribute__((target("avx2,fma"))) static double self_sums_avx2(SELF_SUMS_ARGS)
+{
+  SELF_SUMS_BODY
+}
+#endif
+
 /* HSIC(x, x) of one feature x from the sums of its kernel, each pair a < b
  * once: with R the row sums, HSIC0 = (sum K^2 - 2/m sum R^2 + (sum R)^2 /
  * m^2) / (m - 1)^2; HSIC1 (eq. 5 of Song et al. 2012 with K = L, the
  * diagonal zeroed) = (sum K^2 + (sum R)^2 / ((m - 1)(m - 2)) - 2/(m - 2)
- * sum R^2) / (m (m - 3)). R: m doubles of scratch. */
-static double self_one(const mrmr_ctx *c, const double *x, double *R)
+ * sum R^2) / (m (m - 3)). R, col: m doubles of scratch each. */
+static double self_one(const mrmr_ctx *c, const double *x, double *R, double *col)
 {
   const ptrdiff_t m = c->m;
   const int dist = bk_kernel_uses_distance(c->kern.type);
-  double s2 = 0.0, sr = 0.0, sr2 = 0.0;
-  for (ptrdiff_t a = 0; a < m; a++) R[a] = 0.0;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    double t = 0.0;
-    for (ptrdiff_t a = 0; a < b; a++) {
-      const double u = x[a] - x[b];
-      const double k = bk_kernel_value(c->kern, dist ? u * u : x[a] * x[b]);
-      t += k;
-      R[a] += k;
-      s2 += k * k;
-    }
-    R[b] += t;
+  double lo = m > 0 ? x[0] : 0.0, hi = lo, sr = 0.0, sr2 = 0.0;
+  for (ptrdiff_t a = 1; a < m; a++) {
+    lo = x[a] < lo ? x[a] : lo;
+    hi = x[a] > hi ? x[a] : hi;
   }
-  s2 *= 2.0;
+  const int in_range = c->kern.p1 * (hi - lo) * (hi - lo) <= 708.0;
+  double s2 = 2.0 * c->self_sums(c->kern, x, m, in_range, R, col);
   for (ptrdiff_t a = 0; a < m; a++) {
     if (!c->unbiased) {
       const double k = bk_kernel_value(c->kern, dist ? 0.0 : x[a] * x[a]);
@@ -86,24 +152,29 @@ static double self_one(const mrmr_ctx *c, const double *x, double *R)
   return (s2 - 2.0 * sr2 / mm + sr * sr / (mm * mm)) / ((mm - 1.0) * (mm - 1.0));
 }
 
-/* self[j] = HSIC(x_j, x_j) of every feature, each on one thread, in chunks
- * of about BK_CHECK_OPS kernel values between interrupt checks */
+/* self[j] of feature j, on any thread: its scratch the thread's rows of
+ * rmean and of dot (free once the relevances are done) */
+static void self_item(void *ctx, ptrdiff_t j)
+{
+  mrmr_ctx *c = (mrmr_ctx *) ctx;
+  const ptrdiff_t off = c->m * bk_thread_id();
+  c->self[j] = self_one(c, c->x + c->m * j, c->rmean + off, c->dot + off);
+}
+
+/* self[j] = HSIC(x_j, x_j) of every feature, each on one thread, paced as
+ * the relevance pass (bk_feature_dot()) is: a pass over the pairs per
+ * feature */
 static void mrmr_self(mrmr_ctx *c)
 {
-  const ptrdiff_t m = c->m, d = c->d, P = m * (m + 1) / 2;
-  const int nt = c->nthreads > 1 ? c->nthreads : 1;
-  const ptrdiff_t chunk = P > 0 && BK_CHECK_OPS / P > nt ? BK_CHECK_OPS / P : nt;
-  for (ptrdiff_t j0 = 0; j0 < d; j0 += chunk) {
-    const ptrdiff_t j1 = d - j0 < chunk ? d : j0 + chunk;
-    const int par = nt > 1 && (double) (j1 - j0) * (double) P >= BK_PAR_MIN_PAIRS;
-    (void) par;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (par)
+  const double m = (double) c->m;
+  c->self_sums = self_sums;
+#ifdef MRMR_X86_DISPATCH
+  if (c->simd && bk_cpu_has_avx2_fma()) c->self_sums = self_sums_avx2;
 #endif
-    for (ptrdiff_t j = j0; j < j1; j++)
-      c->self[j] = self_one(c, c->x + m * j, c->rmean + m * bk_thread_id());
-    bk_pace(c->pace, (j1 - j0) * P);
-  }
+  const bk_paced_loop loop = {.item = self_item, .ctx = c,
+                              .ops = m * (m - 1.0) / 2.0 + m,
+                              .par_min = BK_PAR_MIN_PAIRS / 8.0};
+  bk_paced_for(&loop, c->d, c->nthreads, c->pace);
 }
 
 /* the relevances, once, before the first round */

@@ -60,6 +60,11 @@ cases <- list(
     y <- factor(rep_len(c("a", "b"), 3000))
     function() fohsic(x, y, n_features = 60, threads = threads)
   },
+  mrmr = function() {
+    x <- matrix(rnorm(128 * 12625), 128)
+    y <- factor(rep_len(c("a", "b"), 128))
+    function() mrmr(x, y, n_features = 50, threads = threads)
+  },
   ichol = function() {
     x <- matrix(rnorm(50000 * 10), 50000)
     y <- rnorm(50000)

@@ -1,4 +1,5 @@
-# mRMR with HSIC (mrmr(), the MID criterion of Peng, Long and Ding 2005)
+# mRMR with HSIC (mrmr(), the MID criterion of Peng, Long and Ding 2005),
+# with every HSIC normalised (the default) and as it is (normalize = FALSE),
 # beside fohsic() (Song et al. 2012, Algorithm 2), the per-feature HSIC
 # ranking (feature_scores(method = "hsic"), relevance alone) and, where it
 # is installed, praznik::MRMR() (mutual information on discretised data):
@@ -9,6 +10,11 @@
 #       top n features of each selector, chosen on the training folds only
 #       (evaluate_selection(), `folds` folds, 2 repeats), with the overlap
 #       of the folds' lists
+#   (d) for the two mrmr() arms on all samples: the share of the features
+#       added after the first whose criterion was negative, the median over
+#       them of their mean redundancy over their relevance (1 - contribution:
+#       above 1, redundancy outweighs relevance) and the median rank of
+#       their relevance among all features (1: the most relevant)
 #
 # on Golub (38 x 3051, ALL/AML) and, if the Bioconductor package ALL is
 # installed, ALL B vs T (128 samples) and ALL's B-cell BCR/ABL vs NEG (79
@@ -36,6 +42,9 @@ cat(sprintf("praznik: %s\n", if (has_praznik) {
 # the selectors as functions of (x, y, n): names of the n selected, best first
 selectors <- list(
   mrmr = function(x, y, n) mrmr(x, y, n_features = n, threads = 1L)$ranking,
+  "mrmr (normalize = FALSE)" = function(x, y, n) {
+    mrmr(x, y, n_features = n, normalize = FALSE, threads = 1L)$ranking
+  },
   fohsic = function(x, y, n) fohsic(x, y, n_features = n, threads = 1L)$ranking,
   hsic = function(x, y, n) {
     top_features(feature_scores(x, y, method = "hsic", threads = 1L), n = n)$feature
@@ -75,7 +84,22 @@ bench_data <- function(name, x, y) {
   cat(sprintf("(c) %d-fold cross-validation (%.1f s):\n", folds,
               proc.time()[["elapsed"]] - t0))
   print(ev)
+  cat(sprintf("(d) the criterion of the features added after the first (top %d):\n", n_top))
+  print(mrmr_balance(x, y))
   invisible(list(picks = picks, times = times, evaluation = ev))
+}
+
+# (d): how relevance and redundancy weigh in the two mrmr() arms
+mrmr_balance <- function(x, y) {
+  rows <- lapply(c(TRUE, FALSE), function(normalize) {
+    fit <- mrmr(x, y, n_features = n_top, normalize = normalize, threads = 1L)
+    f <- fit$features
+    added <- f[!is.na(f$rank) & f$rank > 1L, ]
+    data.frame(normalize = normalize, negative = mean(added$score < 0),
+               redundancy_over_relevance = stats::median(1 - added$contribution),
+               relevance_rank = stats::median(rank(-f$relevance)[!is.na(f$rank)]))
+  })
+  do.call(rbind, rows)
 }
 
 gx <- golub$x

@@ -66,6 +66,29 @@ test_that("a time limit stops a BAHSIC or FOHSIC iteration from inside", {
   }
 })
 
+# mrmr()'s first iteration is three passes over the pairs of samples of
+# every feature (relevances, each feature's HSIC with itself, the first
+# feature's redundancies), many seconds here: a run stopped from inside it
+# has printed no iteration message.
+test_that("a time limit stops mrmr() inside its passes over the features", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(32)
+  x <- matrix(rnorm(1000 * 3000), 1000)
+  y <- factor(rep_len(c("a", "b"), 1000))
+  messages <- 0L
+  out <- withCallingHandlers(
+    under_time_limit(function() mrmr(x, y, n_features = 2, verbose = TRUE, threads = 1),
+                     limit = 0.5),
+    message = function(msg) {
+      messages <<- messages + 1L
+      invokeRestart("muffleMessage")
+    }
+  )
+  expect_time_limit(out, "mrmr")
+  expect_identical(messages, 0L)
+})
+
 test_that("lsmi() stops on a time limit", {
   skip_on_cran()
   skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
