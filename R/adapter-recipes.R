@@ -5,11 +5,10 @@
 # so library(bahsic) neither needs nor loads them, and every call into them
 # is recipes::, dials::, ... inside a function body after need_package().
 
-# The methods the step takes: a per-feature score of feature_scores() or a
-# selector, whose ranking it keeps the top of.
-step_score_methods <- c("hsic", "mt", "t", "pc", "lin", "snr", "lods", "pam", "mmd", "kta")
+# The methods the step takes: a per-feature score of feature_scores() (every
+# row of score_table) or a selector, whose ranking it keeps the top of.
 step_selectors <- c("bahsic", "fohsic")
-step_methods <- c(step_score_methods, step_selectors)
+step_methods <- function() c(score_methods, step_selectors)
 
 # The arguments of the function behind `method` that `options` may carry:
 # not the data, the method or the size of the selection (the step's own
@@ -41,7 +40,7 @@ is_tune <- function(x) is.call(x) && identical(x[[1L]], as.name("tune"))
 # p-values"). The selectors rank feature sets and give none.
 step_has_p_values <- function(method, options) {
   if (method %in% step_selectors) return(FALSE)
-  if (method %in% c("lin", "snr", "pam")) {
+  if (score_row(method)$p_values == "permutation") {
     return(!is.null(options$n_perm) || identical(options$adjust, "maxT"))
   }
   TRUE
@@ -240,7 +239,7 @@ step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = F
                   setdiff(names(formals(step_select_hsic)), "..."))
   need_package("recipes", "step_select_hsic()")
   need_package("rlang", "step_select_hsic()")
-  method <- arg_match(method, step_methods, aliases = score_aliases)
+  method <- arg_match(method, step_methods(), aliases = score_aliases)
   check_step_outcome(outcome)
   check_step_options(options, method)
   size <- check_step_size(top_n, threshold, method, options)
