@@ -53,8 +53,10 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #   constant_na    a constant feature's score is NA (no defined statistic)
 #   statistic      NULL or function(score, m) -> list(statistic, p_value,
 #                  effect): the test statistic made from the score alone
-#   perfect        how a perfect separation shows: "class means" (an
-#                  infinite statistic) or "correlation" (+-1)
+#   perfect        how a perfect separation shows: "infinite" (an infinite
+#                  statistic: no spread within the classes, different class
+#                  means) or "unit" (a correlation of +-1, which also needs
+#                  an outcome that varies)
 #   tie, check_ties  NULL or function(res): the key that breaks equal scores;
 #                  function(features, score, res, method): a warning about them
 #   kernel         NULL or list(label, weights, permuted): the label kernel
@@ -73,13 +75,13 @@ score_method <- function(name, label, family, outcomes, scorer, p_values, doc,
                          aliases = character(), signed = FALSE, default_for = character(),
                          uses = character(), recode = NULL, moments = NULL, borrows = FALSE,
                          variance = "none", min_samples = list(n = 2L, why = NULL),
-                         constant_na = FALSE, statistic = NULL, perfect = "class means",
+                         constant_na = FALSE, statistic = NULL, perfect = "infinite",
                          tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
                          limma = character()) {
   stopifnot(is.character(name), length(name) == 1L, all(outcomes %in% score_outcomes),
             all(default_for %in% outcomes), p_values %in% score_p_sources,
             variance %in% c("within", "pooled", "none"),
-            perfect %in% c("class means", "correlation"))
+            perfect %in% c("infinite", "unit"))
   list(name = name, label = label, family = family, outcomes = outcomes, scorer = scorer,
        p_values = p_values, doc = doc, aliases = aliases, signed = signed,
        default_for = default_for, uses = uses, recode = recode, moments = moments,
@@ -111,7 +113,7 @@ score_table <- list(
     # the second class indicator of a two-class factor
     recode = function(y) if (is.factor(y)) as.double(as.integer(y) == 2L) else y,
     min_samples = list(n = 3L, why = "a correlation and its t test on m - 2 df"),
-    statistic = function(score, m) correlation_test(score, m), perfect = "correlation",
+    statistic = function(score, m) correlation_test(score, m), perfect = "unit",
     maxt = maxt_spec(c("two classes", "numeric"), "pc", unit_norm = TRUE),
     doc = paste("Pearson correlation with a numeric outcome (or the second class indicator",
                 "of a two-class factor); eq. 21-23: with unit-norm features and outcome and",
@@ -237,6 +239,20 @@ quoted_list <- function(x, last = " or ") {
 
 # The method list of ?feature_scores, from the rows (roxygen's @eval).
 score_method_docs <- function() {
-  items <- vapply(score_table, function(r) sprintf("  \\item{`\"%s\"`}{%s}", r$name, r$doc), "")
+  p_words <- c(analytic = "analytic", `kernel test` = "the HSIC test of each feature",
+               permutation = "from permutations (`n_perm`)", none = "none")
+  items <- vapply(unname(score_table), function(r) {
+    sprintf("  \\item{`\"%s\"`}{%s Outcomes: %s; p-values: %s%s.}", r$name, r$doc,
+            paste(r$outcomes, collapse = ", "), p_words[[r$p_values]],
+            maxt_doc(r))
+  }, "")
   c("@details", "\\describe{", items, "}")
+}
+
+maxt_doc <- function(r) {
+  if (is.null(r$maxt)) return("")
+  paste0("; `adjust = \"maxT\"`",
+         if (!all(r$outcomes %in% r$maxt$outcomes)) {
+           paste0(" for ", paste(r$maxt$outcomes, collapse = ", "))
+         })
 }

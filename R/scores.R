@@ -411,7 +411,7 @@ rank_scores <- function(score, method, tie = NULL) {
 # kernel scores are finite for them and rank them by value.
 rank_features <- function(method, score, res, src, features) {
   row <- score_row(method)
-  correlation <- row$perfect == "correlation"
+  correlation <- row$perfect == "unit"
   sep <- separating_features(correlation, score, src$m)
   if (correlation) score[sep] <- sign(score[sep])
   tie <- if (any(sep)) {
@@ -513,7 +513,7 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
   row <- score_row(method)
   if (!outcome_kind(y) %in% row$outcomes) stop_score_outcome(row, y, m)
   # a correlation with a constant outcome is undefined
-  if (row$perfect == "correlation" && !is.factor(y)) check_varying_outcome(y)
+  if (row$perfect == "unit" && !is.factor(y)) check_varying_outcome(y)
   need <- row$min_samples
   if (m < need$n) {
     check_min_samples(m, need$n, sprintf("method = \"%s\" (%s)", method, need$why),
