@@ -71,24 +71,26 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  variance, whether the statistic is invariant to a
 #                  feature's scale, and a function(stats, n) that finishes it
 #   limma          the limma column names its score answers to (sort_by)
-score_method <- function(name, label, family, outcomes, scorer, p_values, doc,
-                         aliases = character(), signed = FALSE, default_for = character(),
-                         uses = character(), recode = NULL, moments = NULL, borrows = FALSE,
-                         variance = "none", min_samples = list(n = 2L, why = NULL),
-                         constant_na = FALSE, statistic = NULL, perfect = "infinite",
-                         tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
-                         limma = character()) {
+score_method <- function(name, label, family, outcomes, scorer, p_values, doc, ...) {
+  more <- list(...)
   stopifnot(is.character(name), length(name) == 1L, all(outcomes %in% score_outcomes),
-            all(default_for %in% outcomes), p_values %in% score_p_sources,
-            variance %in% c("within", "pooled", "none"),
-            perfect %in% c("infinite", "unit"))
-  list(name = name, label = label, family = family, outcomes = outcomes, scorer = scorer,
-       p_values = p_values, doc = doc, aliases = aliases, signed = signed,
-       default_for = default_for, uses = uses, recode = recode, moments = moments,
-       borrows = borrows, variance = variance, min_samples = min_samples,
-       constant_na = constant_na, statistic = statistic, perfect = perfect, tie = tie,
-       check_ties = check_ties, kernel = kernel, maxt = maxt, limma = limma)
+            p_values %in% score_p_sources, all(names(more) %in% names(score_method_defaults)))
+  row <- c(list(name = name, label = label, family = family, outcomes = outcomes,
+                scorer = scorer, p_values = p_values, doc = doc), score_method_defaults)
+  row[names(more)] <- more
+  stopifnot(all(row$default_for %in% outcomes), row$variance %in% c("within", "pooled", "none"),
+            row$perfect %in% c("infinite", "unit"))
+  row
 }
+
+# The optional fields of a row and their values when not given.
+score_method_defaults <- list(
+  aliases = character(), signed = FALSE, default_for = character(), uses = character(),
+  recode = NULL, moments = NULL, borrows = FALSE, variance = "none",
+  min_samples = list(n = 2L, why = NULL), constant_na = FALSE, statistic = NULL,
+  perfect = "infinite", tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
+  limma = character()
+)
 
 # The linear methods read each block's class moments (class_moments()); the
 # functions are looked up when called (R/scores-linear.R is collated later).
