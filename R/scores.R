@@ -325,9 +325,10 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
 
   row <- score_row(method)
   if (!is.null(row$recode)) y <- row$recode(y)
-  score_block <- row$scorer(y, m, method, list(kernel = kernel, kernel_y = kernel_y,
-                                               estimator = estimator, threads = threads,
-                                               n_perm = n_perm))
+  # the scorer gets the arguments of the methods (score_table's `uses`)
+  score_block <- row$scorer(y, m, method,
+                            mget(c(score_method_arguments(), "threads", "n_perm"),
+                                 envir = environment()))
   if (is.null(block_size)) block_size <- auto_block_size(m)
   # the permutations are the long part: a bar over the pass that draws them
   # (score_progress())
@@ -366,15 +367,25 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   out
 }
 
-# The scores of all blocks together (list(score, extra, mom)): the kernel
-# methods and pc score each block alone; limma's prior and pamr's s0 need
-# every feature, so the other linear methods are made from the moments of all
-# blocks (`mom`, also what the inference columns use).
+# The scores of all blocks together (list(score, extra, mom, and the
+# blocks' statistic and effect when they give them)): a method without
+# `moments` in its row (the kernel methods, pc) scores each block alone;
+# limma's prior and pamr's s0 need every feature, so the other linear methods
+# are made from the moments of all blocks (`mom`, also what the inference
+# columns use).
 combine_parts <- function(parts, method, var_equal) {
   moments <- score_row(method)$moments
   if (is.null(moments)) {
-    return(list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE),
-                extra = NULL, mom = NULL))
+    join <- function(what) {
+      if (all(vapply(parts, function(q) !is.null(q[[what]]), NA))) {
+        unlist(lapply(parts, `[[`, what), use.names = FALSE)
+      }
+    }
+    extra <- if (all(vapply(parts, function(q) is.data.frame(q$extra), NA))) {
+      do.call(rbind, lapply(parts, `[[`, "extra"))
+    }
+    return(list(score = join("score"), extra = extra, mom = NULL,
+                statistic = join("statistic"), effect = join("effect")))
   }
   mom <- combine_moments(parts)
   res <- moments(mom, var_equal = var_equal, method = method)
@@ -658,7 +669,7 @@ maxt_methods_words <- function() {
 # p-values (NULL for a method without).
 score_inference <- function(method, res, parts, score, m, mom) {
   mean <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
-  effect <- NULL
+  effect <- res$effect
   p <- res$p_value
   statistic <- if (is.null(res$statistic)) score else unname(res$statistic)
   row <- score_row(method)
