@@ -38,11 +38,22 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #   default_for    the outcomes for which it is the default (method = NULL)
 #   uses           the arguments of feature_scores() only it and others that
 #                  list them use (an error when given to another method)
+#   check          NULL or function(y, m, args): checks of its own, after
+#                  those the table makes (outcomes, samples, class sizes)
 #   recode         NULL or function(y): the outcome as the method reads it,
 #                  for its scorer and its permutations
+#   source         NULL or function(src): the feature source as its scorer
+#                  reads it (e.g. a sparse matrix kept sparse)
 #   moments        NULL (each block is scored alone) or function(mom,
 #                  var_equal, method) -> list(score, extra, statistic,
 #                  p_value): the scores from the class moments of all blocks
+#   combine        NULL or function(parts, var_equal, method): the result
+#                  of all blocks, list(score, extra, statistic, effect,
+#                  p_value), where the default (join the blocks' columns, or
+#                  `moments`) does not do
+#   finish         NULL or function(parts, y, d, args, adjust): a result of
+#                  its own shape (e.g. one row per feature and class), or
+#                  NULL for the one table per feature
 #   borrows        the score borrows strength across features (limma's
 #                  prior, pamr's s0): no feature is scored alone
 #   variance       what it needs of the spread within classes: "within" (a
@@ -86,7 +97,8 @@ score_method <- function(name, label, family, outcomes, scorer, p_values, doc, .
 # The optional fields of a row and their values when not given.
 score_method_defaults <- list(
   aliases = character(), signed = FALSE, default_for = character(), uses = character(),
-  recode = NULL, moments = NULL, borrows = FALSE, variance = "none",
+  check = NULL, recode = NULL, source = NULL, moments = NULL, combine = NULL, finish = NULL,
+  borrows = FALSE, variance = "none",
   min_samples = list(n = 2L, why = NULL), constant_na = FALSE, statistic = NULL,
   perfect = "infinite", tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
   limma = character()

@@ -324,17 +324,21 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   check_inference_args(method, y, adjust, adjust_given, n_perm)
 
   row <- score_row(method)
+  # the arguments of the methods (score_table's `uses`), for the row's hooks
+  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
+  if (!is.null(row$check)) row$check(y, m, args)
   if (!is.null(row$recode)) y <- row$recode(y)
-  # the scorer gets the arguments of the methods (score_table's `uses`)
-  score_block <- row$scorer(y, m, method,
-                            mget(c(score_method_arguments(), "threads", "n_perm"),
-                                 envir = environment()))
+  if (!is.null(row$source)) src <- row$source(src)
+  score_block <- row$scorer(y, m, method, args)
   if (is.null(block_size)) block_size <- auto_block_size(m)
   # the permutations are the long part: a bar over the pass that draws them
   # (score_progress())
   prog <- score_progress(src$d, method, adjust, n_perm, block_size)
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
+  # a result of the row's own shape (e.g. several rows per feature)
+  own <- if (!is.null(row$finish)) row$finish(parts, y, d, args, adjust)
+  if (!is.null(own)) return(own)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   res <- combine_parts(parts, method, var_equal)
   mom <- res$mom
@@ -357,13 +361,19 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     stop(sprintf("'adjust' needs p-values, and method = \"%s\" gives none in this version.",
                  method), call. = FALSE)
   }
-  out <- inference_columns(out, inf, p)
-  if (!is.null(res$extra)) out <- cbind(out, res$extra)
+  score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
+              if (!is.null(p)) adjust)
+}
+
+# The score table: its method's own columns, the annotation, the class and
+# attributes (`adjust` only with p-values).
+score_frame <- function(out, extra, annotation, method, adjust) {
+  if (!is.null(extra)) out <- cbind(out, extra)
   rownames(out) <- NULL
-  out <- annotate_features(out, d$annotation)
+  out <- annotate_features(out, annotation)
   class(out) <- c("bahsic_scores", "data.frame")
   attr(out, "method") <- method
-  if (!is.null(p)) attr(out, "adjust") <- adjust
+  if (!is.null(adjust)) attr(out, "adjust") <- adjust
   out
 }
 
@@ -374,7 +384,9 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
 # are made from the moments of all blocks (`mom`, also what the inference
 # columns use).
 combine_parts <- function(parts, method, var_equal) {
-  moments <- score_row(method)$moments
+  row <- score_row(method)
+  if (!is.null(row$combine)) return(row$combine(parts, var_equal, method))
+  moments <- row$moments
   if (is.null(moments)) {
     join <- function(what) {
       if (all(vapply(parts, function(q) !is.null(q[[what]]), NA))) {
