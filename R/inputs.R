@@ -371,7 +371,21 @@ block_source <- function(a, transposed = FALSE, checked = FALSE) {
     b
   }
   list(m = m, d = d, features = features, samples = samples, rows = NULL,
-       checked = checked, read = read)
+       checked = checked, read = read, read_sparse = sparse_reader(a, transposed))
+}
+
+# For a dgCMatrix, read(j, rows) that keeps the block sparse (a samples x
+# features dgCMatrix), for the scorers that take one (the rank scores,
+# R/scores-rank.R); NULL for any other matrix.
+sparse_reader <- function(a, transposed) {
+  if (!methods::is(a, "dgCMatrix")) return(NULL)
+  function(j, rows = NULL) {
+    if (transposed) {
+      b <- if (is.null(rows)) a[j, , drop = FALSE] else a[j, rows, drop = FALSE]
+      return(Matrix::t(b))
+    }
+    if (is.null(rows)) a[, j, drop = FALSE] else a[rows, j, drop = FALSE]
+  }
 }
 
 block_type <- function(a) {

@@ -38,7 +38,7 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #   default_for    the outcomes for which it is the default (method = NULL)
 #   uses           the arguments of feature_scores() only it and others that
 #                  list them use (an error when given to another method)
-#   check          NULL or function(y, m, args): checks of its own, after
+#   check          NULL or function(method, y, m, args): checks of its own, after
 #                  those the table makes (outcomes, samples, class sizes)
 #   recode         NULL or function(y): the outcome as the method reads it,
 #                  for its scorer and its permutations
@@ -51,7 +51,7 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  of all blocks, list(score, extra, statistic, effect,
 #                  p_value), where the default (join the blocks' columns, or
 #                  `moments`) does not do
-#   finish         NULL or function(parts, y, d, args, adjust): a result of
+#   finish         NULL or function(method, parts, y, d, args, adjust): a result of
 #                  its own shape (e.g. one row per feature and class), or
 #                  NULL for the one table per feature
 #   borrows        the score borrows strength across features (limma's
@@ -208,7 +208,34 @@ score_table <- list(
     uses = c("kernel", "kernel_y", "estimator"),
     kernel = list(label = "default", weights = "W", permuted = "score"),
     doc = paste("HSIC of each feature alone (estimator `estimator`) with `kernel` and",
-                "`kernel_y`."))
+                "`kernel_y`.")),
+  wilcoxon = score_method(
+    "wilcoxon", "Wilcoxon rank-sum", "rank", class_outcomes,
+    scorer = function(y, m, method, args) {
+      rank_block_scorer(y, function(part, n) wilcoxon_stats(part, n), args$threads,
+                        keep_sums = isTRUE(args$one_vs_rest))
+    },
+    p_values = "analytic", signed = TRUE, uses = "one_vs_rest", constant_na = TRUE,
+    aliases = c("mann_whitney", "wilcox", "wilcox.test", "ranksum", "rank_sum"),
+    # two classes, or each class against the rest: the marker table
+    check = function(method, y, m, args) check_one_vs_rest(method, y, m, args),
+    source = function(src) rank_source(src),
+    finish = function(method, parts, y, d, args, adjust) {
+      if (isTRUE(args$one_vs_rest)) rank_markers(parts, y, d$features, adjust, method)
+    },
+    doc = paste("the Wilcoxon rank-sum (Mann-Whitney) test of two classes, level 2 against",
+                "level 1, normal approximation with ties corrected; `effect` is the AUC.",
+                "With `one_vs_rest = TRUE`, each class against the rest: the marker table",
+                "(section \"Rank scores\").")),
+  kruskal = score_method(
+    "kruskal", "Kruskal-Wallis", "rank", class_outcomes,
+    scorer = function(y, m, method, args) {
+      rank_block_scorer(y, function(part, n) kruskal_stats(part, n), args$threads)
+    },
+    p_values = "analytic", constant_na = TRUE, aliases = c("kruskal.test", "kruskal_wallis"),
+    source = function(src) rank_source(src),
+    doc = paste("the Kruskal-Wallis test of two or more classes, as [stats::kruskal.test()]",
+                "(section \"Rank scores\")."))
 )
 
 # ---- what the rows say, for the rest of the package --------------------------------

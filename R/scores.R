@@ -294,7 +294,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    adjust = c("BH", "BY", "holm", "bonferroni", "none", "maxT"),
                                    n_perm = NULL, na_action = c("fail", "omit"), assay = 1L,
                                    threads = default_threads(), block_size = NULL,
-                                   parallel = NULL, ...) {
+                                   parallel = NULL, one_vs_rest = FALSE, ...) {
   check_dots(..., .fn = "feature_scores")
   # the arguments of some methods only (score_table), given or not
   env <- environment()
@@ -304,6 +304,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
   check_flag(var_equal, "var_equal")
+  check_flag(one_vs_rest, "one_vs_rest")
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -326,7 +327,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   row <- score_row(method)
   # the arguments of the methods (score_table's `uses`), for the row's hooks
   args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
-  if (!is.null(row$check)) row$check(y, m, args)
+  if (!is.null(row$check)) row$check(method, y, m, args)
   if (!is.null(row$recode)) y <- row$recode(y)
   if (!is.null(row$source)) src <- row$source(src)
   score_block <- row$scorer(y, m, method, args)
@@ -337,7 +338,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
   # a result of the row's own shape (e.g. several rows per feature)
-  own <- if (!is.null(row$finish)) row$finish(parts, y, d, args, adjust)
+  own <- if (!is.null(row$finish)) row$finish(method, parts, y, d, args, adjust)
   if (!is.null(own)) return(own)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   res <- combine_parts(parts, method, var_equal)

@@ -46,6 +46,7 @@ SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts);
 SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_maxt_count(SEXP stat, SEXP opts);
 SEXP C_codes(void);
+SEXP C_rank_sums(SEXP x, SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
@@ -89,6 +90,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_perm_stats", (DL_FUNC) &C_perm_stats, 3},
   {"C_maxt_count", (DL_FUNC) &C_maxt_count, 2},
   {"C_codes", (DL_FUNC) &C_codes, 0},
+  {"C_rank_sums", (DL_FUNC) &C_rank_sums, 2},
   {NULL, NULL, 0}
 };
 

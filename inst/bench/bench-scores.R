@@ -100,3 +100,30 @@ load <- if (file.exists("/proc/loadavg")) {
 cat(sprintf("ALL: %d samples x %d genes (B %d, T %d); median of %d timings; load average %s\n",
             nrow(x), ncol(x), sum(y == "B"), sum(y == "T"), reps, load))
 print(out, digits = 3, row.names = FALSE)
+
+# ---- rank scores -----------------------------------------------------------------
+# The Wilcoxon rank-sum test of every gene on one thread, the whole user call
+# feature_scores(x, y, method = "wilcoxon", threads = 1), against
+# matrixTests::row_wilcoxon_twosample() (CRAN; genes in rows, so its time
+# includes t(x)), both with the normal approximation and the continuity
+# correction; targets: at most 0.15 s, and faster than matrixTests. Skipped
+# without matrixTests. W and the p-values are checked against it first.
+if (requireNamespace("matrixTests", quietly = TRUE)) {
+  peer_w <- function() {
+    tx <- t(x)
+    matrixTests::row_wilcoxon_twosample(tx[, y == "T"], tx[, y == "B"], exact = FALSE,
+                                        correct = TRUE)
+  }
+  ours_w <- function() feature_scores(x, y, method = "wilcoxon", threads = 1)
+  ref <- peer_w()
+  got <- ours_w()
+  w_peer <- batch_time(peer_w, reps)
+  w_ours <- batch_time(ours_w, reps)
+  cat(sprintf(paste0("\nWilcoxon rank-sum, one thread: bahsic %.1f ms (target <= 150), ",
+                     "matrixTests::row_wilcoxon_twosample %.1f ms, ratio %.3f (target < 1); ",
+                     "max |W - W_peer| %.3g, max |p - p_peer| %.3g\n"),
+              1000 * w_ours, 1000 * w_peer, w_ours / w_peer,
+              max(abs(got$statistic - ref$statistic)), max(abs(got$p_value - ref$pvalue))))
+} else {
+  cat("\nWilcoxon rank-sum: matrixTests is not installed, no comparison.\n")
+}
