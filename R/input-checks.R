@@ -97,7 +97,8 @@
 #'     column and rank it like any other feature (with a linear kernel and the
 #'     biased estimator its contribution, 0, is the least possible, so it ranks
 #'     last). \code{feature_scores()} warns and names it: the score
-#'     is NA, ranked last, for \code{"pc"}, \code{"t"} and \code{"snr"} (and
+#'     is NA, ranked last, for \code{"pc"}, \code{"t"}, \code{"snr"},
+#'     \code{"wilcoxon"} and \code{"kruskal"} (every rank ties: no test) (and
 #'     for \code{"pam"} when more than half of the features are constant, as
 #'     its offset \eqn{s_0} is then 0); it is 0 for \code{"lin"}, \code{"mt"},
 #'     \code{"pam"}, \code{"mmd"} and \code{"hsic"}; for \code{"kta"} it is the
@@ -125,7 +126,9 @@
 #'     \code{"pam"} when its offset \eqn{s_0} is 0. Several such features are
 #'     ordered by the difference of their class means, then in feature order.
 #'     The moderated t, B, the kernel scores and pam (\eqn{s_0 > 0}) are finite
-#'     and rank it by value (first in practice); the centroid difference
+#'     and rank it by value (first in practice), as do the rank scores
+#'     (\code{"wilcoxon"}: the largest \eqn{|z|} of the class sizes, AUC 1 or
+#'     0; \code{"kruskal"}); the centroid difference
 #'     (\code{"lin"}) is in the data's units and ranks it by the size of its
 #'     difference. \code{top_features()}, \code{stability_selection(selector
 #'     = "t")} (probability 1, with the warning of its fits counted once) and
@@ -146,8 +149,14 @@
 #'     it undefined. (With a precomputed label kernel, y only gives the number
 #'     of samples and is not checked.) A numeric y given to a two-class method
 #'     (\code{"lin"}, \code{"t"}, \code{"snr"}, \code{"mt"}, \code{"lods"},
-#'     \code{"mmd"}) or to \code{"pam"} is an error that suggests
-#'     \code{factor(y)}.}
+#'     \code{"mmd"}) or to \code{"pam"}, \code{"wilcoxon"} or
+#'     \code{"kruskal"} is an error that suggests \code{factor(y)}.}
+#'   \item{More than two classes}{The methods of two classes (\code{"lin"},
+#'     \code{"t"}, \code{"snr"}, \code{"lods"}, \code{"mmd"}, \code{"pc"})
+#'     are an error that names the methods of several classes;
+#'     \code{"wilcoxon"} suggests \code{"kruskal"} or \code{one_vs_rest =
+#'     TRUE}; \code{"mt"} gives the moderated F; \code{clinical_rfe()} takes
+#'     two classes. The other functions take them.}
 #'   \item{One sample in a class}{HSIC needs no variance: \code{hsic()},
 #'     \code{hsic_test()}, the selectors and the scores \code{"pc"},
 #'     \code{"lin"}, \code{"mmd"}, \code{"kta"} and \code{"hsic"} give their

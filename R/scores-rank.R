@@ -62,6 +62,7 @@
 #' @param one_vs_rest for `method = "wilcoxon"`: `TRUE` tests each class
 #'   of `y` against all the others and returns the marker table (section
 #'   "Rank scores"), for two or more classes.
+#' @name feature_scores
 #' @rdname feature_scores
 #' @examples
 #' # rank scores: Wilcoxon (ALL against AML), Kruskal-Wallis, markers

@@ -93,6 +93,10 @@ GAMMA_UNDEFINED <- "the gamma approximation of the p-values .* is undefined .*Gi
 # the methods that compare classes and take no numeric outcome (their rows)
 CLASS_ONLY <- c(fs(bahsic:::score_methods_with(function(r) !"numeric" %in% r$outcomes)),
                 T_POOLED)
+# those of two classes only, and the rank scores
+TWO_CLASS <- c(fs(bahsic:::score_methods_with(function(r) identical(r$outcomes, "two classes"))),
+               T_POOLED)
+RANKS <- fs(bahsic:::score_methods_with(function(r) r$family == "rank"))
 L1 <- c("l1_lsmi()", "l1_hsic()")
 RFE <- c("clinical_rfe()", 'clinical_rfe(importance = "mkl")')
 CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())", RFE)
@@ -301,7 +305,7 @@ bad_input <- list(
            expect_identical(res$features$rank[2], 4L)   # x_j' W x_j = 0 is eliminated first
          }),
     rule(SELECT, "warning", "1 constant feature \\(g2\\) cannot be standardised", defined),
-    rule(c(fs("pc", "t", "snr"), T_POOLED), "warning",
+    rule(c(fs("pc", "t", "snr"), T_POOLED, RANKS), "warning",
          "1 constant feature \\(g2\\): score NA, ranked last", function(res, run, input) {
            expect_true(is.na(res$score[2]))
            expect_identical(res$rank[2], 4L)
@@ -347,7 +351,7 @@ bad_input <- list(
     rule(SELECT, "warning",
          "4 constant features \\(g1, g2, g3, \\.\\.\\.\\) cannot be standardised",
          function(res, run, input) expect_identical(res$features$rank, 1:4)),
-    rule(c(fs("pc", "t", "snr", "pam"), T_POOLED), "warning", "score NA, ranked last",
+    rule(c(fs("pc", "t", "snr", "pam"), T_POOLED, RANKS), "warning", "score NA, ranked last",
          function(res, run, input) {
            expect_true(all(is.na(res$score)))
            expect_identical(res$rank, 1:4)
@@ -406,6 +410,22 @@ bad_input <- list(
     d
   }, rules = list(
     rule("*", "error", "'y' has a single class \\(\"a\"\\).*needs at least two"))),
+
+  # several classes: the tests of two classes say what to use instead
+  list(case = "three classes", input = function() {
+    d <- toy()
+    d$y <- factor(rep(c("a", "b", "c"), 4))
+    d
+  }, rules = list(
+    rule(fs("wilcoxon"), "error",
+         "\"wilcoxon\" compares two classes; 'y' has 3\\. Use .*\"kruskal\".*one_vs_rest = TRUE"),
+    # the moderated F
+    rule(fs("mt"), "value", check = defined),
+    rule(TWO_CLASS, "error", "compares two classes; 'y' has 3 classes"),
+    rule(fs("pc"), "error", "needs a numeric or two-class outcome"),
+    rule(RFE, "error", "clinical_rfe\\(\\) supports two classes; 'y' has 3 \\(a, b, c\\)"),
+    rule("stability_selection()", "error", "^selector = \"t\" compares two classes"),
+    rule("*", "value", check = defined_or_value))),
 
   list(case = "a constant numeric outcome", input = function() {
     d <- toy()
@@ -597,7 +617,8 @@ bad_input <- list(
   list(case = "options(bahsic.max_memory = \"a\")", options = list(bahsic.max_memory = "a"),
        input = toy, rules = list(
     # the per-gene statistics hold no m x m matrix and do not read the budget
-    rule(c(fs("pc", "lin", "t", "snr", "mt", "lods", "pam"), T_POOLED), "value", check = defined),
+    rule(c(fs("pc", "lin", "t", "snr", "mt", "lods", "pam"), T_POOLED, RANKS), "value",
+         check = defined),
     rule("*", "error", paste0("The option bahsic.max_memory is \"a\"; it must be a positive ",
                               "number of bytes .* or a size such as \"16GB\"")))),
 
