@@ -321,13 +321,12 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
-  check_score_outcome(method, y, m, var_equal, estimator)
+  # the arguments of the methods (score_table's `uses`), for the row's hooks
+  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
+  check_score_outcome(method, y, m, var_equal, estimator, args)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
 
   row <- score_row(method)
-  # the arguments of the methods (score_table's `uses`), for the row's hooks
-  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
-  if (!is.null(row$check)) row$check(method, y, m, args)
   if (!is.null(row$recode)) y <- row$recode(y)
   if (!is.null(row$source)) src <- row$source(src)
   score_block <- row$scorer(y, m, method, args)
@@ -532,8 +531,10 @@ feature_scores.formula <- function(formula, data, subset, na.action, ...) {
 }
 
 # The outcome and the samples a method needs (its row of score_table), with
-# the methods that would take them in the message.
-check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased") {
+# the methods that would take them in the message; `args`, the arguments of
+# the methods, for the row's own check.
+check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased",
+                                args = list()) {
   row <- score_row(method)
   if (!outcome_kind(y) %in% row$outcomes) stop_score_outcome(row, y, m)
   # a correlation with a constant outcome is undefined
@@ -550,6 +551,7 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
                       sprintf("Per-feature HSIC with the %s estimator", estimator),
                       if (estimator == "unbiased") "Use estimator = \"biased\", which needs 2.")
   }
+  if (!is.null(row$check)) row$check(method, y, m, args)
   invisible()
 }
 
