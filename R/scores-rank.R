@@ -144,6 +144,7 @@ rank_source <- function(src) {
 # A two-class rank test on several classes: only one class against the rest
 # (the check of its row of score_table; the table checks that y is classes).
 check_one_vs_rest <- function(method, y, m, args) {
+  if (!is.null(args$one_vs_rest)) check_flag(args$one_vs_rest, "one_vs_rest")
   if (!isTRUE(args$one_vs_rest) && nlevels(y) != 2L) {
     all_at_once <- setdiff(score_methods_with(function(r) {
       r$family == "rank" && "several classes" %in% r$outcomes

@@ -304,7 +304,6 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
   check_flag(var_equal, "var_equal")
-  check_flag(one_vs_rest, "one_vs_rest")
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)

@@ -51,7 +51,7 @@ typedef struct {
  * below RK_SMALL elements, heapsort past a depth of 2 log2(n) (so O(n log n)
  * on any input); written once for plain values (the sort of each class's
  * values) and for (value, class) pairs (many classes), KEY the value. */
-#define RK_SMALL 20
+#define RK_SMALL 48
 
 static int rk_depth(ptrdiff_t n)
 {
@@ -205,6 +205,32 @@ static double rk_merge(const double *v, const ptrdiff_t *lo, const ptrdiff_t *hi
   return big;
 }
 
+/* rk_merge() of two classes without zeros, the common case (a two-class
+ * test on dense data), without the loops over classes. */
+static double rk_merge2(const double *a, ptrdiff_t na, const double *b, ptrdiff_t nb,
+                        double *rsum, double *ties)
+{
+  ptrdiff_t i = 0, j = 0;
+  double pos = 0.0, r0 = 0.0, r1 = 0.0, tsum = 0.0, big = 0.0;
+  while (i < na || j < nb) {
+    const double x = j == nb || (i < na && a[i] <= b[j]) ? a[i] : b[j];
+    const ptrdiff_t i0 = i, j0 = j;
+    while (i < na && a[i] == x) i++;
+    while (j < nb && b[j] == x) j++;
+    const double c0 = (double) (i - i0), c1 = (double) (j - j0), t = c0 + c1,
+                 mid = pos + (t + 1.0) / 2.0;
+    r0 += c0 * mid;
+    r1 += c1 * mid;
+    tsum += t * t * t - t;
+    if (t > big) big = t;
+    pos += t;
+  }
+  rsum[0] = r0;
+  rsum[1] = r1;
+  *ties = tsum;
+  return big;
+}
+
 /* The same for one sorted column of (value, class) pairs. */
 static double rk_walk(const rk_pair *a, ptrdiff_t n, const double *zeros, int ncls,
                       double *rsum, double *ties, double *cnt)
@@ -316,7 +342,9 @@ static void rk_column(const bk_rank_input *in, const bk_rank_aux *aux,
   if (few) {
     for (int k = 0; k < K; k++)
       rkv_sort(b->v + b->lo[k], b->hi[k] - b->lo[k], rk_depth(b->hi[k] - b->lo[k]));
-    big = rk_merge(b->v, b->lo, b->hi, zeros, K, rsum, out->ties + j);
+    big = K == 2 && !zeros ? rk_merge2(b->v + b->lo[0], b->hi[0] - b->lo[0], b->v + b->lo[1],
+                                       b->hi[1] - b->lo[1], rsum, out->ties + j)
+                           : rk_merge(b->v, b->lo, b->hi, zeros, K, rsum, out->ties + j);
   } else {
     rkp_sort(b->pair, n, rk_depth(n));
     big = rk_walk(b->pair, n, zeros, K, rsum, out->ties + j, b->cnt);

@@ -157,7 +157,7 @@ test_that("a sparse dgCMatrix gives the dense result, without being made dense",
                    suppressWarnings(feature_scores(x, d$y, method = "wilcoxon",
                                                    one_vs_rest = TRUE)))
   # the block the scorer sees is sparse
-  src <- rank_source(normalise_inputs(sp, d$y, blocks = TRUE)$source)
+  src <- score_row("kruskal")$source(normalise_inputs(sp, d$y, blocks = TRUE)$source)
   expect_s4_class(read_block(src, 1:3, check = FALSE, names = FALSE), "dgCMatrix")
   # a missing value in the sparse data is found and named
   sp@x[4] <- NA
