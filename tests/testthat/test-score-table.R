@@ -101,6 +101,12 @@ test_that("the adapters, stability selection and evaluation take exactly the tab
   expect_true(all(methods %in% bahsic:::builtin_selectors()))
   # each method's arguments reach stability_selection() (those of feature_scores())
   for (m in methods) expect_true(all(score_table[[m]]$uses %in% bahsic:::stab_selector_formals(m)))
+  # caret's sbf() functions take every method (with n_perm where its p-values need it)
+  for (m in methods) {
+    perm <- score_table[[m]]$p_values == "permutation"
+    expect_s3_class(hsic_sbf_functions(method = m, n_perm = if (perm) 10L), "bahsic_caret_functions")
+    if (perm) expect_error(hsic_sbf_functions(method = m), "give 'n_perm'")
+  }
   skip_peer("mlr3filters")
   flt <- mlr3filters::flt("hsic")
   expect_setequal(flt$param_set$levels$method, methods)
