@@ -229,7 +229,8 @@
 #'   }
 #'   and the method's own columns: `t` (the moderated t) for `lods`,
 #'   `d_<class>` for `pam`. Attributes `"method"` and, with p-values,
-#'   `"adjust"`.
+#'   `"adjust"`. For `"wilcoxon"` and `"kruskal"` see the section "Rank
+#'   scores" (and there the marker table of `one_vs_rest = TRUE`).
 #' @family scores
 #' @seealso \link{input-checks} for what each kind of bad input gives.
 #' @eval roxygen_progress("the permutations (`n_perm`, `adjust = \"maxT\"`)")

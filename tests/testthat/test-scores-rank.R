@@ -159,6 +159,12 @@ test_that("a sparse dgCMatrix gives the dense result, without being made dense",
   # the block the scorer sees is sparse
   src <- score_row("kruskal")$source(normalise_inputs(sp, d$y, blocks = TRUE)$source)
   expect_s4_class(read_block(src, 1:3, check = FALSE, names = FALSE), "dgCMatrix")
+  # a genes x samples sparse assay of a SummarizedExperiment: the same
+  if (requireNamespace("SummarizedExperiment", quietly = TRUE)) {
+    se <- SummarizedExperiment::SummarizedExperiment(list(counts = Matrix::t(sp)))
+    expect_identical(suppressWarnings(feature_scores(se, d$y, method = "kruskal"))$statistic,
+                     suppressWarnings(feature_scores(x, d$y, method = "kruskal"))$statistic)
+  }
   # a missing value in the sparse data is found and named
   sp@x[4] <- NA
   expect_error(feature_scores(sp, d$y, method = "kruskal"), "'x' has missing values")
