@@ -215,3 +215,18 @@ test_that("the rank methods refuse what they cannot use", {
   expect_error(feature_scores(d$x, d$y, method = "kruskal", adjust = "maxT"), "maxT")
   expect_error(feature_scores(d$x, d$y, method = "mann_whitney"), "wilcoxon")
 })
+
+test_that("a time limit stops the rank sums from inside", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(31)
+  # about a second of sorting on one thread, checked every 10-30 ms
+  x <- matrix(rnorm(2000 * 6000), 2000)
+  y <- factor(rep(c("a", "b"), 1000))
+  small <- tied_data()
+  before <- feature_scores(small$x, small$y, method = "wilcoxon")
+  expect_time_limit(under_time_limit(function() {
+    feature_scores(x, y, method = "wilcoxon", threads = 1)
+  }), "wilcoxon")
+  expect_identical(feature_scores(small$x, small$y, method = "wilcoxon"), before)
+})
