@@ -246,9 +246,9 @@ check_rfe_selector_args <- function(args, selector) {
 # The feature_scores() arguments checked as feature_scores() checks them
 # before it reads any data, and the method must give p-values.
 check_sbf_score_args <- function(method, args) {
-  given <- c(kernel = "kernel" %in% names(args), kernel_y = "kernel_y" %in% names(args),
-             estimator = "estimator" %in% names(args),
-             var_equal = "var_equal" %in% names(args))
+  # the arguments of some methods only (score_table)
+  own <- intersect(names(formals(feature_scores.default)), score_method_arguments())
+  given <- stats::setNames(own %in% names(args), own)
   if (given[["kernel"]]) check_kernel(args$kernel, "kernel")
   check_score_arguments(method, given, if (given[["kernel"]]) args$kernel else kernel_gaussian())
   if (given[["estimator"]]) {
@@ -263,10 +263,11 @@ check_sbf_score_args <- function(method, args) {
   }
   if (!is.null(args$parallel)) check_parallel(args$parallel)
   check_inference_args(method, NULL, "none", FALSE, args$n_perm)
-  if (method %in% perm_methods && is.null(args$n_perm)) {
+  if (score_row(method)$p_values == "permutation" && is.null(args$n_perm)) {
     stop(sprintf(paste0("method = \"%s\" has p-values only from permutations of the labels: ",
                         "give 'n_perm' (e.g. n_perm = 1000), or choose a method with ",
-                        "analytic p-values (\"hsic\", \"mt\", \"t\", \"pc\")."), method),
+                        "p-values without them (%s)."), method,
+                 methods_words(function(r) r$p_values %in% c("analytic", "kernel test"), ", ")),
          call. = FALSE)
   }
   args
@@ -304,10 +305,6 @@ rfe_function_list <- function(args, selector) {
             selector = selector)
 }
 
-# Methods of feature_scores() whose statistic borrows strength across
-# features (limma's prior, pamr's s0): no p-value from one feature alone.
-pooled_score_methods <- c("mt", "lods", "pam")
-
 # caret's list for sbf(), filtering by the p-values of feature_scores().
 sbf_function_list <- function(method, cutoff, adjust, args) {
   force(method)
@@ -318,7 +315,9 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
     one <- is.null(dim(x))
     if (one) {
       # sbfControl(multivariate = FALSE), caret's default: one feature per call
-      if (method %in% pooled_score_methods) {
+      # a statistic that borrows strength across features (limma's prior,
+      # pamr's s0, score_table's `borrows`): no p-value from one feature alone
+      if (score_row(method)$borrows) {
         stop(sprintf(paste0("method = \"%s\" pools information across features, so caret ",
                             "must score them all at once: use caret::sbfControl(functions = ",
                             "..., multivariate = TRUE)."), method), call. = FALSE)

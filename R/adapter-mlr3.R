@@ -179,7 +179,7 @@ make_filter_hsic <- function() {
       .calculate = function(task, nfeat) {
         d <- mlr3_task_data(task)
         s <- mlr3_call("feature_scores", d, self$param_set$get_values())
-        score <- if (attr(s, "method") %in% signed_methods) abs(s$score) else s$score
+        score <- if (score_row(attr(s, "method"))$signed) abs(s$score) else s$score
         stats::setNames(score, d$features)
       }
     )

@@ -5,11 +5,11 @@
 # so library(bahsic) neither needs nor loads them, and every call into them
 # is recipes::, dials::, ... inside a function body after need_package().
 
-# The methods the step takes: a per-feature score of feature_scores() or a
-# selector, whose ranking it keeps the top of.
-step_score_methods <- c("hsic", "mt", "t", "pc", "lin", "snr", "lods", "pam", "mmd", "kta")
-step_selectors <- function() selector_names()  # the selector table, R/selector-table.R
-step_methods <- function() c(step_score_methods, step_selectors())
+# The methods the step takes: a per-feature score of feature_scores() (every
+# row of score_table) or a selector (the selector table, R/selector-table.R),
+# whose ranking it keeps the top of.
+step_selectors <- function() selector_names()
+step_methods <- function() c(score_methods, step_selectors())
 
 # The arguments of the function behind `method` that `options` may carry:
 # not the data, the method or the size of the selection (the step's own
@@ -47,7 +47,7 @@ is_tune <- function(x) is.call(x) && identical(x[[1L]], as.name("tune"))
 # p-values"). The selectors rank feature sets and give none.
 step_has_p_values <- function(method, options) {
   if (method %in% step_selectors()) return(FALSE)
-  if (method %in% c("lin", "snr", "pam")) {
+  if (score_row(method)$p_values == "permutation") {
     return(!is.null(options$n_perm) || identical(options$adjust, "maxT"))
   }
   TRUE

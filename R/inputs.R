@@ -438,7 +438,7 @@ source_matrix <- function(src, check = TRUE, block_size = matrix_block_size(src)
     stop(sprintf(paste0("The dense %d x %d (samples x features) matrix needs %.1f GiB, above the ",
                         "memory budget of %.1f GiB (option bahsic.max_memory). Keep fewer ",
                         "features first: feature_scores() reads them a block at a time ",
-                        "(e.g. keep the top genes by method = \"mt\" or \"hsic\"), or raise ",
+                        "(e.g. keep its top genes, by any of its methods), or raise ",
                         "the option if the machine has the memory."),
                  src$m, src$d, need / 1024^3, budget / 1024^3), call. = FALSE)
   }

@@ -55,7 +55,8 @@ permutation_pvalues <- function(x, y, method, var_equal = FALSE,
   maxt_run(x, y, method, var_equal, n_perm, threads, run = run)
 }
 
-# the statistics of the maxT engine: maxt_methods (R/scores.R)
+# the statistics of the maxT engine: the rows of score_table with `maxt`
+# (R/score-table.R), which give each one's C mode
 
 # Relative allowance for rounding in "|T_b| >= |T|".
 perm_tolerance <- 1e-10
@@ -143,6 +144,7 @@ maxt_count <- function(perm, prep, opts) {
 }
 
 arg_match_perm <- function(method) {
+  maxt_methods <- score_methods_with(function(r) !is.null(r$maxt))
   if (!is.character(method) || length(method) != 1L || !method %in% maxt_methods) {
     stop("`method` must be one of ", paste0("\"", maxt_methods, "\"", collapse = ", "),
          " for permutation p-values.", call. = FALSE)
@@ -155,39 +157,42 @@ arg_match_perm <- function(method) {
 # statistics invariant to its scale too, scaled to unit norm, so that the
 # class sums of squares in C lose little to cancellation; the labels.
 perm_problem <- function(x, y, method, var_equal) {
+  row <- score_row(method)
+  spec <- row$maxt
   m <- nrow(x)
   xt <- t(x)
   xt <- xt - rowMeans(xt)
-  if (method %in% c("t", "snr", "pc")) {
+  if (spec$unit_norm) {
     s <- sqrt(rowSums(xt^2))
     s[s == 0] <- 1
     xt <- xt / s
   }
   storage.mode(xt) <- "double"
-  if (method == "pc") {
+  if ("numeric" %in% spec$outcomes) {
+    # a correlation: every permutation of the numeric outcome
     if (!is.numeric(y)) {
-      stop("`y` must be numeric for method \"pc\".", call. = FALSE)
+      stop("`y` must be numeric for method \"", method, "\".", call. = FALSE)
     }
     yc <- as.double(y) - mean(y)
     ny <- sqrt(sum(yc^2))
     if (!is.finite(ny) || ny == 0) {
-      stop("`y` must not be constant for method \"pc\": a correlation with a ",
+      stop("`y` must not be constant for method \"", method, "\": a correlation with a ",
            "constant is undefined.", call. = FALSE)
     }
-    return(list(method = method, xt = xt, opts = list(method = "pc", y = yc / ny)))
+    return(list(method = method, xt = xt, numeric = TRUE,
+                opts = list(method = spec$mode, y = yc / ny)))
   }
   if (!is.factor(y) || nlevels(y) != 2L || anyNA(y)) {
     stop("`y` must be a factor with exactly 2 levels and no NA for method \"",
          method, "\".", call. = FALSE)
   }
-  pooled <- method == "mt" || (method == "t" && var_equal)
-  min_n <- if (method %in% c("t", "snr") && !pooled) 2L else 1L
+  pooled <- row$variance == "pooled" || (var_equal && "var_equal" %in% row$uses)
+  min_n <- if (row$variance == "within" && !pooled) 2L else 1L
   n <- tabulate(as.integer(y), 2L)
   check_classes(list(n = n, m = m, levels = levels(y)), min_n, pooled, method)
-  name <- switch(method, t = if (var_equal) "t_pooled" else "t", mt = "moments",
-                 method)
+  name <- if (pooled && !is.null(spec$pooled_mode)) spec$pooled_mode else spec$mode
   cls <- as.integer(y) - 1L
-  list(method = method, xt = xt, n = n, cls = cls,
+  list(method = method, xt = xt, n = n, cls = cls, numeric = FALSE,
        opts = list(method = name, cls = cls))
 }
 
@@ -195,7 +200,8 @@ perm_problem <- function(x, y, method, var_equal) {
 perm_stats <- function(prep, perm, threads) {
   opts <- c(prep$opts, list(threads = threads))
   out <- .Call(C_perm_stats, prep$xt, perm, opts)
-  if (prep$method == "mt") out <- moderated_t_columns(out, prep$n)
+  post <- score_row(prep$method)$maxt$post
+  if (!is.null(post)) out <- post(out, prep$n)
   out
 }
 
@@ -222,13 +228,13 @@ moderated_t_columns <- function(mom, n) {
 
 # The number of distinct labellings (as a double: it can exceed integers).
 perm_count <- function(prep, m) {
-  if (prep$method == "pc") factorial(m) else choose(m, prep$n[2L])
+  if (prep$numeric) factorial(m) else choose(m, prep$n[2L])
 }
 
 # Every labelling once, as permutations (m x n_lab, the identity among them):
 # two classes, every set of class-2 positions; "pc", every permutation.
 perm_enumerate <- function(prep, m) {
-  if (prep$method == "pc") return(all_permutations(m))
+  if (prep$numeric) return(all_permutations(m))
   cls <- prep$cls
   from2 <- which(cls == 1L)
   from1 <- which(cls == 0L)

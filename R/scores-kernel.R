@@ -44,10 +44,12 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
     stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
          call. = FALSE)
   }
-  if (method == "mmd") {
+  # the method's label kernel, weights and permuted statistic (score_table)
+  spec <- score_row(method)$kernel
+  if (spec$label == "balanced") {
     kernel_y <- label_kernel_binary(balanced = TRUE)
   } else if (is.null(kernel_y)) {
-    kernel_y <- if (method == "kta" && is.factor(y) && nlevels(y) == 2L) {
+    kernel_y <- if (spec$label == "two classes" && is.factor(y) && nlevels(y) == 2L) {
       label_kernel_binary(balanced = FALSE)
     } else {
       default_label_kernel(y)
@@ -59,12 +61,12 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   pr <- problem_labels(
     list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator),
-    list(labels = if (method == "hsic") "W" else "gram",
+    list(labels = spec$weights,
          # W, the pair workspace of bk_feature_dot(), the median heuristic's,
          # and a full label kernel
          memory = function(pr) check_memory(m, 2.5 + full_label)))
   lab <- pr$label
-  W <- if (method == "hsic") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+  W <- if (spec$weights == "W") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
   median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
   test <- test_label_side(if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y), m)
   if (!is.null(n_perm)) {
@@ -74,7 +76,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
     # the statistic permuted: the score itself for hsic and mmd (sum K_j o W),
     # HSIC with the same K and L for kta (tr(K L) is not invariant to
     # centring, tr(K HLH) is)
-    test$Wt <- if (method == "kta") test$Lc else W
+    test$Wt <- if (spec$permuted == "centred") test$Lc else W
     test$perms <- matrix(vapply(seq_len(n_perm), function(i) sample.int(m), integer(m)) - 1L,
                          nrow = m)
   }

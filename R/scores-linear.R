@@ -35,41 +35,44 @@
 #' Univariate linear feature scores
 #'
 #' @param x Validated finite double matrix, samples x features.
-#' @param y Numeric vector (method "pc"), a two-level factor ("lin", "t",
-#'   "snr", "lods") or a factor with two or more levels ("mt", "pam").
-#' @param method One of "pc", "lin", "t", "snr", "mt", "lods", "pam".
-#' @param var_equal For "t": pooled-variance t instead of Welch's.
+#' @param y Numeric vector (a method without class moments, the correlation),
+#'   a two-level factor (a method that takes two classes only) or a factor
+#'   with two or more levels, as the method's row of `score_table` says.
+#' @param method One of the linear methods of `score_table`.
+#' @param var_equal For the methods that use it: pooled-variance t instead
+#'   of Welch's.
 #' @return `list(score = <double, one per feature>, extra = <data.frame with
 #'   one row per feature, or NULL>)`, and for the methods with an analytic
-#'   null (t, mt, lods) `statistic` and `p_value`. For "mt" and "lods" the list carries
+#'   null `statistic` and `p_value`. For limma's statistics the list carries
 #'   the empirical Bayes hyper-parameters as `attr(, "prior")`.
 #' @noRd
-linear_scores <- function(x, y, method = names(linear_methods),
-                          var_equal = FALSE) {
+linear_scores <- function(x, y, method = linear_method_names(), var_equal = FALSE) {
   method <- match.arg(method)
-  spec <- linear_methods[[method]]
+  row <- score_row(method)
   m <- nrow(x)
   if (length(y) != m) {
     stop("`y` must have one value per row (sample) of `x`: ", length(y),
          " values for ", m, " samples.", call. = FALSE)
   }
-  if (spec$labels == "numeric") {
+  if (is.null(row$moments)) {
     if (!is.numeric(y)) {
       stop("`y` must be numeric for method \"", method, "\".", call. = FALSE)
     }
-    out <- spec$fun(x, as.double(y))
+    out <- score_pc(x, as.double(y))
   } else {
-    k <- if (spec$labels == "binary") "exactly 2" else "at least 2"
-    if (!is.factor(y) || nlevels(y) < 2L ||
-        (spec$labels == "binary" && nlevels(y) != 2L)) {
+    binary <- identical(row$outcomes, "two classes")
+    k <- if (binary) "exactly 2" else "at least 2"
+    if (!is.factor(y) || nlevels(y) < 2L || (binary && nlevels(y) != 2L)) {
       stop("`y` must be a factor with ", k, " levels for method \"", method,
            "\".", call. = FALSE)
     }
-    out <- spec$fun(class_moments(x, y), var_equal = var_equal)
+    out <- row$moments(class_moments(x, y), var_equal = var_equal, method = method)
   }
   names(out$score) <- colnames(x)
   out
 }
+
+linear_method_names <- function() score_methods_with(function(r) r$family == "linear")
 
 # Per-class counts, means and within-class sums of squares (K x d), feature
 # j in units of 2^expo[j] (NA: a feature of zeros), whether each feature is
@@ -141,8 +144,8 @@ score_pc <- function(x, y) {
 }
 
 # Centroid (Bedo et al. 2006) with lambda = 1/2: the mean difference.
-score_lin <- function(mom, ...) {
-  check_classes(mom, 1L, FALSE, "lin")
+score_lin <- function(mom, method) {
+  check_classes(mom, 1L, FALSE, method)
   # in the data's units
   list(score = .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L), extra = NULL)
 }
@@ -150,15 +153,15 @@ score_lin <- function(mom, ...) {
 # Welch t with s-bar of eq. (24), or the pooled-variance t. The p-value is
 # two-sided from Student's t with m - 2 degrees of freedom (pooled) or the
 # Welch-Satterthwaite df, as stats::t.test() computes them.
-score_t <- function(mom, var_equal = FALSE, ...) {
+score_t <- function(mom, var_equal, method) {
   n <- mom$n
   if (var_equal) {
-    check_classes(mom, 1L, TRUE, "t")
+    check_classes(mom, 1L, TRUE, method)
     s2 <- (mom$ss[1L, ] + mom$ss[2L, ]) / (mom$m - 2)
     se <- sqrt(s2 * (1 / n[1L] + 1 / n[2L]))
     df <- mom$m - 2
   } else {
-    check_classes(mom, 2L, FALSE, "t")
+    check_classes(mom, 2L, FALSE, method)
     # eq. (24): s_k^2 / m_k with s_k^2 = ss_k / (m_k - 1)
     v1 <- mom$ss[1L, ] / (n[1L] - 1) / n[1L]
     v2 <- mom$ss[2L, ] / (n[2L] - 1) / n[2L]
@@ -183,8 +186,8 @@ two_sided_t <- function(t, df) {
 }
 
 # Signal to noise: s-bar = s_+ + s_- (section 6.2).
-score_snr <- function(mom, ...) {
-  check_classes(mom, 2L, FALSE, "snr")
+score_snr <- function(mom, method) {
+  check_classes(mom, 2L, FALSE, method)
   s <- sqrt(mom$ss / (mom$n - 1))
   list(score = ratio_or_na(mean_diff(mom), s[1L, ] + s[2L, ]), extra = NULL)
 }
@@ -192,19 +195,19 @@ score_snr <- function(mom, ...) {
 # Two classes: the moderated t of the difference (coefficient 2 of ~ y), its
 # p-value from t with the posterior df; more classes: the moderated F of
 # coefficients 2..K together (limma's topTable(fit, coef = 2:K)).
-score_mt <- function(mom, ...) {
+score_mt <- function(mom, method) {
   if (length(mom$n) > 2L) {
-    eb <- moderated_f(mom)
+    eb <- moderated_f(mom, method)
     return(structure(list(score = eb$F, extra = NULL, statistic = eb$F, p_value = eb$p_value),
                      prior = eb$prior))
   }
-  eb <- moderated_t(mom, "mt")
+  eb <- moderated_t(mom, method)
   structure(list(score = eb$t, extra = NULL, statistic = eb$t,
                  p_value = two_sided_t(eb$t, eb$df_total)), prior = eb$prior)
 }
 
-score_lods <- function(mom, ...) {
-  eb <- moderated_t(mom, "lods")
+score_lods <- function(mom, method) {
+  eb <- moderated_t(mom, method)
   structure(list(score = eb$lods, extra = data.frame(t = unname(eb$t)), statistic = eb$t,
                  p_value = two_sided_t(eb$t, eb$df_total)),
             prior = eb$prior)
@@ -216,8 +219,8 @@ score_lods <- function(mom, ...) {
 # and the class-k contrast is scaled by mk_k = sqrt(1 / m_k - 1 / m). The
 # score sum_k d_jk^2 is HSIC0 of eq. (27-28) up to (m - 1)^2, with feature j
 # scaled by 1 / (s_j + s0) and the label map e_y / (m_y mk_y).
-score_pam <- function(mom, ...) {
-  check_classes(mom, 1L, TRUE, "pam")
+score_pam <- function(mom, method) {
+  check_classes(mom, 1L, TRUE, method)
   # s0 compares the features' spreads: one unit for all
   mom <- common_units(mom)
   m <- mom$m
@@ -263,14 +266,14 @@ pam_zero_spread <- function(means, overall) {
 # permutations allow). NA is only the constant feature's (0 / 0), observed
 # too: its p-value is NA.
 permutation_scorer <- function(y, method, var_equal, perms) {
-  fun <- linear_methods[[method]]$fun
+  fun <- score_row(method)$moments
   cls <- as.integer(y)
   k <- nlevels(y)
   stat <- function(b, labels) {
     mom <- .Call(C_feature_moments, b, labels, k)
     mom$m <- nrow(b)
     mom$levels <- levels(y)
-    fun(mom, var_equal = var_equal)$score
+    fun(mom, var_equal = var_equal, method = method)$score
   }
   # the blocks were checked by the scoring pass: bad = 0
   function(b) {
@@ -287,17 +290,6 @@ permutation_scorer <- function(y, method, var_equal, perms) {
     list(p_value = p, bad = 0)
   }
 }
-
-# The dispatch table: what `y` must be and the function that scores.
-linear_methods <- list(
-  pc = list(labels = "numeric", fun = score_pc),
-  lin = list(labels = "binary", fun = score_lin),
-  t = list(labels = "binary", fun = score_t),
-  snr = list(labels = "binary", fun = score_snr),
-  mt = list(labels = "factor", fun = score_mt),
-  lods = list(labels = "binary", fun = score_lods),
-  pam = list(labels = "factor", fun = score_pam)
-)
 
 # ---- moderated t and B (Smyth 2004) ------------------------------------------
 # What limma::eBayes(limma::lmFit(t(x), model.matrix(~ y))) computes for
@@ -369,8 +361,8 @@ moderated_t <- function(mom, method, proportion = 0.01,
 # squares sum_k m_k (mean_k - mean)^2 over the posterior variance, so F is
 # the one-way ANOVA F with the moderated variance of eq. (25) in place of the
 # residual variance.
-moderated_f <- function(mom) {
-  check_classes(mom, 1L, TRUE, "mt")
+moderated_f <- function(mom, method) {
+  check_classes(mom, 1L, TRUE, method)
   mom <- common_units(mom)
   n <- mom$n
   k <- length(n)

@@ -15,8 +15,6 @@
 # direction for effects (R/scores-linear.R); in the marker table, each class
 # against the rest.
 
-rank_methods <- c("wilcoxon", "kruskal")
-
 # DOC: (for ?feature_scores, the rank methods; kept in a block of its own)
 #' @section Rank scores:
 #' \describe{
@@ -80,12 +78,13 @@ rank_methods <- c("wilcoxon", "kruskal")
 #' head(mk[mk$rank <= 2, ])
 NULL
 
-# The block scorer of the rank methods, shaped as kernel_block_scorer() and
-# linear_block_scorer(): a function of a block (dense, or a samples x
-# features dgCMatrix) that gives its part -- score, statistic, p_value,
-# effect, average, constant and bad -- and, for the marker table, the rank
-# sums and class sums themselves (`keep_sums`).
-rank_block_scorer <- function(y, method, threads, keep_sums = FALSE) {
+# The block scorer of the rank methods (their rows of score_table,
+# R/score-table.R), shaped as kernel_block_scorer(): a function of a block
+# (dense, or a samples x features dgCMatrix) that gives its part -- score,
+# statistic, p_value, effect, average, constant and bad -- from the rank sums
+# by `stats` (wilcoxon_stats(), kruskal_stats()), and, for the marker table,
+# the rank sums and class sums themselves (`keep_sums`).
+rank_block_scorer <- function(y, stats, threads, keep_sums = FALSE) {
   cls <- as.integer(y)
   K <- nlevels(y)
   n <- tabulate(cls, K)
@@ -95,9 +94,9 @@ rank_block_scorer <- function(y, method, threads, keep_sums = FALSE) {
     part$average <- colSums(part$sum) / sum(n)
     # the marker table makes its statistics from the sums of all blocks
     if (keep_sums) return(part)
-    stats <- if (method == "kruskal") kruskal_stats(part, n) else wilcoxon_stats(part, n)
+    out <- stats(part, n)
     part[c("rsum", "ties", "sum", "pos")] <- NULL
-    c(stats, part)
+    c(out, part)
   }
 }
 
@@ -139,34 +138,26 @@ kruskal_stats <- function(part, n) {
   list(score = H, statistic = H, p_value = stats::pchisq(H, sum(k) - 1L, lower.tail = FALSE))
 }
 
-# The scores of all blocks (as combine_parts(), R/scores.R).
-combine_rank_parts <- function(parts) {
-  col <- function(name) unlist(lapply(parts, `[[`, name), use.names = FALSE)
-  list(score = col("score"), statistic = col("statistic"), p_value = col("p_value"),
-       effect = col("effect"), extra = NULL, mom = NULL)
-}
-
-# For the rank methods, a source whose blocks of a dgCMatrix stay sparse
-# (sparse_reader(), R/inputs.R); any other source, or method (NULL: not yet
-# chosen, never a rank method), as it is.
-rank_source <- function(src, method) {
-  if (isTRUE(method %in% rank_methods) && !is.null(src$read_sparse)) src$read <- src$read_sparse
+# A source whose blocks of a dgCMatrix stay sparse (sparse_reader(),
+# R/inputs.R); any other source as it is.
+rank_source <- function(src) {
+  if (!is.null(src$read_sparse)) src$read <- src$read_sparse
   src
 }
 
-# The outcome the rank methods take: classes (a factor), two for
-# "wilcoxon" unless one class is tested against the rest.
-check_rank_outcome <- function(method, y, one_vs_rest) {
-  check_flag(one_vs_rest, "one_vs_rest")
-  if (!is.factor(y)) {
-    stop(sprintf(paste0("method = \"%s\" compares classes; 'y' is a numeric outcome. Use ",
-                        "\"pc\" or \"hsic\" for a numeric outcome, or factor(y) if the ",
-                        "numbers code classes."), method), call. = FALSE)
-  }
-  if (method == "wilcoxon" && !one_vs_rest && nlevels(y) != 2L) {
-    stop(sprintf(paste0("method = \"wilcoxon\" compares two classes; 'y' has %d. Use method = ",
-                        "\"kruskal\" (Kruskal-Wallis) for all of them at once, or ",
-                        "one_vs_rest = TRUE for each class against the others."), nlevels(y)),
+# A two-class rank test on several classes: only one class against the rest
+# (the check of its row of score_table; the table checks that y is classes).
+check_one_vs_rest <- function(method, y, m, args) {
+  if (!is.null(args$one_vs_rest)) check_flag(args$one_vs_rest, "one_vs_rest")
+  if (!isTRUE(args$one_vs_rest) && nlevels(y) != 2L) {
+    all_at_once <- setdiff(score_methods_with(function(r) {
+      r$family == "rank" && "several classes" %in% r$outcomes
+    }), method)
+    stop(sprintf(paste0("method = \"%s\" compares two classes; 'y' has %d. Use method = ",
+                        "%s for all of them at once, or one_vs_rest = TRUE for each class ",
+                        "against the others."), method, nlevels(y),
+                 paste0(quoted_list(all_at_once), " (", score_labels[all_at_once], ")",
+                        collapse = " or ")),
          call. = FALSE)
   }
   invisible()
@@ -175,7 +166,7 @@ check_rank_outcome <- function(method, y, one_vs_rest) {
 # The marker table: each class against the rest, from the rank sums and
 # class sums of every block (rank_block_scorer(keep_sums = TRUE)), one row
 # per feature and class (see the section "Rank scores" of ?feature_scores).
-rank_markers <- function(parts, y, features, adjust) {
+rank_markers <- function(parts, y, features, adjust, method) {
   n <- tabulate(y, nlevels(y))
   m <- sum(n)
   glue <- function(name) do.call(cbind, lapply(parts, `[[`, name))
@@ -184,12 +175,12 @@ rank_markers <- function(parts, y, features, adjust) {
   pos <- glue("pos")
   ties <- unlist(lapply(parts, `[[`, "ties"), use.names = FALSE)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
-  if (any(constant)) warn_constant(features, constant, "wilcoxon", NA_real_)
+  if (any(constant)) warn_constant(features, constant, method, NA_real_)
   rows <- lapply(seq_along(n)[n > 0], function(k) {
     s <- wilcoxon_one(rsum[k, ], n[k], m - n[k], ties)
     p <- s$p_value
     data.frame(feature = features, class = levels(y)[k], score = s$score,
-               rank = rank_scores(s$score, "wilcoxon"), statistic = s$statistic,
+               rank = rank_scores(s$score, method), statistic = s$statistic,
                p_value = p, adj_p_value = stats::p.adjust(p, adjust), auc = s$effect,
                log_fc = sums[k, ] / n[k] - (colSums(sums) - sums[k, ]) / (m - n[k]),
                detected_in = pos[k, ] / n[k],
@@ -200,7 +191,7 @@ rank_markers <- function(parts, y, features, adjust) {
   out$class <- factor(out$class, levels(y))
   rownames(out) <- NULL
   class(out) <- c("bahsic_markers", "data.frame")
-  attr(out, "method") <- "wilcoxon"
+  attr(out, "method") <- method
   attr(out, "adjust") <- adjust
   out
 }

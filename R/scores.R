@@ -4,38 +4,8 @@
 #' Each method is a member of the HSIC family (Song et al. 2012, section 6):
 #' HSIC with a particular data kernel, label kernel and preprocessing.
 #'
-#' \describe{
-#'   \item{`"pc"`}{Pearson correlation with a numeric outcome (or the second
-#'     class indicator of a two-class factor); eq. 21-23: with unit-norm
-#'     features and outcome and linear kernels, HSIC0 \eqn{(m-1)^2} is the
-#'     squared correlation.}
-#'   \item{`"lin"`}{centroid: mean difference, second class minus first;
-#'     its square is HSIC0 \eqn{(m-1)^2} with a linear kernel and
-#'     [label_kernel_binary()] (balanced).}
-#'   \item{`"t"`}{Welch t with the paper's \eqn{\bar s} (eq. 24), as
-#'     [stats::t.test()]; `var_equal = TRUE` gives the pooled t of
-#'     `genefilter::rowttests()` (which reports first minus second class).}
-#'   \item{`"snr"`}{signal to noise, \eqn{(\bar x_+ - \bar x_-)/(s_+ + s_-)}.}
-#'   \item{`"mt"`, `"lods"`}{limma's moderated t and B statistic (log odds
-#'     of differential expression) for a two-group design,
-#'     `eBayes(lmFit(t(x), model.matrix(~ y)))` (eq. 25). For more than two
-#'     classes `"mt"` is limma's moderated F of the same fit (below).}
-#'   \item{`"pam"`}{pamr's standardised centroid differences at threshold 0,
-#'     for two or more classes; the score is their sum of squares over the
-#'     classes, and columns `d_<class>` hold each one. It is HSIC0
-#'     \eqn{(m-1)^2} with a linear kernel on the features scaled by
-#'     \eqn{1/(s_j + s_0)} and `label_kernel_pam(standardize = TRUE)`
-#'     (eq. 27-28).}
-#'   \item{`"mmd"`}{biased squared maximum mean discrepancy between the two
-#'     classes with the data kernel `kernel`, equal to HSIC0 \eqn{(m-1)^2}
-#'     with [label_kernel_binary()] (eq. 26).}
-#'   \item{`"kta"`}{unnormalised kernel target alignment \eqn{\mathrm{tr}(K
-#'     L)} (section 6.4), with \eqn{L = y y^\top}, \eqn{y = \pm 1}, for two
-#'     classes, or `kernel_y`.}
-#'   \item{`"hsic"`}{HSIC of each feature alone (estimator `estimator`) with
-#'     `kernel` and `kernel_y`.}
-#' }
-#'
+#' @eval score_method_docs()
+#' @details
 #' **The default method** (`method = NULL`) follows the outcome, and a
 #' message says which was used. Measured by `inst/bench/bench-defaults.R`
 #' (in the sources): for two classes limma's moderated t found the most
@@ -286,60 +256,30 @@ feature_scores <- function(x, ...) {
   UseMethod("feature_scores")
 }
 
-score_methods <- c("pc", "lin", "t", "snr", "mt", "lods", "pam", "mmd", "kta", "hsic",
-                   "wilcoxon", "kruskal")
-signed_methods <- c("pc", "lin", "t", "snr", "mt", "wilcoxon")
-# what users call the methods elsewhere (arg_match() suggests the method)
-score_aliases <- c(limma = "mt", moderated = "mt", moderated_t = "mt", modt = "mt",
-                   ebayes = "mt", eBayes = "mt", welch = "t", ttest = "t", t.test = "t",
-                   student = "t", rowttests = "t", pearson = "pc", cor = "pc",
-                   correlation = "pc", pamr = "pam", shrunken = "pam", centroid = "lin",
-                   meandiff = "lin", B = "lods", b = "lods", lod = "lods", s2n = "snr",
-                   signal_to_noise = "snr", alignment = "kta", mann_whitney = "wilcoxon",
-                   wilcox = "wilcoxon", wilcox.test = "wilcoxon", ranksum = "wilcoxon",
-                   rank_sum = "wilcoxon", kruskal.test = "kruskal", kruskal_wallis = "kruskal")
-score_labels <- c(pc = "Pearson correlation", lin = "centroid (mean difference)",
-                  t = "Welch's t", snr = "signal to noise", mt = "limma's moderated t",
-                  lods = "limma's B statistic (log odds)",
-                  pam = "pamr's shrunken-centroid statistic", mmd = "maximum mean discrepancy",
-                  kta = "kernel target alignment", hsic = "per-feature HSIC",
-                  wilcoxon = "Wilcoxon rank-sum", kruskal = "Kruskal-Wallis")
-
 # The method for `method = NULL`, from the outcome (see ?feature_scores and
 # inst/bench/bench-defaults.R for the measurement behind it), announced
 # with a message so that nobody mistakes one statistic for another.
 default_score_method <- function(y) {
-  if (is.matrix(y)) {
-    method <- "hsic"
-    what <- "a matrix outcome"
-  } else if (is.factor(y) && nlevels(y) == 2L) {
-    method <- "mt"
-    what <- "two classes"
-  } else if (is.factor(y)) {
-    method <- "pam"
-    what <- sprintf("%d classes", nlevels(y))
-  } else {
-    method <- "pc"
-    what <- "a numeric outcome"
-  }
+  kind <- outcome_kind(y)
+  method <- score_methods_with(function(r) kind %in% r$default_for)
   message(sprintf(paste0("feature_scores(): method = \"%s\" (%s), the default for %s. ",
                          "Give 'method' to choose another (?feature_scores)."),
-                  method, score_labels[[method]], what))
+                  method, score_labels[[method]], outcome_words(y)))
   method
 }
 
 # The arguments a method does not use are errors when given: a t.test() user's
 # var_equal = TRUE with method = "mt" must not pass unnoticed.
 check_score_arguments <- function(method, given, kernel) {
-  uses <- list(kernel = c("mmd", "kta", "hsic"), kernel_y = c("kta", "hsic"),
-               estimator = "hsic", var_equal = "t", one_vs_rest = "wilcoxon")
+  uses <- score_row(method)$uses
   for (arg in names(given)[given]) {
-    if (!method %in% uses[[arg]]) {
-      stop_unused(arg, paste0("method = \"", uses[[arg]], "\"", collapse = " or "),
+    if (!arg %in% uses) {
+      users <- score_methods_with(function(r) arg %in% r$uses)
+      stop_unused(arg, paste0("method = \"", users, "\"", collapse = " or "),
                   sprintf("method = \"%s\"", method))
     }
   }
-  if (method %in% c("mmd", "kta", "hsic") && is_clinical(kernel)) {
+  if ("kernel" %in% uses && is_clinical(kernel)) {
     stop(paste0("feature_scores() does not take the clinical kernel: on one feature it is ",
                 "that feature's own kernel. Use bahsic(x, y, kernel = kernel_clinical()), ",
                 "whose scores are computed from the same per-feature terms."), call. = FALSE)
@@ -357,9 +297,10 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    threads = default_threads(), block_size = NULL,
                                    parallel = NULL, one_vs_rest = FALSE, ...) {
   check_dots(..., .fn = "feature_scores")
-  given <- c(kernel = !missing(kernel), kernel_y = !missing(kernel_y),
-             estimator = !missing(estimator), var_equal = !missing(var_equal),
-             one_vs_rest = !missing(one_vs_rest))
+  # the arguments of some methods only (score_table), given or not
+  env <- environment()
+  given <- vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
+                  function(a) !eval(call("missing", as.name(a)), env), NA)
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
@@ -373,38 +314,38 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   run <- check_parallel(parallel)
   if (chosen) check_score_arguments(method, given, kernel)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE)
-  src <- rank_source(d$source, method)
+  src <- d$source
   y <- d$y
   m <- src$m
   if (!chosen) {
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
-  check_score_outcome(method, y, m, var_equal, estimator, one_vs_rest)
+  # the arguments of the methods (score_table's `uses`), for the row's hooks
+  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
+  check_score_outcome(method, y, m, var_equal, estimator, args)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
-  if (method %in% c("mmd", "kta", "hsic")) {
-    score_block <- kernel_block_scorer(y, m, method, kernel, kernel_y, estimator, threads,
-                                       n_perm)
-  } else if (method %in% rank_methods) {
-    score_block <- rank_block_scorer(y, method, threads, keep_sums = one_vs_rest)
-  } else {
-    if (method == "pc" && is.factor(y)) y <- as.double(as.integer(y) == 2L)
-    score_block <- with_means(linear_block_scorer(y, method))
-  }
+
+  row <- score_row(method)
+  if (!is.null(row$recode)) y <- row$recode(y)
+  if (!is.null(row$source)) src <- row$source(src)
+  score_block <- row$scorer(y, m, method, args)
   if (is.null(block_size)) block_size <- auto_block_size(m)
   # the permutations are the long part: a bar over the pass that draws them
   # (score_progress())
   prog <- score_progress(src$d, method, adjust, n_perm, block_size)
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
-  if (one_vs_rest) return(rank_markers(parts, y, d$features, adjust))
+  # a result of the row's own shape (e.g. several rows per feature)
+  own <- if (!is.null(row$finish)) row$finish(method, parts, y, d, args, adjust)
+  if (!is.null(own)) return(own)
   constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
   res <- combine_parts(parts, method, var_equal)
   mom <- res$mom
   score <- unname(res$score)
   if (any(constant)) {
     warn_constant(d$features, constant, method, score)
-    if (method %in% c("pc", "t", "snr")) score[constant] <- NA_real_
+    if (row$constant_na) score[constant] <- NA_real_
   }
   ranked <- rank_features(method, score, res, src, d$features)
   score <- ranked$score
@@ -420,28 +361,46 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     stop(sprintf("'adjust' needs p-values, and method = \"%s\" gives none in this version.",
                  method), call. = FALSE)
   }
-  out <- inference_columns(out, inf, p)
-  if (!is.null(res$extra)) out <- cbind(out, res$extra)
+  score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
+              if (!is.null(p)) adjust)
+}
+
+# The score table: its method's own columns, the annotation, the class and
+# attributes (`adjust` only with p-values).
+score_frame <- function(out, extra, annotation, method, adjust) {
+  if (!is.null(extra)) out <- cbind(out, extra)
   rownames(out) <- NULL
-  out <- annotate_features(out, d$annotation)
+  out <- annotate_features(out, annotation)
   class(out) <- c("bahsic_scores", "data.frame")
   attr(out, "method") <- method
-  if (!is.null(p)) attr(out, "adjust") <- adjust
+  if (!is.null(adjust)) attr(out, "adjust") <- adjust
   out
 }
 
-# The scores of all blocks together (list(score, extra, mom)): the kernel
-# methods and pc score each block alone; limma's prior and pamr's s0 need
-# every feature, so the other linear methods are made from the moments of all
-# blocks (`mom`, also what the inference columns use).
+# The scores of all blocks together (list(score, extra, mom, and the
+# blocks' statistic and effect when they give them)): a method without
+# `moments` in its row (the kernel methods, pc) scores each block alone;
+# limma's prior and pamr's s0 need every feature, so the other linear methods
+# are made from the moments of all blocks (`mom`, also what the inference
+# columns use).
 combine_parts <- function(parts, method, var_equal) {
-  if (method %in% rank_methods) return(combine_rank_parts(parts))
-  if (method %in% c("mmd", "kta", "hsic", "pc")) {
-    return(list(score = unlist(lapply(parts, `[[`, "score"), use.names = FALSE),
-                extra = NULL, mom = NULL))
+  row <- score_row(method)
+  if (!is.null(row$combine)) return(row$combine(parts, var_equal, method))
+  moments <- row$moments
+  if (is.null(moments)) {
+    join <- function(what) {
+      if (all(vapply(parts, function(q) !is.null(q[[what]]), NA))) {
+        unlist(lapply(parts, `[[`, what), use.names = FALSE)
+      }
+    }
+    extra <- if (all(vapply(parts, function(q) is.data.frame(q$extra), NA))) {
+      do.call(rbind, lapply(parts, `[[`, "extra"))
+    }
+    return(list(score = join("score"), extra = extra, mom = NULL,
+                statistic = join("statistic"), effect = join("effect")))
   }
   mom <- combine_moments(parts)
-  res <- linear_methods[[method]]$fun(mom, var_equal = var_equal)
+  res <- moments(mom, var_equal = var_equal, method = method)
   res$mom <- mom
   res
 }
@@ -450,7 +409,7 @@ combine_parts <- function(parts, method, var_equal) {
 # scores by the larger `tie` (when given), then in feature order (radix sort
 # is stable).
 rank_scores <- function(score, method, tie = NULL) {
-  key <- if (method %in% signed_methods) abs(score) else score
+  key <- if (score_row(method)$signed) abs(score) else score
   ord <- if (is.null(tie)) {
     order(-key, na.last = TRUE, method = "radix")
   } else {
@@ -474,16 +433,18 @@ rank_scores <- function(score, method, tie = NULL) {
 # them. The moderated t, B, pam (s0 > 0), the centroid difference and the
 # kernel scores are finite for them and rank them by value.
 rank_features <- function(method, score, res, src, features) {
-  sep <- separating_features(method, score, src$m)
-  if (method == "pc") score[sep] <- sign(score[sep])
+  row <- score_row(method)
+  correlation <- row$perfect == "unit"
+  sep <- separating_features(correlation, score, src$m)
+  if (correlation) score[sep] <- sign(score[sep])
   tie <- if (any(sep)) {
-    warn_separating(features, sep, method)
-    separation_spread(method, sep, res$mom, src)
-  } else if (method == "lods") {
+    warn_separating(features, sep, correlation)
+    separation_spread(correlation, sep, res$mom, src)
+  } else if (!is.null(row$tie)) {
     # B ties where the data's scale leaves it no digits (warn_flat_lods())
-    abs(res$extra$t)
+    row$tie(res)
   }
-  if (method == "lods") warn_flat_lods(features, score, res$extra$t)
+  if (!is.null(row$check_ties)) row$check_ties(features, score, res, method)
   list(score = score, rank = rank_scores(score, method, tie))
 }
 
@@ -491,8 +452,8 @@ rank_features <- function(method, score, res, src, features) {
 # its sums over m samples.
 separation_tolerance <- function(m) max(64, m) * .Machine$double.eps
 
-separating_features <- function(method, score, m) {
-  if (method == "pc") return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
+separating_features <- function(correlation, score, m) {
+  if (correlation) return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
   !is.na(score) & is.infinite(score)
 }
 
@@ -500,10 +461,10 @@ separating_features <- function(method, score, m) {
 # data's units (two classes: |difference|, times a constant; more: their root
 # mean square deviation from the overall mean), for pc the range of the
 # values (the slope times the range of the outcome); 0 for the others.
-separation_spread <- function(method, sep, mom, src) {
+separation_spread <- function(correlation, sep, mom, src) {
   key <- numeric(length(sep))
   j <- which(sep)
-  if (method == "pc") {
+  if (correlation) {
     b <- as.matrix(read_block(src, j, check = FALSE, names = FALSE))
     # halves: no overflow at any finite scale
     key[j] <- apply(b, 2L, function(v) max(v) / 2 - min(v) / 2)
@@ -516,9 +477,9 @@ separation_spread <- function(method, sep, mom, src) {
   key
 }
 
-warn_separating <- function(features, sep, method) {
+warn_separating <- function(features, sep, correlation) {
   n <- sum(sep)
-  what <- if (method == "pc") {
+  what <- if (correlation) {
     c("is an exact linear function", "are exact linear functions")
   } else {
     c("separates", "separate")
@@ -526,15 +487,15 @@ warn_separating <- function(features, sep, method) {
   warning(sprintf(paste0("%d feature%s %s%s (%s%s): %s; infinite statistic, smallest possible ",
                          "p-value, ranked first%s."),
                   n, if (n > 1L) "s" else "", what[1L + (n > 1L)],
-                  if (method == "pc") " of the outcome" else " the classes perfectly",
+                  if (correlation) " of the outcome" else " the classes perfectly",
                   paste(utils::head(features[sep], 3L), collapse = ", "),
                   if (n > 3L) ", ..." else "",
-                  if (method == "pc") {
+                  if (correlation) {
                     "correlation +-1"
                   } else {
                     "no spread within the classes, different class means"
                   },
-                  if (n == 1L) "" else if (method == "pc") {
+                  if (n == 1L) "" else if (correlation) {
                     ", the widest range of values first"
                   } else {
                     ", the largest difference of class means first"
@@ -546,20 +507,20 @@ warn_separating <- function(features, sep, method) {
 # (values of about 1e10 and more) every B is the log prior odds
 # log(0.01 / 0.99) to the last digit, so B no longer orders the features.
 # Equal B are ranked by |t| (rank_features()); a warning says so.
-warn_flat_lods <- function(features, lods, t) {
+warn_flat_lods <- function(features, lods, t, method) {
   ok <- which(!is.na(lods) & !is.na(t))
   o <- ok[order(lods[ok], abs(t[ok]), method = "radix")]
   flat <- diff(lods[o]) == 0 & diff(abs(t[o])) != 0
   if (!any(flat)) return(invisible())
   tied <- sort(unique(c(o[-1L][flat], o[-length(o)][flat])))
   n <- length(tied)
-  warning(sprintf(paste0("B (method = \"lods\") is the same number for %d features whose ",
+  warning(sprintf(paste0("B (method = \"%s\") is the same number for %d features whose ",
                          "moderated t differ (%s%s): limma's prior bounds a true difference in ",
                          "the data's units (stdev.coef.lim = c(0.1, 4)), and at the scale of ",
                          "these data B has no digits left to tell them apart. They are ranked ",
                          "by |t|; rescale x (e.g. log2 expression values), or use method = ",
                          "\"mt\", which does not depend on the scale."),
-                  n, paste(utils::head(features[tied], 3L), collapse = ", "),
+                  method, n, paste(utils::head(features[tied], 3L), collapse = ", "),
                   if (n > 3L) ", ..." else ""), call. = FALSE)
 }
 
@@ -569,68 +530,86 @@ feature_scores.formula <- function(formula, data, subset, na.action, ...) {
   formula_method("feature_scores", match.call(), parent.frame(), NULL, ...)
 }
 
+# The outcome and the samples a method needs (its row of score_table), with
+# the methods that would take them in the message; `args`, the arguments of
+# the methods, for the row's own check.
 check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "biased",
-                                one_vs_rest = FALSE) {
-  if (is.matrix(y) && method != "hsic") {
-    stop(sprintf("method = \"%s\" needs a single outcome; 'y' is a matrix.", method),
-         call. = FALSE)
-  }
-  if (method %in% rank_methods) return(check_rank_outcome(method, y, one_vs_rest))
-  # mt takes several classes too (the moderated F), but not a numeric outcome
-  if (method == "mt" && !is.factor(y)) {
-    stop(paste0("method = \"mt\" (limma's moderated t, or F for several classes) compares ",
-                "classes; 'y' is a numeric outcome. Use \"pc\" or \"hsic\" for a numeric ",
-                "outcome, or factor(y) if the numbers code classes."), call. = FALSE)
-  }
-  two_class <- c("lin", "t", "snr", "lods", "mmd")
-  if (method %in% two_class && !(is.factor(y) && nlevels(y) == 2L)) {
-    what <- if (is.factor(y)) sprintf("%d classes", nlevels(y)) else "a numeric outcome"
-    stop(sprintf(paste0("method = \"%s\" compares two classes; 'y' has %s. Use ",
-                        "method = \"mt\" (moderated F), \"pam\" or \"hsic\" for several ",
-                        "classes, \"pc\" or \"hsic\" ",
-                        "for a numeric outcome%s."), method, what,
-                 if (is.factor(y)) "" else ", or factor(y) if the numbers code classes"),
-         call. = FALSE)
-  }
-  if (method == "pam" && !is.factor(y)) {
-    stop("method = \"pam\" needs class labels (a factor): pass factor(y).", call. = FALSE)
-  }
-  if (method == "pc" && is.factor(y) && nlevels(y) > 2L) {
-    stop("method = \"pc\" needs a numeric or two-class outcome: use \"pam\" or \"hsic\".",
-         call. = FALSE)
-  }
-  if (method == "pc" && !is.factor(y)) check_varying_outcome(y)
-  if (method == "pc") {
-    # with 2 samples every correlation is +-1 and its t test has 0 df
-    check_min_samples(m, 3L, "method = \"pc\" (a correlation and its t test on m - 2 df)",
+                                args = list()) {
+  row <- score_row(method)
+  if (!outcome_kind(y) %in% row$outcomes) stop_score_outcome(row, y, m)
+  # a correlation with a constant outcome is undefined
+  if (row$perfect == "unit" && !is.factor(y)) check_varying_outcome(y)
+  need <- row$min_samples
+  if (m < need$n) {
+    check_min_samples(m, need$n, sprintf("method = \"%s\" (%s)", method, need$why),
                       sprintf("Use method = %s, which needs 2.",
-                              if (is.factor(y)) "\"lin\", \"mmd\" or \"hsic\"" else "\"hsic\""))
+                              quoted_list(variance_free_methods(y, need$n - 1L))))
   }
-  # Welch's t and the signal to noise ratio need a variance in every class;
-  # the pooled t, moderated t, B and pam pool the classes' sums of squares
-  # (as genefilter, limma and pamr do), so a class of one sample is enough.
-  if (is.factor(y) && method %in% c("t", "snr", "mt", "lods", "pam")) {
-    counts <- tabulate(y, nlevels(y))
-    if (method == "snr" || (method == "t" && !var_equal)) {
-      if (any(counts < 2L)) {
-        stop(sprintf(paste0("method = \"%s\" needs a variance within each class, so at least 2 ",
-                            "samples per class; class \"%s\" has 1. Use %smethod = \"mt\" ",
-                            "(pooled variance), or \"lin\", \"mmd\" or \"hsic\" (no variance)."),
-                     method, levels(y)[counts < 2L][1L],
-                     if (method == "t") "var_equal = TRUE, " else ""), call. = FALSE)
-      }
-    } else if (m <= nlevels(y)) {
-      stop(sprintf(paste0("method = \"%s\" pools the variance within classes, so it needs more ",
-                          "samples (%d) than classes (%d). Use %s (no variance)."),
-                   method, m, nlevels(y),
-                   if (nlevels(y) == 2L) "\"lin\", \"mmd\" or \"hsic\"" else "\"kta\" or \"hsic\""),
-           call. = FALSE)
-    }
-  }
-  if (method == "hsic") {
+  if (is.factor(y)) check_class_sizes(row, y, m, var_equal)
+  if ("estimator" %in% row$uses) {
     check_min_samples(m, if (estimator == "unbiased") 4L else 2L,
                       sprintf("Per-feature HSIC with the %s estimator", estimator),
                       if (estimator == "unbiased") "Use estimator = \"biased\", which needs 2.")
+  }
+  if (!is.null(row$check)) row$check(method, y, m, args)
+  invisible()
+}
+
+# The methods that take the outcome y, the default first.
+methods_for_outcome <- function(y) {
+  kind <- outcome_kind(y)
+  takes <- score_methods_with(function(r) kind %in% r$outcomes)
+  first <- score_methods_with(function(r) kind %in% r$default_for)
+  c(first, setdiff(takes, first))
+}
+
+# Those of them that need no spread within the classes, with m samples.
+variance_free_methods <- function(y, m) {
+  intersect(methods_for_outcome(y),
+            score_methods_with(function(r) r$variance == "none" && r$min_samples$n <= m))
+}
+
+stop_score_outcome <- function(row, y, m) {
+  kind <- outcome_kind(y)
+  takes <- row$outcomes
+  what <- if (kind == "matrix") {
+    "needs a single outcome"
+  } else if (identical(takes, "two classes")) {
+    "compares two classes"
+  } else if (!"numeric" %in% takes) {
+    "compares classes, so it needs class labels (a factor)"
+  } else {
+    "needs a numeric or two-class outcome"
+  }
+  classes <- kind == "numeric" && any(c("two classes", "several classes") %in% takes)
+  stop(sprintf("method = \"%s\" %s; 'y' has %s. Use method = %s%s.", row$name, what, outcome_words(y), quoted_list(methods_for_outcome(y)),
+               if (classes) ", or factor(y) if the numbers code classes" else ""),
+       call. = FALSE)
+}
+
+# Welch's t and the signal to noise ratio need a variance in every class;
+# the pooled t, moderated t, B and pam pool the classes' sums of squares
+# (as genefilter, limma and pamr do), so a class of one sample is enough.
+check_class_sizes <- function(row, y, m, var_equal) {
+  pools <- var_equal && "var_equal" %in% row$uses
+  counts <- tabulate(y, nlevels(y))
+  if (row$variance == "within" && !pools) {
+    if (any(counts < 2L)) {
+      pooled <- intersect(methods_for_outcome(y),
+                          score_methods_with(function(r) r$variance == "pooled"))
+      stop(sprintf(paste0("method = \"%s\" needs a variance within each class, so at least 2 ",
+                          "samples per class; class \"%s\" has 1. Use %smethod = %s (pooled ",
+                          "variance), or %s (no variance)."),
+                   row$name, levels(y)[counts < 2L][1L],
+                   if (pools || !"var_equal" %in% row$uses) "" else "var_equal = TRUE, ",
+                   quoted_list(pooled), quoted_list(variance_free_methods(y, m))),
+           call. = FALSE)
+    }
+  } else if ((row$variance == "pooled" || pools) && m <= nlevels(y)) {
+    stop(sprintf(paste0("method = \"%s\" pools the variance within classes, so it needs more ",
+                        "samples (%d) than classes (%d). Use %s (no variance)."),
+                 row$name, m, nlevels(y), quoted_list(variance_free_methods(y, m))),
+         call. = FALSE)
   }
   invisible()
 }
@@ -643,7 +622,7 @@ warn_constant <- function(features, constant, method, score) {
                   sum(constant), if (sum(constant) > 1) "s" else "",
                   paste(utils::head(features[constant], 3), collapse = ", "),
                   if (sum(constant) > 3) ", ..." else "",
-                  if (method %in% c("pc", "t", "snr") || anyNA(score[constant])) {
+                  if (score_row(method)$constant_na || anyNA(score[constant])) {
                     "score NA, ranked last"
                   } else {
                     "no dependence on the outcome"
@@ -651,42 +630,52 @@ warn_constant <- function(features, constant, method, score) {
 }
 
 # ---- inference: statistics, effects, p-values ------------------------------------
-# Which p-value each method has (?feature_scores, Details): an analytic null
-# (pc, t, mt, lods), permutations of the labels (lin, snr, pam, when n_perm is
-# given), the kernel scorer's own (a block part with `p_value`), or maxT.
-perm_methods <- c("lin", "snr", "pam")
-kernel_methods <- c("mmd", "kta", "hsic")
-maxt_methods <- c("t", "lin", "snr", "mt", "pc")
+# Which p-value each method has (?feature_scores, Details; the row's
+# `p_values`): an analytic null, permutations of the labels (when n_perm is
+# given), the kernel scorer's own (a block part with `p_value`), or maxT
+# (the row's `maxt`).
+
+# The methods whose row passes keep, as words: "a", "b" and "c".
+methods_words <- function(keep, last = " and ") quoted_list(score_methods_with(keep), last)
 
 check_inference_args <- function(method, y, adjust, adjust_given, n_perm) {
+  row <- score_row(method)
   if (adjust == "maxT") {
-    if (!method %in% maxt_methods || (method == "mt" && nlevels(y) > 2L)) {
-      stop(sprintf(paste0("adjust = \"maxT\" is available for method = \"t\", \"lin\", ",
-                          "\"snr\", \"mt\" (two classes) and \"pc\", not method = \"%s\"",
-                          "%s. Use adjust = \"BH\" or \"holm\" instead."),
-                   method, if (method == "mt") " with more than two classes" else ""),
+    if (is.null(row$maxt) || !outcome_kind(y) %in% row$maxt$outcomes) {
+      stop(sprintf(paste0("adjust = \"maxT\" is available for method = %s, not method = ",
+                          "\"%s\"%s. Use adjust = \"BH\" or \"holm\" instead."),
+                   maxt_methods_words(), method,
+                   if (is.null(row$maxt)) "" else paste(" with", outcome_words(y))),
            call. = FALSE)
     }
     return(invisible())
   }
-  if (!is.null(n_perm) && !method %in% c(perm_methods, kernel_methods)) {
+  permuted <- function(r) r$p_values %in% c("permutation", "kernel test")
+  if (!is.null(n_perm) && !permuted(row)) {
     stop(sprintf(paste0("'n_perm' is not used with method = \"%s\"%s; it applies to method = ",
-                        "\"lin\", \"snr\", \"pam\", \"mmd\", \"kta\" and \"hsic\" and to ",
-                        "adjust = \"maxT\". Remove it, or ",
+                        "%s and to adjust = \"maxT\". Remove it, or ",
                         "use adjust = \"maxT\" for permutation-based adjusted p-values."),
-                 method, if (method %in% c("pc", "t", "mt", "lods")) {
-                   ", whose p-values are analytic"
-                 } else {
-                   ""
-                 }),
+                 method, if (row$p_values == "analytic") ", whose p-values are analytic" else "",
+                 methods_words(permuted)),
          call. = FALSE)
   }
-  if (adjust_given && method %in% perm_methods && is.null(n_perm)) {
+  if (adjust_given && row$p_values == "permutation" && is.null(n_perm)) {
     stop(sprintf(paste0("method = \"%s\" has no analytic null distribution: its p-values come ",
                         "from permutations of the labels. Give 'n_perm' (e.g. n_perm = 1000) to ",
                         "get them, or remove 'adjust'."), method), call. = FALSE)
   }
   invisible()
+}
+
+# "a", "b" (two classes) and "c": the methods of maxT and their outcomes.
+maxt_methods_words <- function() {
+  maxt <- score_methods_with(function(r) !is.null(r$maxt))
+  words <- vapply(maxt, function(method) {
+    row <- score_row(method)
+    some <- !all(row$outcomes %in% row$maxt$outcomes)
+    paste0("\"", method, "\"", if (some) paste0(" (", row$maxt$outcomes, ")", collapse = ""))
+  }, "")
+  paste0(paste(words[-length(words)], collapse = ", "), " and ", words[length(words)])
 }
 
 # The statistic behind each score, the effect (two classes: difference of
@@ -695,26 +684,35 @@ check_inference_args <- function(method, y, adjust, adjust_given, n_perm) {
 # p-values (NULL for a method without).
 score_inference <- function(method, res, parts, score, m, mom) {
   mean <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
-  effect <- NULL
+  effect <- res$effect
   p <- res$p_value
   statistic <- if (is.null(res$statistic)) score else unname(res$statistic)
-  if (method == "pc") {
-    # stats::cor.test(): t = sqrt(m - 2) r / sqrt(1 - r^2) on m - 2 df
-    df <- m - 2
-    statistic <- sqrt(df) * score / sqrt(1 - score^2)
-    p <- if (df > 0) two_sided_t(statistic, df) else rep(NA_real_, length(score))
-    effect <- score
+  row <- score_row(method)
+  if (!is.null(row$statistic)) {
+    test <- row$statistic(score, m)
+    statistic <- test$statistic
+    p <- test$p_value
+    effect <- test$effect
   } else if (!is.null(mom) && length(mom$n) == 2L) {
     effect <- .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L)
   }
-  if (!is.null(res$effect)) effect <- res$effect
-  if (is.null(p) && method %in% c("mmd", "kta", "hsic") &&
-        all(vapply(parts, function(q) !is.null(q$p_value), NA))) {
+  # the p-values of the blocks (the kernel methods' tests)
+  if (is.null(p) && all(vapply(parts, function(q) !is.null(q$p_value), NA))) {
     p <- unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
   }
   statistic[is.na(score)] <- NA_real_
   list(statistic = statistic, effect = effect, mean = mean,
        p_value = if (!is.null(p)) unname(p), score = score)
+}
+
+# stats::cor.test() of correlations r of m samples: t = sqrt(m - 2) r /
+# sqrt(1 - r^2) on m - 2 df; the effect is r.
+correlation_test <- function(r, m) {
+  df <- m - 2
+  statistic <- sqrt(df) * r / sqrt(1 - r^2)
+  list(statistic = statistic,
+       p_value = if (df > 0) two_sided_t(statistic, df) else rep(NA_real_, length(r)),
+       effect = r)
 }
 
 # p-values and adjusted p-values: list(p_value, adj_p_value), or NULL when
@@ -737,13 +735,14 @@ inference_p_values <- function(inf, src, y, method, opts) {
     return(p)
   }
   raw <- inf$p_value
-  if (method %in% kernel_methods && is.null(opts$n_perm) && src$m < 4L) {
+  kind <- score_row(method)$p_values
+  if (kind == "kernel test" && is.null(opts$n_perm) && src$m < 4L) {
     warning(sprintf(paste0("With %d samples the gamma approximation of the p-values of ",
                            "method = \"%s\" is undefined (it needs 4): p_value and ",
                            "adj_p_value are NA. Give 'n_perm' for permutation p-values, or ",
                            "use more samples."), src$m, method), call. = FALSE)
   }
-  if (is.null(raw) && method %in% perm_methods && !is.null(opts$n_perm)) {
+  if (is.null(raw) && kind == "permutation" && !is.null(opts$n_perm)) {
     raw <- permutation_p_values(src, y, method, opts)
   }
   if (is.null(raw)) return(NULL)
@@ -759,7 +758,7 @@ permutation_p_values <- function(src, y, method, opts) {
   perms <- vapply(seq_len(opts$n_perm), function(i) sample.int(m), integer(m))
   dim(perms) <- c(m, opts$n_perm)
   # pam's s0 is a median over all features: one block
-  size <- if (method == "pam") src$d else opts$block_size
+  size <- if (score_row(method)$borrows) src$d else opts$block_size
   scorer <- permutation_scorer(y, method, opts$var_equal, perms)
   parts <- run_feature_blocks(src, size, scorer, opts$run, opts$progress)
   unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
@@ -823,17 +822,13 @@ run_feature_blocks <- function(src, block_size, score_block, run, progress = NUL
   parts
 }
 
-# pc: the correlation of each feature; the others: each feature's class
-# counts, means and within-class sums of squares, for linear_methods.
-linear_block_scorer <- function(y, method) {
-  if (method == "pc") {
-    return(function(b) {
-      part <- .Call(C_feature_cor, b, y)
-      part$score[is.nan(part$score)] <- NA_real_
-      part
-    })
+# The correlation of each feature with the numeric outcome y.
+correlation_block_scorer <- function(y) {
+  function(b) {
+    part <- .Call(C_feature_cor, b, y)
+    part$score[is.nan(part$score)] <- NA_real_
+    part
   }
-  function(b) class_moments(b, y)
 }
 
 # The moments of all blocks, each feature in its own units (its exponent).
@@ -963,10 +958,13 @@ sort_by_limma <- c(P = "p_value", p = "p_value", logFC = "effect", t = "statisti
 
 check_sort_by <- function(sort_by, scores, method) {
   if (is.character(sort_by) && length(sort_by) == 1L && sort_by %in% names(sort_by_limma)) {
-    if (sort_by == "B" && !identical(method, "lods")) {
-      stop(sprintf(paste0("sort_by = \"B\" is limma's log odds, the score of method = ",
-                          "\"lods\"; these scores%s have none. Use sort_by = \"rank\" (their ",
-                          "own order) or \"p_value\"."), method_words(method)), call. = FALSE)
+    # a limma column that names a method's score (B): only for that method
+    named <- score_methods_with(function(r) sort_by %in% r$limma)
+    if (length(named) && !isTRUE(method %in% named)) {
+      stop(sprintf(paste0("sort_by = \"%s\" is %s, the score of method = %s; these ",
+                          "scores%s have none. Use sort_by = \"rank\" (their own order) or ",
+                          "\"p_value\"."), sort_by, score_labels[[named[1L]]],
+                   quoted_list(named), method_words(method)), call. = FALSE)
     }
     sort_by <- sort_by_limma[[sort_by]]
   }
@@ -989,10 +987,12 @@ lfc_keep <- function(scores, lfc, method) {
   if (!"effect" %in% names(scores)) {
     stop(sprintf(paste0("'lfc' keeps the features whose |effect| (the difference of the class ",
                         "means, limma's logFC) is at least lfc, and these scores%s have no ",
-                        "effect column: it is given by the linear methods (\"lin\", \"t\", ",
-                        "\"snr\", \"mt\", \"lods\", \"pam\" for two classes; \"pc\": the ",
-                        "correlation). Remove 'lfc', or cut by 'fdr' or 'n'."),
-                 method_words(method)), call. = FALSE)
+                        "effect column: it is given by the linear methods (%s for two ",
+                        "classes; %s: the correlation). Remove 'lfc', or cut by 'fdr' or 'n'."),
+                 method_words(method),
+                 methods_words(function(r) r$family == "linear" && !is.null(r$moments), ", "),
+                 methods_words(function(r) r$family == "linear" && !is.null(r$statistic))),
+         call. = FALSE)
   }
   !is.na(scores$effect) & abs(scores$effect) >= lfc
 }
@@ -1020,8 +1020,8 @@ score_progress <- function(d, method, adjust, n_perm, block_size) {
   small <- min(block_size, max(1L, ceiling(d / 100)))
   steps <- if (adjust == "maxT") {
     if (is.null(n_perm)) 1000L else n_perm
-  } else if (method == "pam") {
-    1L # pam's s0 is a median over all features: one block
+  } else if (score_row(method)$borrows) {
+    1L # e.g. pam's s0 is a median over all features: one block
   } else {
     length(feature_blocks(d, small))
   }
@@ -1029,7 +1029,7 @@ score_progress <- function(d, method, adjust, n_perm, block_size) {
   if (is.null(bar)) return(out)
   out$bar <- bar
   if (adjust != "maxT") {
-    if (method %in% kernel_methods) {
+    if (score_row(method)$p_values == "kernel test") {
       out$score_size <- small
       out$score_bar <- bar
     } else {

@@ -309,7 +309,8 @@ stab_inputs <- function(x, y, na_action, assay, clinical) {
 # the words of stability_selection() (its 'selector' is the method).
 stab_check_outcome <- function(sel, y) {
   args <- sel$args[intersect(names(sel$args), c("var_equal", "estimator"))]
-  tryCatch(do.call(check_score_outcome, c(list(sel$name, y, NROW(y)), args)),
+  tryCatch(do.call(check_score_outcome, c(list(sel$name, y, NROW(y)), args,
+                                          list(args = sel$args))),
            error = function(e) {
              stop(gsub("method = \"", "selector = \"", conditionMessage(e), fixed = TRUE),
                   call. = FALSE)

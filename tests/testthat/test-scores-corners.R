@@ -218,9 +218,9 @@ test_that("stability selection and the recipes step keep the separating gene", {
 test_that("too few samples: pc refuses 2, the kernel tests warn below 4", {
   x <- matrix(c(1, 2, 3, 4, 6, 5), 2)
   expect_error(feature_scores(x, c(1, 2), method = "pc"),
-               "method = \"pc\" .* needs at least 3 samples; there are 2\\. Use method = \"hsic\"")
+               "method = \"pc\" .* needs at least 3 samples; there are 2\\. Use method = \"kta\" or \"hsic\"")
   expect_error(feature_scores(x, factor(c("a", "b")), method = "pc"),
-               "needs at least 3 samples; there are 2\\. Use method = \"lin\", \"mmd\" or \"hsic\"")
+               "needs at least 3 samples; there are 2\\. Use method = \"lin\", \"mmd\", \"kta\", \"hsic\"")
   x3 <- matrix(c(1, 2, 4, 3, 1, 2), 3)
   y3 <- factor(c("a", "b", "b"))
   for (method in c("mmd", "kta", "hsic")) {

@@ -323,7 +323,7 @@ test_that("top_features() takes topTable()'s four: n, fdr, lfc and sort_by", {
                "'lfc' keeps .* these scores \\(method = \"hsic\"\\) have no effect column")
   expect_error(top_features(h, sort_by = "logFC"),
                "sort_by = \"effect\" needs the column 'effect'.*method = \"hsic\".*\"p_value\"")
-  expect_error(top_features(s, sort_by = "B"), "sort_by = \"B\" is limma's log odds")
+  expect_error(top_features(s, sort_by = "B"), "sort_by = \"B\" is limma's B statistic \\(log odds\\), the score of method = \"lods\"")
   expect_error(top_features(s, lfc = -1), "'lfc' must be one number >= 0")
   expect_error(top_features(s, sort_by = "pval"), "Did you mean \"p_value\"")
   expect_error(top_features(s, number = 3), "limma's 'number' as 'n': write n = ")
@@ -355,9 +355,9 @@ test_that("argument errors name the argument and say what to do", {
                "adjust = \"maxT\" is available for method")
   y3 <- factor(rep(1:3, length.out = nrow(dat$x)))
   expect_error(feature_scores(dat$x, y3, method = "mt", adjust = "maxT"),
-               "with more than two classes")
+               "not method = \"mt\" with 3 classes")
   expect_error(feature_scores(dat$x, as.numeric(dat$y), method = "mt"),
-               "method = \"mt\".*compares classes; 'y' is a numeric outcome\\. Use \"pc\" or \"hsic\"")
+               "method = \"mt\" compares classes.*'y' has a numeric outcome\\. Use method = \"pc\", \"kta\" or \"hsic\"")
   if (!exists("permutation_pvalues", mode = "function")) {
     expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "maxT"),
                  "adjust = \"maxT\" is not available yet")
