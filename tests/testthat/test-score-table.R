@@ -50,6 +50,9 @@ name_allowlist <- list(
   list(name = "hsic", file = "select-hsic.R"),
   list(name = "hsic", file = "select-weights.R"),
   list(name = "hsic", file = "selection.R"),
+  list(name = "hsic", file = "select-mrmr.R"),
+  # the default path column of a selector's row
+  list(name = "hsic", file = "selector-table.R"),
   # the mlr3 filter "hsic" (mlr_filters_hsic), and the default method of the
   # adapters, written out in their exported signatures (their usage)
   list(name = "hsic", file = "adapter-mlr3.R"),
@@ -96,7 +99,7 @@ test_that("the adapters, stability selection and evaluation take exactly the tab
   methods <- names(score_table)
   recipes_scores <- setdiff(bahsic:::step_methods(), bahsic:::step_selectors())
   expect_setequal(recipes_scores, methods)
-  stab <- intersect(methods, c(bahsic:::stab_selectors, bahsic:::score_methods))
+  stab <- intersect(methods, c(bahsic:::selector_names(), bahsic:::score_methods))
   expect_setequal(stab, methods)
   expect_true(all(methods %in% bahsic:::builtin_selectors()))
   # each method's arguments reach stability_selection() (those of feature_scores())
