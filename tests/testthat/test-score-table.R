@@ -46,10 +46,13 @@ test_that("every row of the score table is complete and consistent", {
 name_allowlist <- list(
   # the function hsic(), its generic and formula method
   list(name = "hsic", file = "hsic.R"),
-  # the column "hsic" of a selection's path (the HSIC of each step)
+  # the column "hsic" of a selection's path (the HSIC of each step), also
+  # named by the selector table (its rows' path_value)
   list(name = "hsic", file = "select-hsic.R"),
   list(name = "hsic", file = "select-weights.R"),
   list(name = "hsic", file = "selection.R"),
+  list(name = "hsic", file = "select-mrmr.R"),
+  list(name = "hsic", file = "selector-table.R"),
   # the mlr3 filter "hsic" (mlr_filters_hsic), and the default method of the
   # adapters, written out in their exported signatures (their usage)
   list(name = "hsic", file = "adapter-mlr3.R"),
