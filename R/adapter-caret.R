@@ -246,6 +246,7 @@ check_rfe_selector_args <- function(args, selector) {
 # The feature_scores() arguments checked as feature_scores() checks them
 # before it reads any data, and the method must give p-values.
 check_sbf_score_args <- function(method, args) {
+  check_one_row_per_feature(method, args, "hsic_sbf_functions()")
   # the arguments of some methods only (score_table)
   own <- intersect(names(formals(feature_scores.default)), score_method_arguments())
   given <- stats::setNames(own %in% names(args), own)

@@ -142,6 +142,9 @@ check_step_options <- function(options, method) {
     stop(sprintf("'options' names '%s' twice.", names(options)[duplicated(names(options))][1L]),
          call. = FALSE)
   }
+  if (!method %in% step_selectors()) {
+    check_one_row_per_feature(method, options, "step_select_hsic()")
+  }
   for (nm in setdiff(if (method %in% step_selectors()) selector_field(method, "needs"),
                      names(options))) {
     stop(sprintf("method = \"%s\" needs '%s': give it in 'options', e.g. options = list(%s = ).",

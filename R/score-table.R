@@ -82,6 +82,10 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  variance, whether the statistic is invariant to a
 #                  feature's scale, and a function(stats, n) that finishes it
 #   limma          the limma column names its score answers to (sort_by)
+#   reshape        NULL or function(args): the words of the argument that
+#                  makes the result other than one row per feature (e.g. one
+#                  row per feature and class), or NULL; the callers that rank
+#                  features refuse it (check_one_row_per_feature())
 score_method <- function(name, label, family, outcomes, scorer, p_values, doc, ...) {
   more <- list(...)
   stopifnot(is.character(name), length(name) == 1L, all(outcomes %in% score_outcomes),
@@ -101,7 +105,7 @@ score_method_defaults <- list(
   borrows = FALSE, variance = "none",
   min_samples = list(n = 2L, why = NULL), constant_na = FALSE, statistic = NULL,
   perfect = "infinite", tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
-  limma = character()
+  limma = character(), reshape = NULL
 )
 
 # The linear methods read each block's class moments (class_moments()); the
@@ -223,6 +227,7 @@ score_table <- list(
     finish = function(method, parts, y, d, args, adjust) {
       if (isTRUE(args$one_vs_rest)) rank_markers(parts, y, d$features, adjust, method)
     },
+    reshape = function(args) if (isTRUE(args$one_vs_rest)) "one_vs_rest = TRUE",
     doc = paste("the Wilcoxon rank-sum (Mann-Whitney) test of two classes, level 2 against",
                 "level 1, normal approximation with ties corrected; `effect` is the AUC.",
                 "With `one_vs_rest = TRUE`, each class against the rest: the marker table",
@@ -249,6 +254,21 @@ score_aliases <- unlist(lapply(unname(score_table), function(r) {
 score_labels <- vapply(score_table, `[[`, "", "label")
 
 score_row <- function(method) score_table[[method]]
+
+# stability_selection() and the adapters rank the features: an argument that
+# gives another shape of result (the row's `reshape`) is an error there,
+# before any data are read.
+check_one_row_per_feature <- function(method, args, caller) {
+  reshape <- score_row(method)$reshape
+  what <- if (!is.null(reshape)) reshape(args)
+  if (!is.null(what)) {
+    stop(sprintf(paste0("%s ranks the features and needs one score per feature; %s gives ",
+                        "a table of another shape (one row per feature and class, see ",
+                        "?feature_scores). Leave it out here, or call feature_scores() ",
+                        "itself."), caller, what), call. = FALSE)
+  }
+  invisible()
+}
 
 # The methods whose row passes `keep` (a function of the row).
 score_methods_with <- function(keep) score_methods[vapply(score_table, keep, NA)]

@@ -864,6 +864,11 @@ combine_moments <- function(parts) {
 #' As in limma, `lfc` is applied with `fdr` (both must hold) and does not
 #' change the adjusted p-values, which count every feature.
 #'
+#' A marker table (`feature_scores(method = "wilcoxon", one_vs_rest =
+#' TRUE)`, one row per feature and class) is cut class by class: `n`, `fdr`
+#' and `sort_by` apply within each class (the top `n` markers of every
+#' class), and `lfc` cuts by its column `log_fc`.
+#'
 #' @param scores a data frame returned by [feature_scores()].
 #' @param n `NULL` (all) or the largest number of features to return.
 #' @param fdr `NULL` (no cut) or a number in \[0, 1\]: keep the features with
@@ -873,7 +878,8 @@ combine_moments <- function(parts) {
 #'   `abs(effect) >= lfc`, limma's minimum absolute log-fold change when the
 #'   data are log expression values. Needs the `effect` column (the
 #'   difference of the class means of the linear methods for two classes;
-#'   for `"pc"` the correlation): an error for the other methods.
+#'   for `"pc"` the correlation): an error for the other methods, and for
+#'   the rank methods, whose effect is the AUC.
 #' @param sort_by the order of the rows: `"rank"` (the default, the method's
 #'   ranking; `"score"` is the same), `"p_value"` (smallest first),
 #'   `"effect"`, `"statistic"` (largest absolute value first), `"mean"`
@@ -896,6 +902,10 @@ combine_moments <- function(parts) {
 #' top_features(s, n = 10, fdr = 0.05, lfc = 1, sort_by = "logFC")
 #' # the smallest p-values first
 #' head(top_features(s, sort_by = "p_value"), 3)
+#' # the two best markers of each class, up or down by at least 0.5
+#' y3 <- factor(rep(c("a", "b", "c"), length.out = nrow(golub$x)))
+#' mk <- feature_scores(golub$x[, 1:300], y3, method = "wilcoxon", one_vs_rest = TRUE)
+#' top_features(mk, n = 2, lfc = 0.5)
 #' @export
 top_features <- function(scores, n = NULL, fdr = NULL, lfc = NULL, sort_by = "rank", ...) {
   check_limma_names(...names())
@@ -906,6 +916,7 @@ top_features <- function(scores, n = NULL, fdr = NULL, lfc = NULL, sort_by = "ra
   }
   method <- attr(scores, "method")
   if (!is.null(n)) n <- check_whole(n, "n", 0L)
+  if (inherits(scores, "bahsic_markers")) return(top_markers(scores, n, fdr, lfc, sort_by))
   sort_by <- check_sort_by(sort_by, scores, method)
   keep <- rep(TRUE, nrow(scores))
   if (!is.null(fdr)) {
@@ -927,6 +938,24 @@ top_features <- function(scores, n = NULL, fdr = NULL, lfc = NULL, sort_by = "ra
   out <- scores[idx, , drop = FALSE]
   rownames(out) <- NULL
   attr(out, "method") <- method
+  attr(out, "adjust") <- attr(scores, "adjust")
+  out
+}
+
+# A marker table (one row per feature and class): the top of each class, the
+# classes in their order; lfc cuts by log_fc.
+top_markers <- function(scores, n, fdr, lfc, sort_by) {
+  cls <- factor(scores$class, levels = unique(scores$class))
+  parts <- lapply(split(seq_len(nrow(scores)), cls), function(i) {
+    part <- scores[i, , drop = FALSE]
+    class(part) <- "data.frame"
+    attr(part, "method") <- attr(scores, "method")
+    top_features(part, n = n, fdr = fdr, lfc = lfc, sort_by = sort_by)
+  })
+  out <- do.call(rbind, parts)
+  rownames(out) <- NULL
+  class(out) <- class(scores)
+  attr(out, "method") <- attr(scores, "method")
   attr(out, "adjust") <- attr(scores, "adjust")
   out
 }
@@ -983,6 +1012,15 @@ check_sort_by <- function(sort_by, scores, method) {
 lfc_keep <- function(scores, lfc, method) {
   if (!is.numeric(lfc) || length(lfc) != 1L || !is.finite(lfc) || lfc < 0) {
     stop("'lfc' must be one number >= 0 (the smallest |effect|), e.g. lfc = 1.", call. = FALSE)
+  }
+  # a marker table's fold change
+  if ("log_fc" %in% names(scores)) return(!is.na(scores$log_fc) & abs(scores$log_fc) >= lfc)
+  if (!is.null(method) && method %in% score_methods && score_row(method)$family == "rank") {
+    stop(sprintf(paste0("'lfc' keeps the features whose |effect| (the difference of the class ",
+                        "means) is at least lfc, and the effect of these scores%s is the AUC, ",
+                        "not a difference of means. Cut by 'fdr' or 'n', or use the marker ",
+                        "table's log_fc (one_vs_rest = TRUE)."), method_words(method)),
+         call. = FALSE)
   }
   if (!"effect" %in% names(scores)) {
     stop(sprintf(paste0("'lfc' keeps the features whose |effect| (the difference of the class ",

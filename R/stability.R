@@ -143,6 +143,9 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   call <- match.call()
   call[[1L]] <- as.name("stability_selection")
   sel <- stab_selector(selector, list(...))
+  if (sel$name %in% score_methods) {
+    check_one_row_per_feature(sel$name, sel$args, "stability_selection()")
+  }
   sampling <- arg_match(sampling)
   if (sampling == "subsample") {
     if (!missing(assumption) && arg_match(assumption) != "none") {

@@ -230,3 +230,42 @@ test_that("a time limit stops the rank sums from inside", {
   }), "wilcoxon")
   expect_identical(feature_scores(small$x, small$y, method = "wilcoxon"), before)
 })
+
+test_that("top_features() cuts a marker table class by class, lfc by log_fc", {
+  set.seed(11)
+  x <- matrix(rnorm(30 * 12), 30, 12, dimnames = list(NULL, paste0("g", 1:12)))
+  y <- factor(rep(c("a", "b", "c"), each = 10))
+  x[y == "b", 3] <- x[y == "b", 3] + 3
+  mk <- feature_scores(x, y, method = "wilcoxon", one_vs_rest = TRUE)
+  top <- top_features(mk, n = 2)
+  expect_s3_class(top, "bahsic_markers")
+  expect_identical(as.character(top$class), rep(c("a", "b", "c"), each = 2))
+  for (k in levels(y)) {
+    part <- mk[mk$class == k, ]
+    expect_identical(top$feature[top$class == k], part$feature[order(part$rank)][1:2])
+  }
+  expect_identical(top_features(mk, n = 1)$feature[2], "g3")
+  cut <- top_features(mk, lfc = 1)
+  expect_true(all(abs(cut$log_fc) >= 1))
+  expect_identical(nrow(cut), sum(abs(mk$log_fc) >= 1))
+  fdr <- top_features(mk, fdr = 0.5)
+  expect_identical(nrow(fdr), sum(mk$adj_p_value <= 0.5))
+  # the two-class table's effect is the AUC: no lfc there
+  s <- feature_scores(x[y != "c", ], droplevels(y[y != "c"]), method = "wilcoxon")
+  expect_error(top_features(s, lfc = 1), "the AUC, not a difference of means")
+})
+
+test_that("the callers that rank features refuse one_vs_rest up front", {
+  x <- matrix(rnorm(30 * 6), 30, 6, dimnames = list(NULL, paste0("g", 1:6)))
+  y <- factor(rep(c("a", "b", "c"), each = 10))
+  expect_error(stability_selection(x, y, selector = "wilcoxon", one_vs_rest = TRUE,
+                                   n_features = 2, n_subsamples = 2L),
+               "stability_selection\\(\\) ranks the features.*one_vs_rest = TRUE")
+  expect_error(hsic_sbf_functions(method = "wilcoxon", one_vs_rest = TRUE),
+               "hsic_sbf_functions\\(\\) ranks the features")
+  skip_peer("recipes")
+  expect_error(recipes::recipe(y ~ ., data = data.frame(x, y = y)) |>
+                 step_select_hsic(recipes::all_predictors(), method = "wilcoxon",
+                                  options = list(one_vs_rest = TRUE)),
+               "step_select_hsic\\(\\) ranks the features")
+})
