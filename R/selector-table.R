@@ -43,7 +43,7 @@
 
 # The outcomes a selector may take: two classes, several classes, a
 # numeric vector, a numeric matrix (several outputs), none (unsupervised).
-selector_outcomes <- c("two_classes", "several_classes", "numeric", "matrix", "none")
+selector_outcomes <- c(score_outcomes, "none")  # the score table's words (R/score-table.R)
 
 # The fields every row gives, and the others with their defaults.
 selector_required <- c("title", "outcomes", "random", "methods", "score", "contribution")
@@ -95,7 +95,7 @@ selector_table <- list(
     direction = "forward", hsic_select = TRUE, check_args = check_schedule_args,
     size = selector_size("n_features")),
   mrmr = selector_row(title = "mRMR with HSIC",
-    outcomes = c("two_classes", "several_classes", "numeric", "matrix"), random = FALSE,
+    outcomes = c("two classes", "several classes", "numeric", "matrix"), random = FALSE,
     methods = c(mrmr = "mRMR"),
     score = "its relevance minus its mean redundancy with the features selected before it",
     contribution = "that criterion as a share of its relevance; the first one added: 100%",
@@ -123,7 +123,7 @@ selector_table <- list(
       "Every step needs the exact gradient over all pairs of samples. Use fewer samples, or ",
       "bahsic() with an approximation."))),
   clinical_rfe = selector_row(title = "Recursive feature elimination with the clinical kernel",
-    outcomes = "two_classes", random = FALSE,
+    outcomes = "two classes", random = FALSE,
     methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
     score = "its importance when it was removed",
     contribution = "share of the importances of its iteration; the last one left: 100%",

@@ -155,8 +155,8 @@ test_that("each row's outcomes and random draws are its selector's", {
   set.seed(1)
   m <- 24L
   x <- matrix(stats::rnorm(m * 5L), m, dimnames = list(NULL, paste0("g", 1:5)))
-  ys <- list(two_classes = factor(rep(c("a", "b"), m / 2)),
-             several_classes = factor(rep(c("a", "b", "c"), m / 3)),
+  ys <- list(`two classes` = factor(rep(c("a", "b"), m / 2)),
+             `several classes` = factor(rep(c("a", "b", "c"), m / 3)),
              numeric = stats::rnorm(m), matrix = matrix(stats::rnorm(2 * m), m), none = NULL)
   for (name in usable_selectors()) {
     row <- bahsic:::selector_table[[name]]
