@@ -51,7 +51,7 @@ SEXP C_clinical(SEXP za, SEXP cat, SEXP opts)
     }
     bk_clinical_cols(a, ma, b, mb, p, c, w, gram, j0, j1, REAL(K), nthreads);
     j0 = j1;
-    if (j0 < mb) R_CheckUserInterrupt();
+    if (j0 < mb) bk_check_limits();
   }
   if (gram) bk_clinical_mirror(REAL(K), ma);
   UNPROTECT(1);
@@ -77,7 +77,7 @@ SEXP C_clinical_dot(SEXP z, SEXP cat, SEXP W, SEXP threads)
   for (ptrdiff_t f0 = 0; f0 < p; f0 += nb) {
     const ptrdiff_t n = p - f0 < nb ? p - f0 : nb;
     bk_clinical_dot(REAL(z) + m * f0, m, n, c + f0, REAL(W), REAL(out) + f0, nthreads);
-    if (f0 + n < p) R_CheckUserInterrupt();
+    if (f0 + n < p) bk_check_limits();
   }
   UNPROTECT(1);
   return out;

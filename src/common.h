@@ -93,7 +93,8 @@ static inline double bk_exp(double x)
 /* ---- interrupts ------------------------------------------------------------
  * The long loops over pairs of samples run in blocks of about BK_CHECK_OPS
  * element operations (some 10-50 ms) and hand control back between blocks:
- * the glue passes a pacer whose check is R_CheckUserInterrupt() (which may
+ * the glue passes a pacer whose check is bk_check_limits() (glue.h: R's
+ * interrupt check, made to test setTimeLimit()'s limits at every call; it may
  * not return: R unwinds to the top level; scratch memory is R_alloc'ed, so
  * nothing leaks). The check runs on the calling (main) thread between
  * OpenMP regions, never inside one; the blocks change only when work is

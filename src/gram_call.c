@@ -91,7 +91,7 @@ SEXP C_gram(SEXP x, SEXP opts)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
   advise_huge(REAL(K), (size_t) (m * m));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_gram_ck(xs, m, d, e, &k, REAL(K), work, nthreads, simd, &pace);
   SEXP width = PROTECT(Rf_ScalarReal(k.p1));
   Rf_setAttrib(K, Rf_install("p1"), width);
@@ -113,7 +113,7 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
   double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
                         : NULL;
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   double med = bk_median_pairwise_ck(xs, m, d, sq, work, cross, &pace);
   return Rf_ScalarReal(median_in_units(med, e, sq));
 }
@@ -150,7 +150,7 @@ SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts)
   double *work = (double *) R_alloc(
       (size_t) (BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1) + 1), sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_feature_dot(REAL(x), m, d, k, np1 == d ? p1 : NULL, REAL(W), REAL(out),
                  work, simd, nthreads, &pace);
   UNPROTECT(1);
@@ -180,7 +180,7 @@ SEXP C_median_columns(SEXP x, SEXP squared)
       }
       double med = bk_median_pairwise(xj, m, 1, sq, work, NULL);
       REAL(out)[j] = median_in_units(med, e, sq);
-      if (j % 64 == 63) R_CheckUserInterrupt();
+      if (j % 64 == 63) bk_check_limits();
     }
   }
   UNPROTECT(1);

@@ -34,7 +34,7 @@ static SEXP hsic_statistic(SEXP K, SEXP label, const char *entry, hsic_fn core,
   double *work = (double *) R_alloc((size_t) (a * m + 2 * m * lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, nout));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   core(REAL(K), m, lab, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
@@ -62,7 +62,7 @@ SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms)
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) B));
   /* one pacer for all permutations: with small m it checks every so many of
    * them, with large m within each */
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_kside(REAL(K), m, kd, k1, &pace);
   for (ptrdiff_t r = 0; r < B; r++) {
     for (ptrdiff_t a = 0; a < m; a++) {

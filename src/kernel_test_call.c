@@ -62,7 +62,7 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
   SEXP shape = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP z = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP count = PROTECT(has_perm ? Rf_allocVector(REALSXP, d) : R_NilValue);
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_feature_hsic_test(REAL(x), m, d, k, np1 == d ? p1 : NULL, &lab,
                        REAL(shape), REAL(z), has_perm ? REAL(count) : NULL,
                        work, simd, nthreads, &pace);

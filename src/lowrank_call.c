@@ -44,7 +44,7 @@ SEXP C_ichol(SEXP x, SEXP opts)
   double trace;
   const double dmax = bk_ichol_diag(REAL(x), m, d, &k, res, &trace);
   ptrdiff_t cap = mr < 64 ? mr : 64, r = 0;
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   PROTECT_INDEX ipx;
   SEXP Gbuf = Rf_allocVector(REALSXP, m * cap > 0 ? m * cap : 1);
   PROTECT_WITH_INDEX(Gbuf, &ipx);
@@ -59,7 +59,7 @@ SEXP C_ichol(SEXP x, SEXP opts)
     r = bk_ichol_extend(REAL(x), m, d, &k, t * dmax, r, want, REAL(Gbuf), piv,
                         res);
     if (r < want) break;
-    R_CheckUserInterrupt();
+    bk_check_limits();
     if (r < cap) continue;
     if (cap == mr) break;
     /* full: the next buffer, the columns so far copied into it */
@@ -110,7 +110,7 @@ SEXP C_lowrank_hsic(SEXP G, SEXP F)
   double *work = (double *) R_alloc((size_t) BK_LOWRANK_HSIC_WORK(m, r, s) + 1,
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_lowrank_hsic_ck(REAL(G), m, r, REAL(F), s, REAL(out), work, &pace);
   UNPROTECT(1);
   return out;
@@ -158,7 +158,7 @@ SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
   double *work = (double *) R_alloc((size_t) BK_RFF_HSIC_WORK(m, D, s, chunk) + 1,
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   bk_rff_hsic(REAL(x), m, d, W, b, D, REAL(F), s, chunk, nthreads, simd, REAL(out),
               work, &pace);
   UNPROTECT(1);

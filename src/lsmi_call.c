@@ -82,7 +82,7 @@ SEXP C_lsmi_fit(SEXP phix, SEXP phiy, SEXP lambda)
   SEXP est = PROTECT(Rf_allocVector(REALSXP, 1));
   SEXP alpha = PROTECT(Rf_allocVector(REALSXP, b));
   SEXP h = PROTECT(Rf_allocVector(REALSXP, b));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   lapack_fail(bk_lsmi_fit(REAL(phix), REAL(phiy), n, b, REAL(lambda)[0], REAL(alpha),
                           REAL(h), REAL(est), work, &pace));
   const char *names[] = {"estimate", "alpha", "h", ""};
@@ -124,7 +124,7 @@ SEXP C_lsmi_cv(SEXP sqx, SEXP phiy, SEXP fold, SEXP sigmas, SEXP lambdas)
   double *work = (double *) R_alloc((size_t) bk_lsmi_cv_work(n, b, K), sizeof(double));
   int *iwork = (int *) R_alloc((size_t) (n + K + 1), sizeof(int));
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) ns, (int) nl));
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   lapack_fail(bk_lsmi_cv(REAL(sqx), REAL(phiy), n, b, f0, K, REAL(sigmas), ns,
                          REAL(lambdas), nl, REAL(out), work, iwork, &pace));
   UNPROTECT(1);

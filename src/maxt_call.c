@@ -32,7 +32,7 @@ static int perm_stat(SEXP s)
 SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts)
 {
   /* between batches, on the main thread */
-  R_CheckUserInterrupt();
+  bk_check_limits();
   bk_need_double_matrix(xt, "xt");
   const R_xlen_t p = Rf_nrows(xt), m = Rf_ncols(xt);
   if (!Rf_isInteger(perm) || !Rf_isMatrix(perm) || Rf_nrows(perm) != m)
@@ -102,7 +102,7 @@ SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts)
  *   threads   the number of threads */
 SEXP C_maxt_count(SEXP stat, SEXP opts)
 {
-  R_CheckUserInterrupt();
+  bk_check_limits();
   bk_need_double_matrix(stat, "stat");
   const R_xlen_t p = Rf_nrows(stat), B = Rf_ncols(stat);
   bk_opts op;

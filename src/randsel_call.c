@@ -131,7 +131,7 @@ static void rs_align(const rs_iter *it, const uint64_t *seeds, double *a_half,
       bk_randsel_accumulate(h, k, feat, a_half + b0, a_plus + b0,
                             sums->sum_plus, sums->n_plus, sums->sum_half,
                             sums->n_half, &sums->total_half);
-    R_CheckUserInterrupt();
+    bk_check_limits();
   }
 }
 
@@ -259,7 +259,7 @@ SEXP C_randsel_contrib(SEXP seeds, SEXP a_half, SEXP a_plus, SEXP opts)
     bk_randsel_accumulate(h, k, feat, REAL(a_half) + b0, REAL(a_plus) + b0,
                           sums.sum_plus, sums.n_plus, sums.sum_half,
                           sums.n_half, &sums.total_half);
-    R_CheckUserInterrupt();
+    bk_check_limits();
   }
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
   bk_randsel_contrib(n, nb, sums.sum_plus, sums.n_plus, sums.sum_half,

@@ -70,7 +70,7 @@ SEXP C_rank_sums(SEXP x, SEXP opts)
                                     sizeof(double));
   bk_rank_output out = {REAL(rsum), REAL(ties), REAL(sum), REAL(pos),
                         LOGICAL(constant), bad};
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   ptrdiff_t first = bk_rank_sums(&in, &out, work, nthreads, &pace);
   SEXP where = PROTECT(Rf_ScalarReal((double) (first + 1)));
   const char *names[] = {"rsum", "ties", "sum", "pos", "constant", "bad", ""};

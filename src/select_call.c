@@ -40,7 +40,7 @@ void bk_select_tick(void *ctx, ptrdiff_t iter, ptrdiff_t size, double hsic,
     Rf_eval(call, R_GlobalEnv);
     UNPROTECT(2);
   }
-  R_CheckUserInterrupt();
+  bk_check_limits();
 }
 
 /* The optional R function `progress` of the options (R_NilValue when not
@@ -352,7 +352,7 @@ SEXP C_select(SEXP x, SEXP opts)
   bk_opts_done(&op);
   if (c.m < 2) Rf_error("at least 2 samples are needed");
   /* interrupt checks within an iteration, between parallel regions */
-  bk_pacer pace = {R_CheckUserInterrupt, 0};
+  bk_pacer pace = {bk_check_limits, 0};
   c.o.pace = &pace;
   c.iwork = (int *) R_alloc((size_t) bk_select_work_ints(d), sizeof(int));
   double *sortbuf = (double *) R_alloc((size_t) (3 * d + 1), sizeof(double));
