@@ -285,7 +285,7 @@ cv_folds <- function(y, k) {
   f
 }
 
-# (a function: R/scores.R, where score_methods lives, is collated after this file)
+# (a function: R/score-table.R, where score_methods lives, is collated after this file)
 builtin_selectors <- function() {
   c(evaluate_selectors(), "bahsic_linear", "bahsic_dis", score_methods)
 }
