@@ -55,23 +55,26 @@ run() { # name, then the R script and its arguments
 }
 # Two lanes, one per core: the test files are dealt to the lane with less work so far, by
 # their measured time under valgrind (seconds below: testthat's time per file in a CI run,
-# two lanes at once, without origins; a new file counts 20 s), the examples (238 s) starting
-# lane 2. Each lane is one R process, so the tests of a file still run
+# two lanes at once, without origins, 2026-11-27; a new file counts 20 s), the examples
+# (220 s) starting lane 2. Each lane is one R process, so the tests of a file still run
 # together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
 vg_seconds() {
   case $1 in
-    bad-input) echo 163 ;; guards) echo 132 ;; select-approx) echo 109 ;;
-    properties) echo 96 ;; codes) echo 87 ;; select-hsic) echo 76 ;; args) echo 72 ;;
-    stability) echo 68 ;; lsmi) echo 64 ;; progress) echo 60 ;; contribution) echo 52 ;;
-    kernels) echo 49 ;; kernel-clinical) echo 40 ;; kernel-test) echo 32 ;; cluster) echo 28 ;;
-    glue) echo 27 ;; hsic) echo 26 ;; approx|scores-inference) echo 25 ;; scores) echo 24 ;;
-    permutation|select-l1) echo 22 ;; select-rfe) echo 21 ;; kernel-ridge|plots) echo 20 ;;
-    select-randsel|select-weights) echo 17 ;; adapter-caret) echo 16 ;;
-    scores-linear|selection) echo 14 ;; multi-output|selection-test) echo 13 ;;
-    scale|unsupervised) echo 11 ;; inputs|qmi) echo 8 ;; simulate) echo 7 ;;
-    evaluate) echo 6 ;; inputs-large|metrics) echo 5 ;; simulate-counts) echo 4 ;;
-    adapter-recipes|labels|parallel|problem|simulate-lsmi) echo 3 ;;
-    adapter-mlr3|bioc) echo 1 ;; *) echo 20 ;;
+    bad-input) echo 343 ;; bahsic-package) echo 129 ;; selector-table) echo 118 ;;
+    kernels) echo 109 ;; codes) echo 102 ;; select-approx) echo 101 ;; properties) echo 85 ;;
+    adapter-caret) echo 70 ;; select-hsic) echo 65 ;; stability) echo 64 ;;
+    progress) echo 63 ;; series) echo 60 ;; lsmi) echo 58 ;; guards) echo 55 ;;
+    glue) echo 44 ;; scores-rank) echo 43 ;; score-table) echo 35 ;; select-mrmr) echo 33 ;;
+    threads|contribution) echo 32 ;; kernel-clinical) echo 31 ;;
+    kernel-test|cluster) echo 29 ;; permutation) echo 25 ;;
+    args|plots|scores-inference) echo 24 ;; approx|scores|scores-corners) echo 23 ;;
+    options) echo 22 ;; hsic) echo 21 ;; select-weights|kernel-ridge|select-rfe) echo 18 ;;
+    select-l1) echo 17 ;; select-randsel|selection) echo 14 ;;
+    approx-rff|scores-linear) echo 11 ;;
+    multi-output|scale|selection-test|unsupervised) echo 10 ;; qmi) echo 9 ;;
+    simulate) echo 8 ;; inputs-large|inputs) echo 7 ;; evaluate) echo 6 ;;
+    interrupts) echo 5 ;; metrics|simulate-counts) echo 4 ;; bioc|labels|problem) echo 3 ;;
+    adapter-mlr3|adapter-recipes|parallel|simulate-lsmi) echo 2 ;; *) echo 20 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
@@ -79,7 +82,7 @@ if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
   run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
 else
   lane1=() lane2=()
-  load1=0 load2=238
+  load1=0 load2=220
   while read -r secs name; do
     if ((load1 <= load2)); then lane1+=("$name"); load1=$((load1 + secs))
     else lane2+=("$name"); load2=$((load2 + secs)); fi
