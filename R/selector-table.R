@@ -95,7 +95,7 @@ selector_table <- list(
     direction = "forward", hsic_select = TRUE, check_args = check_schedule_args,
     size = selector_size("n_features")),
   mrmr = selector_row(title = "mRMR with HSIC",
-    outcomes = c("two classes", "several classes", "numeric", "matrix"), random = FALSE,
+    outcomes = score_outcomes, random = FALSE,
     methods = c(mrmr = "mRMR"),
     score = "its relevance minus its mean redundancy with the features selected before it",
     contribution = "that criterion as a share of its relevance; the first one added: 100%",
