@@ -49,6 +49,9 @@ SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_maxt_count(SEXP stat, SEXP opts);
 SEXP C_codes(void);
 SEXP C_rank_sums(SEXP x, SEXP opts);
+SEXP C_pair_top(SEXP x, SEXP W, SEXP opts);
+SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts);
+SEXP C_pair_top_bytes(SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
@@ -95,6 +98,9 @@ static const R_CallMethodDef call_methods[] = {
   {"C_maxt_count", (DL_FUNC) &C_maxt_count, 2},
   {"C_codes", (DL_FUNC) &C_codes, 0},
   {"C_rank_sums", (DL_FUNC) &C_rank_sums, 2},
+  {"C_pair_top", (DL_FUNC) &C_pair_top, 3},
+  {"C_pair_top_lowrank", (DL_FUNC) &C_pair_top_lowrank, 3},
+  {"C_pair_top_bytes", (DL_FUNC) &C_pair_top_bytes, 1},
   {NULL, NULL, 0}
 };
 
