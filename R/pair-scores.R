@@ -130,10 +130,10 @@ pair_scores.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NUL
     labels = "gram", check_range = TRUE,
     check_inputs = function(pr) {
       raw <<- pr$x
-      check_pair_inputs(pr, kernel, top)
+      check_pair_inputs(pr, kernel, top, candidates, threads)
     }))
   n_pairs <- pr$p * (pr$p - 1) / 2
-  k <- min(n_pairs, if (is.null(candidates)) max(20 * top, 2000) else max(candidates, top))
+  k <- pair_candidates(pr$p, top, candidates)
   labels <- pair_labels(pr)
   res <- pair_rescore(pr, kernel, pair_screen(pr, kernel, k, labels), labels, adjust, n_perm)
   out <- pair_frame(res, pr, top, n_pairs)
@@ -167,9 +167,16 @@ pair_kernel <- function(kernel) {
 
 pair_kernels <- c("gaussian", "linear")
 
+# The pairs re-scored exactly: `candidates`, at least `top`; by default
+# max(20 top, 2000); at most all pairs.
+pair_candidates <- function(p, top, candidates) {
+  k <- if (is.null(candidates)) max(20 * top, 2000) else max(candidates, top)
+  min(p * (p - 1) / 2, k)
+}
+
 # The checks of the data before anything is computed: two features or more,
 # none constant, `top` within the pairs, and the screen's memory.
-check_pair_inputs <- function(pr, kernel, top) {
+check_pair_inputs <- function(pr, kernel, top, candidates, threads) {
   p <- pr$p
   if (p < 2L) {
     stop(sprintf("pair_scores() needs at least 2 features; 'x' has %d.", p), call. = FALSE)
@@ -190,19 +197,10 @@ check_pair_inputs <- function(pr, kernel, top) {
                  top, format(n_pairs, big.mark = ","), p, format(n_pairs, big.mark = ",")),
          call. = FALSE)
   }
-  m <- as.double(pr$m)
-  # the screen's vectors (float) and a copy of the data; the m x m label side
-  need <- if (kernel$name == "gaussian") 4 * p * (m * (m + 1) / 2 + 16) else 8 * p * m
-  need <- need + 8 * p * m + 6 * 8 * m^2
-  budget <- option_max_memory()
-  if (need > budget) {
-    stop(sprintf(paste0("pair_scores() on %s features and %d samples needs %s for the ",
-                        "features' kernel vectors, above the memory budget of %s (option ",
-                        "bahsic.max_memory). Use fewer features (or samples), ",
-                        "kernel = kernel_linear(), or raise the option if the machine has ",
-                        "the memory."),
-                 format(p, big.mark = ","), pr$m, format_gib(need), format_gib(budget)),
-         call. = FALSE)
+  # the screen's kernel vectors (the linear screen's rank is known only with
+  # the labels: pair_top_lowrank() checks it)
+  if (kernel$name == "gaussian") {
+    check_pair_memory(pr$m, p, pair_candidates(p, top, candidates), threads)
   }
   invisible()
 }
@@ -220,14 +218,16 @@ pair_labels <- function(pr) {
 }
 
 # The candidates: the k pairs with the largest interaction by the screen
-# (list(i, j, score), 1-based columns).
+# (pair_top(), src/pairtop.c, in single precision; list(i, j, score),
+# 1-based columns), W given as H L H (the scores only rank).
 pair_screen <- function(pr, kernel, k, labels) {
   x <- pair_centred(pr$x)
+  W <- labels$W * (pr$m - 1)^2
   if (kernel$name == "linear") {
-    f <- pair_lowrank(labels$W)
-    return(pair_screen_lowrank_r(x, f$U, f$c, k))
+    f <- pair_lowrank(W)
+    return(pair_top_lowrank(x, f$U, f$c, k, pr$threads))
   }
-  pair_screen_r(x, kernel$params$sigma, labels$W, k)
+  pair_top(x, W, k, gamma = kernel$params$sigma, threads = pr$threads)
 }
 
 # x with its columns centred (a linear kernel's centred kernel is x_j x_j'
@@ -244,36 +244,6 @@ pair_lowrank <- function(W) {
   e <- eigen(W, symmetric = TRUE)
   keep <- abs(e$values) > nrow(W) * .Machine$double.eps * max(abs(e$values))
   list(U = e$vectors[, keep, drop = FALSE], c = e$values[keep])
-}
-
-# The plain-R screen of every pair (the oracle of the C screen): the
-# packed centred kernels V (one column per feature) and the weights w, the
-# scores crossprod(V * w, V).
-pair_screen_r <- function(x, sigma, W, k) {
-  m <- nrow(x)
-  up <- upper.tri(W, diag = TRUE)
-  w <- (2 * W - diag(diag(W)))[up]
-  H <- diag(m) - 1 / m
-  V <- apply(x, 2L, function(v) (H %*% exp(-sigma * outer(v, v, "-")^2) %*% H)[up])
-  pair_top_r(crossprod(V * w, V), k)
-}
-
-pair_screen_lowrank_r <- function(x, U, c, k) {
-  p <- ncol(x)
-  S <- matrix(0, p, p)
-  for (t in seq_along(c)) {
-    A <- crossprod(x * U[, t], x)
-    S <- S + c[t] * A^2
-  }
-  pair_top_r(S, k)
-}
-
-# The k best pairs i < j of a score matrix S, ties by i then j.
-pair_top_r <- function(S, k) {
-  ij <- which(upper.tri(S), arr.ind = TRUE)
-  s <- S[ij]
-  o <- order(-s, ij[, 1L], ij[, 2L])[seq_len(k)]
-  list(i = unname(ij[o, 1L]), j = unname(ij[o, 2L]), score = s[o])
 }
 
 # The candidates scored exactly (C_pair_scores, src/pairscore.c): both
