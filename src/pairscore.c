@@ -132,6 +132,7 @@ static double trace_cube(const double *A, ptrdiff_t m, double *F)
     for (ptrdiff_t a = 0; a <= b; a++) {
       const double *Fa = F + m * a;
       double d = 0.0;
+      BK_SIMD_SUM(d)
       for (ptrdiff_t c = 0; c < m; c++) d += Fa[c] * Fb[c];
       if (a == b) diag += Fb[a] * d;
       else off += Fb[a] * d;
