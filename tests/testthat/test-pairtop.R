@@ -180,3 +180,14 @@ test_that("the screen's memory is counted and refused above the budget", {
   expect_error(bahsic:::pair_top(x, diag(128), 5), "memory budget")
   expect_error(bahsic:::check_pair_memory(128, 12625, 10), "Screening all pairs of 12625 features")
 })
+
+test_that("the screens answer for any thread count, as for one", {
+  x <- std_matrix(12, 40, 11)
+  W <- centred_label(rep(0:1, 6))
+  one <- bahsic:::pair_top(x, W, 30, threads = 1L)
+  for (th in list(.Machine$integer.max, 100000L, 1e9)) {
+    expect_identical(bahsic:::pair_top(x, W, 30, threads = th), one)
+    expect_identical(bahsic:::pair_top_lowrank(x, rep(0.5, 12), 1, 30, threads = th),
+                     bahsic:::pair_top_lowrank(x, rep(0.5, 12), 1, 30, threads = 1L))
+  }
+})
