@@ -191,3 +191,17 @@ test_that("the screens answer for any thread count, as for one", {
                      bahsic:::pair_top_lowrank(x, rep(0.5, 12), 1, 30, threads = 1L))
   }
 })
+
+test_that("a time limit stops the screen from inside", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  # 6,000 features at m = 100: 9 10^10 multiply-adds, seconds of work
+  x <- std_matrix(100, 6000, 12)
+  W <- centred_label(rep(0:1, 50))
+  expect_time_limit(under_time_limit(function() bahsic:::pair_top(x, W, 10, threads = 1L)),
+                    "pair_top")
+  expect_time_limit(under_time_limit(function() {
+    bahsic:::pair_top_lowrank(x[, rep(1:6000, 4)], matrix(rnorm(1000), 100), rep(1, 10), 10,
+                              threads = 1L)
+  }), "pair_top_lowrank")
+})
