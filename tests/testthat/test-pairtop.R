@@ -180,3 +180,28 @@ test_that("the screen's memory is counted and refused above the budget", {
   expect_error(bahsic:::pair_top(x, diag(128), 5), "memory budget")
   expect_error(bahsic:::check_pair_memory(128, 12625, 10), "Screening all pairs of 12625 features")
 })
+
+test_that("the screens answer for any thread count, as for one", {
+  x <- std_matrix(12, 40, 11)
+  W <- centred_label(rep(0:1, 6))
+  one <- bahsic:::pair_top(x, W, 30, threads = 1L)
+  for (th in list(.Machine$integer.max, 100000L, 1e9)) {
+    expect_identical(bahsic:::pair_top(x, W, 30, threads = th), one)
+    expect_identical(bahsic:::pair_top_lowrank(x, rep(0.5, 12), 1, 30, threads = th),
+                     bahsic:::pair_top_lowrank(x, rep(0.5, 12), 1, 30, threads = 1L))
+  }
+})
+
+test_that("a time limit stops the screen from inside", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  # 6,000 features at m = 100: 9 10^10 multiply-adds, seconds of work
+  x <- std_matrix(100, 6000, 12)
+  W <- centred_label(rep(0:1, 50))
+  expect_time_limit(under_time_limit(function() bahsic:::pair_top(x, W, 10, threads = 1L)),
+                    "pair_top")
+  expect_time_limit(under_time_limit(function() {
+    bahsic:::pair_top_lowrank(x[, rep(1:6000, 4)], matrix(rnorm(1000), 100), rep(1, 10), 10,
+                              threads = 1L)
+  }), "pair_top_lowrank")
+})
