@@ -26,6 +26,7 @@
  *   mrmr.h       mRMR selection with HSIC (scorer_mrmr.c)
  *   ranks.h      per-feature rank sums: Wilcoxon, Kruskal-Wallis (ranks.c)
  *   pairtop.h    the float32 screen of all pairs of features (pairtop.c)
+ *   pairscore.h  the exact scores and tests of candidate pairs (pairscore.c)
  *
  * The glue (*_call.c) includes glue.h (R's headers and what the glue
  * shares) and the core headers of the entry points it calls.
