@@ -168,7 +168,7 @@ test_that("an XOR pair among noise genes ranks first; a strong single gene's pai
   m <- 100
   x <- matrix(rnorm(m * 60), m, 60, dimnames = list(NULL, paste0("g", 1:60)))
   y <- factor(ifelse(x[, 17] * x[, 42] > 0, "a", "b"))
-  r <- pair_scores(x, y, top = 5)
+  r <- pair_scores(x, y, top = 5, candidates = 100)
   expect_identical(c(r$feature1[1], r$feature2[1]), c("g17", "g42"))
   expect_lt(r$interaction_adj[1], 1e-6)
   expect_gt(r$interaction_adj[2], 0.05)
