@@ -187,23 +187,33 @@ test_that("an XOR pair among noise genes ranks first; a strong single gene's pai
   expect_lt(mean(r2$interaction_p[with1] < 0.05), 0.1)
 })
 
-test_that("maxT: step-down adjusted p-values over the candidates, reproducible by the seed", {
+test_that("maxT: the largest interaction of all pairs under permuted labels, as a plain-R oracle", {
   d <- pair_toy(m = 40, p = 10, seed = 6)
+  L <- label_kernel_matrix(default_label_kernel(d$y), d$y)
   set.seed(1)
-  r <- pair_scores(d$x, d$y, top = 10, candidates = 30, adjust = "maxT", n_perm = 200)
+  r <- pair_scores(d$x, d$y, top = 10, candidates = 30, adjust = "maxT", n_perm = 50)
   set.seed(1)
-  r2 <- pair_scores(d$x, d$y, top = 10, candidates = 30, adjust = "maxT", n_perm = 200,
+  r2 <- pair_scores(d$x, d$y, top = 10, candidates = 30, adjust = "maxT", n_perm = 50,
                     threads = 2)
   expect_identical(as.data.frame(unclass(r)), as.data.frame(unclass(r2)))
-  expect_identical(attr(r, "n_perm"), 200L)
-  expect_true(all(r$interaction_adj >= 1 / 200 & r$interaction_adj <= 1))
-  # the planted pair (2, 5) is first and significant; the adjusted p-values
-  # are non-decreasing in the raw ones
+  expect_identical(attr(r, "n_perm"), 50L)
+  # the oracle: the same labellings (the observed one first, counting for
+  # every pair), the largest exact interaction of all 45 pairs under each
+  set.seed(1)
+  top <- c(Inf, vapply(2:50, function(b) {
+    perm <- sample.int(d$m)
+    max(pair_oracle(scale(d$x), L[perm, perm])$interaction)
+  }, numeric(1)))
+  want <- vapply(r$interaction, function(t) mean(top >= t * (1 - 1e-4)), numeric(1))
+  expect_equal(r$interaction_adj, want)
+  # the planted pair (2, 5) first, at the smallest value; a null pair not
   expect_identical(c(r$index1[1], r$index2[1]), c(2L, 5L))
-  expect_identical(r$interaction_adj[1], 1 / 200)
-  o <- order(r$interaction_p)
-  expect_false(is.unsorted(r$interaction_adj[o]))
-  # the same labellings without the observed one first would not be maxT's
+  expect_identical(r$interaction_adj[1], 1 / 50)
+  expect_gt(r$interaction_adj[2], 0.05)
+  # the pair's test by BH, as without maxT
+  set.seed(1)
+  rb <- pair_scores(d$x, d$y, top = 10, candidates = 30)
+  expect_identical(r$adj_p_value, rb$adj_p_value)
   expect_error(pair_scores(d$x, d$y, n_perm = 10), "'n_perm' is not used with adjust = \"BH\"")
 })
 
