@@ -287,14 +287,13 @@ pair_rescore <- function(pr, kernel, cand, labels, adjust, n_perm) {
                Lc = test$Lc, tb = test$tb, ub = test$ub, wb = test$wb,
                tb2 = sum(test$Lc * test$Lc), tb3 = sum((test$Lc %*% test$Lc) * test$Lc),
                threads = pr$threads)
-  out <- .Call(C_pair_scores, pr$x, opts)$out
+  out <- .Call(C_pair_scores, pr$x, opts)
   unit <- 1 / (test$scale * (m - 1)^2)
   o <- order(-out[, 1L], cand$i, cand$j)
   out <- out[o, , drop = FALSE]
   res <- list(i = cand$i[o], j = cand$j[o], interaction = out[, 1L] * unit,
               interaction_p = pair_gamma_p(out[, 3L], out[, 2L]), hsic = out[, 4L] * unit,
-              p_value = pair_gamma_p(out[, 6L], out[, 5L]), shape = out[, c(2L, 5L)],
-              z = out[, c(3L, 6L)])
+              p_value = pair_gamma_p(out[, 6L], out[, 5L]))
   n_pairs <- pr$p * (pr$p - 1) / 2
   # BH over all pairs from the candidates' p-values: p.adjust(n = ) takes
   # the pairs not re-scored as never below a threshold (conservative); the

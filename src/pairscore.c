@@ -11,9 +11,7 @@
  *    the Gaussian kernel on the two features);
  * each with a shifted gamma approximation of its null distribution: the
  * exact permutation mean and variance of the per-feature tests
- * (bk_perm_moments(), kernel_test.c) and a skewness (pair_fit()), and
- * optionally its statistics under given permutations of the samples (for
- * maxT).
+ * (bk_perm_moments(), kernel_test.c) and a skewness (pair_fit()).
  * Symmetric matrices are kept packed with their diagonal: (a, b), a <= b,
  * at b (b + 1) / 2 + a. Each pair is computed on one thread from start to
  * end, so the results do not depend on the number of threads. Numeric
@@ -102,24 +100,6 @@ static void centre_stats(double *A, ptrdiff_t m, const double *Lp, double *r,
   s[3] = sd;
 }
 
-/* tr(Ac P Lc P') for the centred packed Ac and the permutation p (0-based):
- * sum_ab Ac_ab Lc_{p(a) p(b)}, the permuted statistic */
-static double permuted_stat(const double *Ac, ptrdiff_t m, const double *Lc,
-                            const int *p)
-{
-  double off = 0.0, diag = 0.0;
-  const double *col = Ac;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Lb = Lc + m * (ptrdiff_t) p[b];
-    double s = 0.0;
-    for (ptrdiff_t a = 0; a < b; a++) s += col[a] * Lb[p[a]];
-    off += s;
-    diag += col[b] * Lb[p[b]];
-    col += b + 1;
-  }
-  return diag + 2.0 * off;
-}
-
 /* tr(A^3) of the symmetric A (packed), unpacked into F (m x m): the sum
  * over a <= b of A_ab (A^2)_ab, (A^2)_ab the product of columns a and b */
 static double trace_cube(const double *A, ptrdiff_t m, double *F)
@@ -180,14 +160,14 @@ static void pair_fit(const double *s, double t3, const bk_pair_job *job,
 typedef struct {
   const bk_pair_job *job;
   const double *Lp;
-  double *bufs, *out, *zint, *zpair;
+  double *bufs, *out;
 } pair_ctx;
 
 /* one statistic of pair k: its fit (pair_fit()) into out (columns c0, c0 +
- * 1, c0 + 2: the statistic, the shape, (T - loc) / scale) and its permuted
- * statistics in the same units. F: m x m of work. */
+ * 1, c0 + 2: the statistic, the shape, (T - loc) / scale). F: m x m of
+ * work. */
 static void pair_test(const pair_ctx *c, ptrdiff_t k, double *A, double *r,
-                      double *F, int c0, double *zperm)
+                      double *F, int c0)
 {
   const bk_pair_job *job = c->job;
   const ptrdiff_t n = job->n, m = job->m;
@@ -197,11 +177,6 @@ static void pair_test(const pair_ctx *c, ptrdiff_t k, double *A, double *r,
   c->out[k + n * c0] = s[0];
   c->out[k + n * (c0 + 1)] = shape;
   c->out[k + n * (c0 + 2)] = (s[0] - loc) / scale;
-  /* the moments are those of every permutation: only the statistic moves */
-  for (ptrdiff_t b = 0; b < job->B; b++) {
-    const double t = permuted_stat(A, m, job->lab->Lc, job->perms + m * b);
-    zperm[k + n * b] = (t - loc) / scale;
-  }
 }
 
 static void pair_one(void *ctx, ptrdiff_t k)
@@ -224,22 +199,20 @@ static void pair_one(void *ctx, ptrdiff_t k)
       Kp[q] = Ki[q] * Kj[q];
     }
   }
-  pair_test(c, k, M, r, F, 0, c->zint);
-  pair_test(c, k, Kp, r, F, 3, c->zpair);
+  pair_test(c, k, M, r, F, 0);
+  pair_test(c, k, Kp, r, F, 3);
 }
 
-void bk_pair_scores(const bk_pair_job *job, double *out, double *zint,
-                    double *zpair, double *work, int nthreads, bk_pacer *pace)
+void bk_pair_scores(const bk_pair_job *job, double *out, double *work,
+                    int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t m = job->m, P = m * (m + 1) / 2;
   double *Lp = work;
   for (ptrdiff_t b = 0; b < m; b++)
     for (ptrdiff_t a = 0; a <= b; a++) Lp[PK(a, b)] = job->lab->Lc[a + m * b];
-  pair_ctx c = {.job = job, .Lp = Lp, .bufs = work + P + m, .out = out,
-                .zint = zint, .zpair = zpair};
+  pair_ctx c = {.job = job, .Lp = Lp, .bufs = work + P + m, .out = out};
   const bk_paced_loop loop = {.item = pair_one, .ctx = &c,
-                              .ops = (double) P * (12.0 + 2.0 * (double) job->B) +
-                                     (double) m * (double) P,
+                              .ops = (double) P * (12.0 + (double) m),
                               .par_min = BK_PAR_MIN_PAIRS};
   bk_paced_for(&loop, job->n, nthreads, pace);
 }

@@ -23,11 +23,7 @@ static int *pair_columns(const int *v, const char *name, R_xlen_t n,
  *   Lc, tb, ub, wb   H L H (m x m, symmetric) and its traces (bk_test_label)
  *   tb2, tb3         tr(Lc^2) and tr(Lc^3), for the skewness of the fit
  *   threads          the number of threads
- *   perms            optional: an m x B integer matrix of 0-based
- *                    permutations of the samples
- * Returns list(out, zint, zpair): out, n x 6 (bk_pair_scores(), pairscore.h),
- * and the permuted statistics over each pair's gamma scale, n x B (NULL
- * without permutations). */
+ * Returns the n x 6 matrix of bk_pair_scores() (pairscore.h). */
 SEXP C_pair_scores(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
@@ -53,33 +49,13 @@ SEXP C_pair_scores(SEXP x, SEXP opts)
   job.tb3 = bk_opt_real(&op, "tb3");
   job.lab = &lab;
   const int nthreads = bk_opt_threads(&op);
-  if (bk_opt_given(&op, "perms")) {
-    SEXP P = bk_opt(&op, "perms");
-    if (!Rf_isInteger(P) || !Rf_isMatrix(P) || Rf_nrows(P) != m)
-      Rf_error("C_pair_scores: option 'perms' must be an integer matrix with "
-               "%td rows", m);
-    job.B = Rf_ncols(P);
-    job.perms = INTEGER(P);
-    for (R_xlen_t q = 0; q < XLENGTH(P); q++)
-      if (job.perms[q] < 0 || job.perms[q] >= m)
-        Rf_error("C_pair_scores: option 'perms' has an index outside 0..%td",
-                 m - 1);
-  }
   bk_opts_done(&op);
   const ptrdiff_t nt = nthreads > 1 ? nthreads : 1;
   double *work = (double *) R_alloc((size_t) BK_PAIR_SCORE_WORK(m, nt),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) n, 6));
-  SEXP zint = PROTECT(job.B > 0 ? Rf_allocMatrix(REALSXP, (int) n, (int) job.B)
-                                : R_NilValue);
-  SEXP zpair = PROTECT(job.B > 0 ? Rf_allocMatrix(REALSXP, (int) n, (int) job.B)
-                                 : R_NilValue);
   bk_pacer pace = {bk_check_limits, 0};
-  bk_pair_scores(&job, REAL(out), job.B > 0 ? REAL(zint) : NULL,
-                 job.B > 0 ? REAL(zpair) : NULL, work, nthreads, &pace);
-  const char *names[] = {"out", "zint", "zpair", ""};
-  SEXP values[] = {out, zint, zpair};
-  SEXP res = bk_named_list(names, values);
-  UNPROTECT(3);
-  return res;
+  bk_pair_scores(&job, REAL(out), work, nthreads, &pace);
+  UNPROTECT(1);
+  return out;
 }
