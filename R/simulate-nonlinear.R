@@ -9,9 +9,10 @@
 #' independent or correlated in blocks), and an outcome that depends on one
 #' or a few planted genes at random positions, in one of the ways a per-gene
 #' linear test misses (an interacting pair, a non-monotone gene) or finds
-#' (genes shifted between the classes). It measures whether a selector finds
-#' joint and non-monotone signal among thousands of genes, as Song et al.
-#' (2012, section 7.1) do among 20 noise features with [simulate_xor()].
+#' (genes shifted between the classes). With it one measures whether a
+#' selector finds joint and non-monotone signal among thousands of genes, as
+#' [simulate_xor()] does among 20 noise features (Song et al., 2012, section
+#' 7.1).
 #'
 #' The signals (\eqn{x_1}, \eqn{x_2} are the planted genes, \eqn{\epsilon
 #' \sim N(0, \mathrm{noise}^2)}):
