@@ -266,13 +266,20 @@ machine <- function() {
 }
 
 show_machine <- function(mc, what) {
-  cat(sprintf("%s: %s, commit %s, bahsic %s (%s), screen argument: %s\n", what, mc$date,
+  cat(sprintf("%s: %s, checkout at %s, bahsic %s (%s), screen argument: %s\n", what, mc$date,
               mc$commit, mc$bahsic, mc$bahsic_path, mc$screen_argument))
   cat(sprintf("  %s, kernlab %s, %d cores (%s), load average %s\n", mc$r, mc$kernlab,
               mc$nproc, mc$cpu, mc$loadavg))
 }
 
 fmt <- function(v, digits = 1L) formatC(v, format = "f", digits = digits)
+
+# A data frame as a markdown table.
+md_table <- function(df) {
+  cat("| ", paste(names(df), collapse = " | "), " |\n", sep = "")
+  cat("|", strrep("---|", ncol(df)), "\n", sep = "")
+  cat(sprintf("| %s |\n", do.call(paste, c(unname(as.list(df)), sep = " | "))), sep = "")
+}
 
 # ---------------------------------------------------------------------------
 # record
@@ -283,7 +290,9 @@ if (mode == "record") {
   mc <- machine()
   show_machine(mc, "record")
   if (times_only) {
-    if (!file.exists(file)) stop(sprintf("No baseline at %s to keep the errors of.", file), call. = FALSE)
+    if (!file.exists(file)) {
+      stop(sprintf("No baseline at %s to keep the errors of.", file), call. = FALSE)
+    }
     base <- readRDS(file)
     pr <- base$protocol
   } else {
@@ -298,14 +307,14 @@ if (mode == "record") {
   saveRDS(base, file)
   s <- base$summary
   cat("\nErrors (%, mean over the folds, sd and se over the folds):\n\n")
-  cat("| table | data set | selector | folds | error | sd | se | time |\n|---|---|---|---|---|---|---|---|\n")
-  cat(sprintf("| %s | %s | %s | %d | %s | %s | %s | %.0f s |\n", s$table, s$data, s$selector,
-              s$folds, fmt(s$error), fmt(s$sd), fmt(s$se), s$secs), sep = "")
-  cat("\nTimes of bahsic() with its defaults (s, median of reps runs):\n\n")
-  cat("| data | m x d | variant | threads | reps | median | min | max | load |\n|---|---|---|---|---|---|---|---|---|\n")
-  cat(sprintf("| %s | %d x %d | %s | %d | %d | %s | %s | %s | %.2f |\n", times$data, times$m,
-              times$d, times$variant, times$threads, times$reps, fmt(times$median, 2),
-              fmt(times$min, 2), fmt(times$max, 2), times$load), sep = "")
+  md_table(data.frame(table = s$table, `data set` = s$data, selector = s$selector,
+                      folds = s$folds, error = fmt(s$error), sd = fmt(s$sd), se = fmt(s$se),
+                      time = sprintf("%.0f s", s$secs), check.names = FALSE))
+  cat("\nTimes of bahsic() with its defaults (s, median of the runs):\n\n")
+  md_table(data.frame(data = times$data, `m x d` = paste(times$m, "x", times$d),
+                      variant = times$variant, threads = times$threads, runs = times$reps,
+                      median = fmt(times$median, 2), min = fmt(times$min, 2),
+                      max = fmt(times$max, 2), load = fmt(times$load, 2), check.names = FALSE))
   cat(sprintf("\nrecorded to %s in %.1f min; load average at the end %s\n", file,
               (proc.time()[["elapsed"]] - t_start) / 60, mc$loadavg_end))
   quit(status = 0L)
@@ -336,16 +345,19 @@ same_top <- vapply(seq_len(nrow(s)), function(i) {
 delta <- s$error - bm$error
 in_sd <- abs(delta) <= bm$sd
 in_se <- abs(delta) <= bm$se
-cat("\nErrors (%): the recorded mean ± sd over the folds, now, the difference, and whether it is\n",
-    "within one sd (the target) and within one se; 'same top' = folds whose top features\n",
-    "(as a set) are the recorded ones.\n\n", sep = "")
-cat("| table | data set | selector | recorded | now | now - recorded | within one sd | within one se | same top | time |\n",
-    "|---|---|---|---|---|---|---|---|---|---|\n", sep = "")
-cat(sprintf("| %s | %s | %s | %s ± %s | %s | %+.1f | %s | %s | %d of %d | %.0f s |\n",
-            s$table, s$data, s$selector, fmt(bm$error), fmt(bm$sd), fmt(s$error), delta,
-            ifelse(in_sd, "yes", "no"), ifelse(in_se, "yes", "no"), same_top, s$folds, s$secs),
-    sep = "")
-if (length(missing_now)) cat(sprintf("not run now (data missing): %s\n", paste(missing_now, collapse = ", ")))
+cat("\nErrors (%): the recorded mean ± sd over the folds, now, the difference, and whether\n",
+    "it is within one sd (the target) and within one se; 'same top' = folds whose top\n",
+    "features (as a set) are the recorded ones.\n\n", sep = "")
+md_table(data.frame(table = s$table, `data set` = s$data, selector = s$selector,
+                    recorded = paste(fmt(bm$error), "±", fmt(bm$sd)), now = fmt(s$error),
+                    `now - recorded` = sprintf("%+.1f", delta),
+                    `within one sd` = ifelse(in_sd, "yes", "no"),
+                    `within one se` = ifelse(in_se, "yes", "no"),
+                    `same top` = sprintf("%d of %d", same_top, s$folds),
+                    time = sprintf("%.0f s", s$secs), check.names = FALSE))
+if (length(missing_now)) {
+  cat(sprintf("not run now (data missing): %s\n", paste(missing_now, collapse = ", ")))
+}
 
 variants <- list(default = list())
 if (has_screen()) variants$`screen = "none"` <- list(screen = "none")
@@ -358,13 +370,15 @@ none <- times[times$variant == "screen = \"none\"", , drop = FALSE]
 ref_now <- none$median[match(paste(times$data, times$threads), paste(none$data, none$threads))]
 ratio_now <- times$median / ref_now
 tm <- if (is.null(base$times_machine)) base$machine else base$times_machine
-cat(sprintf(paste0("\nTimes of bahsic() (s, median of the runs; recorded = the defaults at %s, load %s;\n",
-                   "ratio = now / recorded; ratio now = now / screen = \"none\" in this run):\n\n"),
+cat(sprintf(paste0("\nTimes of bahsic() (s, median of the runs; recorded = the defaults at %s, ",
+                   "load %s;\nratio = now / recorded; ratio now = now / screen = \"none\" in ",
+                   "this run):\n\n"),
             tm$commit, sprintf("%.2f-%.2f", min(bt$load), max(bt$load))))
-cat("| data | variant | threads | runs | recorded | now | ratio | ratio now | load now |\n|---|---|---|---|---|---|---|---|---|\n")
-cat(sprintf("| %s | %s | %d | %d | %s | %s | %s | %s | %.2f |\n", times$data, times$variant, times$threads,
-            times$reps, fmt(ref, 2), fmt(times$median, 2), fmt(ratio, 2),
-            ifelse(is.na(ratio_now), "", fmt(ratio_now, 2)), times$load), sep = "")
+md_table(data.frame(data = times$data, variant = times$variant, threads = times$threads,
+                    runs = times$reps, recorded = fmt(ref, 2), now = fmt(times$median, 2),
+                    ratio = fmt(ratio, 2),
+                    `ratio now` = ifelse(is.na(ratio_now), "", fmt(ratio_now, 2)),
+                    `load now` = fmt(times$load, 2), check.names = FALSE))
 
 # the time target: bahsic()'s default on ALL, at most 2 times today's time
 # (screen = "none" now when there is one, else the recorded), else at most
