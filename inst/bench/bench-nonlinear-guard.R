@@ -45,7 +45,9 @@
 # depend on which others run or on their use of the random number generator.
 # (So the Table 1 figures equal those of vignettes/reproduction.md; the Table
 # 3 ones differ from it by the inner folds only.) A data set whose package is
-# missing is skipped with a message, at `record` and at `compare` alike.
+# missing is skipped with a message, at `record` and at `compare` alike (with
+# the package under test in a library of its own, put the data packages'
+# library on R_LIBS too).
 #
 # The times: bahsic(x, y, threads = t) with every other argument at its
 # default, full ranking, t = 1 and 2, the median of `reps` runs (ALL 11, Golub
@@ -60,9 +62,12 @@
 # dis 1.5 min and satimage's BAHSIC 1.2 min; times 0.7 min); `--quick` (3
 # folds on ionosphere, vehicle, housing and golub, the times with 1 run each,
 # written to a temporary file unless FILE is given) 10-20 s. `compare` takes
-# `record`'s time with the new defaults' cost. `record FILE --times` measures
-# the times again and keeps FILE's errors (the times are the part that a
-# machine's load moves; see the load average in the output).
+# `record`'s time with the new defaults' cost: 16.5 min (load average 3-6)
+# with a pair-and-gene screen as bahsic()'s default that takes 15 s on ALL
+# (satimage's BAHSIC 4.3 min, m = 1998; ALL's RBF 3.5 min; the times 5 min).
+# `record FILE --times` measures the times again and keeps FILE's errors (the
+# times are the part that a machine's load moves; see the load average in the
+# output).
 
 suppressPackageStartupMessages(library(bahsic))
 
