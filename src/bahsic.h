@@ -48,5 +48,6 @@
 #include "lsmi.h"
 #include "mrmr.h"
 #include "ranks.h"
+#include "pairscore.h"
 
 #endif

@@ -84,6 +84,16 @@ typedef struct {
  * rounding). Lc and Wt must be symmetric (only the pairs a < b and the
  * diagonal are read for the sums). simd as for bk_pick_gauss_pass().
  * work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
+/* The gamma approximation of a statistic stat = tr(A0 Lc) from the traces of
+ * A0 = A - c H, A = H K H the centred kernel: ta = tr(A0), ta2 = tr(A0^2),
+ * sa = sum_i A0_ii^2 (c: a constant diagonal taken out, 0 for none), with
+ * the exact permutation mean and variance (kernel_test.c): *shape and *z,
+ * the statistic over the gamma's scale (NaN for m < 4 or a moment that is
+ * not positive). Also the pairs' tests (pairscore.c). */
+void bk_gamma_moments(double stat, double ta, double ta2, double sa, double c,
+                      ptrdiff_t m, const bk_test_label *lab, double *shape,
+                      double *z);
+
 #define BK_FEATURE_TEST_WORK(m, nthreads)                                    \
   ((m) * ((m) - 1) + 2 * (m) + (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,

@@ -12,6 +12,7 @@ SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms);
 SEXP C_hsic_gamma(SEXP K, SEXP label);
 SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts);
 SEXP C_feature_hsic_test(SEXP x, SEXP opts);
+SEXP C_pair_scores(SEXP x, SEXP opts);
 SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_cor(SEXP x, SEXP y);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
@@ -48,6 +49,9 @@ SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_maxt_count(SEXP stat, SEXP opts);
 SEXP C_codes(void);
 SEXP C_rank_sums(SEXP x, SEXP opts);
+SEXP C_pair_top(SEXP x, SEXP W, SEXP opts);
+SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts);
+SEXP C_pair_top_bytes(SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
@@ -58,6 +62,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 2},
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 3},
   {"C_feature_hsic_test", (DL_FUNC) &C_feature_hsic_test, 2},
+  {"C_pair_scores", (DL_FUNC) &C_pair_scores, 2},
   {"C_feature_moments", (DL_FUNC) &C_feature_moments, 3},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
@@ -93,6 +98,9 @@ static const R_CallMethodDef call_methods[] = {
   {"C_maxt_count", (DL_FUNC) &C_maxt_count, 2},
   {"C_codes", (DL_FUNC) &C_codes, 0},
   {"C_rank_sums", (DL_FUNC) &C_rank_sums, 2},
+  {"C_pair_top", (DL_FUNC) &C_pair_top, 3},
+  {"C_pair_top_lowrank", (DL_FUNC) &C_pair_top_lowrank, 3},
+  {"C_pair_top_bytes", (DL_FUNC) &C_pair_top_bytes, 1},
   {NULL, NULL, 0}
 };
 

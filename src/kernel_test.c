@@ -6,7 +6,7 @@
  * Two null distributions:
  *  - a gamma distribution (as Gretton et al. 2008, section 3) for the
  *    biased statistic tr(K H L H) = m^2 HSIC_b, here with the exact mean
- *    and variance of its permutation distribution (gamma_moments());
+ *    and variance of its permutation distribution (bk_gamma_moments());
  *  - permutations of the samples, given by the caller (drawn once in R from
  *    the user's RNG), for the statistic sum_ab K_ab Wt_ab.
  * The label side (H L H and its traces) is made once by the caller. Every
@@ -176,9 +176,9 @@ static int use_avx2(int simd)
  * Gretton et al. 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m:
  * see inst/bench/bench-kernel-test.R. stat = tr(A0 B), ta = tr(A0),
  * ta2 = tr(A0^2), sa = sum_i A0_ii^2 for A0 = A - c H (gamma_one()). */
-static void gamma_moments(double stat, double ta, double ta2, double sa,
-                          double c, ptrdiff_t m, const bk_test_label *lab,
-                          double *shape, double *z)
+void bk_gamma_moments(double stat, double ta, double ta2, double sa, double c,
+                      ptrdiff_t m, const bk_test_label *lab, double *shape,
+                      double *z)
 {
   const double md = (double) m;
   if (m < 4) {
@@ -288,7 +288,8 @@ static void gamma_one(const feature_buf *buf, ptrdiff_t m, double offtop,
     sd += kc * Ld[a];
   }
   /* the pairs a < b count twice: the matrices are symmetric */
-  gamma_moments(sd + 2.0 * off[0], ta, sa + 2.0 * off[1], sa, c, m, lab, shape, z);
+  bk_gamma_moments(sd + 2.0 * off[0], ta, sa + 2.0 * off[1], sa, c, m, lab, shape,
+                   z);
 }
 
 /* #{r : sum_ab K_ab Wt_{p_r(a) p_r(b)} >= obs - tol} over the B permutations

@@ -1,0 +1,162 @@
+/* pairtop_call.c: SEXP glue for pairtop.c, the screen of all pairs of
+ * features. */
+#include <limits.h>
+#include "glue.h"
+#include "pairtop.h"
+
+/* the pairs a screen can return: min(k, p (p - 1) / 2) */
+static ptrdiff_t pairs_wanted(ptrdiff_t p, ptrdiff_t k)
+{
+  const double all = 0.5 * (double) p * (double) (p - 1);
+  return (double) k < all ? k : (ptrdiff_t) all;
+}
+
+/* list(i, j, score): 1-based i < j, the float scores times 2^e as doubles */
+static SEXP pair_result(const bk_pair_list *pl, ptrdiff_t n, int e)
+{
+  SEXP i = PROTECT(Rf_allocVector(INTSXP, n));
+  SEXP j = PROTECT(Rf_allocVector(INTSXP, n));
+  SEXP s = PROTECT(Rf_allocVector(REALSXP, n));
+  const double sc = e == BK_NO_EXPONENT ? 1.0 : ldexp(1.0, e);
+  for (ptrdiff_t q = 0; q < n; q++) {
+    INTEGER(i)[q] = pl->i[q] + 1;
+    INTEGER(j)[q] = pl->j[q] + 1;
+    REAL(s)[q] = sc * (double) pl->s[q];
+  }
+  const char *names[] = {"i", "j", "score", ""};
+  SEXP values[] = {i, j, s};
+  SEXP out = bk_named_list(names, values);
+  UNPROTECT(3);
+  return out;
+}
+
+static bk_pair_list pair_list(ptrdiff_t k)
+{
+  const size_t n = (size_t) (k > 0 ? k : 1);
+  bk_pair_list pl = {k, (int *) R_alloc(n, sizeof(int)),
+                     (int *) R_alloc(n, sizeof(int)),
+                     (float *) R_alloc(n, sizeof(float))};
+  return pl;
+}
+
+static double max_abs(const double *v, R_xlen_t n)
+{
+  double a = 0.0;
+  for (R_xlen_t q = 0; q < n; q++) a = fmax(a, fabs(v[q]));
+  return a;
+}
+
+/* The Gaussian screen. x: m x p double matrix (standardised features), W:
+ * m x m symmetric double matrix (the centred label kernel matrix, scaled as
+ * the caller wants the scores); opts: a named list (read by name, glue.h):
+ *   gamma    the kernel's exp(-gamma d^2) parameter, > 0
+ *   k        the pairs wanted, >= 1
+ *   threads, simd   the number of threads; the AVX2 copy or the plain one
+ * Returns list(i, j, score) of the best min(k, p (p - 1) / 2) pairs by
+ * s_ij = sum_ab W_ab Kc^i_ab Kc^j_ab in float32 (pairtop.h). W is scaled by
+ * a power of two into float's range and the scores back, exactly. */
+SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(W, "W");
+  const ptrdiff_t m = Rf_nrows(x), p = Rf_ncols(x);
+  if (Rf_nrows(W) != m || Rf_ncols(W) != m)
+    Rf_error("C_pair_top: 'W' must be %td x %td", m, m);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_pair_top");
+  const double gamma = bk_opt_real(&op, "gamma");
+  if (!(gamma > 0.0)) Rf_error("C_pair_top: option 'gamma' must be > 0");
+  const ptrdiff_t k = pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
+  const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
+  const ptrdiff_t ld = bk_pair_ld(m * (m + 1) / 2);
+  float *V = (float *) R_alloc((size_t) (ld * p + 1), sizeof(float));
+  float *w = (float *) R_alloc((size_t) ld + 1, sizeof(float));
+  double *vw = (double *) R_alloc((size_t) bk_pair_vectors_work(m, nthreads) + 1,
+                                  sizeof(double));
+  bk_pacer pace = {bk_check_limits, 0};
+  bk_pair_vectors(REAL(x), m, p, gamma, V, ld, vw, nthreads, &pace);
+  const int e = bk_pow2_exponent(max_abs(REAL(W), XLENGTH(W)));
+  bk_pair_weights(REAL(W), m, bk_pow2_scale(e), w, ld);
+  bk_pair_list pl = pair_list(k);
+  bk_pair_exec ex = {nthreads, simd,
+                     R_alloc(bk_pair_top_work(k, nthreads), 1), &pace};
+  const ptrdiff_t n = k > 0 ? bk_pair_top(V, ld, p, w, &pl, &ex) : 0;
+  return pair_result(&pl, n, e);
+}
+
+/* The linear screen. x: m x p double matrix (standardised features), U:
+ * m x r double matrix; opts: a named list (read by name, glue.h):
+ *   c        r finite weights
+ *   k, threads, simd   as C_pair_top
+ * Returns list(i, j, score) of the best pairs by
+ * s_ij = sum_t c_t (sum_a U_at x_ai x_aj)^2 in float32. Each column of U is
+ * scaled by a power of two into float's range (its square folded into c),
+ * c likewise and the scores back, exactly. */
+SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(U, "U");
+  const ptrdiff_t m = Rf_nrows(x), p = Rf_ncols(x), r = Rf_ncols(U);
+  if (Rf_nrows(U) != m) Rf_error("C_pair_top_lowrank: 'U' must have %td rows", m);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_pair_top_lowrank");
+  const double *c = bk_opt_real_vector(&op, "c", r, NULL);
+  const ptrdiff_t k = pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
+  const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
+  const ptrdiff_t ld = bk_pair_ld(m);
+  float *X = (float *) R_alloc((size_t) (ld * p + 1), sizeof(float));
+  float *Uf = (float *) R_alloc((size_t) (ld * r + 1), sizeof(float));
+  double *cd = (double *) R_alloc((size_t) r + 1, sizeof(double));
+  float *cf = (float *) R_alloc((size_t) r + 1, sizeof(float));
+  for (ptrdiff_t j = 0; j < p; j++)
+    for (ptrdiff_t a = 0; a < ld; a++)
+      X[a + ld * j] = a < m ? (float) REAL(x)[a + m * j] : 0.0f;
+  double cmax = 0.0;
+  for (ptrdiff_t t = 0; t < r; t++) {
+    const double *u = REAL(U) + m * t;
+    const int et = bk_pow2_exponent(max_abs(u, m));
+    const double st = bk_pow2_scale(et);
+    for (ptrdiff_t a = 0; a < ld; a++)
+      Uf[a + ld * t] = a < m ? (float) (st * u[a]) : 0.0f;
+    cd[t] = et == BK_NO_EXPONENT ? 0.0 : ldexp(c[t], 2 * et);
+    cmax = fmax(cmax, fabs(cd[t]));
+  }
+  const int e = bk_pow2_exponent(cmax);
+  for (ptrdiff_t t = 0; t < r; t++) cf[t] = (float) (bk_pow2_scale(e) * cd[t]);
+  bk_pair_list pl = pair_list(k);
+  bk_pacer pace = {bk_check_limits, 0};
+  bk_pair_exec ex = {nthreads, simd,
+                     R_alloc(bk_pair_top_work(k, nthreads), 1), &pace};
+  const ptrdiff_t n =
+      k > 0 ? bk_pair_top_lowrank(X, ld, p, Uf, r, cf, &pl, &ex) : 0;
+  return pair_result(&pl, n, e);
+}
+
+/* The bytes C_pair_top (rank = 0) or C_pair_top_lowrank (rank r >= 1)
+ * allocates at its peak, for the memory budget of the R side; opts: m, p,
+ * k, threads, rank (whole numbers, given as doubles or integers). */
+SEXP C_pair_top_bytes(SEXP opts)
+{
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_pair_top_bytes");
+  const double m = bk_opt_real(&op, "m"), p = bk_opt_real(&op, "p");
+  const double r = bk_opt_real(&op, "rank");
+  const double kd = bk_opt_real(&op, "k");
+  const int nthreads = bk_opt_threads(&op);
+  bk_opts_done(&op);
+  if (!(m >= 1 && p >= 0 && r >= 0 && kd >= 0))
+    Rf_error("C_pair_top_bytes: m >= 1, p, k, rank >= 0 expected");
+  const double all = 0.5 * p * (p - 1), k = kd < all ? kd : all;
+  const double rows = r > 0 ? m : 0.5 * m * (m + 1);
+  const double ld = ceil(rows / BK_PAIR_ALIGN) * BK_PAIR_ALIGN;
+  double bytes = 4.0 * ld * (p + (r > 0 ? r : 1)) + 12.0 * k +
+                 (k <= 1e15 ? (double) bk_pair_top_work((ptrdiff_t) k, nthreads)
+                            : 12.0 * k * nthreads);
+  if (r > 0)
+    bytes += 12.0 * r;
+  else
+    bytes += 8.0 * (double) bk_pair_vectors_work((ptrdiff_t) m, nthreads);
+  return Rf_ScalarReal(bytes);
+}
