@@ -4,7 +4,8 @@
 #' \code{\link{feature_scores}()}, \code{\link{bahsic}()},
 #' \code{\link{fohsic}()}, \code{\link{mrmr}()}, \code{\link{randsel}()}, \code{\link{lsmi}()},
 #' \code{\link{l1_lsmi}()}, \code{\link{l1_hsic}()}, \code{\link{hsic_weights}()},
-#' \code{\link{qmi}()} (and \code{bahsic()} with \code{\link{kernel_ridge}()}) and
+#' \code{\link{qmi}()}, \code{\link{pair_scores}()} (and \code{bahsic()} with
+#' \code{\link{kernel_ridge}()}) and
 #' \code{\link{stability_selection}()} (which runs a selector on halves of the
 #' samples),
 #' for a matrix, data frame, formula,
@@ -289,6 +290,16 @@
 #'     selector's outcome is checked before the fits, e.g. \code{selector =
 #'     "t"} with a numeric y. \code{na_action = "omit"} drops the incomplete
 #'     samples before the halves are drawn.}
+#'   \item{Pairs of features}{\code{pair_scores()} meets every case as the
+#'     selectors do (column "the selectors"), except two: a constant
+#'     feature, or every feature constant, is an error that names them (its
+#'     kernel is constant, so its pairs have no test: remove it first); and
+#'     fewer than 6 samples is an error (the gamma approximation of the
+#'     pairs' tests needs them). A single feature, \code{top}
+#'     above the number of pairs, a kernel other than the Gaussian and the
+#'     linear, and a screen of all pairs above the memory budget (its kernel
+#'     vectors, 4 bytes per feature and pair of samples) are errors that say
+#'     what to do.}
 #'   \item{More memory than the budget}{An error before allocating that says
 #'     how much is needed and what to do (option \code{bahsic.max_memory},
 #'     see \link{bahsic_options}). So is a count that would allocate beyond

@@ -25,6 +25,8 @@
  *   lsmi.h       LSMI, l1-LSMI and l1-HSIC (lsmi.c)
  *   mrmr.h       mRMR selection with HSIC (scorer_mrmr.c)
  *   ranks.h      per-feature rank sums: Wilcoxon, Kruskal-Wallis (ranks.c)
+ *   pairtop.h    the float32 screen of all pairs of features (pairtop.c)
+ *   pairscore.h  the exact scores and tests of candidate pairs (pairscore.c)
  *
  * The glue (*_call.c) includes glue.h (R's headers and what the glue
  * shares) and the core headers of the entry points it calls.
@@ -48,6 +50,7 @@
 #include "lsmi.h"
 #include "mrmr.h"
 #include "ranks.h"
+#include "pairtop.h"
 #include "pairscore.h"
 
 #endif

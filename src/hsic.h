@@ -93,6 +93,10 @@ typedef struct {
 void bk_gamma_moments(double stat, double ta, double ta2, double sa, double c,
                       ptrdiff_t m, const bk_test_label *lab, double *shape,
                       double *z);
+/* The exact permutation mean and variance of that statistic alone (the
+ * moments bk_gamma_moments() fits; m >= 4). */
+void bk_perm_moments(double ta, double ta2, double sa, double c, ptrdiff_t m,
+                     const bk_test_label *lab, double *mean, double *var);
 
 #define BK_FEATURE_TEST_WORK(m, nthreads)                                    \
   ((m) * ((m) - 1) + 2 * (m) + (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))

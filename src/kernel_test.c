@@ -176,21 +176,28 @@ static int use_avx2(int simd)
  * Gretton et al. 2008 (eq. 9-10; hsic_test(method = "gamma")) at small m:
  * see inst/bench/bench-kernel-test.R. stat = tr(A0 B), ta = tr(A0),
  * ta2 = tr(A0^2), sa = sum_i A0_ii^2 for A0 = A - c H (gamma_one()). */
+void bk_perm_moments(double ta, double ta2, double sa, double c, ptrdiff_t m,
+                     const bk_test_label *lab, double *mean, double *var)
+{
+  const double md = (double) m;
+  double ua = (md - 1.0) * ta2 - ta * ta;
+  double wa = md * (md + 1.0) * sa - (md - 1.0) * (ta * ta + 2.0 * ta2);
+  *mean = ta * lab->tb / (md - 1.0) + c * lab->tb;
+  *var = 2.0 * ua * lab->ub / ((md + 1.0) * (md - 1.0) * (md - 1.0) * (md - 2.0)) +
+         wa * lab->wb / ((md + 1.0) * md * (md - 1.0) * (md - 2.0) * (md - 3.0));
+}
+
 void bk_gamma_moments(double stat, double ta, double ta2, double sa, double c,
                       ptrdiff_t m, const bk_test_label *lab, double *shape,
                       double *z)
 {
-  const double md = (double) m;
   if (m < 4) {
     *shape = *z = NAN;
     return;
   }
-  double ua = (md - 1.0) * ta2 - ta * ta;
-  double wa = md * (md + 1.0) * sa - (md - 1.0) * (ta * ta + 2.0 * ta2);
-  double mean = ta * lab->tb / (md - 1.0) + c * lab->tb;
+  double mean, var;
+  bk_perm_moments(ta, ta2, sa, c, m, lab, &mean, &var);
   stat += c * lab->tb;
-  double var = 2.0 * ua * lab->ub / ((md + 1.0) * (md - 1.0) * (md - 1.0) * (md - 2.0)) +
-               wa * lab->wb / ((md + 1.0) * md * (md - 1.0) * (md - 2.0) * (md - 3.0));
   if (mean > 0.0 && var > 0.0) {
     *shape = mean * mean / var;
     *z = stat * mean / var;

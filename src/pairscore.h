@@ -20,22 +20,24 @@ typedef struct {
   ptrdiff_t n;
   bk_kernel kern;
   const bk_test_label *lab;
+  double tb2, tb3;  /* tr(Lc^2), tr(Lc^3) */
   const int *perms; /* m x B, 0-based, or NULL */
   ptrdiff_t B;
 } bk_pair_job;
 
 /* For each pair k, out[k + n * c] for the columns c:
- *   0 tr(M Lc) with M = Kc^i o Kc^j (the interaction), 1 its gamma shape,
- *   2 the statistic over the gamma's scale;
+ *   0 tr(M Lc) with M = Kc^i o Kc^j (the interaction), 1 the shape of its
+ *   null distribution loc + scale Gamma(shape), 2 (statistic - loc) / scale;
  *   3 tr(K Lc) with K = K^i o K^j (the product kernel: the pair's HSIC),
- *   4 its shape, 5 its statistic over the scale
- * (shape and z as bk_gamma_moments(): NaN for m < 4 or a constant kernel).
+ *   4 its shape, 5 its statistic in the same units
+ * (the fit of pairscore.c's pair_fit(); NaN for m < 4 or a constant kernel).
  * With permutations, zint[k + n * r] and zpair[k + n * r] are the permuted
- * statistics of permutation r over the pair's gamma scale (the same
- * moments: they do not depend on the order of the samples).
+ * statistics of permutation r in the same units (the fit does not depend
+ * on the order of the samples).
  * work: BK_PAIR_SCORE_WORK(m, nthreads) doubles. */
 #define BK_PAIR_SCORE_WORK(m, nthreads)                                      \
-  ((m) * ((m) + 1) / 2 + (m) + (nthreads) * (4 * ((m) * ((m) + 1) / 2) + 4 * (m)))
+  ((m) * ((m) + 1) / 2 + (m) +                                               \
+   (nthreads) * (4 * ((m) * ((m) + 1) / 2) + 4 * (m) + (m) * (m)))
 void bk_pair_scores(const bk_pair_job *job, double *out, double *zint,
                     double *zpair, double *work, int nthreads, bk_pacer *pace);
 

@@ -21,6 +21,7 @@ static int *pair_columns(const int *v, const char *name, R_xlen_t n,
  *   i, j             integer vectors of equal length n: the pairs (1-based)
  *   kernel, p1, p2   the kernel's code (BK_KSET_DATA) and parameters
  *   Lc, tb, ub, wb   H L H (m x m, symmetric) and its traces (bk_test_label)
+ *   tb2, tb3         tr(Lc^2) and tr(Lc^3), for the skewness of the fit
  *   threads          the number of threads
  *   perms            optional: an m x B integer matrix of 0-based
  *                    permutations of the samples
@@ -48,6 +49,8 @@ SEXP C_pair_scores(SEXP x, SEXP opts)
   lab.tb = bk_opt_real(&op, "tb");
   lab.ub = bk_opt_real(&op, "ub");
   lab.wb = bk_opt_real(&op, "wb");
+  job.tb2 = bk_opt_real(&op, "tb2");
+  job.tb3 = bk_opt_real(&op, "tb3");
   job.lab = &lab;
   const int nthreads = bk_opt_threads(&op);
   if (bk_opt_given(&op, "perms")) {

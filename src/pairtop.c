@@ -15,31 +15,30 @@ ptrdiff_t bk_pair_vectors_work(ptrdiff_t m, int nthreads)
 
 typedef struct {
   const double *x;
-  ptrdiff_t m, ld;
+  ptrdiff_t m, p, ld;
   double gamma;
   float *V;
   double *work;
 } vec_ctx;
 
-/* Kc^j = H K^j H packed: Kc_ab = K_ab - r_a - r_b + g with r the row means
- * and g the grand mean of K (O(m^2), no m x m product) */
-static void vector_one(void *ctx, ptrdiff_t j)
+/* Kc^j = H K^j H packed into K: Kc_ab = K_ab - r_a - r_b + g with r the row
+ * means and g the grand mean of K (O(m^2), no m x m product) */
+static void centred_kernel(const double *xj, ptrdiff_t m, double gamma,
+                           double *K, double *rs)
 {
-  const vec_ctx *c = ctx;
-  const ptrdiff_t m = c->m, n = m * (m + 1) / 2;
-  double *K = c->work + (n + m) * bk_thread_id(), *rs = K + n;
-  const double *xj = c->x + m * j;
-  float *v = c->V + c->ld * j;
   for (ptrdiff_t a = 0; a < m; a++) rs[a] = 0.0;
   for (ptrdiff_t b = 0, q = 0; b < m; b++) {
     const double xb = xj[b];
-    for (ptrdiff_t a = 0; a < b; a++, q++) {
+    double *Kb = K + q;
+    BK_SIMD
+    for (ptrdiff_t a = 0; a < b; a++) {
       const double u = xj[a] - xb;
-      K[q] = bk_exp(-c->gamma * u * u);
+      Kb[a] = bk_exp(-gamma * u * u);
     }
-    K[q++] = 1.0;
+    Kb[b] = 1.0;
+    q += b + 1;
   }
-  /* row sums in a fixed order: the row a's entries b = 0..m-1 */
+  /* the row sums in a fixed order */
   for (ptrdiff_t b = 0, q = 0; b < m; b++) {
     double t = 0.0;
     for (ptrdiff_t a = 0; a < b; a++, q++) {
@@ -55,20 +54,47 @@ static void vector_one(void *ctx, ptrdiff_t j)
   }
   g /= (double) m;
   for (ptrdiff_t b = 0, q = 0; b < m; b++)
-    for (ptrdiff_t a = 0; a <= b; a++, q++)
-      v[q] = (float) (K[q] - rs[a] - rs[b] + g);
-  for (ptrdiff_t q = n; q < c->ld; q++) v[q] = 0.0f;
+    for (ptrdiff_t a = 0; a <= b; a++, q++) K[q] = K[q] - rs[a] - rs[b] + g;
+}
+
+/* the panel v: its BK_PAIR_PANEL features, one after the other, written
+ * into their lanes of the panel's rows (a panel is one thread's) */
+static void vector_panel(void *ctx, ptrdiff_t v)
+{
+  const vec_ctx *c = ctx;
+  const ptrdiff_t m = c->m, n = m * (m + 1) / 2, ld = c->ld;
+  double *K = c->work + (n + m) * bk_thread_id();
+  float *panel = c->V + BK_PAIR_PANEL * ld * v;
+  for (ptrdiff_t y = 0; y < BK_PAIR_PANEL; y++) {
+    const ptrdiff_t j = BK_PAIR_PANEL * v + y;
+    float *dst = panel + y;
+    ptrdiff_t q = 0;
+    if (j < c->p) {
+      centred_kernel(c->x + m * j, m, c->gamma, K, K + n);
+      for (; q < n; q++) dst[BK_PAIR_PANEL * q] = (float) K[q];
+    }
+    for (; q < ld; q++) dst[BK_PAIR_PANEL * q] = 0.0f;
+  }
 }
 
 void bk_pair_vectors(const double *x, ptrdiff_t m, ptrdiff_t p, double gamma,
                      float *V, ptrdiff_t ld, double *work, int nthreads,
                      bk_pacer *pace)
 {
-  vec_ctx c = {x, m, ld, gamma, V, work};
-  const bk_paced_loop loop = {.item = vector_one, .ctx = &c,
-                              .ops = 4.0 * (double) m * (double) m,
-                              .par_min = BK_PAR_MIN_PAIRS};
-  bk_paced_for(&loop, p, nthreads, pace);
+  vec_ctx c = {x, m, p, ld, gamma, V, work};
+  const bk_paced_loop loop = {
+      .item = vector_panel, .ctx = &c,
+      .ops = 4.0 * BK_PAIR_PANEL * (double) m * (double) m,
+      .par_min = BK_PAR_MIN_PAIRS};
+  bk_paced_for(&loop, bk_pair_cols(p) / BK_PAIR_PANEL, nthreads, pace);
+}
+
+void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
+                  ptrdiff_t ld)
+{
+  for (ptrdiff_t j = 0; j < bk_pair_cols(p); j++)
+    for (ptrdiff_t a = 0; a < ld; a++)
+      X[bk_pair_at(ld, a, j)] = j < p && a < m ? (float) x[a + m * j] : 0.0f;
 }
 
 void bk_pair_weights(const double *W, ptrdiff_t m, double scale, float *w,
@@ -147,43 +173,242 @@ static int cand_cmp(const void *a, const void *b)
   return better(a, b) ? -1 : better(b, a) ? 1 : 0;
 }
 
-/* ---- the work area ------------------------------------------------------------ */
+/* ---- the tiles ---------------------------------------------------------------
+ * The features fall in tiles of TB = BK_PAIR_TILE; the tile pairs (I, J),
+ * I <= J, are the items of the threads, in the order I = 0, 1, ...,
+ * J = I..T-1. A tile pair's TB x TB scores are one small GEMM, C = A' B over
+ * the rows, A = s o X_I (s: w, or a column of U), B = X_J. A is packed into
+ * micro-panels once per tile I (the weights applied there) and kept by the
+ * thread while its next tile pairs have the same I; B is read in place
+ * (the panels of pairtop.h). The rows run in chunks of KC (A's and B's
+ * chunks stay in the L2 cache, a micro-panel of B in L1), and the
+ * micro-kernel computes MR x NR blocks of C: MR = 6 features of A
+ * broadcast against NR = 16 of B, two 8-float vectors, 12 accumulators in
+ * the 16 registers of AVX2 (Goto and van de Geijn 2008, the micro-kernel).
+ * Every score is the sum of its chunks' partial sums in chunk order, each a
+ * sum over the rows in order: the same for any thread count. */
+#define TB BK_PAIR_TILE
+#define KC 256
+#define MR 6
+#define NR BK_PAIR_PANEL
 
-#define ALIGN_BYTES 64
+/* a thread's buffers: its list, A packed (TB x ld, r of them for the
+ * linear screen) for the tile I (I = -1: none yet), C (TB x TB, row x of A
+ * holds its scores against B) and, for the linear screen, the sum S */
+typedef struct {
+  toplist list;
+  ptrdiff_t I;
+  float *Ap, *C, *S;
+} thread_buf;
 
-static size_t round_up(size_t b) { return (b + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES; }
+typedef struct {
+  const float *X; /* V or X */
+  const float *Ap; /* A packed */
+  ptrdiff_t ld, J0;
+  int diag;
+} tile_in;
 
-size_t bk_pair_top_work(ptrdiff_t k, int nthreads)
+/* A = s o X_I packed: micro-panel u holds the features I0 + MR u + x,
+ * x < MR, row after row */
+static void pack_a(const float *X, ptrdiff_t ld, ptrdiff_t I0, const float *s,
+                   float *Ap)
 {
-  const size_t nt = nthreads > 1 ? (size_t) nthreads : 1;
-  return ALIGN_BYTES + nt * round_up(sizeof(toplist)) +
-         nt * round_up((size_t) (k > 0 ? k : 1) * sizeof(cand));
+  for (ptrdiff_t u = 0; u < TB / MR; u++) {
+    float *dst = Ap + MR * ld * u;
+    for (ptrdiff_t x = 0; x < MR; x++) {
+      const ptrdiff_t g = I0 + MR * u + x;
+      const float *src = X + bk_pair_at(ld, 0, g);
+      for (ptrdiff_t r = 0; r < ld; r++)
+        dst[MR * r + x] = s[r] * src[BK_PAIR_PANEL * r];
+    }
+  }
 }
 
-/* the per-thread lists, carved from the work area */
-static toplist *carve(void *work, ptrdiff_t k, int nt)
+#if defined(__GNUC__) || defined(__clang__)
+typedef float v8 __attribute__((vector_size(32)));
+typedef float v8u __attribute__((vector_size(32), aligned(4)));
+typedef float v4 __attribute__((vector_size(16)));
+typedef float v4u __attribute__((vector_size(16), aligned(4)));
+
+/* C[x, 0..15] (+)= sum_r ap[r, x] bp[r, 0..15], x < MR: the registers hold
+ * the MR x NR block; row r's two B vectors are loaded once and each A value
+ * broadcast. C's rows are 32-byte aligned (TB and NR multiples of 8). */
+static inline __attribute__((always_inline)) void
+micro8(const float *ap, const float *bp, ptrdiff_t kc, float *C, int first)
+{
+  v8 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0},
+     c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};
+  for (ptrdiff_t r = 0; r < kc; r++) {
+    const v8 b0 = *(const v8u *) bp, b1 = *(const v8u *) (bp + 8);
+    c00 += b0 * ap[0];
+    c01 += b1 * ap[0];
+    c10 += b0 * ap[1];
+    c11 += b1 * ap[1];
+    c20 += b0 * ap[2];
+    c21 += b1 * ap[2];
+    c30 += b0 * ap[3];
+    c31 += b1 * ap[3];
+    c40 += b0 * ap[4];
+    c41 += b1 * ap[4];
+    c50 += b0 * ap[5];
+    c51 += b1 * ap[5];
+    ap += MR;
+    bp += NR;
+  }
+  const v8 acc[2 * MR] = {c00, c01, c10, c11, c20, c21,
+                          c30, c31, c40, c41, c50, c51};
+  for (int x = 0; x < MR; x++)
+    for (int h = 0; h < 2; h++) {
+      v8 *dst = (v8 *) (C + TB * x + 8 * h);
+      *dst = first ? acc[2 * x + h] : *dst + acc[2 * x + h];
+    }
+}
+
+/* The same sums with 4-float vectors, for the baseline copy (SSE2's 16
+ * registers, or NEON): the block's two halves of 8 columns one after the
+ * other. Each score is summed in the same order as in micro8(). */
+static inline __attribute__((always_inline)) void
+micro4(const float *ap0, const float *bp0, ptrdiff_t kc, float *C, int first)
+{
+  for (int h = 0; h < 2; h++) {
+    v4 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0},
+       c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};
+    const float *ap = ap0, *bp = bp0 + 8 * h;
+    for (ptrdiff_t r = 0; r < kc; r++) {
+      const v4 b0 = *(const v4u *) bp, b1 = *(const v4u *) (bp + 4);
+      c00 += b0 * ap[0];
+      c01 += b1 * ap[0];
+      c10 += b0 * ap[1];
+      c11 += b1 * ap[1];
+      c20 += b0 * ap[2];
+      c21 += b1 * ap[2];
+      c30 += b0 * ap[3];
+      c31 += b1 * ap[3];
+      c40 += b0 * ap[4];
+      c41 += b1 * ap[4];
+      c50 += b0 * ap[5];
+      c51 += b1 * ap[5];
+      ap += MR;
+      bp += NR;
+    }
+    const v4 acc[2 * MR] = {c00, c01, c10, c11, c20, c21,
+                            c30, c31, c40, c41, c50, c51};
+    for (int x = 0; x < MR; x++)
+      for (int q = 0; q < 2; q++) {
+        v4 *dst = (v4 *) (C + TB * x + 8 * h + 4 * q);
+        *dst = first ? acc[2 * x + q] : *dst + acc[2 * x + q];
+      }
+  }
+}
+#define MICRO_PLAIN micro4
+#else
+/* the same sums without vector types */
+static inline void micro1(const float *ap, const float *bp, ptrdiff_t kc,
+                          float *C, int first)
+{
+  float acc[MR][NR] = {{0}};
+  for (ptrdiff_t r = 0; r < kc; r++, ap += MR, bp += NR)
+    for (int x = 0; x < MR; x++)
+      for (int y = 0; y < NR; y++) acc[x][y] += bp[y] * ap[x];
+  for (int x = 0; x < MR; x++)
+    for (int y = 0; y < NR; y++)
+      C[TB * x + y] = first ? acc[x][y] : C[TB * x + y] + acc[x][y];
+}
+#define MICRO_PLAIN micro1
+#endif
+
+/* C = A' B of one tile pair over the rows 0..ld-1; on the diagonal (I = J)
+ * only the blocks that hold a pair i < j */
+#define TILE_BODY(MICRO)                                                      \
+  const float *B = t->X + bk_pair_at(t->ld, 0, t->J0);                        \
+  for (ptrdiff_t r0 = 0; r0 < t->ld; r0 += KC) {                              \
+    const ptrdiff_t kc = t->ld - r0 < KC ? t->ld - r0 : KC;                   \
+    for (ptrdiff_t v = 0; v < TB / NR; v++)                                   \
+      for (ptrdiff_t u = 0; u < TB / MR; u++) {                               \
+        if (t->diag && MR * u >= NR * (v + 1) - 1) break;                     \
+        MICRO(t->Ap + MR * (t->ld * u + r0), B + NR * (t->ld * v + r0), kc,   \
+              C + TB * MR * u + NR * v, r0 == 0);                             \
+      }                                                                       \
+  }
+
+typedef void (*tile_fn)(const tile_in *t, float *C);
+
+static void tile_plain(const tile_in *t, float *C) { TILE_BODY(MICRO_PLAIN) }
+
+/* the AVX2 + FMA copy, picked at run time as in pairs.c */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PT_X86_DISPATCH 1
+__attribute__((target("avx2,fma"))) static void
+tile_avx2(const tile_in *t, float *C) { TILE_BODY(micro8) }
+#endif
+
+static tile_fn pick_tile(int simd)
+{
+#ifdef PT_X86_DISPATCH
+  if (simd && bk_cpu_has_avx2_fma()) return tile_avx2;
+#endif
+  (void) simd;
+  return tile_plain;
+}
+
+/* ---- the work area ------------------------------------------------------------
+ * [nt thread buffers][their heaps, k each, contiguous][nt packed A, C, S],
+ * each part aligned to 64 bytes */
+#define ALIGN_BYTES 64
+
+static size_t round_up(size_t b)
+{
+  return (b + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES;
+}
+
+static size_t heap_bytes(ptrdiff_t k, size_t nt)
+{
+  return round_up(nt * (size_t) (k > 0 ? k : 1) * sizeof(cand));
+}
+
+static size_t tile_floats(ptrdiff_t ld, ptrdiff_t r)
+{
+  return (size_t) TB * (size_t) ld * (size_t) (r > 0 ? r : 1) + 2 * TB * TB;
+}
+
+size_t bk_pair_top_work(ptrdiff_t ld, ptrdiff_t r, ptrdiff_t k, int nthreads)
+{
+  const size_t nt = nthreads > 1 ? (size_t) nthreads : 1;
+  return ALIGN_BYTES + round_up(nt * sizeof(thread_buf)) + heap_bytes(k, nt) +
+         nt * round_up(tile_floats(ld, r) * sizeof(float));
+}
+
+static thread_buf *carve(void *work, ptrdiff_t ld, ptrdiff_t r, ptrdiff_t k,
+                         int nt)
 {
   unsigned char *b = work;
   b += (ALIGN_BYTES - (uintptr_t) b % ALIGN_BYTES) % ALIGN_BYTES;
-  toplist *t = (toplist *) b;
-  b += (size_t) nt * round_up(sizeof(toplist));
+  thread_buf *t = (thread_buf *) b;
+  b += round_up((size_t) nt * sizeof(thread_buf));
+  cand *heaps = (cand *) b;
+  b += heap_bytes(k, (size_t) nt);
   for (int q = 0; q < nt; q++) {
-    t[q].h = (cand *) b;
-    t[q].n = 0;
-    t[q].k = k;
-    b += round_up((size_t) (k > 0 ? k : 1) * sizeof(cand));
+    t[q].list.h = heaps + (size_t) q * (size_t) k;
+    t[q].list.n = 0;
+    t[q].list.k = k;
+    t[q].I = -1;
+    t[q].Ap = (float *) b;
+    t[q].C = t[q].Ap + (size_t) TB * (size_t) ld * (size_t) (r > 0 ? r : 1);
+    t[q].S = t[q].C + TB * TB;
+    b += round_up(tile_floats(ld, r) * sizeof(float));
   }
   return t;
 }
 
-/* the lists merged: all candidates sorted by the total order, the first k */
-static ptrdiff_t merge(toplist *t, int nt, bk_pair_list *out)
+/* the lists merged: all candidates sorted by the total order, the first k
+ * (the heaps are contiguous, thread q's at q k: compacted to the front) */
+static ptrdiff_t merge(thread_buf *t, int nt, bk_pair_list *out)
 {
-  cand *all = t[0].h;
-  ptrdiff_t n = t[0].n;
+  cand *all = t[0].list.h;
+  ptrdiff_t n = t[0].list.n;
   for (int q = 1; q < nt; q++) {
-    memmove(all + n, t[q].h, (size_t) t[q].n * sizeof(cand));
-    n += t[q].n;
+    memmove(all + n, t[q].list.h, (size_t) t[q].list.n * sizeof(cand));
+    n += t[q].list.n;
   }
   qsort(all, (size_t) n, sizeof(cand), cand_cmp);
   if (n > out->k) n = out->k;
@@ -195,37 +420,100 @@ static ptrdiff_t merge(toplist *t, int nt, bk_pair_list *out)
   return n;
 }
 
-/* ---- the screens (reference loops) ------------------------------------------- */
+/* ---- the screens ---------------------------------------------------------------- */
+
+typedef struct {
+  const float *X, *w, *U, *c; /* w for the Gaussian screen, U and c the linear */
+  ptrdiff_t ld, p, r, ntile;
+  tile_fn tile;
+  thread_buf *bufs;
+} screen_ctx;
+
+/* the tile pair q: row I of the upper triangle of tile pairs, then J */
+static void tile_pair(ptrdiff_t q, ptrdiff_t T, ptrdiff_t *I, ptrdiff_t *J)
+{
+  ptrdiff_t i = 0;
+  while (q >= T - i) q -= T - i++;
+  *I = i;
+  *J = i + q;
+}
+
+/* the pairs i < j < p of a tile pair's scores S (row x: feature I0 + x) */
+static void offer_tile(toplist *t, const float *S, ptrdiff_t I0, ptrdiff_t J0,
+                       ptrdiff_t p)
+{
+  for (ptrdiff_t x = 0; x < TB && I0 + x < p; x++) {
+    const ptrdiff_t i = I0 + x, y0 = i + 1 > J0 ? i + 1 - J0 : 0;
+    for (ptrdiff_t y = y0; y < TB && J0 + y < p; y++)
+      offer(t, S[TB * x + y], (int) i, (int) (J0 + y));
+  }
+}
+
+static void screen_one(void *ctx, ptrdiff_t q)
+{
+  const screen_ctx *c = ctx;
+  ptrdiff_t I, J;
+  tile_pair(q, c->ntile, &I, &J);
+  thread_buf *b = c->bufs + bk_thread_id();
+  const ptrdiff_t ld = c->ld, nr = c->U ? c->r : 1;
+  if (b->I != I) { /* A of the tile I, once per run of its tile pairs */
+    for (ptrdiff_t k = 0; k < nr; k++)
+      pack_a(c->X, ld, TB * I, c->U ? c->U + ld * k : c->w,
+             b->Ap + (size_t) TB * (size_t) ld * (size_t) k);
+    b->I = I;
+  }
+  tile_in t = {c->X, b->Ap, ld, TB * J, I == J};
+  float *S = b->C;
+  if (!c->U) {
+    c->tile(&t, b->C);
+  } else {
+    S = b->S;
+    for (ptrdiff_t z = 0; z < TB * TB; z++) S[z] = 0.0f;
+    for (ptrdiff_t k = 0; k < nr; k++) {
+      t.Ap = b->Ap + (size_t) TB * (size_t) ld * (size_t) k;
+      c->tile(&t, b->C);
+      const float ck = c->c[k];
+      for (ptrdiff_t z = 0; z < TB * TB; z++) S[z] += ck * (b->C[z] * b->C[z]);
+    }
+  }
+  offer_tile(&b->list, S, TB * I, TB * J, c->p);
+}
+
+static ptrdiff_t screen(screen_ctx *c, bk_pair_list *out, const bk_pair_exec *ex)
+{
+  const ptrdiff_t p = c->p;
+  if (p < 2 || out->k < 1) return 0;
+  const double all = 0.5 * (double) p * (double) (p - 1);
+  const ptrdiff_t k = (double) out->k < all ? out->k : (ptrdiff_t) all;
+  const int nt = ex->nthreads > 1 ? ex->nthreads : 1;
+  c->bufs = carve(ex->work, c->ld, c->U ? c->r : 0, k, nt);
+  c->ntile = bk_pair_cols(p) / TB;
+  c->tile = pick_tile(ex->simd);
+  /* a tile pair's 8-float multiply-adds over 4: about the cost of the
+   * element operations of BK_CHECK_OPS (a group some 20-50 ms) */
+  const double ops = (double) TB * TB * (double) c->ld *
+                     (double) (c->U ? c->r : 1) / 32.0;
+  const bk_paced_loop loop = {.item = screen_one, .ctx = c, .ops = ops,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
+  bk_paced_for(&loop, c->ntile * (c->ntile + 1) / 2, nt, ex->pace);
+  bk_pair_list o = *out;
+  o.k = k;
+  return merge(c->bufs, nt, &o);
+}
 
 ptrdiff_t bk_pair_top(const float *V, ptrdiff_t ld, ptrdiff_t p,
                       const float *w, bk_pair_list *out,
                       const bk_pair_exec *ex)
 {
-  toplist *t = carve(ex->work, out->k, 1);
-  for (ptrdiff_t j = 1; j < p; j++)
-    for (ptrdiff_t i = 0; i < j; i++) {
-      float s = 0.0f;
-      for (ptrdiff_t r = 0; r < ld; r++) s += w[r] * V[r + ld * i] * V[r + ld * j];
-      offer(t, s, (int) i, (int) j);
-    }
-  return merge(t, 1, out);
+  screen_ctx c = {.X = V, .w = w, .ld = ld, .p = p};
+  return screen(&c, out, ex);
 }
 
 ptrdiff_t bk_pair_top_lowrank(const float *X, ptrdiff_t ld, ptrdiff_t p,
                               const float *U, ptrdiff_t r, const float *c,
                               bk_pair_list *out, const bk_pair_exec *ex)
 {
-  toplist *t = carve(ex->work, out->k, 1);
-  for (ptrdiff_t j = 1; j < p; j++)
-    for (ptrdiff_t i = 0; i < j; i++) {
-      float s = 0.0f;
-      for (ptrdiff_t q = 0; q < r; q++) {
-        float g = 0.0f;
-        for (ptrdiff_t a = 0; a < ld; a++)
-          g += U[a + ld * q] * X[a + ld * i] * X[a + ld * j];
-        s += c[q] * g * g;
-      }
-      offer(t, s, (int) i, (int) j);
-    }
-  return merge(t, 1, out);
+  screen_ctx s = {.X = X, .U = U, .c = c, .ld = ld, .p = p, .r = r};
+  if (r < 1) return 0;
+  return screen(&s, out, ex);
 }

@@ -24,10 +24,15 @@
  * float rounding; each is deterministic.
  *
  * Layout: the packed row of (a, b), a <= b, is b (b + 1) / 2 + a (column
- * after column of the upper triangle, diagonal included), n = m (m + 1) / 2
+ * after column of the upper triangle, diagonal included): n = m (m + 1) / 2
  * rows, padded with zeros to ld = bk_pair_ld(n) rows (a multiple of
- * BK_PAIR_ALIGN floats) so that the loops run whole vectors. The linear
- * screen's X and U have ld = bk_pair_ld(m) rows, the padding zero as well.
+ * BK_PAIR_ALIGN) so that the loops run whole vectors; the linear screen's X
+ * has ld = bk_pair_ld(m) rows. V and X hold bk_pair_cols(p) features (p
+ * rounded up to a whole tile, the padding 0) in panels of BK_PAIR_PANEL
+ * features, each panel row after row (its 16 features' values of one row
+ * side by side): the micro-kernel reads a panel's rows as vectors without
+ * copying. bk_pair_at() gives the element (r, g). (The interface first
+ * sketched V column-major; the panels save the copy of every tile.)
  */
 #ifndef BAHSIC_PAIRTOP_H
 #define BAHSIC_PAIRTOP_H
@@ -35,6 +40,8 @@
 #include "common.h"
 
 #define BK_PAIR_ALIGN 16
+#define BK_PAIR_PANEL 16
+#define BK_PAIR_TILE 96
 
 /* n rounded up to a multiple of BK_PAIR_ALIGN */
 static inline ptrdiff_t bk_pair_ld(ptrdiff_t n)
@@ -42,15 +49,33 @@ static inline ptrdiff_t bk_pair_ld(ptrdiff_t n)
   return (n + BK_PAIR_ALIGN - 1) / BK_PAIR_ALIGN * BK_PAIR_ALIGN;
 }
 
+/* p rounded up to a multiple of BK_PAIR_TILE: the features V and X hold
+ * (ld * bk_pair_cols(p) floats) */
+static inline ptrdiff_t bk_pair_cols(ptrdiff_t p)
+{
+  return (p + BK_PAIR_TILE - 1) / BK_PAIR_TILE * BK_PAIR_TILE;
+}
+
+/* the index of row r of feature g in V or X */
+static inline ptrdiff_t bk_pair_at(ptrdiff_t ld, ptrdiff_t r, ptrdiff_t g)
+{
+  return (g / BK_PAIR_PANEL) * BK_PAIR_PANEL * ld + BK_PAIR_PANEL * r +
+         g % BK_PAIR_PANEL;
+}
+
 /* ---- the Gaussian vectors ---------------------------------------------------
- * Column j of V (ld = bk_pair_ld(m (m + 1) / 2) rows) gets the packed
+ * Feature j of V (ld = bk_pair_ld(m (m + 1) / 2) rows) gets the packed
  * Kc^j = H K^j H, K^j_ab = exp(-gamma (x_aj - x_bj)^2), from column j of the
  * m x p matrix x (computed in double, stored in float; the padding 0).
- * Threads over features. work: bk_pair_vectors_work(m, nthreads) doubles. */
+ * Threads over panels. work: bk_pair_vectors_work(m, nthreads) doubles. */
 ptrdiff_t bk_pair_vectors_work(ptrdiff_t m, int nthreads);
 void bk_pair_vectors(const double *x, ptrdiff_t m, ptrdiff_t p, double gamma,
                      float *V, ptrdiff_t ld, double *work, int nthreads,
                      bk_pacer *pace);
+
+/* X (ld = bk_pair_ld(m) rows) of the linear screen from the m x p x */
+void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
+                  ptrdiff_t ld);
 
 /* The weights w (ld rows, the padding 0) of the m x m symmetric W times
  * scale: W_aa scale on the diagonal rows, 2 W_ab scale off it. */
@@ -77,17 +102,19 @@ typedef struct {
   bk_pacer *pace;
 } bk_pair_exec;
 
-/* bytes of work of either screen for k pairs and nthreads threads */
-size_t bk_pair_top_work(ptrdiff_t k, int nthreads);
+/* bytes of work of the Gaussian screen (r = 0) or the linear one (r
+ * terms) for ld rows, k pairs and nthreads threads */
+size_t bk_pair_top_work(ptrdiff_t ld, ptrdiff_t r, ptrdiff_t k, int nthreads);
 
-/* The Gaussian screen over the p columns of V (ld rows, weights w of ld
+/* The Gaussian screen over the p features of V (ld rows, weights w of ld
  * rows). Returns the number of pairs written. */
 ptrdiff_t bk_pair_top(const float *V, ptrdiff_t ld, ptrdiff_t p,
                       const float *w, bk_pair_list *out,
                       const bk_pair_exec *ex);
 
-/* The linear screen: X (ld x p, standardised features), U (ld x r), c (r
- * weights). Returns the number of pairs written. */
+/* The linear screen: X (ld rows, p standardised features, bk_pair_pack()),
+ * U (ld x r, column-major, the padding rows 0), c (r weights). Returns the
+ * number of pairs written. */
 ptrdiff_t bk_pair_top_lowrank(const float *X, ptrdiff_t ld, ptrdiff_t p,
                               const float *U, ptrdiff_t r, const float *c,
                               bk_pair_list *out, const bk_pair_exec *ex);

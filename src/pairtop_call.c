@@ -39,6 +39,15 @@ static bk_pair_list pair_list(ptrdiff_t k)
   return pl;
 }
 
+/* n floats aligned to 64 bytes (R_alloc'ed: freed at the end of the call) */
+static float *alloc_floats(double n)
+{
+  if (!(n <= (double) (PTRDIFF_MAX / 4 - 64)))
+    Rf_error("the screen of pairs needs more memory than this system can address");
+  unsigned char *b = (unsigned char *) R_alloc((size_t) n * sizeof(float) + 64, 1);
+  return (float *) (b + (64 - (uintptr_t) b % 64) % 64);
+}
+
 static double max_abs(const double *v, R_xlen_t n)
 {
   double a = 0.0;
@@ -70,8 +79,8 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
   const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   const ptrdiff_t ld = bk_pair_ld(m * (m + 1) / 2);
-  float *V = (float *) R_alloc((size_t) (ld * p + 1), sizeof(float));
-  float *w = (float *) R_alloc((size_t) ld + 1, sizeof(float));
+  float *V = alloc_floats((double) ld * (double) bk_pair_cols(p));
+  float *w = alloc_floats((double) ld);
   double *vw = (double *) R_alloc((size_t) bk_pair_vectors_work(m, nthreads) + 1,
                                   sizeof(double));
   bk_pacer pace = {bk_check_limits, 0};
@@ -80,7 +89,7 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
   bk_pair_weights(REAL(W), m, bk_pow2_scale(e), w, ld);
   bk_pair_list pl = pair_list(k);
   bk_pair_exec ex = {nthreads, simd,
-                     R_alloc(bk_pair_top_work(k, nthreads), 1), &pace};
+                     R_alloc(bk_pair_top_work(ld, 0, k, nthreads), 1), &pace};
   const ptrdiff_t n = k > 0 ? bk_pair_top(V, ld, p, w, &pl, &ex) : 0;
   return pair_result(&pl, n, e);
 }
@@ -106,13 +115,11 @@ SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
   const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   const ptrdiff_t ld = bk_pair_ld(m);
-  float *X = (float *) R_alloc((size_t) (ld * p + 1), sizeof(float));
-  float *Uf = (float *) R_alloc((size_t) (ld * r + 1), sizeof(float));
+  float *X = alloc_floats((double) ld * (double) bk_pair_cols(p));
+  float *Uf = alloc_floats((double) ld * (double) r);
   double *cd = (double *) R_alloc((size_t) r + 1, sizeof(double));
   float *cf = (float *) R_alloc((size_t) r + 1, sizeof(float));
-  for (ptrdiff_t j = 0; j < p; j++)
-    for (ptrdiff_t a = 0; a < ld; a++)
-      X[a + ld * j] = a < m ? (float) REAL(x)[a + m * j] : 0.0f;
+  bk_pair_pack(REAL(x), m, p, X, ld);
   double cmax = 0.0;
   for (ptrdiff_t t = 0; t < r; t++) {
     const double *u = REAL(U) + m * t;
@@ -128,7 +135,7 @@ SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
   bk_pair_list pl = pair_list(k);
   bk_pacer pace = {bk_check_limits, 0};
   bk_pair_exec ex = {nthreads, simd,
-                     R_alloc(bk_pair_top_work(k, nthreads), 1), &pace};
+                     R_alloc(bk_pair_top_work(ld, r, k, nthreads), 1), &pace};
   const ptrdiff_t n =
       k > 0 ? bk_pair_top_lowrank(X, ld, p, Uf, r, cf, &pl, &ex) : 0;
   return pair_result(&pl, n, e);
@@ -151,12 +158,16 @@ SEXP C_pair_top_bytes(SEXP opts)
   const double all = 0.5 * p * (p - 1), k = kd < all ? kd : all;
   const double rows = r > 0 ? m : 0.5 * m * (m + 1);
   const double ld = ceil(rows / BK_PAIR_ALIGN) * BK_PAIR_ALIGN;
-  double bytes = 4.0 * ld * (p + (r > 0 ? r : 1)) + 12.0 * k +
-                 (k <= 1e15 ? (double) bk_pair_top_work((ptrdiff_t) k, nthreads)
-                            : 12.0 * k * nthreads);
+  const double cols = ceil(p / BK_PAIR_TILE) * BK_PAIR_TILE;
+  const double nt = nthreads, nr = r > 0 ? r : 1;
+  /* the data (V or X), w or U, the result, the work of the screen (its
+   * lists and per thread A packed, C and S) and of the vectors */
+  double bytes = 4.0 * ld * (cols + nr) + 12.0 * k + 16.0 * k * nt +
+                 4.0 * nt * (BK_PAIR_TILE * ld * nr + 2.0 * BK_PAIR_TILE * BK_PAIR_TILE) +
+                 1024.0 * (nt + 1);
   if (r > 0)
     bytes += 12.0 * r;
   else
-    bytes += 8.0 * (double) bk_pair_vectors_work((ptrdiff_t) m, nthreads);
+    bytes += 8.0 * nt * (0.5 * m * (m + 1) + m);
   return Rf_ScalarReal(bytes);
 }

@@ -160,7 +160,8 @@ test_that("every registered method stops on an argument it does not have", {
     bahsic_qmi = qmi(x[, 1:2], y),
     bahsic_evaluation = ev,
     bahsic_caret_functions = hsic_sbf_funcs,
-    summary.bahsic_evaluation = summary(ev)
+    summary.bahsic_evaluation = summary(ev),
+    bahsic_pairs = pair_scores(x[, 1:6], y, top = 3, threads = 1)
   )
   # the recipes step (its print method), when recipes is installed
   if (requireNamespace("recipes", quietly = TRUE)) {

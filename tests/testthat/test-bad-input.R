@@ -54,6 +54,8 @@ callers <- list(
     bahsic(x, y, kernel = kernel_ridge(1), ...)
   },
   "qmi()" = function(x, y, ...) qmi(x, y, ...),
+  # toy data have 4 features: 6 pairs
+  "pair_scores()" = function(x, y, ...) pair_scores(x, y, top = 3L, ...),
   "clinical_rfe()" = function(x, y, ...) clinical_rfe(x, y, ...),
   'clinical_rfe(importance = "mkl")' = function(x, y, ...) clinical_rfe(x, y, importance = "mkl", ...),
   # a score selector and a selector, on a few pairs of halves each
@@ -167,6 +169,9 @@ core <- function(res) {
   # feature_scores(): the columns in the data's units (effect, mean) scale with
   # it (test-scores-inference.R); the rest must not
   if (inherits(res, "bahsic_scores")) return(res[setdiff(names(res), c("effect", "mean"))])
+  # pair_scores(): the columns (its attributes keep the data as given)
+  if (inherits(res, "bahsic_pairs")) return(stats::setNames(lapply(names(res), function(n) res[[n]]),
+                                                             names(res)))
   res
 }
 
@@ -190,6 +195,12 @@ expect_defined <- function(res, features) {
       identical(stable, f$probability >= res$settings$cutoff - 1e-9)
   } else if (inherits(res, "bahsic_selection")) {
     lists_all(res$features$feature, res$features$rank)
+  } else if (inherits(res, "bahsic_pairs")) {
+    # pairs of two different features, ranked 1..n, finite scores, p-values
+    nrow(res) > 0L && all(c(res$feature1, res$feature2) %in% features) &&
+      all(res$index1 < res$index2) && identical(res$rank, seq_len(nrow(res))) &&
+      all(is.finite(c(res$interaction, res$hsic))) &&
+      all(c(res$interaction_p, res$p_value) >= 0 & c(res$interaction_p, res$p_value) <= 1)
   } else {
     lists_all(res$feature, res$rank) && all(is.finite(res$score))
   }
@@ -273,6 +284,9 @@ bad_input <- list(
     d$x[, 2] <- 5
     d
   }, rules = list(
+    # its pairs cannot be scored (a constant kernel): remove it
+    rule("pair_scores()", "error",
+         "1 feature of 'x' is constant \\(g2\\): a constant feature has no pairs to score"),
     # left out of the fits: probability 0, the others as without it
     rule(STAB, "warning",
          "^1 constant feature \\(g2\\): left out of the fits, selection probability 0\\.",
@@ -334,6 +348,7 @@ bad_input <- list(
     d$x[] <- rep(c(1, 2, 3, 4), each = 12)
     d
   }, rules = list(
+    rule("pair_scores()", "error", "4 features of 'x' are constant \\(g1, g2, g3, \\.\\.\\.\\)"),
     rule(STAB, "error",
          "Every feature of 'x' is constant \\(4 features\\): there is nothing to select"),
     rule(HSIC, "value", check = function(res, run, input) expect_equal(res$estimate, 0)),
@@ -478,6 +493,7 @@ bad_input <- list(
          rule("hsic_test()", "error",
               "needs at least 6 samples; there are 3\\. Use method = \"permutation\""),
          rule(LSMI, "error", "needs at least 4 samples; there are 3"),
+         rule("pair_scores()", "error", "pair_scores\\(\\) needs at least 6 samples; there are 3"),
          rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"b\" has 1"),
          rule(fs("t", "snr"), "error", "class \"b\" has 1"),
          # the scores, with a word on the gamma p-values (NA below 4 samples)
@@ -502,6 +518,7 @@ bad_input <- list(
               "needs at least 4 samples; there are 2\\. Use estimator = \"biased\""),
          rule("hsic_test()", "error", "needs at least 6 samples; there are 2"),
          rule(LSMI, "error", "needs at least 4 samples; there are 2"),
+         rule("pair_scores()", "error", "pair_scores\\(\\) needs at least 6 samples; there are 2"),
          rule(RFE, "error", "Each class needs at least 2 samples for an SVM; class \"a\" has 1"),
          rule(CLINICAL[1], "error", "needs at least 3 samples; there are 2"),
          rule('bahsic(estimator = "unbiased")', "error", "needs at least 4 samples; there are 2"),
@@ -647,7 +664,8 @@ bad_input <- list(
     # the mean difference is in the data's units and B's prior limits too
     # (as limma's): finite values
     rule(fs("lin", "lods"), "value", check = defined),
-    rule(c(CLINICAL, SELECT, LSMI, STAB, fs(score_methods), T_POOLED, FS_HSIC_U), "value",
+    rule(c(CLINICAL, SELECT, LSMI, STAB, fs(score_methods), T_POOLED, FS_HSIC_U, "pair_scores()"),
+         "value",
          check = function(res, run, input) {
            expect_equal(core(res), core(run(input$ref$x, input$ref$y)), tolerance = 1e-8)
          }),
