@@ -55,6 +55,53 @@
 #' range above 0.5, late in a run). `options(bahsic.series = FALSE)` scores every
 #' candidate exactly (the reference the tests compare with).
 #'
+#' **Screen** (`screen = "nonlinear"`, the default with the Gaussian or
+#' Laplace kernel, `approx = "exact"`, the biased estimator and an outcome;
+#' elsewhere `"none"`). With many features left the width
+#' \eqn{1/(2|S|)} of the surviving set makes the kernel matrix nearly
+#' constant (its squared distances over \eqn{2|S|} concentrate near 1: at
+#' 2,000 standardised genes, m = 100, the off-diagonal kernel values vary by
+#' 3% around their mean), so a candidate's contribution reduces to its linear
+#' score and early elimination is linear: genes that act jointly (an XOR pair)
+#' or non-monotonically (a U-shaped gene) leave in the first iterations. Other
+#' widths do not keep them (rank of the planted pair's worse member, or of the
+#' gene, among 2,000 N(0, 1) genes, m = 100, 5 repeats,
+#' `inst/bench/bench-screen.R`'s data): an XOR pair ranked 804 to 1,835 with
+#' `"dimension"`, 308 to 1,479 with `"optimize"`, 789 to 1,835 with `"fixed"`
+#' (median heuristic) and 734 to 1,781 with a fixed narrow width (sigma =
+#' 1/20, whose kernel on all genes is the identity); a U-shaped gene ranked
+#' 267 to 1,470 with `"dimension"`, 1 in 3 of 5 but 1,546 and 1,968 in the
+#' others with `"optimize"`. So before the elimination the screen tests every
+#' gene alone (per-gene HSIC with the kernel's family at each gene's
+#' median-heuristic width, the gamma p-values of [feature_scores()]) and
+#' every pair of genes for an interaction: for standardised genes i and j,
+#' the second-order part of the product of their linear kernels is the
+#' linear kernel of the product gene \eqn{z = x_i \circ x_j}, whose HSIC
+#' with the outcome, \eqn{z^\top W z}, is tested like a gene's (gamma
+#' approximation with the exact permutation moments; a numeric outcome
+#' through its linear kernel, classes through the selector's label kernel).
+#' All \eqn{p(p-1)/2} pairs are screened with the leading eigenvectors of
+#' \eqn{W} (a few matrix products per block of genes), the 5,000 with the
+#' largest ratio to their null scale are tested exactly, and their p-values
+#' are adjusted (BH) as among all pairs; the genes' across the genes. The
+#' genes of every hit with adjusted p-value at most 0.05 are the seeds:
+#' BAHSIC ranks them first (BAHSIC on the seeds alone) and the other genes
+#' after them (BAHSIC on the others alone; the path lists that run first, so
+#' its `n_features` counts the run's own set). Significance, not a top-k,
+#' keeps noise from pushing out the linear genes. Without a seed the ranking,
+#' scores and path are those of `screen = "none"`; `settings$screen` says
+#' what seeded (one line in `print()`) and the element `screen` of the result
+#' holds the seeds, the gene hits and the pairs with their p-values.
+#' Measured (m = 100, planted signal among N(0, 1) genes,
+#' `inst/bench/bench-screen.R`, one thread, shared machine): SCREEN_FIGURES
+#' The linear pair statistic finds a product (XOR, binary or continuous),
+#' not a ring (class by \eqn{x_1^2 + x_2^2}), whose genes it finds alone
+#' when each carries enough signal; a Gaussian product-kernel interaction
+#' found the ring no better at 200 genes and costs \eqn{m/2} times as much.
+#' `screen = "none"` is today's BAHSIC, the fast path. [fohsic()] has no
+#' screen: its first iteration scores every gene alone, so it finds a
+#' non-monotone gene but never a pair whose genes carry nothing alone.
+#'
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.
 #'
@@ -152,6 +199,10 @@
 #' @param unsupervised `TRUE` to select without an outcome, the data being
 #'   their own labels (see Details); `y` is then left out (or `NULL`). A `y`
 #'   that is `NULL` without it is an error.
+#' @param screen for `bahsic()`: `"nonlinear"` (the default where it
+#'   applies) tests every gene and every pair of genes first and ranks the
+#'   significant ones first; `"none"` skips it (BAHSIC alone, faster). See
+#'   Details, "Screen".
 #' @return An object of class `bahsic_selection`, see [selected()] and
 #'   [selection]; its `features$contribution` is the share of HSIC lost
 #'   when the feature was eliminated (`bahsic()`) or gained when it was
@@ -194,7 +245,8 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            drop = 0.1, n_features = NULL, standardize = TRUE, threads = default_threads(),
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                           approx = "exact", unsupervised = FALSE, ...) {
+                           approx = "exact", unsupervised = FALSE,
+                           screen = c("nonlinear", "none"), ...) {
   check_dots(..., .fn = "bahsic")
   hsic_select("bahsic", x, y, select_args(environment(), "drop", arg_match(estimator),
                                         if (!missing(sigma)) arg_match(sigma)),
@@ -246,8 +298,8 @@ hsic_select <- function(method, x, y, args, call) {
   args <- check_select_args(method, args)
   pr <- prepare_problem(x, y, select_spec(method, args))
   k <- problem_kernel(pr, args$kernel, args$sigma)
-  res <- run_select(method, pr, k, args)
-  select_result(method, pr, k, res, args, call)
+  run <- run_screened(method, pr, k, args)
+  select_result(method, pr, k, run$res, args, call, run$screen)
 }
 
 # The arguments of bahsic.default() or fohsic.default() (their frame env) as
@@ -260,7 +312,9 @@ select_args <- function(env, step_arg, estimator, sigma) {
        standardize = get_arg("standardize"), threads = get_arg("threads"),
        verbose = get_arg("verbose"), na_action = get_arg("na_action"),
        assay = get_arg("assay"), approx = get_arg("approx"),
-       unsupervised = get_arg("unsupervised"))
+       unsupervised = get_arg("unsupervised"),
+       # bahsic() only; NULL for a selector without a screen
+       screen = get0("screen", envir = env, inherits = FALSE))
 }
 
 # The selectors' own arguments, checked against each other before any data
@@ -274,6 +328,7 @@ check_select_args <- function(method, args) {
                 "features, so the kernel must be computed from them."), call. = FALSE)
   }
   args$approx <- check_select_approx(method, kernel, args$sigma, resolve_approx(args$approx))
+  args$screen <- check_select_screen(method, args)
   step <- args$step
   if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
     stop(sprintf("'%s' must be a fraction in [0, 1): 0.1 %s 10%% of the features per iteration, 0 one at a time.",
@@ -432,7 +487,7 @@ select_opts <- function(method, pr, k, args) {
 }
 
 # The shared result class from the loop's ranks, scores and path.
-select_result <- function(method, pr, k, res, args, call) {
+select_result <- function(method, pr, k, res, args, call, screen = NULL) {
   kernel <- if (is_ridge(k$kernel)) res$kernel else k$kernel
   features <- data.frame(feature = pr$features,
                          rank = ifelse(res$rank > 0L, res$rank, NA_integer_),
@@ -457,11 +512,15 @@ select_result <- function(method, pr, k, res, args, call) {
   # the blocks of samples (indices into the rows of x), to reproduce the estimate
   if (pr$mode == "block") settings$blocks <- pr$blocks$list
   if (pr$unsupervised) settings$unsupervised <- TRUE
+  # what the screen found (R/select-screen.R); nothing with screen = "none"
+  if (!is.null(screen)) settings$screen <- screen_summary(screen)
   names(settings)[names(settings) == "step"] <- args$step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
-  new_selection(method, features, path, settings, call, annotation = pr$annotation,
-                outcome = selection_outcome(pr))
+  fit <- new_selection(method, features, path, settings, call, annotation = pr$annotation,
+                       outcome = selection_outcome(pr))
+  if (!is.null(screen)) fit$screen <- screen[c("seeds", "genes", "pairs", "level", "n_pairs")]
+  fit
 }
 
 # BAHSIC (Song et al. 2012, Algorithm 1): the share of HSIC lost when the

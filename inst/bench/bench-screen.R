@@ -1,0 +1,65 @@
+# bahsic()'s screen (screen = "nonlinear", the default) against screen = "none"
+# and limma: planted signal among N(0, 1) noise genes, m = 100, rank of the
+# planted pair's worse member (or of the single gene), recall of 10 linear
+# genes in the top 20, seeds on null data, and time.
+#   Rscript inst/bench/bench-screen.R [p] [repeats] [kinds, comma-separated]
+suppressPackageStartupMessages(library(bahsic))
+args <- commandArgs(trailingOnly = TRUE)
+p <- if (length(args)) as.integer(args[1L]) else 2000L
+reps <- if (length(args) > 1L) as.integer(args[2L]) else 10L
+m <- 100L
+gen <- function(kind) {
+  x <- matrix(rnorm(m * p), m)
+  colnames(x) <- paste0("g", seq_len(p))
+  pl <- sample.int(p, if (kind == "linear") 10L else if (kind == "u") 1L else 2L)
+  a <- x[, pl[1L]]
+  b <- if (length(pl) > 1L) x[, pl[2L]]
+  y <- switch(kind,
+    xor = factor(sign(a) * sign(b)),
+    xor_cont = a * b + rnorm(m),
+    ring = factor(a^2 + b^2 > 2 * log(2)),
+    u = log(stats::rexp(m, rate = exp(1.5 * a^2))),
+    null = factor(rep(1:2, length.out = m)),
+    linear = {
+      cl <- factor(rep(1:2, length.out = m))
+      x[, pl] <- x[, pl] + 0.8 * (cl == "2")
+      cl
+    })
+  list(x = x, y = y, planted = pl)
+}
+worst <- function(fit, pl) max(fit$features$rank[pl])
+recall <- function(ranking, pl, top = 20L) mean(pl %in% ranking[seq_len(top)])
+kinds <- if (length(args) > 2L) strsplit(args[3L], ",")[[1L]] else c("xor", "xor_cont", "ring", "u", "linear", "null")
+for (kind in kinds) {
+  out <- vapply(seq_len(reps), function(r) {
+    set.seed(1000L * r + nchar(kind))
+    d <- gen(kind)
+    t1 <- system.time(f1 <- bahsic(d$x, d$y, threads = 1L))[["elapsed"]]
+    t0 <- system.time(f0 <- bahsic(d$x, d$y, screen = "none", threads = 1L))[["elapsed"]]
+    lim <- if (kind == "linear") {
+      design <- stats::model.matrix(~ d$y)
+      fit <- limma::eBayes(limma::lmFit(t(d$x), design))
+      recall(colnames(d$x)[order(fit$p.value[, 2L])], colnames(d$x)[d$planted])
+    } else NA
+    c(default = if (kind == "linear") recall(f1$ranking, colnames(d$x)[d$planted]) else worst(f1, d$planted),
+      none = if (kind == "linear") recall(f0$ranking, colnames(d$x)[d$planted]) else worst(f0, d$planted),
+      limma = lim, seeds = length(f1$screen$seeds), pairs = nrow(f1$screen$pairs),
+      t_default = t1, t_none = t0)
+  }, numeric(7))
+  cat(sprintf("p = %d, %s (%d repeats):\n", p, kind, reps))
+  if (kind == "linear") {
+    cat(sprintf("  recall of 10 linear genes in top 20: default %.3f, none %.3f, limma %.3f\n",
+                mean(out["default", ]), mean(out["none", ]), mean(out["limma", ])))
+  } else {
+    cat(sprintf("  rank (default): %s\n  rank (none):    %s\n",
+                paste(out["default", ], collapse = " "), paste(out["none", ], collapse = " ")))
+    if (kind != "null") {
+      cat(sprintf("  top 20: default %d/%d, none %d/%d; top 10: default %d/%d\n",
+                  sum(out["default", ] <= 20), reps, sum(out["none", ] <= 20), reps,
+                  sum(out["default", ] <= 10), reps))
+    }
+  }
+  cat(sprintf("  seeds: %s; pairs: %s\n  time (s, 1 thread, median): default %.2f, none %.2f\n",
+              paste(out["seeds", ], collapse = " "), paste(out["pairs", ], collapse = " "),
+              stats::median(out["t_default", ]), stats::median(out["t_none", ])))
+}
