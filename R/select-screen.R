@@ -188,9 +188,13 @@ screen_pair_block <- function(x, q, f, i0, i1, n) {
   for (k in seq_along(f$values)) {
     t <- t + f$values[k] * crossprod(x[, I, drop = FALSE] * f$vectors[, k], x[, J, drop = FALSE])^2
   }
-  s <- outer(q[I], q[J])
-  ratio <- ifelse(s > 0, t / s, 0)
-  ratio[col(ratio) <= row(ratio)] <- -Inf
+  ratio <- t / outer(q[I], q[J])
+  ratio[is.nan(ratio)] <- 0  # a constant gene (q = 0)
+  # j <= i: the block's own square, on and below its diagonal
+  nb <- length(I)
+  own <- ratio[, seq_len(nb), drop = FALSE]
+  own[col(own) <= row(own)] <- -Inf
+  ratio[, seq_len(nb)] <- own
   keep <- which(ratio > -Inf)
   if (length(keep) > n) {
     cut <- -sort(-ratio[keep], partial = n)[n]

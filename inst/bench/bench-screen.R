@@ -2,11 +2,13 @@
 # and limma: planted signal among N(0, 1) noise genes, m = 100, rank of the
 # planted pair's worse member (or of the single gene), recall of 10 linear
 # genes in the top 20, seeds on null data, and time.
-#   Rscript inst/bench/bench-screen.R [p] [repeats] [kinds, comma-separated]
+#   Rscript inst/bench/bench-screen.R [p] [repeats] [kinds, comma-separated] [first repeat]
+# Times: elapsed and CPU (user + system) seconds of one call with threads = 1.
 suppressPackageStartupMessages(library(bahsic))
 args <- commandArgs(trailingOnly = TRUE)
 p <- if (length(args)) as.integer(args[1L]) else 2000L
 reps <- if (length(args) > 1L) as.integer(args[2L]) else 10L
+first <- if (length(args) > 3L) as.integer(args[4L]) else 1L
 m <- 100L
 gen <- function(kind) {
   x <- matrix(rnorm(m * p), m)
@@ -31,11 +33,11 @@ worst <- function(fit, pl) max(fit$features$rank[pl])
 recall <- function(ranking, pl, top = 20L) mean(pl %in% ranking[seq_len(top)])
 kinds <- if (length(args) > 2L) strsplit(args[3L], ",")[[1L]] else c("xor", "xor_cont", "ring", "u", "linear", "null")
 for (kind in kinds) {
-  out <- vapply(seq_len(reps), function(r) {
+  out <- vapply(first - 1L + seq_len(reps), function(r) {
     set.seed(1000L * r + nchar(kind))
     d <- gen(kind)
-    t1 <- system.time(f1 <- bahsic(d$x, d$y, threads = 1L))[["elapsed"]]
-    t0 <- system.time(f0 <- bahsic(d$x, d$y, screen = "none", threads = 1L))[["elapsed"]]
+    t1 <- system.time(f1 <- bahsic(d$x, d$y, threads = 1L))
+    t0 <- system.time(f0 <- bahsic(d$x, d$y, screen = "none", threads = 1L))
     lim <- if (kind == "linear") {
       design <- stats::model.matrix(~ d$y)
       fit <- limma::eBayes(limma::lmFit(t(d$x), design))
@@ -44,8 +46,9 @@ for (kind in kinds) {
     c(default = if (kind == "linear") recall(f1$ranking, colnames(d$x)[d$planted]) else worst(f1, d$planted),
       none = if (kind == "linear") recall(f0$ranking, colnames(d$x)[d$planted]) else worst(f0, d$planted),
       limma = lim, seeds = length(f1$screen$seeds), pairs = nrow(f1$screen$pairs),
-      t_default = t1, t_none = t0)
-  }, numeric(7))
+      t_default = t1[["elapsed"]], t_none = t0[["elapsed"]],
+      c_default = t1[["user.self"]] + t1[["sys.self"]], c_none = t0[["user.self"]] + t0[["sys.self"]])
+  }, numeric(9))
   cat(sprintf("p = %d, %s (%d repeats):\n", p, kind, reps))
   if (kind == "linear") {
     cat(sprintf("  recall of 10 linear genes in top 20: default %.3f, none %.3f, limma %.3f\n",
@@ -59,7 +62,9 @@ for (kind in kinds) {
                   sum(out["default", ] <= 10), reps))
     }
   }
-  cat(sprintf("  seeds: %s; pairs: %s\n  time (s, 1 thread, median): default %.2f, none %.2f\n",
+  cat(sprintf(paste0("  seeds: %s; pairs: %s\n  time (s, 1 thread, median): default %.2f, ",
+                     "none %.2f elapsed; default %.2f, none %.2f CPU\n"),
               paste(out["seeds", ], collapse = " "), paste(out["pairs", ], collapse = " "),
-              stats::median(out["t_default", ]), stats::median(out["t_none", ])))
+              stats::median(out["t_default", ]), stats::median(out["t_none", ]),
+              stats::median(out["c_default", ]), stats::median(out["c_none", ])))
 }
