@@ -57,50 +57,63 @@
 #'
 #' **Screen** (`screen = "nonlinear"`, the default with the Gaussian or
 #' Laplace kernel, `approx = "exact"`, the biased estimator and an outcome;
-#' elsewhere `"none"`). With many features left the width
+#' elsewhere `"none"`). *Why:* with many features left the width
 #' \eqn{1/(2|S|)} of the surviving set makes the kernel matrix nearly
-#' constant (its squared distances over \eqn{2|S|} concentrate near 1: at
-#' 2,000 standardised genes, m = 100, the off-diagonal kernel values vary by
-#' 3% around their mean), so a candidate's contribution reduces to its linear
+#' constant (squared distances over \eqn{2|S|} concentrate near 1: at 2,000
+#' standardised genes and m = 100 the off-diagonal kernel values vary by 3%
+#' around their mean), so a candidate's contribution reduces to its linear
 #' score and early elimination is linear: genes that act jointly (an XOR pair)
 #' or non-monotonically (a U-shaped gene) leave in the first iterations. Other
-#' widths do not keep them (rank of the planted pair's worse member, or of the
-#' gene, among 2,000 N(0, 1) genes, m = 100, 5 repeats,
-#' `inst/bench/bench-screen.R`'s data): an XOR pair ranked 804 to 1,835 with
-#' `"dimension"`, 308 to 1,479 with `"optimize"`, 789 to 1,835 with `"fixed"`
-#' (median heuristic) and 734 to 1,781 with a fixed narrow width (sigma =
-#' 1/20, whose kernel on all genes is the identity); a U-shaped gene ranked
-#' 267 to 1,470 with `"dimension"`, 1 in 3 of 5 but 1,546 and 1,968 in the
-#' others with `"optimize"`. So before the elimination the screen tests every
-#' gene alone (per-gene HSIC with the kernel's family at each gene's
-#' median-heuristic width, the gamma p-values of [feature_scores()]) and
-#' every pair of genes for an interaction: for standardised genes i and j,
-#' the second-order part of the product of their linear kernels is the
-#' linear kernel of the product gene \eqn{z = x_i \circ x_j}, whose HSIC
-#' with the outcome, \eqn{z^\top W z}, is tested like a gene's (gamma
-#' approximation with the exact permutation moments; a numeric outcome
-#' through its linear kernel, classes through the selector's label kernel).
-#' All \eqn{p(p-1)/2} pairs are screened with the leading eigenvectors of
-#' \eqn{W} (a few matrix products per block of genes), the 5,000 with the
-#' largest ratio to their null scale are tested exactly, and their p-values
-#' are adjusted (BH) as among all pairs; the genes' across the genes. The
-#' genes of every hit with adjusted p-value at most 0.05 are the seeds:
-#' BAHSIC ranks them first (BAHSIC on the seeds alone) and the other genes
-#' after them (BAHSIC on the others alone; the path lists that run first, so
-#' its `n_features` counts the run's own set). Significance, not a top-k,
-#' keeps noise from pushing out the linear genes. Without a seed the ranking,
-#' scores and path are those of `screen = "none"`; `settings$screen` says
-#' what seeded (one line in `print()`) and the element `screen` of the result
-#' holds the seeds, the gene hits and the pairs with their p-values.
-#' Measured (m = 100, planted signal among N(0, 1) genes,
-#' `inst/bench/bench-screen.R`, one thread, shared machine): SCREEN_FIGURES
-#' The linear pair statistic finds a product (XOR, binary or continuous),
-#' not a ring (class by \eqn{x_1^2 + x_2^2}), whose genes it finds alone
-#' when each carries enough signal; a Gaussian product-kernel interaction
-#' found the ring no better at 200 genes and costs \eqn{m/2} times as much.
-#' `screen = "none"` is today's BAHSIC, the fast path. [fohsic()] has no
-#' screen: its first iteration scores every gene alone, so it finds a
-#' non-monotone gene but never a pair whose genes carry nothing alone.
+#' widths do not keep them: among 2,000 N(0, 1) genes, m = 100, 5 repeats
+#' (`inst/bench/bench-screen.R widths`), an XOR pair's worse member ranked
+#' 804 to 1,835 with `"dimension"`, 308 to 1,479 with `"optimize"`, 789 to
+#' 1,835 with `"fixed"` (median heuristic) and 734 to 1,781 with a fixed
+#' narrow width (sigma = 1/20, whose kernel on all genes is the identity); a
+#' U-shaped gene ranked 267 to 1,470 with `"dimension"` and, with
+#' `"optimize"`, 1 in 3 repeats but 1,546 and 1,968 in the others.
+#'
+#' *What the screen does:* before the elimination it tests every gene alone
+#' (HSIC with the kernel's family at the gene's median-heuristic width, the
+#' gamma p-values of [feature_scores()]) and every pair of genes for an
+#' interaction. For standardised genes i and j, each less its part along the
+#' outcome's label features (its class means; a numeric outcome's linear
+#' trend), the second-order part of the product of their linear kernels is
+#' the linear kernel of the product gene \eqn{z = x_i \circ x_j}, whose HSIC
+#' with the outcome, \eqn{z^\top W z}, is tested as a gene's is (the gamma
+#' approximation with the exact permutation moments; classes through the
+#' selector's label kernel, a numeric outcome through its linear kernel, as
+#' the median-width Gaussian one flattens the tails where a product's signal
+#' lies). All \eqn{p(p-1)/2} pairs are screened with the leading
+#' eigenvectors of \eqn{W} (one matrix product per eigenvector and block of
+#' genes), the 5,000 with the largest statistic relative to a per-gene scale
+#' are tested exactly, and their p-values are adjusted (Benjamini-Hochberg)
+#' as among all pairs; the genes' among the genes. The genes of every hit with
+#' adjusted p-value at most 0.05 are the seeds: BAHSIC ranks them first
+#' (BAHSIC on the seeds alone) and the other genes after them (BAHSIC on the
+#' others alone; the path lists that run first, and its `n_features` counts
+#' the run's own set; `n_features` stops the seeds' run when smaller than
+#' their number, the others' run otherwise). Seeds are significant hits, not a
+#' top-k, so that noise does not push out linear genes. Without a seed the
+#' ranking, scores and path are exactly those of `screen = "none"`.
+#' `settings$screen` says what seeded (one line of `print()`), and the
+#' result's element `screen` holds the seeds, the gene hits and the pairs
+#' with their statistics and p-values.
+#'
+#' *What it finds and costs* (m = 100, planted signal among N(0, 1) genes,
+#' `inst/bench/bench-screen.R`, one thread, on a shared machine):
+#' SCREEN_FIGURES
+#' The linear pair statistic finds a product (an XOR, binary or continuous),
+#' not a ring (class by \eqn{x_1^2 + x_2^2}); the ring's genes are found
+#' alone when each carries enough signal. The Gaussian product-kernel
+#' interaction (\eqn{\sum_{ab} W_{ab} K^i_{ab} K^j_{ab}} with doubly centred
+#' one-gene kernels) ranked the XOR pairs alike at 200 genes (binary: first in
+#' 10 of 10 as the linear one; continuous: first in 9 of 10, the linear one 8),
+#' put a ring's pair no higher than 566th of 19,900 (the linear one 1,651st)
+#' and took 50 times as long (2.5 s against 0.05 s in plain R), \eqn{m/2}
+#' times the multiply-adds: too slow at 12,625 genes. `screen = "none"` is BAHSIC without the screen, as
+#' in earlier versions, and the fast path. [fohsic()] has no screen: its
+#' first iteration scores every gene alone, so it finds a non-monotone gene
+#' but never a pair whose genes carry nothing alone.
 #'
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.

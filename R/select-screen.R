@@ -109,11 +109,15 @@ screen_genes <- function(pr, x, kernel) {
 }
 
 # The pairs whose interaction is significant after adjustment across all
-# p(p - 1)/2 pairs, sorted by it.
+# p(p - 1)/2 pairs, sorted by it. Two statistics per pair, with the
+# smaller p-value doubled (Bonferroni): the product of the genes, and the
+# product of their bounded versions tanh(1.5 x) (an XOR's product is
+# heavy-tailed; the bounded one keeps its sign pattern and loses the tails).
 screen_pairs <- function(pr, x) {
   p <- ncol(x)
   empty <- data.frame(feature1 = character(), feature2 = character(), index1 = integer(),
-                      index2 = integer(), interaction = numeric(), p_value = numeric(),
+                      index2 = integer(), interaction = numeric(),
+                      interaction_bounded = numeric(), p_value = numeric(),
                       adj_p_value = numeric(), stringsAsFactors = FALSE)
   # a numeric outcome is compared with the product gene linearly (its Gaussian
   # label kernel at the median width flattens the tails, where a product's
@@ -132,19 +136,28 @@ screen_pairs <- function(pr, x) {
   # means, a numeric outcome's linear trend): otherwise the product of two
   # genes that each differ between the classes differs too, and every pair
   # of strong genes would be an "interaction"
-  x <- x - f$vectors %*% crossprod(f$vectors, x)
-  cand <- screen_candidate_pairs(x, f, min(screen_candidates, p * (p - 1) / 2), pr$threads)
-  z <- x[, cand$i, drop = FALSE] * x[, cand$j, drop = FALSE]
+  less <- function(g) {
+    g <- sweep(g, 2L, colMeans(g))
+    g - f$vectors %*% crossprod(f$vectors, g)
+  }
+  xl <- less(x)
+  xb <- less(tanh(1.5 * xl))
+  n <- min(screen_candidates, p * (p - 1) / 2)
+  cand <- unique(rbind(screen_candidate_pairs(xl, f, n, pr$threads)[c("i", "j")],
+                       screen_candidate_pairs(xb, f, n, pr$threads)[c("i", "j")]))
   scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, kernel_linear(), kernel_y,
                                 "biased", pr$threads)
-  out <- scorer(z)
-  adj <- stats::p.adjust(out$p_value, "BH", n = p * (p - 1) / 2)
+  lin <- scorer(xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE])
+  bnd <- scorer(xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE])
+  pv <- pmin(1, 2 * pmin(lin$p_value, bnd$p_value))
+  adj <- stats::p.adjust(pv, "BH", n = p * (p - 1) / 2)
   hit <- which(!is.na(adj) & adj <= screen_level)
   if (!length(hit)) return(empty)
-  hit <- hit[order(-out$score[hit], cand$i[hit], cand$j[hit])]
+  hit <- hit[order(adj[hit], pv[hit], cand$i[hit], cand$j[hit])]
   data.frame(feature1 = pr$features[cand$i[hit]], feature2 = pr$features[cand$j[hit]],
-             index1 = cand$i[hit], index2 = cand$j[hit], interaction = out$score[hit],
-             p_value = out$p_value[hit], adj_p_value = adj[hit], stringsAsFactors = FALSE)
+             index1 = cand$i[hit], index2 = cand$j[hit], interaction = lin$score[hit],
+             interaction_bounded = bnd$score[hit], p_value = pv[hit], adj_p_value = adj[hit],
+             stringsAsFactors = FALSE, row.names = NULL)
 }
 
 # W's leading eigenvectors, those that hold 99% of its trace (at most 8; a

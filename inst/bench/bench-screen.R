@@ -4,8 +4,39 @@
 # genes in the top 20, seeds on null data, and time.
 #   Rscript inst/bench/bench-screen.R [p] [repeats] [kinds, comma-separated] [first repeat]
 # Times: elapsed and CPU (user + system) seconds of one call with threads = 1.
+#   Rscript inst/bench/bench-screen.R widths
+# instead ranks the planted XOR pair and U-shaped gene among 2,000 genes
+# with screen = "none" and each width policy (5 repeats).
 suppressPackageStartupMessages(library(bahsic))
 args <- commandArgs(trailingOnly = TRUE)
+if (length(args) && args[1L] == "widths") {
+  m <- 100L
+  p <- 2000L
+  policies <- list(dimension = list(), optimize = list(sigma = "optimize"),
+                   fixed_median = list(sigma = "fixed"),
+                   fixed_narrow = list(sigma = "fixed", kernel = kernel_gaussian(sigma = 1 / 20)))
+  for (kind in c("xor", "u")) for (nm in names(policies)) {
+    r <- vapply(1:5, function(rep) {
+      set.seed(100 + rep)
+      x <- matrix(rnorm(m * p), m)
+      pl <- sample.int(p, if (kind == "xor") 2L else 1L)
+      y <- if (kind == "xor") {
+        factor(sign(x[, pl[1L]]) * sign(x[, pl[2L]]))
+      } else {
+        log(stats::rexp(m, rate = exp(1.5 * x[, pl]^2)))
+      }
+      fit <- do.call(bahsic, c(list(x, y, screen = "none", threads = 1L), policies[[nm]]))
+      max(fit$features$rank[pl])
+    }, numeric(1))
+    cat(sprintf("%-4s %-13s ranks: %s\n", kind, nm, paste(r, collapse = ", ")))
+  }
+  xs <- scale(matrix(rnorm(m * p), m))
+  d2 <- as.matrix(stats::dist(xs))^2
+  off <- exp(-d2 / (2 * p))[upper.tri(d2)]
+  cat(sprintf("dimension width, %d genes: off-diagonal kernel mean %.4f, sd %.4f\n",
+              p, mean(off), stats::sd(off)))
+  quit(save = "no")
+}
 p <- if (length(args)) as.integer(args[1L]) else 2000L
 reps <- if (length(args) > 1L) as.integer(args[2L]) else 10L
 first <- if (length(args) > 3L) as.integer(args[4L]) else 1L

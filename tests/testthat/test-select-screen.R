@@ -45,9 +45,13 @@ test_that("the screen's pair statistic is the linear HSIC of the product gene, t
   xs <- xs - apply(xs, 2L, function(g) ave(g, d$y))
   z <- xs[, pr$index1] * xs[, pr$index2]
   expect_equal(pr$interaction, drop(crossprod(z, W %*% z)), tolerance = 1e-10)
-  fs <- feature_scores(matrix(z, ncol = 1L, dimnames = list(NULL, "z")), d$y, method = "hsic",
-                       kernel = kernel_linear())
-  expect_equal(pr$p_value, fs$p_value, tolerance = 1e-10)
+  # and of the bounded genes tanh(1.5 x), less their class means
+  b <- tanh(1.5 * xs)
+  b <- b - apply(b, 2L, function(g) ave(g, d$y))
+  zb <- b[, pr$index1] * b[, pr$index2]
+  expect_equal(pr$interaction_bounded, drop(crossprod(zb, W %*% zb)), tolerance = 1e-10)
+  fs <- feature_scores(cbind(z = z, zb = zb), d$y, method = "hsic", kernel = kernel_linear())
+  expect_equal(pr$p_value, min(1, 2 * min(fs$p_value)), tolerance = 1e-10)
   # BH as one of the 19,900 pairs
   expect_lte(pr$adj_p_value, pr$p_value * 200 * 199 / 2 * (1 + 1e-12))
   expect_gte(pr$adj_p_value, pr$p_value)
