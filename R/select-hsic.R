@@ -83,11 +83,14 @@
 #' approximation with the exact permutation moments; classes through the
 #' selector's label kernel, a numeric outcome through its linear kernel, as
 #' the median-width Gaussian one flattens the tails where a product's signal
-#' lies). All \eqn{p(p-1)/2} pairs are screened with the leading
-#' eigenvectors of \eqn{W} (one matrix product per eigenvector and block of
-#' genes), the 5,000 with the largest statistic relative to a per-gene scale
-#' are tested exactly, and their p-values are adjusted (Benjamini-Hochberg)
-#' as among all pairs; the genes' among the genes. The genes of every hit with
+#' lies); so is the product of the bounded genes \eqn{\tanh(1.5 x)} (an XOR's
+#' product has heavy tails, which the bounded one drops), and a pair's p-value
+#' is the smaller of the two, doubled. All \eqn{p(p-1)/2} pairs are
+#' screened by the first with the leading eigenvectors of \eqn{W} (one
+#' matrix product per eigenvector and block of genes), the 5,000 with the
+#' largest statistic relative to a per-gene scale are tested exactly, and
+#' their p-values are adjusted (Benjamini-Hochberg) as among all pairs; the
+#' genes' among the genes. The genes of every hit with
 #' adjusted p-value at most 0.05 are the seeds: BAHSIC ranks them first
 #' (BAHSIC on the seeds alone) and the other genes after them (BAHSIC on the
 #' others alone; the path lists that run first, and its `n_features` counts
