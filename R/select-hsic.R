@@ -450,11 +450,16 @@ check_select_n <- function(n_features, p) {
 
 # The selection on a prepared problem, with the kernel and policy `k`
 # (problem_kernel()): the ridge loop, the one-pass linear case, or C_select.
-run_select <- function(method, pr, k, args) {
+run_select <- function(method, pr, k, args, outer = NULL) {
   # the bar counts the candidates scored (select_work()); NULL inside an
-  # outer long function, which holds the bar (R/progress.R)
-  bar <- progress_start(select_work(method, pr$p, args$step, args$n_features))
-  on.exit(progress_end(bar), add = TRUE)
+  # outer long function, which holds the bar (R/progress.R); `outer`: the
+  # bar of a seeded selection's two runs (run_seeded())
+  bar <- if (is.null(outer)) {
+    progress_start(select_work(method, pr$p, args$step, args$n_features))
+  } else {
+    outer
+  }
+  if (is.null(outer)) on.exit(progress_end(bar), add = TRUE)
   tick <- progress_select(bar, method, pr$p)
   kernel <- k$kernel
   res <- if (is_ridge(kernel)) {
@@ -472,7 +477,7 @@ run_select <- function(method, pr, k, args) {
     .Call(C_select, pr$x, c(select_opts(method, pr, k, args),
                             if (!is.null(tick)) list(progress = tick)))
   }
-  progress_finish(bar)
+  if (is.null(outer)) progress_finish(bar)
   res
 }
 

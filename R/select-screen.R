@@ -227,6 +227,12 @@ run_seeded <- function(method, pr, k, args, seeds) {
   s <- length(seeds)
   rest <- setdiff(seq_len(pr$p), seeds)
   q <- args$n_features
+  n_seeds <- if (!is.null(q) && q < s) q
+  n_rest <- if (!is.null(q) && q > s) q - s
+  # one bar for both runs
+  bar <- progress_start(select_work(method, s, args$step, n_seeds) +
+                          if (length(rest)) select_work(method, length(rest), args$step, n_rest) else 0)
+  on.exit(progress_end(bar), add = TRUE)
   part <- function(idx, n) {
     sub <- pr
     sub$x <- pr$x[, idx, drop = FALSE]
@@ -234,16 +240,16 @@ run_seeded <- function(method, pr, k, args, seeds) {
     sub$features <- pr$features[idx]
     a <- args
     a["n_features"] <- list(n)
-    run_select(method, sub, k, a)
+    run_select(method, sub, k, a, outer = bar)
   }
-  second <- part(seeds, if (!is.null(q) && q < s) q)
+  second <- part(seeds, n_seeds)
   rank <- integer(pr$p)
   score <- rep(NaN, pr$p)
   iteration <- integer(pr$p)
   path <- NULL
   offset <- 0L
   if (length(rest)) {
-    first <- part(rest, if (!is.null(q) && q > s) q - s)
+    first <- part(rest, n_rest)
     rank[rest] <- ifelse(first$rank > 0L, first$rank + s, 0L)
     score[rest] <- first$score
     iteration[rest] <- first$iteration
@@ -255,6 +261,7 @@ run_seeded <- function(method, pr, k, args, seeds) {
   iteration[seeds] <- ifelse(second$iteration > 0L, second$iteration + offset, 0L)
   p2 <- as.matrix(as.data.frame(second$path))
   p2[, 1L] <- p2[, 1L] + offset
+  progress_finish(bar)
   list(rank = rank, score = score, iteration = iteration,
        path = unname(rbind(path, unname(p2))))
 }
