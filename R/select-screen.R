@@ -54,8 +54,8 @@ check_select_screen <- function(method, args) {
 # Gaussian or Laplace kernel and the exact weights W of the biased estimator.
 screen_unavailable <- function(args) {
   kernel <- args$kernel
-  if (is_ridge(kernel) || inherits(kernel, "bahsic_parzen") ||
-      !kernel$name %in% c("gaussian", "laplace")) {
+  # (a Parzen window is a Gaussian kernel: screened as one)
+  if (is_ridge(kernel) || !kernel$name %in% c("gaussian", "laplace")) {
     return(sprintf("needs the Gaussian or Laplace kernel ('kernel' is a %s kernel)",
                    kernel$name))
   }
