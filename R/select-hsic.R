@@ -116,11 +116,12 @@
 #' the top 20 at 0.870 with the screen and without it, limma's moderated t at
 #' 0.900. On null data 4 of 40 data sets had a seed (a false hit, 1 gene in
 #' 3 of them, 4 in one, never a pair); the other 36 gave exactly the result of
-#' `"none"`. Time (CPU): 0.9 s instead of 0.1 s at 2,000 genes, 11 s instead
-#' of 0.4 s at 12,625, most of it the screen of the 8e7 pairs; on the ALL
-#' data (128 x 12,625, B against T) 13 s instead of 0.43 s with one thread,
-#' where 2,576 genes and 1,313 pairs are significant, seeding 2,922 genes,
-#' and the top 20 are those of `"none"`.
+#' `"none"`. Time (one thread): 0.6 s instead of 0.1 s at 2,000 genes, 11 s
+#' (CPU) instead of 0.4 s at 12,625, most of it the screen of the 8e7 pairs;
+#' on the ALL data (128 x 12,625, B against T) 13.3 s instead of 0.40 s, and
+#' 7.5 s instead of 0.26 s with `threads = 2`; there 2,576 genes and 1,313
+#' pairs are significant, seeding 2,922 genes, and the top 20 are those of
+#' `"none"`.
 #' The linear pair statistic finds a product (an XOR, binary or continuous),
 #' not a ring (class by \eqn{x_1^2 + x_2^2}); the ring's genes are found
 #' alone when each carries enough signal. The Gaussian product-kernel
