@@ -259,7 +259,10 @@
 #'     with a method other than \code{"t"}, \code{n_perm} with the gamma
 #'     test, \code{sigma_grid} without \code{sigma = "optimize"}, a width
 #'     policy with a kernel that has no width, \code{j_svm} with
-#'     \code{importance = "mkl"}, \ldots}
+#'     \code{importance = "mkl"}, \code{screen = "nonlinear"} in
+#'     \code{bahsic()} with a kernel other than the Gaussian or Laplace, an
+#'     approximation, the unbiased estimator or no outcome (the error says
+#'     which and suggests \code{screen = "none"}), \ldots}
 #'   \item{A choice outside its list}{An error that names the argument, lists
 #'     the choices and suggests the closest, e.g. \code{method = "limma"}:
 #'     "'method' = "limma" is not one of ... Did you mean "mt"?". The

@@ -317,3 +317,7 @@ maxt_doc <- function(r) {
            paste0(" for ", paste(r$maxt$outcomes, collapse = ", "))
          })
 }
+
+# The per-gene test of bahsic()'s screen (R/select-screen.R): HSIC of each
+# gene with the outcome, with its gamma p-value.
+screen_score_method <- "hsic"

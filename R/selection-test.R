@@ -230,8 +230,8 @@ problem_top <- function(rp, perm, n, kernel_y) {
   pr$kernel_y <- resolve_label_kernel(kernel_y, pr$y)
   pr <- problem_labels(pr, rp$spec)
   k <- problem_kernel(pr, rp$args$kernel, rp$args$sigma)
-  res <- run_select(rp$method, pr, k, rp$args)
-  fit <- select_result(rp$method, pr, k, res, rp$args, call(rp$method))
+  run <- run_screened(rp$method, pr, k, rp$args)
+  fit <- select_result(rp$method, pr, k, run$res, rp$args, call(rp$method), run$screen)
   selected(fit, n)
 }
 

@@ -51,16 +51,17 @@ test_that("BAHSIC's contribution is the share of HSIC lost on elimination", {
   d <- contrib_data()
   xs <- scale(d$x)
   ky <- label_kernel_precomputed(d$L)
-  fit <- bahsic(d$x, d$y, kernel_y = ky, drop = 0.2, threads = 1L)
+  # BAHSIC itself, without the screen (test-select-screen.R)
+  fit <- bahsic(d$x, d$y, kernel_y = ky, drop = 0.2, threads = 1L, screen = "none")
   expect_equal(fit$features$contribution, bahsic_oracle(fit, xs, d$L), tolerance = 1e-8)
   # the last feature leaves a set of one: all of its HSIC
   expect_identical(fit$features$contribution[fit$features$rank == 1L], 1)
   # stopped at n_features: the survivors against their own set
-  part <- bahsic(d$x, d$y, kernel_y = ky, n_features = 3L, threads = 1L)
+  part <- bahsic(d$x, d$y, kernel_y = ky, n_features = 3L, threads = 1L, screen = "none")
   expect_equal(part$features$contribution, bahsic_oracle(part, xs, d$L), tolerance = 1e-8)
   # the fixed width and the linear kernel (one pass, linear_select())
   fixed <- bahsic(d$x, d$y, kernel = kernel_gaussian(0.05), kernel_y = ky, sigma = "fixed",
-                  threads = 1L)
+                  threads = 1L, screen = "none")
   expect_equal(fixed$features$contribution, bahsic_oracle(fixed, xs, d$L), tolerance = 1e-8)
   lin <- bahsic(d$x, d$y, kernel = kernel_linear(), kernel_y = ky, threads = 1L)
   expect_equal(lin$features$contribution, bahsic_oracle(lin, xs, d$L, linear = TRUE),

@@ -45,7 +45,7 @@ test_that("block with size >= m is the exact selection, bit for bit", {
   set.seed(2)
   sim <- simulate_xor(60)
   for (kernel in list(kernel_gaussian(), kernel_laplace(), kernel_polynomial(2))) {
-    exact <- bahsic(sim$x, sim$y, kernel = kernel)
+    exact <- bahsic(sim$x, sim$y, kernel = kernel, screen = "none")
     blk <- bahsic(sim$x, sim$y, kernel = kernel, approx = approx_block(size = 60))
     expect_identical(blk$features, exact$features)
     expect_identical(blk$path, exact$path)
@@ -282,7 +282,7 @@ test_that("ichol at full rank is the exact selection", {
   sim <- simulate_xor(80)
   for (cs in test_cases(list(list(kernel_gaussian(), "biased"), list(kernel_laplace(), "unbiased"),
                              list(kernel_polynomial(2), "biased")))) {
-    exact <- bahsic(sim$x, sim$y, kernel = cs[[1]], estimator = cs[[2]])
+    exact <- bahsic(sim$x, sim$y, kernel = cs[[1]], estimator = cs[[2]], screen = "none")
     fit <- bahsic(sim$x, sim$y, kernel = cs[[1]], estimator = cs[[2]],
                   approx = approx_ichol(tol = 1e-14, max_rank = 80))
     expect_equal(fit$features$score, exact$features$score, tolerance = 1e-6)

@@ -149,8 +149,14 @@ oracle_select <- function(x, y, direction = c("backward", "forward"),
 
 # ---- helpers ----------------------------------------------------------------
 
+# BAHSIC itself: screen = "none" (the screen that seeds it is tested in
+# test-select-screen.R)
 run_engine <- function(direction, x, y, step, ...) {
-  if (direction == "backward") bahsic(x, y, drop = step, ...) else fohsic(x, y, add = step, ...)
+  if (direction == "backward") {
+    bahsic(x, y, drop = step, screen = "none", ...)
+  } else {
+    fohsic(x, y, add = step, ...)
+  }
 }
 
 expect_oracle <- function(fit, orc, info) {
@@ -623,7 +629,7 @@ test_that("the AVX2 loop and the baseline loop agree (option bahsic.simd)", {
 test_that("verbose = TRUE reports every iteration", {
   set.seed(13)
   sim <- simulate_xor(40)
-  msgs <- capture_messages(bahsic(sim$x, sim$y, verbose = TRUE, drop = 0.5))
+  msgs <- capture_messages(bahsic(sim$x, sim$y, verbose = TRUE, drop = 0.5, screen = "none"))
   expect_match(msgs[1], "BAHSIC iteration 1: 22 features")
   # 22 -> 11 -> 6 -> 3 -> 2 -> 1: an iteration each, the last ranks the survivor
   expect_length(msgs, 6L)

@@ -1,0 +1,276 @@
+# The screen of bahsic() (see ?bahsic, "Screen"): before the elimination,
+# every gene is tested alone (per-gene HSIC, the gamma test of
+# feature_scores()) and every pair of genes for an interaction (below); the
+# genes of the hits that are significant after adjustment (BH, level
+# screen_level) are the seeds. BAHSIC then ranks the seeds first (BAHSIC on
+# the seeds alone) and the other genes after them (BAHSIC on the others
+# alone). Without a seed, the run is that of screen = "none".
+#
+# The interaction of genes i and j (standardised) under the linear kernel:
+# with Kc^i = x_i x_i', the second-order part Kc^i o Kc^j of the product
+# kernel is z z' with z = x_i o x_j, so its HSIC with the outcome is
+# T_ij = z' W z (W = HLH / (m - 1)^2, the selectors' weights): the linear
+# HSIC of the product gene, tested like any gene (the gamma approximation
+# with the exact permutation moments); the same for the bounded genes
+# tanh(1.5 x), the smaller p-value doubled. All p(p - 1)/2 pairs are
+# screened by the first with W's leading eigenvectors, T_ij ~ sum_k lambda_k
+# (x_i' D_{v_k} x_j)^2 (one matrix product per eigenvector and block of
+# genes), relative to a bound on its null mean's scale sum_a z_a^2; the
+# screen_candidates pairs with the largest ratio are tested exactly (both
+# statistics), and adjusted as among all p(p - 1)/2 pairs.
+
+screen_levels <- c("nonlinear", "none")
+# the adjusted p-value at or below which a gene or a pair seeds BAHSIC
+screen_level <- 0.05
+# the pairs tested exactly, the rest of the p(p - 1)/2 being counted in the adjustment
+screen_candidates <- 5000L
+# genes per block of the pair screen (a block's products are block x p)
+screen_block <- 256L
+
+# The screen asked for against the selector's other arguments: "nonlinear"
+# or "none". NULL: the selector has no screen (fohsic(), mrmr()). Not given
+# (the formal's default), "nonlinear" where it applies and "none" elsewhere;
+# "nonlinear" given where it does not apply is an error that says why.
+check_select_screen <- function(method, args) {
+  screen <- args$screen
+  if (is.null(screen)) return("none")
+  given <- !identical(screen, screen_levels)
+  if (given) {
+    if (!is.character(screen) || length(screen) != 1L || is.na(screen)) {
+      stop("'screen' must be \"nonlinear\" (the default) or \"none\" (no screen).",
+           call. = FALSE)
+    }
+    screen <- arg_match(screen, screen_levels, arg_name = "screen")
+  }
+  why <- screen_unavailable(args)
+  if (is.null(why)) return(if (given) screen else "nonlinear")
+  if (given && screen == "nonlinear") {
+    stop(sprintf("screen = \"nonlinear\" %s: use screen = \"none\".", why), call. = FALSE)
+  }
+  "none"
+}
+
+# Why the screen does not apply (NULL: it does): it needs the per-gene
+# Gaussian or Laplace kernel and the exact weights W of the biased estimator.
+screen_unavailable <- function(args) {
+  kernel <- args$kernel
+  # (a Parzen window is a Gaussian kernel: screened as one)
+  if (is_ridge(kernel) || !kernel$name %in% c("gaussian", "laplace")) {
+    return(sprintf("needs the Gaussian or Laplace kernel ('kernel' is a %s kernel)",
+                   kernel$name))
+  }
+  if (args$approx$name != "exact") {
+    return(sprintf("needs approx = \"exact\" (approx is \"%s\")", args$approx$name))
+  }
+  if (args$estimator != "biased") return("needs estimator = \"biased\"")
+  if (isTRUE(args$unsupervised)) return("needs an outcome (unsupervised = TRUE has none)")
+  NULL
+}
+
+# The selection with the screen: the screen, then BAHSIC on the seeds and on
+# the others (run_seeded()), or the plain run where nothing seeds. Returns
+# list(res = the loop's result, screen = NULL or the screen's findings).
+run_screened <- function(method, pr, k, args) {
+  if (!identical(args$screen, "nonlinear")) {
+    return(list(res = run_select(method, pr, k, args), screen = NULL))
+  }
+  scr <- screen_problem(pr, args$kernel)
+  res <- if (length(scr$seed_index)) {
+    run_seeded(method, pr, k, args, scr$seed_index)
+  } else {
+    run_select(method, pr, k, args)
+  }
+  list(res = res, screen = scr)
+}
+
+# The seeds and what found them: per-gene hits and pairs, on the
+# standardised genes.
+screen_problem <- function(pr, kernel) {
+  x <- pr$x
+  if (!pr$standardize) x <- suppressWarnings(standardize_columns(x, pr$features))
+  genes <- screen_genes(pr, x, kernel)
+  pairs <- screen_pairs(pr, x)
+  seeds <- sort(unique(c(genes$index, pairs$index1, pairs$index2)))
+  list(method = "nonlinear", seeds = pr$features[seeds], seed_index = seeds, genes = genes,
+       pairs = pairs, level = screen_level, n_pairs = pr$p * (pr$p - 1) / 2)
+}
+
+# Per-gene HSIC with the kernel's family at each gene's median-heuristic
+# width, as feature_scores() tests it; the genes with BH-adjusted p-value at
+# most screen_level.
+screen_genes <- function(pr, x, kernel) {
+  base <- if (kernel$name == "laplace") kernel_laplace() else kernel_gaussian()
+  scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, base, pr$kernel_y, "biased",
+                                pr$threads)
+  out <- scorer(x)
+  adj <- stats::p.adjust(out$p_value, "BH")
+  hit <- which(!is.na(adj) & adj <= screen_level)
+  data.frame(feature = pr$features[hit], index = hit, hsic = out$score[hit],
+             p_value = out$p_value[hit], adj_p_value = adj[hit], stringsAsFactors = FALSE)
+}
+
+# The pairs whose interaction is significant after adjustment across all
+# p(p - 1)/2 pairs, sorted by it. Two statistics per pair, with the
+# smaller p-value doubled (Bonferroni): the product of the genes, and the
+# product of their bounded versions tanh(1.5 x) (an XOR's product is
+# heavy-tailed; the bounded one keeps its sign pattern and loses the tails).
+screen_pairs <- function(pr, x) {
+  p <- ncol(x)
+  empty <- data.frame(feature1 = character(), feature2 = character(), index1 = integer(),
+                      index2 = integer(), interaction = numeric(),
+                      interaction_bounded = numeric(), p_value = numeric(),
+                      adj_p_value = numeric(), stringsAsFactors = FALSE)
+  # a numeric outcome is compared with the product gene linearly (its Gaussian
+  # label kernel at the median width flattens the tails, where a product's
+  # signal is); classes by the selectors' own label kernel
+  numeric_y <- is.numeric(pr$y)
+  kernel_y <- if (numeric_y) label_kernel_regression(kernel_linear()) else pr$kernel_y
+  W <- if (numeric_y) {
+    yc <- scale(as.matrix(pr$y), scale = FALSE)
+    tcrossprod(yc) / (pr$m - 1)^2
+  } else {
+    pr$W
+  }
+  f <- screen_label_factor(W)
+  if (p < 2L || is.null(f)) return(empty)
+  # each gene without its part along the outcome's label features (class
+  # means, a numeric outcome's linear trend): otherwise the product of two
+  # genes that each differ between the classes differs too, and every pair
+  # of strong genes would be an "interaction"
+  less <- function(g) {
+    g <- sweep(g, 2L, colMeans(g))
+    g - f$vectors %*% crossprod(f$vectors, g)
+  }
+  xl <- less(x)
+  xb <- less(tanh(1.5 * xl))
+  n <- min(screen_candidates, p * (p - 1) / 2)
+  # the candidates by the product's screen alone (the 5,000th of 8e7 null
+  # pairs is near chi-square 16, far below an XOR's, about 40 at m = 100):
+  # half the cost of screening both
+  cand <- screen_candidate_pairs(xl, f, n, pr$threads)
+  scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, kernel_linear(), kernel_y,
+                                "biased", pr$threads)
+  lin <- scorer(xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE])
+  bnd <- scorer(xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE])
+  pv <- pmin(1, 2 * pmin(lin$p_value, bnd$p_value))
+  adj <- stats::p.adjust(pv, "BH", n = p * (p - 1) / 2)
+  hit <- which(!is.na(adj) & adj <= screen_level)
+  if (!length(hit)) return(empty)
+  hit <- hit[order(adj[hit], pv[hit], cand$i[hit], cand$j[hit])]
+  data.frame(feature1 = pr$features[cand$i[hit]], feature2 = pr$features[cand$j[hit]],
+             index1 = cand$i[hit], index2 = cand$j[hit], interaction = lin$score[hit],
+             interaction_bounded = bnd$score[hit], p_value = pv[hit], adj_p_value = adj[hit],
+             stringsAsFactors = FALSE, row.names = NULL)
+}
+
+# W's leading eigenvectors, those that hold 99% of its trace (at most 8; a
+# class outcome's W has exactly k - 1 non-zero eigenvalues). NULL: W is 0.
+screen_label_factor <- function(W) {
+  e <- eigen(W, symmetric = TRUE)
+  lam <- pmax(e$values, 0)
+  if (!(sum(lam) > 0)) return(NULL)
+  r <- min(which(cumsum(lam) >= 0.99 * sum(lam))[1L], 8L)
+  list(values = lam[seq_len(r)], vectors = e$vectors[, seq_len(r), drop = FALSE])
+}
+
+# The n pairs (i < j) with the largest screen ratio T_ij / (q_i q_j), q_i =
+# (sum_a x_ai^4)^(1/2), which bounds sum_a z_a^2 (the scale of T_ij's null
+# mean) from above by Cauchy-Schwarz at no cost per pair; by
+# blocks of genes (in forked workers with threads > 1: each block keeps its
+# own top n, so the merge, by ratio then indices, does not depend on them).
+screen_candidate_pairs <- function(x, f, n, threads) {
+  p <- ncol(x)
+  q <- sqrt(colSums(x^4))
+  starts <- seq(1L, p - 1L, by = screen_block)
+  one <- function(i0) screen_pair_block(x, q, f, i0, min(i0 + screen_block - 1L, p - 1L), n)
+  blocks <- if (threads > 1L && length(starts) > 1L && .Platform$OS.type == "unix") {
+    parallel::mclapply(starts, one, mc.cores = threads)
+  } else {
+    lapply(starts, function(i0) {
+      check_interrupt()
+      one(i0)
+    })
+  }
+  all <- do.call(rbind, blocks)
+  all <- all[order(-all$ratio, all$i, all$j), , drop = FALSE]
+  utils::head(all, n)
+}
+
+# One block of genes i0..i1 against every gene j > i: the top n by ratio.
+screen_pair_block <- function(x, q, f, i0, i1, n) {
+  I <- i0:i1
+  J <- i0:ncol(x)
+  t <- 0
+  for (k in seq_along(f$values)) {
+    t <- t + f$values[k] * crossprod(x[, I, drop = FALSE] * f$vectors[, k], x[, J, drop = FALSE])^2
+  }
+  ratio <- t / outer(q[I], q[J])
+  ratio[is.nan(ratio)] <- 0  # a constant gene (q = 0)
+  # j <= i: the block's own square, on and below its diagonal
+  nb <- length(I)
+  own <- ratio[, seq_len(nb), drop = FALSE]
+  own[col(own) <= row(own)] <- -Inf
+  ratio[, seq_len(nb)] <- own
+  keep <- which(ratio > -Inf)
+  if (length(keep) > n) {
+    cut <- -sort(-ratio[keep], partial = n)[n]
+    keep <- keep[ratio[keep] >= cut]
+  }
+  data.frame(i = I[row(ratio)[keep]], j = J[col(ratio)[keep]], ratio = ratio[keep])
+}
+
+# BAHSIC on the seeds (ranked first) and on the other genes (after them),
+# each alone, as one result: ranks, iterations and path of the others' run
+# first, then the seeds'. n_features = q stops the seeds' run at q when
+# q < s seeds, else the others' at q - s.
+run_seeded <- function(method, pr, k, args, seeds) {
+  s <- length(seeds)
+  rest <- setdiff(seq_len(pr$p), seeds)
+  q <- args$n_features
+  n_seeds <- if (!is.null(q) && q < s) q
+  n_rest <- if (!is.null(q) && q > s) q - s
+  # one bar for both runs
+  bar <- progress_start(select_work(method, s, args$step, n_seeds) +
+                          if (length(rest)) select_work(method, length(rest), args$step, n_rest) else 0)
+  on.exit(progress_end(bar), add = TRUE)
+  part <- function(idx, n) {
+    sub <- pr
+    sub$x <- pr$x[, idx, drop = FALSE]
+    sub$p <- length(idx)
+    sub$features <- pr$features[idx]
+    a <- args
+    a["n_features"] <- list(n)
+    run_select(method, sub, k, a, outer = bar)
+  }
+  second <- part(seeds, n_seeds)
+  rank <- integer(pr$p)
+  score <- rep(NaN, pr$p)
+  iteration <- integer(pr$p)
+  path <- NULL
+  offset <- 0L
+  if (length(rest)) {
+    first <- part(rest, n_rest)
+    rank[rest] <- ifelse(first$rank > 0L, first$rank + s, 0L)
+    score[rest] <- first$score
+    iteration[rest] <- first$iteration
+    path <- as.matrix(as.data.frame(first$path))
+    offset <- max(path[, 1L], 0)
+  }
+  rank[seeds] <- second$rank
+  score[seeds] <- second$score
+  iteration[seeds] <- ifelse(second$iteration > 0L, second$iteration + offset, 0L)
+  p2 <- as.matrix(as.data.frame(second$path))
+  p2[, 1L] <- p2[, 1L] + offset
+  progress_finish(bar)
+  list(rank = rank, score = score, iteration = iteration,
+       path = unname(rbind(path, unname(p2))))
+}
+
+# One line for print() (settings$screen): what seeded BAHSIC.
+screen_summary <- function(scr) {
+  n_pairs <- nrow(scr$pairs)
+  sprintf("nonlinear, %d gene%s seeded (%d pair%s, %d gene%s alone; adj. p <= %s)",
+          length(scr$seeds), if (length(scr$seeds) == 1L) "" else "s",
+          n_pairs, if (n_pairs == 1L) "" else "s",
+          nrow(scr$genes), if (nrow(scr$genes) == 1L) "" else "s", format(scr$level))
+}

@@ -1,0 +1,131 @@
+# bahsic()'s screen (R/select-screen.R): seeds from per-gene HSIC and from
+# pairs whose interaction is significant, ranked first.
+
+xor_among_noise <- function(seed, m = 100L, p = 200L, planted = c(37L, 150L)) {
+  set.seed(seed)
+  x <- matrix(rnorm(m * p), m)
+  colnames(x) <- paste0("g", seq_len(p))
+  list(x = x, y = factor(sign(x[, planted[1L]]) * sign(x[, planted[2L]])), planted = planted)
+}
+
+test_that("screen = \"none\" is BAHSIC as before the screen (a stored ranking)", {
+  fit <- bahsic(golub$x[, 1:300], golub$y, screen = "none", threads = 1L)
+  # bahsic(golub$x[, 1:300], golub$y) before the screen existed
+  expect_identical(fit$ranking[1:12], c(
+    "D14874_at", "D10495_at", "D26308_at", "D14658_at", "D16469_at", "D38524_at",
+    "D63880_at", "D63476_at", "D38548_at", "D43948_at", "AJ000480_at",
+    "AFFX-HUMTFRR/M11507_5_at"))
+  expect_null(fit$screen)
+  expect_null(fit$settings$screen)
+})
+
+test_that("the default ranks an XOR pair among 200 noise genes first; screen = \"none\" does not", {
+  d <- xor_among_noise(1L)
+  fit <- bahsic(d$x, d$y, threads = 1L)
+  none <- bahsic(d$x, d$y, screen = "none", threads = 1L)
+  expect_true(all(fit$features$rank[d$planted] <= 5L))
+  expect_true(all(none$features$rank[d$planted] > 5L))
+  expect_identical(sort(c(fit$screen$pairs$index1[1L], fit$screen$pairs$index2[1L])), d$planted)
+  expect_true(all(fit$screen$pairs$adj_p_value <= 0.05))
+  expect_match(fit$settings$screen, "^nonlinear, 2 genes seeded \\(1 pair")
+  expect_output(print(fit), "screen: nonlinear, 2 genes seeded")
+  # a full ranking, and a path that goes on from the others' run to the seeds'
+  expect_setequal(fit$features$rank, seq_len(ncol(d$x)))
+  expect_identical(fit$path$iteration, seq_len(nrow(fit$path)))
+  expect_identical(tail(fit$path$n_features, 2L), 2:1)
+})
+
+test_that("the screen's pair statistic is the linear HSIC of the product gene, tested as a gene", {
+  d <- xor_among_noise(1L)
+  fit <- bahsic(d$x, d$y, threads = 1L)
+  pr <- fit$screen$pairs[1L, ]
+  W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(d$y), d$y), 100L)
+  # the genes standardised, less their class means
+  xs <- scale(d$x)
+  xs <- xs - apply(xs, 2L, function(g) ave(g, d$y))
+  z <- xs[, pr$index1] * xs[, pr$index2]
+  expect_equal(pr$interaction, drop(crossprod(z, W %*% z)), tolerance = 1e-10)
+  # and of the bounded genes tanh(1.5 x), less their class means
+  b <- tanh(1.5 * xs)
+  b <- b - apply(b, 2L, function(g) ave(g, d$y))
+  zb <- b[, pr$index1] * b[, pr$index2]
+  expect_equal(pr$interaction_bounded, drop(crossprod(zb, W %*% zb)), tolerance = 1e-10)
+  fs <- feature_scores(cbind(z = z, zb = zb), d$y, method = "hsic", kernel = kernel_linear())
+  expect_equal(pr$p_value, min(1, 2 * min(fs$p_value)), tolerance = 1e-10)
+  # BH as one of the 19,900 pairs
+  expect_lte(pr$adj_p_value, pr$p_value * 200 * 199 / 2 * (1 + 1e-12))
+  expect_gte(pr$adj_p_value, pr$p_value)
+})
+
+test_that("the screen's candidate pairs are the top ratios of a plain-R screen", {
+  set.seed(4)
+  x <- scale(matrix(rnorm(30 * 12), 30))
+  W <- bahsic:::weight_matrix(bahsic:::label_gram(default_label_kernel(factor(rep(1:3, 10))),
+                                                  factor(rep(1:3, 10))), 30L)
+  f <- bahsic:::screen_label_factor(W)
+  expect_length(f$values, 2L)
+  got <- bahsic:::screen_candidate_pairs(x, f, 10L, 1L)
+  ratio <- outer(seq_len(12), seq_len(12), Vectorize(function(i, j) {
+    z <- x[, i] * x[, j]
+    drop(crossprod(z, W %*% z)) / sqrt(sum(x[, i]^4) * sum(x[, j]^4))
+  }))
+  ratio[lower.tri(ratio, diag = TRUE)] <- -Inf
+  top <- order(-ratio)[1:10]
+  expect_identical(got$i, as.integer(row(ratio)[top]))
+  expect_identical(got$j, as.integer(col(ratio)[top]))
+  expect_equal(got$ratio, ratio[top], tolerance = 1e-10)
+})
+
+test_that("on null data without a seed the default is screen = \"none\"", {
+  set.seed(5)
+  x <- matrix(rnorm(60 * 150), 60)
+  y <- factor(rep(1:2, 30))
+  fit <- bahsic(x, y, threads = 1L)
+  none <- bahsic(x, y, screen = "none", threads = 1L)
+  expect_length(fit$screen$seeds, 0L)
+  expect_identical(fit$features, none$features)
+  expect_identical(fit$path, none$path)
+  expect_match(fit$settings$screen, "^nonlinear, 0 genes seeded")
+})
+
+test_that("a U-shaped gene (numeric outcome) is seeded and ranked first", {
+  set.seed(6)
+  x <- matrix(rnorm(100 * 300), 100)
+  y <- log(stats::rexp(100, rate = exp(1.5 * x[, 40]^2)))
+  fit <- bahsic(x, y, threads = 1L)
+  expect_true(40L %in% fit$screen$genes$index)
+  expect_identical(fit$features$rank[40], 1L)
+})
+
+test_that("threads = 1 and 2 give the same screen and ranking", {
+  d <- xor_among_noise(2L, p = 600L)
+  f1 <- bahsic(d$x, d$y, threads = 1L)
+  f2 <- suppressWarnings(bahsic(d$x, d$y, threads = 2L))
+  expect_identical(f1$features, f2$features)
+  expect_identical(f1$path, f2$path)
+  expect_identical(f1$screen, f2$screen)
+})
+
+test_that("n_features stops the others' run or the seeds' run", {
+  d <- xor_among_noise(1L)
+  full <- bahsic(d$x, d$y, threads = 1L)
+  one <- bahsic(d$x, d$y, n_features = 1L, threads = 1L)
+  expect_identical(one$features$rank[d$planted], full$features$rank[d$planted])
+  five <- bahsic(d$x, d$y, n_features = 5L, threads = 1L)
+  expect_identical(selected(five, 2), selected(full, 2))
+})
+
+test_that("screen applies where it can; asked for elsewhere it is an error that says why", {
+  d <- xor_among_noise(1L, p = 30L, planted = c(3L, 7L))
+  lin <- bahsic(d$x, d$y, kernel = kernel_linear(), threads = 1L)
+  expect_null(lin$screen)
+  expect_error(bahsic(d$x, d$y, kernel = kernel_linear(), screen = "nonlinear"),
+               "screen = \"nonlinear\" needs the Gaussian or Laplace kernel.*screen = \"none\"")
+  expect_error(bahsic(d$x, d$y, estimator = "unbiased", screen = "nonlinear"),
+               "needs estimator = \"biased\"")
+  expect_error(bahsic(d$x, d$y, approx = "block", screen = "nonlinear"),
+               "needs approx = \"exact\"")
+  expect_error(bahsic(d$x, d$y, screen = "pairs"), "'screen'")
+  expect_error(bahsic(d$x, d$y, screen = NA), "'screen' must be \"nonlinear\"")
+  expect_error(fohsic(d$x, d$y, screen = "none"), "fohsic\\(\\) has no argument 'screen'")
+})
