@@ -24,8 +24,6 @@ screen_levels <- c("nonlinear", "none")
 screen_level <- 0.05
 # the pairs tested exactly, the rest of the p(p - 1)/2 being counted in the adjustment
 screen_candidates <- 5000L
-# genes per block of the pair screen (a block's products are block x p)
-screen_block <- 256L
 
 # The screen asked for against the selector's other arguments: "nonlinear"
 # or "none". NULL: the selector has no screen (fohsic(), mrmr()). Not given
@@ -175,48 +173,16 @@ screen_label_factor <- function(W) {
 
 # The n pairs (i < j) with the largest screen ratio T_ij / (q_i q_j), q_i =
 # (sum_a x_ai^4)^(1/2), which bounds sum_a z_a^2 (the scale of T_ij's null
-# mean) from above by Cauchy-Schwarz at no cost per pair; by
-# blocks of genes (in forked workers with threads > 1: each block keeps its
-# own top n, so the merge, by ratio then indices, does not depend on them).
+# mean) from above by Cauchy-Schwarz at no cost per pair: the linear screen
+# of all pairs in C (pair_top_lowrank(), src/pairtop.c) on the genes divided
+# by q^(1/2), so that its score sum_k lambda_k (sum_a v_ak x_ai x_aj)^2 is
+# the ratio. Its float32 ranking decides only which pairs are tested exactly;
+# it is identical for every thread count.
 screen_candidate_pairs <- function(x, f, n, threads) {
-  p <- ncol(x)
   q <- sqrt(colSums(x^4))
-  starts <- seq(1L, p - 1L, by = screen_block)
-  one <- function(i0) screen_pair_block(x, q, f, i0, min(i0 + screen_block - 1L, p - 1L), n)
-  blocks <- if (threads > 1L && length(starts) > 1L && .Platform$OS.type == "unix") {
-    parallel::mclapply(starts, one, mc.cores = threads)
-  } else {
-    lapply(starts, function(i0) {
-      check_interrupt()
-      one(i0)
-    })
-  }
-  all <- do.call(rbind, blocks)
-  all <- all[order(-all$ratio, all$i, all$j), , drop = FALSE]
-  utils::head(all, n)
-}
-
-# One block of genes i0..i1 against every gene j > i: the top n by ratio.
-screen_pair_block <- function(x, q, f, i0, i1, n) {
-  I <- i0:i1
-  J <- i0:ncol(x)
-  t <- 0
-  for (k in seq_along(f$values)) {
-    t <- t + f$values[k] * crossprod(x[, I, drop = FALSE] * f$vectors[, k], x[, J, drop = FALSE])^2
-  }
-  ratio <- t / outer(q[I], q[J])
-  ratio[is.nan(ratio)] <- 0  # a constant gene (q = 0)
-  # j <= i: the block's own square, on and below its diagonal
-  nb <- length(I)
-  own <- ratio[, seq_len(nb), drop = FALSE]
-  own[col(own) <= row(own)] <- -Inf
-  ratio[, seq_len(nb)] <- own
-  keep <- which(ratio > -Inf)
-  if (length(keep) > n) {
-    cut <- -sort(-ratio[keep], partial = n)[n]
-    keep <- keep[ratio[keep] >= cut]
-  }
-  data.frame(i = I[row(ratio)[keep]], j = J[col(ratio)[keep]], ratio = ratio[keep])
+  xs <- x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x))  # a constant gene (q = 0) stays 0
+  top <- pair_top_lowrank(xs, f$vectors, f$values, n, threads)
+  data.frame(i = top$i, j = top$j, ratio = top$score)
 }
 
 # BAHSIC on the seeds (ranked first) and on the other genes (after them),

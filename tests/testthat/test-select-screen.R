@@ -73,7 +73,8 @@ test_that("the screen's candidate pairs are the top ratios of a plain-R screen",
   top <- order(-ratio)[1:10]
   expect_identical(got$i, as.integer(row(ratio)[top]))
   expect_identical(got$j, as.integer(col(ratio)[top]))
-  expect_equal(got$ratio, ratio[top], tolerance = 1e-10)
+  # the screen runs in float32 (the candidates are then tested exactly in double)
+  expect_equal(got$ratio, ratio[top], tolerance = 1e-5)
 })
 
 test_that("on null data without a seed the default is screen = \"none\"", {
