@@ -20,14 +20,14 @@ mode <- if (length(args)) args[1L] else "compare"
 file <- if (length(args) > 1L) args[2L] else "/tmp/bahsic-results.rds"
 
 calls <- list(
-  bahsic = quote(bahsic(gx, gy, threads = 1L)),
-  bahsic_opt = quote(bahsic(gx[, 1:60], gy, sigma = "optimize", threads = 1L)),
+  bahsic = quote(bahsic(gx, gy, screen = "none", threads = 1L)),
+  bahsic_opt = quote(bahsic(gx[, 1:60], gy, sigma = "optimize", screen = "none", threads = 1L)),
   bahsic_unb = quote(bahsic(gx, gy, estimator = "unbiased", drop = 0.2, threads = 1L)),
   bahsic_lin = quote(bahsic(gx, gy, kernel = kernel_linear(), threads = 1L)),
-  bahsic_lap = quote(bahsic(gx, gy, kernel = kernel_laplace(), sigma = "fixed", threads = 1L)),
+  bahsic_lap = quote(bahsic(gx, gy, kernel = kernel_laplace(), sigma = "fixed", screen = "none", threads = 1L)),
   bahsic_poly = quote(bahsic(gx[, 1:60], gy, kernel = kernel_polynomial(2), threads = 1L)),
   bahsic_dis = quote(bahsic(gx[, 1:60], gy, kernel = kernel_inverse_distance(), threads = 1L)),
-  bahsic_reg = quote(bahsic(sr$x, sr$y, threads = 1L)),
+  bahsic_reg = quote(bahsic(sr$x, sr$y, screen = "none", threads = 1L)),
   bahsic_block = quote({ set.seed(3); bahsic(sc$x, sc$y, approx = approx_block(size = 50), threads = 1L) }),
   bahsic_rff = quote({ set.seed(3); bahsic(sc$x[, 1:30], sc$y, approx = approx_rff(100), n_features = 5, threads = 1L) }),
   bahsic_ichol = quote(bahsic(sc$x[, 1:30], sc$y, approx = approx_ichol(tol = 1e-6, max_rank = 40), n_features = 5, threads = 1L)),
@@ -64,8 +64,8 @@ calls$fohsic_block <- quote({ set.seed(3); fohsic(sc$x[, 1:40], sc$y, approx = a
 calls$fohsic_rff <- quote({ set.seed(3); fohsic(sc$x[, 1:30], sc$y, approx = approx_rff(100), n_features = 5, threads = 1L) })
 calls$fohsic_ridge <- quote(fohsic(gx[, 1:40], gy, kernel = kernel_ridge(1), n_features = 8, threads = 1L))
 calls$fohsic_clin <- quote(fohsic(bw_x, bw_y, kernel = kernel_clinical(), threads = 1L))
-calls$bahsic_step <- quote(bahsic(gx, gy, drop = 0.3, n_features = 25, threads = 1L))
-calls$bahsic_lap_opt <- quote(bahsic(gx[, 1:40], gy, kernel = kernel_laplace(), sigma = "optimize", threads = 1L))
+calls$bahsic_step <- quote(bahsic(gx, gy, drop = 0.3, n_features = 25, screen = "none", threads = 1L))
+calls$bahsic_lap_opt <- quote(bahsic(gx[, 1:40], gy, kernel = kernel_laplace(), sigma = "optimize", screen = "none", threads = 1L))
 calls$bahsic_block_lap <- quote({ set.seed(3); bahsic(sc$x[, 1:40], sc$y, kernel = kernel_laplace(), approx = approx_block(size = 60), threads = 1L) })
 calls$scores_hsic_poly <- quote(feature_scores(gx[, 1:50], gy, method = "hsic", kernel = kernel_polynomial(2), threads = 1L))
 calls$kmat_poly <- quote(kernel_matrix(kernel_polynomial(3, 1), gx[, 1:50], threads = 1L))
@@ -78,6 +78,10 @@ calls$randsel_lap <- quote({ set.seed(4); randsel(xr$x, xr$y, kernel = kernel_la
 calls$sel_test <- quote({ set.seed(9); selection_test(bahsic(gx[, 1:30], gy, n_features = 5, threads = 1L), n_perm = 20) })
 calls$sel_test_fo <- quote({ set.seed(9); selection_test(fohsic(gx[, 1:30], gy, n_features = 3, threads = 1L), n_perm = 20) })
 calls$mrmr <- quote(mrmr(gx, gy, n_features = 20, threads = 1L))
+# bahsic()'s default, the screen (the calls above name screen = "none": today's path)
+calls$bahsic_screen <- quote(bahsic(gx, gy, threads = 1L))
+calls$bahsic_screen_reg <- quote(bahsic(sr$x, sr$y, threads = 1L))
+calls$pair_scores <- quote(pair_scores(gx[, 1:60], gy, top = 20, threads = 1L))
 calls$evaluate <- quote({ set.seed(10); evaluate_selection(gx[, 1:100], gy, selectors = c("bahsic", "t"), n_features = c(3, 6), folds = 3, classifier = "svm") })
 
 # Every selector of the selector table (R/selector-table.R) is called here: a
@@ -112,6 +116,10 @@ older <- function(cl) {
   if (is.call(f) && identical(f[[1L]], as.name("bahsic")) && !is.null(f$unsupervised) &&
       !"unsupervised" %in% names(formals(getS3method("bahsic", "default")))) {
     f$unsupervised <- NULL
+  }
+  if (is.call(f) && identical(f[[1L]], as.name("bahsic")) && !is.null(f$screen) &&
+      !"screen" %in% names(formals(getS3method("bahsic", "default")))) {
+    f$screen <- NULL
   }
   f
 }
