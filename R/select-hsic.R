@@ -86,8 +86,9 @@
 #' lies); so is the product of the bounded genes \eqn{\tanh(1.5 x)} (an XOR's
 #' product has heavy tails, which the bounded one drops), and a pair's p-value
 #' is the smaller of the two, doubled. All \eqn{p(p-1)/2} pairs are
-#' screened by the first with the leading eigenvectors of \eqn{W} (one
-#' matrix product per eigenvector and block of genes), the 5,000 with the
+#' screened by the first with the leading eigenvectors of \eqn{W} (the
+#' linear screen of [pair_scores()]: float32 register-blocked products in C,
+#' \eqn{p^2 m r / 2} multiply-adds for r eigenvectors), the 5,000 with the
 #' largest statistic relative to a per-gene scale are tested exactly, and
 #' their p-values are adjusted (Benjamini-Hochberg) as among all pairs; the
 #' genes' among the genes. The genes of every hit with
@@ -116,12 +117,15 @@
 #' the top 20 at 0.870 with the screen and without it, limma's moderated t at
 #' 0.900. On null data 4 of 40 data sets had a seed (a false hit, 1 gene in
 #' 3 of them, 4 in one, never a pair); the other 36 gave exactly the result of
-#' `"none"`. Time (one thread): 0.6 s instead of 0.1 s at 2,000 genes, 11 s
-#' (CPU) instead of 0.4 s at 12,625, most of it the screen of the 8e7 pairs;
-#' on the ALL data (128 x 12,625, B against T) 13.3 s instead of 0.40 s, and
-#' 7.5 s instead of 0.26 s with `threads = 2`; there 2,576 genes and 1,313
-#' pairs are significant, seeding 2,922 genes, and the top 20 are those of
-#' `"none"`.
+#' `"none"`. Time on the ALL data (128 x 12,625, B against T; idle 2-core
+#' machine, median of 3): 2.0 s instead of 0.37 s on one thread, 1.3 s
+#' instead of 0.24 s with `threads = 2` (the per-gene tests 0.7 s, the pair
+#' screen of the 8e7 pairs 0.4 s, the exact tests of its 5,000 candidates
+#' 0.4 s, the two BAHSIC runs 0.5 s); there 2,576 genes and 1,313 pairs are
+#' significant, seeding 2,922 genes, and the top 20 are those of `"none"`.
+#' Inside a resampling loop (cross-validation, [stability_selection()],
+#' [selection_test()]) the screen runs in every fit: `screen = "none"` is the
+#' fast path there when only linear signal is sought.
 #' The linear pair statistic finds a product (an XOR, binary or continuous),
 #' not a ring (class by \eqn{x_1^2 + x_2^2}); the ring's genes are found
 #' alone when each carries enough signal. The Gaussian product-kernel
@@ -129,8 +133,10 @@
 #' one-gene kernels) ranked the XOR pairs alike at 200 genes (binary: first in
 #' 10 of 10 as the linear one; continuous: first in 9 of 10, the linear one 8),
 #' put a ring's pair no higher than 566th of 19,900 (the linear one 1,651st)
-#' and took 50 times as long (2.5 s against 0.05 s in plain R), \eqn{m/2}
-#' times the multiply-adds: too slow at 12,625 genes. `screen = "none"` is BAHSIC without the screen, as
+#' and costs \eqn{m/2} times the multiply-adds (50 times as long at 200
+#' genes in plain R; in C, all pairs of 12,625 genes at m = 128 take about 17
+#' s of processor time against 0.4 s for the linear screen): [pair_scores()]
+#' computes it for a user who wants it. `screen = "none"` is BAHSIC without the screen, as
 #' in earlier versions, and the fast path. [fohsic()] has no screen: its
 #' first iteration scores every gene alone, so it finds a non-monotone gene
 #' but never a pair whose genes carry nothing alone.
