@@ -22,40 +22,9 @@
 
 #define PK(a, b) ((b) * ((b) + 1) / 2 + (a))
 
-/* The kernel of feature xg (packed, diagonal included) into K and its row
- * means into r; returns the grand mean. */
-static double gene_kernel(const double *xg, ptrdiff_t m, bk_kernel kern,
-                          double *K, double *r)
-{
-  const int dist = bk_kernel_uses_distance(kern.type);
-  for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;
-  double *col = K;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double xb = xg[b];
-    for (ptrdiff_t a = 0; a <= b; a++) {
-      const double t = dist ? (xg[a] - xb) * (xg[a] - xb) : xg[a] * xb;
-      col[a] = bk_kernel_value(kern, t);
-    }
-    for (ptrdiff_t a = 0; a < b; a++) {
-      r[a] += col[a];
-      r[b] += col[a];
-    }
-    r[b] += col[b];
-    col += b + 1;
-  }
-  double tot = 0.0;
-  for (ptrdiff_t a = 0; a < m; a++) {
-    tot += r[a];
-    r[a] /= (double) m;
-  }
-  return tot / ((double) m * (double) m);
-}
-
-/* A (packed) centred in place, A <- H A H, with the sums of the gamma
- * approximation: s[0] = tr(A Lc), s[1] = tr(A), s[2] = tr(A^2),
- * s[3] = sum_a A_aa^2 (Lp: Lc packed). r: m doubles of work. */
-static void centre_stats(double *A, ptrdiff_t m, const double *Lp, double *r,
-                         double *s)
+/* The row means of the symmetric packed A (diagonal included) into r;
+ * returns the grand mean. */
+static double row_means(const double *A, ptrdiff_t m, double *r)
 {
   for (ptrdiff_t a = 0; a < m; a++) r[a] = 0.0;
   const double *col = A;
@@ -72,7 +41,34 @@ static void centre_stats(double *A, ptrdiff_t m, const double *Lp, double *r,
     tot += r[a];
     r[a] /= (double) m;
   }
-  const double g = tot / ((double) m * (double) m);
+  return tot / ((double) m * (double) m);
+}
+
+/* The kernel of feature xg (packed, diagonal included) into K and its row
+ * means into r; returns the grand mean. */
+static double gene_kernel(const double *xg, ptrdiff_t m, bk_kernel kern,
+                          double *K, double *r)
+{
+  const int dist = bk_kernel_uses_distance(kern.type);
+  double *col = K;
+  for (ptrdiff_t b = 0; b < m; b++) {
+    const double xb = xg[b];
+    for (ptrdiff_t a = 0; a <= b; a++) {
+      const double t = dist ? (xg[a] - xb) * (xg[a] - xb) : xg[a] * xb;
+      col[a] = bk_kernel_value(kern, t);
+    }
+    col += b + 1;
+  }
+  return row_means(K, m, r);
+}
+
+/* A (packed) centred in place, A <- H A H, with the sums of the gamma
+ * approximation: s[0] = tr(A Lc), s[1] = tr(A), s[2] = tr(A^2),
+ * s[3] = sum_a A_aa^2 (Lp: Lc packed). r: m doubles of work. */
+static void centre_stats(double *A, ptrdiff_t m, const double *Lp, double *r,
+                         double *s)
+{
+  const double g = row_means(A, m, r);
   double stat = 0.0, sq = 0.0, tr = 0.0, sd = 0.0, dstat = 0.0, dsq = 0.0;
   double *c = A;
   const double *lp = Lp;
