@@ -86,3 +86,19 @@ test_that("per-gene methods and FOHSIC, which adds one gene at a time, miss the 
   skip_peer("limma")
   expect_gt(stats::median(worst_rank(planted_ranks(rank_limma, "xor", repeats = 5, seed = 15))), 20)
 })
+
+test_that("bahsic()'s default screen finds the XOR pair and the U-shaped gene among 200", {
+  skip_on_cran()
+  skip_statistical_under_checkers("a statistical check of many selections")
+  # the same data without the screen lose them (BAHSIC as before)
+  xor_def <- worst_rank(planted_ranks(rank_bahsic(), "xor", repeats = 5, seed = 16))
+  xor_none <- worst_rank(planted_ranks(rank_bahsic(screen = "none"), "xor", repeats = 5, seed = 16))
+  expect_true(all(xor_def <= 20), label = paste("default, XOR pair's worse gene:", toString(xor_def)))
+  expect_gt(stats::median(xor_none), 20)
+  u_def <- worst_rank(planted_ranks(rank_bahsic(), "u_hazard", repeats = 5, seed = 17))
+  expect_true(all(u_def <= 10), label = paste("default, U-shaped gene:", toString(u_def)))
+  # linear genes: the screen keeps what BAHSIC alone finds
+  lin_def <- planted_ranks(rank_bahsic(), "linear", repeats = 3, seed = 18)
+  lin_none <- planted_ranks(rank_bahsic(screen = "none"), "linear", repeats = 3, seed = 18)
+  expect_gte(mean(lin_def <= 20), mean(lin_none <= 20) - 0.1)
+})
