@@ -261,7 +261,8 @@ test_that("bad arguments are errors that name them", {
   expect_error(pair_scores(d$x, d$y, topp = 3), "topp")
   # the screen's kernel vectors, 4 m (m + 1) / 2 bytes per feature: 2 MB here
   big <- pair_toy(m = 100, p = 100)
-  withr::local_options(bahsic.max_memory = 1e6)
+  old <- options(bahsic.max_memory = 1e6)
+  on.exit(options(old), add = TRUE)
   expect_error(pair_scores(big$x, big$y, top = 3),
                "pairs of 100 features at 100 samples needs .*option bahsic.max_memory")
 })
