@@ -123,13 +123,17 @@ screen_pairs <- function(pr, x) {
   # signal is); classes by the selectors' own label kernel
   numeric_y <- is.numeric(pr$y)
   kernel_y <- if (numeric_y) label_kernel_regression(kernel_linear()) else pr$kernel_y
-  W <- if (numeric_y) {
-    yc <- scale(as.matrix(pr$y), scale = FALSE)
-    tcrossprod(yc) / (pr$m - 1)^2
+  # W = F F' / (m - 1)^2 with F the centred outcome or label features where
+  # there are such (its eigenvectors from F's singular vectors: an m x m
+  # eigen-decomposition takes seconds, uninterruptibly, at m = 2,000)
+  centred <- function(v) scale(as.matrix(v), scale = FALSE) / (pr$m - 1)
+  f <- if (numeric_y) {
+    screen_label_factor(factor = centred(pr$y))
+  } else if (!is.null(pr$label$Y)) {
+    screen_label_factor(factor = centred(pr$label$Y))
   } else {
-    pr$W
+    screen_label_factor(pr$W)
   }
-  f <- screen_label_factor(W)
   if (p < 2L || is.null(f)) return(empty)
   # each gene without its part along the outcome's label features (class
   # means, a numeric outcome's linear trend): otherwise the product of two
@@ -163,8 +167,14 @@ screen_pairs <- function(pr, x) {
 
 # W's leading eigenvectors, those that hold 99% of its trace (at most 8; a
 # class outcome's W has exactly k - 1 non-zero eigenvalues). NULL: W is 0.
-screen_label_factor <- function(W) {
-  e <- eigen(W, symmetric = TRUE)
+# Given `factor`, F with W = F F', they are F's left singular vectors.
+screen_label_factor <- function(W, factor = NULL) {
+  e <- if (is.null(factor)) {
+    eigen(W, symmetric = TRUE)
+  } else {
+    sv <- svd(factor, nv = 0L)
+    list(values = sv$d^2, vectors = sv$u)
+  }
   lam <- pmax(e$values, 0)
   if (!(sum(lam) > 0)) return(NULL)
   r <- min(which(cumsum(lam) >= 0.99 * sum(lam))[1L], 8L)

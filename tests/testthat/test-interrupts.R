@@ -43,7 +43,8 @@ test_that("a time limit stops the heavy C steps from inside", {
 
 # The second iteration of these selections scores hundreds of candidates on
 # 2000 samples, a second or more (the series screen off, so that every
-# candidate is scored). interrupt_loop() sets the limit at the first
+# candidate is scored; bahsic()'s screen of genes and pairs off, as it runs
+# before the first iteration). interrupt_loop() sets the limit at the first
 # iteration's message; each message comes before its iteration's interrupt
 # check, so a run stopped from inside the second iteration has printed one
 # message, and one stopped only after it (checks between iterations alone)
@@ -57,7 +58,8 @@ test_that("a time limit stops a BAHSIC or FOHSIC iteration from inside", {
   x <- matrix(rnorm(2000 * 600), 2000)
   y <- factor(rep_len(c("a", "b"), 2000))
   runs <- list(
-    bahsic = interrupt_loop(bahsic(x, y, drop = 0.5, verbose = TRUE, threads = 1), limit = 0.2),
+    bahsic = interrupt_loop(bahsic(x, y, drop = 0.5, screen = "none", verbose = TRUE, threads = 1),
+                            limit = 0.2),
     fohsic = interrupt_loop(fohsic(x, y, add = 0.5, verbose = TRUE, threads = 1), limit = 0.2)
   )
   for (f in names(runs)) {
