@@ -172,12 +172,27 @@ design_frame <- function(covariates, annotation, m0) {
   }
   for (k in seq_along(mf)) {
     if (is.character(mf[[k]]) || is.logical(mf[[k]])) mf[[k]] <- factor(mf[[k]])
+    warn_coded_covariate(names(mf)[k], mf[[k]])
   }
   list(frame = mf, terms = terms, vars = vars, text = if (is.null(terms)) {
     paste("~", paste(names(mf), collapse = " + "))
   } else {
     deparse1(covariates)
   })
+}
+
+# A numeric covariate of a few whole numbers is more often a code (batch 1 to 5)
+# than a measurement: it is taken as a linear trend, which the user should know.
+warn_coded_covariate <- function(name, v) {
+  if (!is.numeric(v) || is.matrix(v) || anyNA(v)) return(invisible())
+  u <- unique(v)
+  if (length(u) > 2L && length(u) <= 10L && all(u == round(u))) {
+    warning(sprintf(paste0("covariate '%s' is numeric with %d distinct whole values: it is ",
+                           "taken as one linear trend. If it codes groups (batch 1 to %d), ",
+                           "write factor(%s) in 'covariates' for one effect per group."),
+                    name, length(u), length(u), name), call. = FALSE)
+  }
+  invisible()
 }
 
 # The block as a factor, from a vector or the name of an annotation column.
@@ -412,6 +427,26 @@ design_check_outcome <- function(design, y) {
   invisible()
 }
 
+# Which pairs of classes share a level of the design's grouping (so their
+# difference can be estimated within it), in words.
+shared_levels_words <- function(tab) {
+  cls <- colnames(tab)
+  if (length(cls) < 2L) return("")
+  pairs <- utils::combn(cls, 2L, simplify = FALSE)
+  words <- vapply(pairs, function(pr) {
+    both <- rownames(tab)[tab[, pr[1L]] > 0 & tab[, pr[2L]] > 0]
+    if (length(both)) {
+      sprintf("\"%s\" vs \"%s\" (within %s)", pr[1L], pr[2L], paste(both, collapse = ", "))
+    } else ""
+  }, "")
+  none <- vapply(pairs, function(pr) sprintf("\"%s\" vs \"%s\"", pr[1L], pr[2L]), "")[!nzchar(words)]
+  paste0(if (any(nzchar(words))) {
+    sprintf(" What can be estimated: %s (subset x and y to those classes).",
+            paste(words[nzchar(words)], collapse = "; "))
+  } else " No two classes share a batch or block.",
+  if (length(none)) sprintf(" Not estimable given the design: %s.", paste(none, collapse = "; ")))
+}
+
 # Why the outcome cannot be told from the design, with the samples concerned.
 confounded_message <- function(design, y, lost) {
   head <- "The outcome is confounded with the design (covariates or blocks):"
@@ -440,6 +475,9 @@ confounded_message <- function(design, y, lost) {
   if (!length(hit)) return(paste0(head, " a class is a combination of the covariates", tail))
   cl <- names(hit)[1L]
   rows <- which(y == cl)
+  tail <- paste0(" Its effect cannot be told apart from theirs, so it cannot be estimated ",
+                 "with this adjustment.", shared_levels_words(tab),
+                 " Without the adjustment the difference includes the batch's.")
   paste0(head, sprintf(paste0(" every sample of class \"%s\" (%d: %s) is in %s (%s), which ",
                               "%s no other class."), cl, length(rows),
                        sample_words(design$samples, rows),

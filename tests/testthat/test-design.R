@@ -45,7 +45,7 @@ test_that("discrete covariates and blocks give strata, and shuffles stay inside 
 })
 
 test_that("vectors, matrices and data frames are covariates; the rows kept follow", {
-  z <- c(3, 1, 4, 1, 5, 9, 2, 6, 5, 3)
+  z <- c(3, 1, 4, 1, 5, 9, 2, 6, 5, 3) + 0.5
   expect_equal(unname(design_of(z)$Z[, 1]), z)
   expect_equal(ncol(design_of(cbind(a = z, b = z^2))$Z), 2L)
   d <- design_of(data.frame(z = z), rows = 2:9)
@@ -85,6 +85,24 @@ test_that("an outcome the design determines is an error that says which samples"
                  "1 of 5 blocks hold one class only \\(5\\)")
 })
 
+test_that("the confounding error says which comparisons the design allows", {
+  # three classes: normals in a batch of their own, biopsies sharing one with
+  # cancers
+  ann <- data.frame(batch = factor(c(rep(1, 4), rep(2, 6), rep(3, 4), rep(4, 4), rep(5, 6))))
+  y <- factor(c(rep("C", 10), rep("N", 4), rep("B", 4), rep(c("B", "C"), 3)))
+  d <- design_of(~ batch, data = ann)
+  err <- tryCatch(design_check_outcome(d, y), error = conditionMessage)
+  expect_match(err, "every sample of class \"N\" \\(4: s11, .*\\) is in a batch of its own \\(3\\)")
+  expect_match(err, "What can be estimated: \"B\" vs \"C\" \\(within 5\\)", fixed = FALSE)
+  expect_match(err, "Not estimable given the design: \"B\" vs \"N\"; \"C\" vs \"N\"\\.")
+})
+
+test_that("a numeric covariate of a few whole numbers is taken as a trend, with a warning", {
+  expect_warning(design_of(data.frame(batch = rep(1:4, 3))),
+                 "'batch' is numeric with 4 distinct whole values.*factor\\(batch\\)")
+  expect_silent(design_of(data.frame(age = c(31, 45, 52, 38, 60, 41, 29, 55, 47, 36, 62, 50))))
+})
+
 test_that("a formula call's covariates are not features", {
   set.seed(3)
   dat <- data.frame(g1 = rnorm(12), g2 = rnorm(12), batch = rep(c("a", "b"), 6), age = 1:12)
@@ -102,7 +120,7 @@ test_that("feature_scores() refuses a design by the method's name where it canno
   skip_if(!length(no), "every method adjusts")
   ok <- methods_for_outcome(y)
   for (meth in intersect(no, ok)) {
-    expect_error(feature_scores(x, y, method = meth, covariates = rep(1:3, 4)),
+    expect_error(feature_scores(x, y, method = meth, covariates = seq(0, 1, length.out = 12)),
                  sprintf("method = \"%s\" .* cannot adjust for covariates or blocks", meth))
   }
 })
