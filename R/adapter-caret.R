@@ -324,7 +324,7 @@ rfe_function_list <- function(args, selector, design = list()) {
     rank[is.na(rank)] <- length(rank) + 1L  # not ranked (a weight of zero): last
     ord <- order(rank)
     vars <- c(colnames(x)[ord], dz$columns)
-    overall <- c(-rank[ord], rep(-(length(rank) + 2), length(dz$columns)))
+    overall <- c(-rank[ord], rep(-(length(rank) + 2L), length(dz$columns)))
     data.frame(Overall = overall, var = vars, row.names = vars, stringsAsFactors = FALSE)
   }
   out <- list(
