@@ -209,9 +209,8 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
     r <- tasks$rep[i]
     k <- tasks$fold[i]
     train <- fold_of[, r] != k
-    with_seed(seeds[i], kinds, evaluate_fold(x, y, train, sel, n_features, classifier,
-                                      grid, inner_folds, r, k,
-                                      design_fit_args(design, which(train))))
+    with_seed(seeds[i], kinds, evaluate_fold(x, y, train, fold_selectors(sel, design, train),
+                                      n_features, classifier, grid, inner_folds, r, k))
   }
   # a bar over the (repeat, fold) tasks; the selections inside report nothing
   bar <- progress_start(nrow(tasks))
@@ -443,13 +442,12 @@ tune_grid <- function(tune) {
 
 # One outer fold: every selector ranks the training samples, an SVM per top
 # list is scored on the test samples.
-evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_folds, r, k,
-                          design_args = list()) {
+evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_folds, r, k) {
   xtr <- x[train, , drop = FALSE]
   ytr <- y[train]
   if (is.factor(ytr)) ytr <- droplevels(ytr)
   rankings <- lapply(stats::setNames(nm = names(sel)), function(s) {
-    as_ranking(sel[[s]](xtr, ytr, design_args), colnames(x), s, max(n_features))
+    as_ranking(sel[[s]](xtr, ytr), colnames(x), s, max(n_features))
   })
   rows <- list()
   for (s in names(sel)) {

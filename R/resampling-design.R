@@ -187,3 +187,11 @@ stab_check_design <- function(sel, design) {
   if (identical(sel$name, "function")) return(warn_function_design(sel$fun, "function", design))
   check_resample_design(sel$name, design)
 }
+
+# evaluate_selection()'s selectors (functions(x, y, design_args)) for the
+# training samples `train` (logical): functions(x, y) that hand each the
+# design of those rows.
+fold_selectors <- function(sel, design, train) {
+  design_args <- design_fit_args(design, which(train))
+  lapply(sel, function(f) function(x, y) f(x, y, design_args))
+}
