@@ -130,3 +130,17 @@ test_that("selection_test() permutes within blocks and strata", {
   expect_error(selection_test(fit, n = 2, n_perm = 5, covariates = stats::rnorm(24)),
                "selection_test\\(\\) cannot permute within a continuous covariate")
 })
+
+test_that("blocks too few for the folds or the halves are errors that say so", {
+  d <- paired_data(5, np = 6, p = 6)
+  top <- function(x, y, covariates = NULL, block = NULL) colnames(x)[1:2]
+  expect_error(evaluate_selection(d$x, d$y, selectors = list(top = top), n_features = 2,
+                                  folds = 7, classifier = "none", block = d$pair),
+               "'folds' = 7 is more than the 6 blocks")
+  # a class whose samples are all in one block cannot reach both halves
+  y <- factor(c("a", "b", rep("a", 10)))
+  blk <- factor(rep(1:6, each = 2))
+  expect_error(suppressWarnings(stability_selection(d$x, y, selector = function(x, y, n, block) {
+    colnames(x)[seq_len(n)]
+  }, n_features = 2, n_subsamples = 2, block = blk)), "Class \"b\" of 'y' is in 1 block")
+})
