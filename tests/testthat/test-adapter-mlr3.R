@@ -278,6 +278,8 @@ test_that("loading bahsic survives a broken mlr3filters dictionary", {
 
 test_that("the filters read covariates and a block from the task's columns", {
   skip_if_not_installed("mlr3filters")
+  skip_if_not(identical(bahsic:::score_table$t$design, "adjusts"),
+              "method = \"t\" does not adjust for a design on this branch")
   set.seed(12)
   np <- 16L
   pair <- rep(seq_len(np), each = 2L)

@@ -134,8 +134,10 @@ test_that("selection_test() permutes within blocks and strata", {
 test_that("blocks too few for the folds or the halves are errors that say so", {
   d <- paired_data(5, np = 6, p = 6)
   top <- function(x, y, covariates = NULL, block = NULL) colnames(x)[1:2]
-  expect_error(evaluate_selection(d$x, d$y, selectors = list(top = top), n_features = 2,
-                                  folds = 7, classifier = "none", block = d$pair),
+  # (a warning too: each class has fewer samples than folds)
+  expect_error(suppressWarnings(evaluate_selection(d$x, d$y, selectors = list(top = top),
+                                                   n_features = 2, folds = 7,
+                                                   classifier = "none", block = d$pair)),
                "'folds' = 7 is more than the 6 blocks")
   # a class whose samples are all in one block cannot reach both halves
   y <- factor(c("a", "b", rep("a", 10)))
