@@ -55,6 +55,21 @@
 #' TRUE` for a data frame too. The columns must be numeric: a factor column
 #' is an error that says so.
 #'
+#' **Covariates and blocks.** caret hands the functions `x` and `y` only,
+#' so the design travels as columns of `x`: `covariates` names the columns
+#' to adjust for (e.g. `c("batch", "age")`; in a data frame `x` a factor
+#' column is a factor) and `block` the column naming each sample's pair or
+#' patient. On every resample they are read from the rows caret passes and
+#' given to the selector or to [feature_scores()] as `covariates` (a data
+#' frame) and `block` (see [design]); they are not features: `sbf()`'s
+#' filter never keeps them (so its model does not see them), and `rfe()`'s
+#' ranking puts them last, unranked (caret's `rank` must rank every column:
+#' they enter the model only at the size of all columns). `sbf()` needs
+#' `sbfControl(multivariate = TRUE)` then. A selector or method that cannot
+#' adjust is an error when the list is made. Keeping a patient's samples in
+#' one resample is caret's part: give `index = caret::groupKFold(patient)`
+#' to `rfeControl()` or `sbfControl()`.
+#'
 #' The arguments given to the constructors are checked when the list is
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
 #' [feature_scores()] would refuse is an error then. Arguments that the
@@ -90,6 +105,10 @@
 #'   all features of a resample before the cutoff: `"none"` (default, as
 #'   caret's own `caretSBF`), `"BH"`, `"BY"`, `"holm"`, `"hochberg"`,
 #'   `"hommel"` or `"bonferroni"`.
+#' @param covariates `NULL` (default), or the names of the columns of `x`
+#'   to adjust for (see "Covariates and blocks").
+#' @param block `NULL` (default), or the name of the column of `x` naming
+#'   each sample's block (pair, patient).
 #' @return A list of functions of class `bahsic_caret_functions`: `summary`,
 #'   `fit`, `pred`, `rank`, `selectSize`, `selectVar` for
 #'   `caret::rfeControl(functions = )`; `summary`, `fit`, `pred`, `score`,
@@ -137,36 +156,41 @@ rfe_reserved_args <- c(
   y = "rfe() passes each resample's outcome",
   n_features = "the subset sizes are rfe()'s 'sizes'",
   unsupervised = "rfe() selects for an outcome",
-  assay = "caret passes a matrix or a data frame"
+  assay = "caret passes a matrix or a data frame",
+  data = "the covariates are columns of x, named by 'covariates'"
 )
 
 sbf_reserved_args <- c(
   x = "sbf() passes each resample's training data",
   y = "sbf() passes each resample's outcome",
-  assay = "caret passes a matrix or a data frame"
+  assay = "caret passes a matrix or a data frame",
+  data = "the covariates are columns of x, named by 'covariates'"
 )
 
 sbf_adjust_methods <- c("none", "BH", "BY", "holm", "hochberg", "hommel", "bonferroni")
 
 #' @rdname caret-functions
 #' @export
-bahsic_rfe_functions <- function(..., selector = "bahsic") {
+bahsic_rfe_functions <- function(..., selector = "bahsic", covariates = NULL, block = NULL) {
   selector <- arg_match(selector, selector_names(), arg_name = "selector")
   reserved <- rfe_reserved_args
   size <- selector_field(selector, "size")$arg
   if (!is.null(size)) reserved[[size]] <- "the subset sizes are rfe()'s 'sizes'"
   args <- adapter_args(list(...), "bahsic_rfe_functions", selector, selector_default(selector),
-                       reserved, own = "selector")
+                       reserved, own = c("selector", "covariates", "block"))
+  design <- caret_design_names(covariates, block)
+  check_resample_design(selector, if (length(design)) design)
   for (nm in setdiff(selector_field(selector, "needs"), names(args))) {
     stop(sprintf("selector = \"%s\" needs '%s': give it, e.g. bahsic_rfe_functions(%s = ).",
                  selector, nm, nm), call. = FALSE)
   }
-  rfe_function_list(check_rfe_selector_args(args, selector), selector)
+  rfe_function_list(check_rfe_selector_args(args, selector), selector, design)
 }
 
 #' @rdname caret-functions
 #' @export
-hsic_sbf_functions <- function(method = "hsic", cutoff = 0.05, adjust = "none", ...) {
+hsic_sbf_functions <- function(method = "hsic", cutoff = 0.05, adjust = "none", ...,
+                               covariates = NULL, block = NULL) {
   method <- arg_match(method, score_methods, aliases = score_aliases)
   if (!is.numeric(cutoff) || length(cutoff) != 1L || is.na(cutoff) || cutoff <= 0 ||
         cutoff > 1) {
@@ -176,8 +200,10 @@ hsic_sbf_functions <- function(method = "hsic", cutoff = 0.05, adjust = "none", 
   adjust <- arg_match(adjust, sbf_adjust_methods)
   args <- adapter_args(list(...), "hsic_sbf_functions", "feature_scores",
                        feature_scores.default, sbf_reserved_args,
-                       own = c("method", "cutoff", "adjust"))
-  sbf_function_list(method, cutoff, adjust, check_sbf_score_args(method, args))
+                       own = c("method", "cutoff", "adjust", "covariates", "block"))
+  design <- caret_design_names(covariates, block)
+  check_resample_design(method, if (length(design)) design)
+  sbf_function_list(method, cutoff, adjust, check_sbf_score_args(method, args), design)
 }
 
 # The arguments a constructor passes on to `target()` (by name, each once,
@@ -278,21 +304,28 @@ check_sbf_score_args <- function(method, args) {
 # table) with `args`. The exported default is made by this builder at
 # install time (R/ files are collated alphabetically, so this file's top
 # level cannot call the checkers of the others); the constructor checks first.
-rfe_function_list <- function(args, selector) {
+rfe_function_list <- function(args, selector, design = list()) {
   force(args)
   force(selector)
+  force(design)
   rank <- function(object, x, y) {
     # `object` (the model on all features) is not used: the ranking is the
     # selector's, of every feature (a selector that must be told how many
-    # gets them all)
+    # gets them all); the design's columns come last, unranked
+    dz <- caret_design(x, design)
+    x <- dz$x
     size <- selector_size_args(selector, NULL, ncol(x))
-    call <- as.call(c(list(as.name(selector), quote(x), quote(y)), size, args))
+    call <- as.call(c(list(as.name(selector), quote(x), quote(y)), size, args,
+                      caret_design_symbols(dz$args)))
+    covariates <- dz$args$covariates
+    block <- dz$args$block
     fit <- eval(call)
     rank <- fit$features$rank
     rank[is.na(rank)] <- length(rank) + 1L  # not ranked (a weight of zero): last
     ord <- order(rank)
-    vars <- colnames(x)[ord]
-    data.frame(Overall = -rank[ord], var = vars, row.names = vars, stringsAsFactors = FALSE)
+    vars <- c(colnames(x)[ord], dz$columns)
+    overall <- c(-rank[ord], rep(-(length(rank) + 2L), length(dz$columns)))
+    data.frame(Overall = overall, var = vars, row.names = vars, stringsAsFactors = FALSE)
   }
   out <- list(
     summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
@@ -302,18 +335,24 @@ rfe_function_list <- function(args, selector) {
     selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
     selectVar = function(y, size) caret::pickVars(y, size)
   )
-  structure(out, class = "bahsic_caret_functions", settings = args, for_caret = "rfe",
-            selector = selector)
+  structure(out, class = "bahsic_caret_functions", settings = c(args, design),
+            for_caret = "rfe", selector = selector)
 }
 
 # caret's list for sbf(), filtering by the p-values of feature_scores().
-sbf_function_list <- function(method, cutoff, adjust, args) {
+sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
   force(method)
   force(cutoff)
   force(adjust)
   force(args)
+  force(design)
   score <- function(x, y) {
     one <- is.null(dim(x))
+    if (one && length(design)) {
+      stop(paste0("With covariates or a block, caret must score all columns at once (the ",
+                  "design's columns with the features): use caret::sbfControl(functions = ",
+                  "..., multivariate = TRUE)."), call. = FALSE)
+    }
     if (one) {
       # sbfControl(multivariate = FALSE), caret's default: one feature per call
       # a statistic that borrows strength across features (limma's prior,
@@ -339,10 +378,18 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
       }
       x <- matrix(as.double(x), ncol = 1L, dimnames = list(NULL, "x"))
     }
-    call <- as.call(c(list(quote(feature_scores), quote(x), quote(y), method = method), args))
+    dz <- caret_design(x, design)
+    all_columns <- colnames(x)
+    x <- dz$x
+    covariates <- dz$args$covariates
+    block <- dz$args$block
+    call <- as.call(c(list(quote(feature_scores), quote(x), quote(y), method = method), args,
+                      caret_design_symbols(dz$args)))
     p <- eval(call)$p_value
     if (one) return(p)
     names(p) <- colnames(x)
+    # the design's columns are not features: no p-value, never kept
+    if (length(dz$columns)) p <- stats::setNames(p[all_columns], all_columns)
     p
   }
   filter <- function(score, x, y) {
@@ -358,7 +405,7 @@ sbf_function_list <- function(method, cutoff, adjust, args) {
     score = score,
     filter = filter
   )
-  settings <- c(list(method = method, cutoff = cutoff, adjust = adjust), args)
+  settings <- c(list(method = method, cutoff = cutoff, adjust = adjust), args, design)
   structure(out, class = "bahsic_caret_functions", settings = settings, for_caret = "sbf")
 }
 
@@ -398,4 +445,49 @@ format_adapter_value <- function(value) {
   if (inherits(value, c("bahsic_kernel", "bahsic_label_kernel"))) return(value$label)
   if (is.atomic(value) && length(value) <= 3L) return(paste(deparse(value), collapse = ""))
   sprintf("<%s>", class(value)[1L])
+}
+
+# The design of the caret functions: the names of the columns of x that are
+# covariates and the block (caret hands the functions x and y only, so the
+# design travels as columns of x, subset with the rows of every resample).
+caret_design_names <- function(covariates, block) {
+  for (arg in c("covariates", "block")) {
+    v <- get(arg)
+    if (!is.null(v) && (!is.character(v) || anyNA(v) || !length(v) ||
+                        (arg == "block" && length(v) != 1L))) {
+      stop(sprintf(paste0("'%s' must be %s of the columns of x (caret passes x and y only, ",
+                          "so the design travels as columns of x), e.g. %s = %s."), arg,
+                   if (arg == "block") "the name of one" else "the names", arg,
+                   if (arg == "block") "\"patient\"" else "c(\"batch\", \"age\")"),
+           call. = FALSE)
+    }
+  }
+  Filter(Negate(is.null), list(covariates = covariates, block = block))
+}
+
+# x without the design's columns, and the design read from them:
+# list(x, args = list(covariates = <a data frame>, block = <a vector>), columns).
+caret_design <- function(x, design) {
+  if (!length(design)) return(list(x = x, args = list(), columns = character()))
+  cols <- c(design$covariates, design$block)
+  bad <- setdiff(cols, colnames(x))
+  if (length(bad)) {
+    stop(sprintf(paste0("The design's column%s %s %s not in the x caret passed: keep the ",
+                        "covariates and the block as columns of x."),
+                 if (length(bad) > 1L) "s" else "", paste0("'", bad, "'", collapse = ", "),
+                 if (length(bad) > 1L) "are" else "is"), call. = FALSE)
+  }
+  args <- list()
+  if (!is.null(design$covariates)) {
+    args$covariates <- as.data.frame(x[, design$covariates, drop = FALSE])
+  }
+  if (!is.null(design$block)) args$block <- x[, design$block, drop = TRUE]
+  keep <- !colnames(x) %in% cols
+  list(x = x[, keep, drop = FALSE], args = args, columns = cols)
+}
+
+# The design's arguments as symbols of the caller's locals (`covariates`,
+# `block`), so that a call kept in a result stays short.
+caret_design_symbols <- function(args) {
+  stats::setNames(lapply(names(args), as.name), names(args))
 }

@@ -64,6 +64,23 @@
 #'     the data, the number of features, `verbose`, `na_action`, `assay`,
 #'     `unsupervised` and `parallel`.}
 #' }
+#' **Covariates and blocks.** Every filter has two further parameters,
+#' `covariates` (names of the task's columns to adjust for) and `block` (the
+#' name of the column naming each sample's pair or patient); the filter
+#' reads them from the task, in its row order, and passes them on as
+#' `covariates` (a data frame) and `block` (see [design]); a method or
+#' selector that cannot adjust refuses by name. mlr3 has no column role for
+#' covariates, so they are named by this parameter: best as columns without
+#' a role (`task$set_col_roles("batch", roles = character())`), which mlr3
+#' keeps in the task's data but gives to no learner; a covariate that is also
+#' a feature is not scored (its score is `NA`, so it comes last and
+#' `po("filter")` may drop it). mlr3's `group` role is the block of
+#' resampling (mlr3 keeps a group's rows in one fold); it is not taken as
+#' the block by itself, since a group that determines the outcome (one class
+#' per patient) groups the resampling but cannot be adjusted for: give
+#' `block = task$col_roles$group` to adjust for it. The `stratum` role
+#' stratifies mlr3's resampling and is not used by the filters.
+#'
 #' A parameter that the chosen method does not use (a `kernel` with
 #' `method = "t"`) is an error when the scores are calculated, as it is in
 #' [feature_scores()]. `threads` is tagged `"threads"`, so
@@ -133,16 +150,56 @@ mlr3_filter_constructor <- function(id) {
 }
 
 # The task as bahsic's inputs: the samples x features matrix (integer
-# features as doubles) and the outcome, in the task's row order.
-mlr3_task_data <- function(task) {
-  features <- task$feature_names
+# features as doubles) and the outcome, in the task's row order; with the
+# filter's parameters `covariates` and `block` (names of the task's columns),
+# `design`: list(covariates = <those columns>, block = <that column>), and
+# those columns are not scored.
+mlr3_task_data <- function(task, values = list()) {
+  design <- mlr3_design(task, values)
+  features <- setdiff(task$feature_names, design$columns)
   cols <- task$data(cols = features)
   # unlist() of the columns rather than as.matrix() of the data.table, which
   # is slow for thousands of columns (golub's 3,051 genes: 1 against 12 ms,
   # median of 9 runs)
   x <- matrix(as.double(unlist(cols, use.names = FALSE)), nrow = nrow(cols),
               dimnames = list(NULL, features))
-  list(x = x, y = task$truth(), features = features)
+  list(x = x, y = task$truth(), features = features, design = design$args)
+}
+
+# The filter's parameter values but the design's.
+mlr3_plain_values <- function(values) values[setdiff(names(values), c("covariates", "block"))]
+
+# The design of a filter: `covariates` (names of columns of the task, features
+# or columns without a role) and `block` (one column's name, e.g. the task's
+# group column) read from the task in its row order.
+mlr3_design <- function(task, values) {
+  cov <- values$covariates
+  blk <- values$block
+  if (is.null(cov) && is.null(blk)) return(list(args = list(), columns = character()))
+  ids <- task$col_info$id
+  for (arg in c("covariates", "block")) {
+    v <- values[[arg]]
+    if (is.null(v)) next
+    if (!is.character(v) || anyNA(v) || (arg == "block" && length(v) != 1L)) {
+      stop(sprintf(paste0("The filter's '%s' must be %s of the task's columns, e.g. %s = %s."),
+                   arg, if (arg == "block") "the name of one" else "the names",
+                   arg, if (arg == "block") "task$col_roles$group" else "\"batch\""),
+           call. = FALSE)
+    }
+    bad <- setdiff(v, ids)
+    if (length(bad)) {
+      stop(sprintf("The filter's '%s' names %s, not a column of task '%s'.", arg,
+                   paste0("'", bad, "'", collapse = ", "), task$id), call. = FALSE)
+    }
+    if (any(v %in% task$target_names)) {
+      stop(sprintf("The filter's '%s' names the target '%s'.", arg,
+                   intersect(v, task$target_names)[1L]), call. = FALSE)
+    }
+  }
+  args <- list()
+  if (!is.null(cov)) args$covariates <- as.data.frame(task$data(cols = cov))[cov]
+  if (!is.null(blk)) args$block <- task$data(cols = blk)[[blk]]
+  list(args = args, columns = c(cov, blk))
 }
 
 # fun(x, y, <the filter's parameter values>), fun and the data passed by name
@@ -167,7 +224,9 @@ make_filter_hsic <- function() {
           estimator = paradox::p_fct(c("biased", "unbiased"), default = "biased",
                                      tags = "calculate"),
           var_equal = paradox::p_lgl(default = FALSE, tags = "calculate"),
-          threads = paradox::p_int(lower = 1L, tags = c("calculate", "threads"))
+          threads = paradox::p_int(lower = 1L, tags = c("calculate", "threads")),
+          covariates = mlr3_kernel_param(),
+          block = mlr3_kernel_param()
         )
         super$initialize(id = "hsic", task_types = c("classif", "regr"),
                          param_set = param_set, feature_types = c("integer", "numeric"),
@@ -177,8 +236,9 @@ make_filter_hsic <- function() {
     ),
     private = list(
       .calculate = function(task, nfeat) {
-        d <- mlr3_task_data(task)
-        s <- mlr3_call("feature_scores", d, self$param_set$get_values())
+        values <- self$param_set$get_values()
+        d <- mlr3_task_data(task, values)
+        s <- mlr3_call("feature_scores", d, c(mlr3_plain_values(values), d$design))
         score <- if (score_row(attr(s, "method"))$signed) abs(s$score) else s$score
         stats::setNames(score, d$features)
       }
@@ -208,12 +268,13 @@ make_filter_selector <- function(name) {
     ),
     private = list(
       .calculate = function(task, nfeat) {
-        d <- mlr3_task_data(task)
+        values <- self$param_set$get_values()
+        d <- mlr3_task_data(task, values)
         # a forward selector's order does not depend on where it stops
         p <- length(d$features)
         forward <- identical(selector_field(name, "direction"), "forward")
         size <- selector_size_args(name, if (forward && !is.null(nfeat)) min(nfeat, p), p)
-        fit <- mlr3_call(name, d, c(size, self$param_set$get_values()))
+        fit <- mlr3_call(name, d, c(size, mlr3_plain_values(values), d$design))
         score <- length(fit$features$rank) + 1 - fit$features$rank
         score[is.na(score)] <- 0
         stats::setNames(score, d$features)
@@ -230,11 +291,14 @@ make_filter_selector <- function(name) {
 mlr3_selector_params <- function(name) {
   fmls <- formals(selector_default(name))
   skip <- c("x", "y", "...", "verbose", "na_action", "assay", "unsupervised", "parallel",
-            selector_field(name, "size")$arg)
+            selector_field(name, "size")$arg, "covariates", "block", "data")
   params <- lapply(stats::setNames(nm = setdiff(names(fmls), skip)), function(nm) {
     mlr3_param(nm, fmls[[nm]], identical(nm, selector_step_arg(name)),
                nm %in% selector_field(name, "needs"))
   })
+  # the design: names of the task's columns (mlr3_task_data())
+  params$covariates <- mlr3_kernel_param()
+  params$block <- mlr3_kernel_param()
   do.call(paradox::ps, params)
 }
 

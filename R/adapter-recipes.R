@@ -17,7 +17,7 @@ step_methods <- function() c(score_methods, step_selectors())
 step_option_names <- function(method) {
   fn <- if (method %in% step_selectors()) selector_default(method) else feature_scores.default
   setdiff(names(formals(fn)), c("x", "y", "method", "n_features", step_size_arg(method), "assay",
-                                "unsupervised", "..."))
+                                "unsupervised", "...", "covariates", "block", "data"))
 }
 
 # The argument of a selector that the step's `top_n` sets (NULL: none).
@@ -120,14 +120,15 @@ check_step_options <- function(options, method) {
                         "options = list(threads = 1)."), fn), call. = FALSE)
   }
   own <- c(method = "method", n_features = "top_n", x = "the recipe's predictors",
-           y = "outcome", assay = "the recipe's columns", unsupervised = "outcome")
+           y = "outcome", assay = "the recipe's columns", unsupervised = "outcome",
+           covariates = "covariates", block = "block", data = "covariates")
   if (!is.null(step_size_arg(method))) own[[step_size_arg(method)]] <- "top_n"
   allowed <- step_option_names(method)
   for (nm in names(options)) {
     if (nm %in% allowed) next
     if (nm %in% names(own)) {
       stop(sprintf("'options' has '%s', which the step sets itself: give %s instead.", nm,
-                   if (own[[nm]] %in% c("method", "top_n", "outcome")) {
+                   if (own[[nm]] %in% c("method", "top_n", "outcome", "covariates", "block")) {
                      sprintf("step_select_hsic(%s = )", own[[nm]])
                    } else {
                      own[[nm]]
@@ -185,6 +186,20 @@ check_step_options <- function(options, method) {
 #' predictor and warns. The outcome is never a candidate, even when the
 #' selectors in `...` include it. Case weights are not used.
 #'
+#' **Covariates and blocks.** `covariates` chooses the columns to adjust
+#' for, as recipes' selectors do: give them a role of their own with
+#' `recipes::update_role(batch, age, new_role = "covariate")` and write
+#' `covariates = recipes::has_role("covariate")`, or name them
+#' (`covariates = c(batch, age)`). `block` chooses one column, the pair or
+#' patient of each sample (e.g. `update_role(patient, new_role = "block")`
+#' and `block = recipes::has_role("block")`). At `prep()` they go to
+#' [feature_scores()] or the selector as `covariates` (a data frame of
+#' those columns, factors as factors) and `block` (see [design]); those
+#' columns are never candidates, never scored and never removed, even when
+#' the selectors in `...` include them. A method that cannot adjust refuses
+#' by name at `prep()`. Keeping a patient's samples in one resample is the
+#' resampling's job (e.g. rsample's `group_vfold_cv(group = patient)`).
+#'
 #' **Methods.** The step has `prep()`, `bake()`, `print()`, `tidy()`,
 #' `tunable()` and `required_pkgs()` methods, registered when recipes (and
 #' generics) are loaded; bahsic does not need recipes otherwise.
@@ -226,6 +241,11 @@ check_step_options <- function(options, method) {
 #' @param skip `TRUE` to apply the step when the recipe is prepared but not
 #'   when new data are baked (recipes' `skip`).
 #' @param id a unique identifier of the step.
+#' @param covariates `NULL` (default), or recipes selectors of the columns to
+#'   adjust for (e.g. `recipes::has_role("covariate")`); see "Covariates and
+#'   blocks". After `prep()`, their names.
+#' @param block `NULL` (default), or a recipes selector of the one column
+#'   naming each sample's block (pair, patient). After `prep()`, its name.
 #' @return The recipe with the step added. The step, of class
 #'   `c("step_select_hsic", "step")`, keeps after `prep()` the table of
 #'   `tidy()` in its element `scores`.
@@ -253,7 +273,8 @@ check_step_options <- function(options, method) {
 step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = FALSE,
                              method = "hsic", top_n = NULL, threshold = NA,
                              options = list(), exclude = NULL, skip = FALSE,
-                             id = recipes::rand_id("select_hsic")) {
+                             id = recipes::rand_id("select_hsic"), covariates = NULL,
+                             block = NULL) {
   check_step_dots(...names(), "step_select_hsic",
                   setdiff(names(formals(step_select_hsic)), "..."))
   need_package("recipes", "step_select_hsic()")
@@ -269,7 +290,9 @@ step_select_hsic <- function(recipe, ..., outcome = NULL, role = NA, trained = F
     step_select_hsic_new(list(terms = rlang::quos(...), outcome = outcome, role = role,
                               trained = trained, method = method, top_n = size$top_n,
                               threshold = size$threshold, options = options,
-                              exclude = exclude, scores = NULL, skip = skip, id = id))
+                              exclude = exclude, scores = NULL, skip = skip, id = id,
+                              covariates = step_design_quo(rlang::enquo(covariates)),
+                              block = step_design_quo(rlang::enquo(block))))
   )
 }
 
@@ -280,7 +303,36 @@ step_select_hsic_new <- function(fields) {
 }
 
 step_select_hsic_fields <- c("terms", "outcome", "role", "trained", "method", "top_n",
-                             "threshold", "options", "exclude", "scores", "skip", "id")
+                             "threshold", "options", "exclude", "scores", "skip", "id",
+                             "covariates", "block")
+
+# A design argument of the step (covariates, block) as recipes' selectors:
+# NULL for none, else a list of one quosure (recipes_eval_select() at prep();
+# after prep(), the names of the columns it chose).
+step_design_quo <- function(quo) {
+  if (rlang::quo_is_null(quo)) NULL else list(quo)
+}
+
+# The design columns at prep(): the covariates' and the block's names (the
+# block one column), neither the outcome.
+step_design_columns <- function(x, training, info, outcome) {
+  pick <- function(q) {
+    if (is.null(q)) return(character())
+    if (is.character(q)) return(q)
+    recipes::recipes_eval_select(q, training, info)
+  }
+  cov <- pick(x$covariates)
+  blk <- pick(x$block)
+  if (length(blk) > 1L) {
+    stop(sprintf("step_select_hsic(): 'block' must choose one column, not %d (%s).",
+                 length(blk), paste(blk, collapse = ", ")), call. = FALSE)
+  }
+  if (outcome %in% c(cov, blk)) {
+    stop(sprintf("step_select_hsic(): the outcome '%s' cannot be a covariate or the block.",
+                 outcome), call. = FALSE)
+  }
+  list(covariates = unname(cov), block = unname(blk))
+}
 
 # The outcome column: the one named, or the recipe's one outcome.
 step_outcome_name <- function(outcome, training, info) {
@@ -314,8 +366,9 @@ step_score_table <- function(terms, score, rank, p_value, adj_p_value, selected)
 # Learns the features to keep: the scores or the selection on the training
 # data, then the top of them (see ?step_select_hsic, "Which features are
 # kept").
-step_select_hsic_fit <- function(x, y, method, top_n, threshold, options) {
+step_select_hsic_fit <- function(x, y, method, top_n, threshold, options, design = list()) {
   p <- ncol(x)
+  options <- c(options, design)
   if (method %in% step_selectors()) {
     n <- if (is.null(top_n)) p else min(top_n, p)
     fit <- run_selector(method, x, y, n, args = options)
@@ -340,14 +393,19 @@ prep.step_select_hsic <- function(x, training, info = NULL, ...) {
   check_step_options(x$options, x$method)
   outcome <- step_outcome_name(x$outcome, training, info)
   cols <- recipes::recipes_eval_select(x$terms, training, info)
-  cols <- setdiff(cols, outcome)
+  # the design's columns are neither scored nor removed
+  dc <- step_design_columns(x, training, info, outcome)
+  cols <- setdiff(cols, c(outcome, dc$covariates, dc$block))
+  design <- list()
+  if (length(dc$covariates)) design$covariates <- as.data.frame(training[dc$covariates])
+  if (length(dc$block)) design$block <- training[[dc$block]]
   scores <- NULL
   exclude <- character()
   if (length(cols)) {
     recipes::check_type(training[, cols], types = c("double", "integer"))
     xm <- as.matrix(training[, cols])
     scores <- step_select_hsic_fit(xm, training[[outcome]], x$method, size$top_n,
-                                   size$threshold, x$options)
+                                   size$threshold, x$options, design)
     exclude <- scores$terms[!scores$selected]
     if (!any(scores$selected)) {
       warning(sprintf(paste0("step_select_hsic(): no feature has an adjusted p-value at most ",
@@ -359,7 +417,9 @@ prep.step_select_hsic <- function(x, training, info = NULL, ...) {
   step_select_hsic_new(list(terms = x$terms, outcome = outcome, role = x$role, trained = TRUE,
                             method = x$method, top_n = size$top_n, threshold = size$threshold,
                             options = x$options, exclude = exclude, scores = scores,
-                            skip = x$skip, id = x$id))
+                            skip = x$skip, id = x$id,
+                            covariates = if (length(dc$covariates)) dc$covariates,
+                            block = if (length(dc$block)) dc$block))
 }
 
 #' @exportS3Method recipes::bake
@@ -391,8 +451,15 @@ print.step_select_hsic <- function(x, width = max(20, options()$width - 36), ...
   } else {
     " on"
   }
-  title <- sprintf("HSIC feature selection (%s, %s)%s ", x$method, paste(size, collapse = ", "),
-                   kept)
+  given <- if (x$trained && (is.character(x$covariates) || is.character(x$block))) {
+    sprintf(" given %s", paste(c(x$covariates, if (!is.null(x$block)) {
+      paste("block", x$block)
+    }), collapse = ", "))
+  } else {
+    ""
+  }
+  title <- sprintf("HSIC feature selection (%s, %s%s)%s ", x$method,
+                   paste(size, collapse = ", "), given, kept)
   recipes::print_step(x$exclude, x$terms, x$trained, title, width)
   invisible(x)
 }

@@ -29,6 +29,18 @@
 #' names, and a row the selection does not hold gets `NA`. An outcome given
 #' with `fit` must be the one the selection was made with: it is checked.
 #'
+#' **The design and the record.** `covariates` (a one-sided formula such
+#' as `~ batch`, evaluated in the object's `pData()` / `colData()`, or a
+#' table or vector with one row per sample) and `block` (a vector, or the
+#' name of a sample-data column) go to [feature_scores()], which adjusts
+#' the scores for them (see [design]; a method that cannot adjust refuses
+#' by name). Every call records what it added in the object's metadata,
+#' `metadata(object)$bahsic_scores` for a `SummarizedExperiment` and
+#' `notes(object)$bahsic_scores` for an `ExpressionSet`: one entry per
+#' column prefix, `list(method = , design = )`, where `design` is the
+#' design's text as its `print()` shows it (`"~ batch; block (20 blocks)"`)
+#' or `"none"`. With `fit`, the design is the one the selection recorded.
+#'
 #' A `prefix` is used as given, for both containers: a name that is not
 #' syntactic (`"my score "`) is kept, as `fData()` and `rowData()` allow,
 #' and is reached with `$` in backquotes.
@@ -49,8 +61,9 @@
 #'   an existing column is an error.
 #' @param fit `NULL`, or a selection whose ranks and contributions to add
 #'   instead of scores.
+#' @template design-args
 #' @return `object`, with the columns added to `fData(object)` or
-#'   `rowData(object)`.
+#'   `rowData(object)`, and the method and design recorded in its metadata.
 #' @family scores
 #' @seealso [feature_scores()]; [as.data.frame()][selection] of a selection
 #'   with `scores =` for one table with the selection and the scores.
@@ -73,7 +86,7 @@
 #' # a SummarizedExperiment works the same, with rowData() for fData()
 #' @export
 add_feature_scores <- function(object, y, method = NULL, ..., prefix = NULL,
-                               overwrite = FALSE, fit = NULL) {
+                               overwrite = FALSE, fit = NULL, covariates = NULL, block = NULL) {
   passed <- score_dot_args()
   check_dots(..., .fn = "add_feature_scores", .allow = passed,
              .formals = c(names(formals(add_feature_scores)), passed))
@@ -90,21 +103,28 @@ add_feature_scores <- function(object, y, method = NULL, ..., prefix = NULL,
       stop(sprintf("'fit' must be a selection (from bahsic(), fohsic(), ...), not a %s.",
                    class(fit)[1L]), call. = FALSE)
     }
-    if (!is.null(method) || ...length() > 0L) {
-      stop(paste0("With 'fit', the columns come from the selection: leave out 'method' ",
-                  "and the arguments of feature_scores()."), call. = FALSE)
+    if (!is.null(method) || ...length() > 0L || !is.null(covariates) || !is.null(block)) {
+      stop(paste0("With 'fit', the columns come from the selection: leave out 'method', ",
+                  "the arguments of feature_scores() and the design (the selection's own ",
+                  "is recorded)."), call. = FALSE)
     }
     if (!missing(y)) check_fit_outcome(fit, object, kind, y)
     new <- fit_columns(fit, rows, nrow(object))
     label <- fit$method
+    design_text <- fit_design_text(fit)
   } else {
     if (missing(y)) {
       stop(paste0("'y' is missing: give the outcome (a vector, or the name of a column of ",
                   "the sample data), or a selection as 'fit'."), call. = FALSE)
     }
-    s <- feature_scores(object, y, method = method, ...)
+    s <- feature_scores(object, y, method = method, covariates = covariates, block = block, ...)
     new <- score_columns(s, rows, nrow(object))
     label <- attr(s, "method")
+    spec <- design_spec(covariates, block, list(...)[["data"]])
+    design_text <- if (!is.null(spec)) {
+      resolve_design(spec, ncol(object), sample_data = bioc_sample_data(object, kind),
+                     samples = colnames(object))$text
+    }
   }
   if (is.null(prefix)) prefix <- paste0(label, "_")
   names(new) <- paste0(prefix, names(new))
@@ -116,7 +136,35 @@ add_feature_scores <- function(object, y, method = NULL, ..., prefix = NULL,
                  if (length(clash) > 1L) "them" else "it"), call. = FALSE)
   }
   for (nm in names(new)) fdata[[nm]] <- new[[nm]]
-  set_feature_data(object, kind, fdata)
+  object <- set_feature_data(object, kind, fdata)
+  record_scores(object, kind, prefix, label, design_text)
+}
+
+# What add_feature_scores() added, recorded in the object's metadata: per
+# prefix of the columns, the method (or selector) and the design it used
+# ("none", or the design's text as print() of a design shows it). An
+# ExpressionSet keeps it in notes() (its experiment data's notes), a
+# SummarizedExperiment in metadata(); both under `bahsic_scores`.
+record_scores <- function(object, kind, prefix, label, design_text) {
+  entry <- list(method = label, design = design_text %||% "none")
+  if (kind == "ExpressionSet") {
+    notes <- Biobase::notes(object)
+    notes$bahsic_scores[[prefix]] <- entry
+    Biobase::notes(object) <- notes
+  } else {
+    # the metadata() slot of every S4Vectors Vector (S4Vectors itself is not
+    # a dependency of the package)
+    md <- methods::slot(object, "metadata")
+    md$bahsic_scores[[prefix]] <- entry
+    methods::slot(object, "metadata") <- md
+  }
+  object
+}
+
+# The design a selection was made with, in words (NULL: none recorded).
+fit_design_text <- function(fit) {
+  d <- fit$settings$design
+  if (inherits(d, "bahsic_design")) d$text else if (is.character(d) && length(d) == 1L) d
 }
 
 # The arguments of feature_scores() that add_feature_scores() and

@@ -44,6 +44,30 @@
 #' is the protocol of Table 1. `classifier = "none"` skips the classifier
 #' and reports only the rankings and their stability.
 #'
+#' **Study designs.** With `covariates` and `block` (see [design]) the
+#' resampling respects the design. The folds keep every block's samples
+#' together (no patient in both a training and a test fold, no pair split),
+#' and are stratified by the outcome's classes and the levels of the
+#' design's discrete covariates (a batch is spread evenly over the folds):
+#' blocks are dealt out to the folds as samples are without them, so folds
+#' of blocks of different sizes differ in size. `folds` given as a vector
+#' must not split a block (an error names it). Every selector ranks the
+#' training fold with the design of its rows: a built-in selector or
+#' [feature_scores()] method gets `covariates` (the covariates' columns on
+#' those rows, less those constant there, such as a batch absent from the
+#' fold) and `block` (the blocks of those rows); one that cannot adjust is an
+#' error before any fold, by its name. A selector function gets them when it
+#' has arguments named `covariates` and `block` (`function(x, y, covariates
+#' = NULL, block = NULL)`); one without them ranks without the design, with a
+#' warning. **The classifier does not see the covariates**: the SVM is
+#' trained on the selected features alone, as they are, so the error is that
+#' of a predictor built from the selected genes (the design shapes which
+#' genes are chosen and how the samples are split, not the prediction). A
+#' block that determines the outcome (a patient's repeated samples, all of
+#' one class) cannot be adjusted for (the normaliser says so): give it as
+#' `folds` instead, e.g. `folds = patient` (one fold per patient) or
+#' `folds = <a fold number for each patient, repeated over its samples>`.
+#'
 #' **Errors.** Classification: `error` is the fraction of misclassified
 #' test samples and `balanced_error` is \eqn{1 -} [bcr()]. Regression:
 #' `error` is \eqn{1 - r^2} between predictions and outcomes (the
@@ -81,6 +105,8 @@
 #'   Gaussian width (`"median"` allowed for the width).
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
+#' @template design-args
+#' @template design-data
 #' @eval roxygen_parallel("the folds (each with its selectors and inner folds)")
 #' @param threads threads of the built-in selectors that take them
 #'   (`"bahsic"`, `"fohsic"`, `"mrmr"`, `"randsel"`, `"clinical_rfe"`,
@@ -126,8 +152,9 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                tune = list(C = c(0.1, 1, 10, 100, 1000),
                                            sigma = c(1, 10, 100, 1000)),
                                inner_folds = 5, parallel = NULL, threads = default_threads(),
-                               assay = 1L, ...) {
+                               assay = 1L, covariates = NULL, block = NULL, data = NULL, ...) {
   check_dots(...)
+  spec <- design_spec(covariates, block, data)
   call <- match.call()
   inner_given <- !missing(inner_folds)
   classifier <- arg_match(classifier)
@@ -137,9 +164,10 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
       stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
     }
   }
-  d <- evaluate_inputs(x, y, assay)
+  d <- evaluate_inputs(x, y, assay, spec)
   x <- d$x
   y <- d$y
+  design <- d$design
   m <- nrow(x)
   p <- ncol(x)
   repeats <- check_whole(repeats, "repeats", 1L)
@@ -152,13 +180,14 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   fo <- evaluate_folds(folds, repeats, m)
   folds <- fo$folds
   given <- fo$given
+  if (!is.null(given)) check_folds_blocks(given, design)
   if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
       any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
     stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
          call. = FALSE)
   }
   n_features <- sort(unique(as.integer(n_features)))
-  sel <- resolve_selectors(selectors, max(n_features), threads)
+  sel <- resolve_selectors(selectors, max(n_features), threads, design)
   if (is.factor(y)) warn_small_classes(y, folds)
   grid <- if (classifier == "svm") evaluate_grid(tune, inner_given)
   run <- check_parallel(parallel)
@@ -166,7 +195,9 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
   # here, in this order
   fold_of <- if (is.null(given)) {
-    vapply(seq_len(repeats), function(r) cv_folds(y, folds), integer(m))
+    vapply(seq_len(repeats), function(r) {
+      if (is.null(design)) cv_folds(y, folds) else design_folds(y, folds, design)
+    }, integer(m))
   } else {
     given
   }
@@ -177,25 +208,27 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   one_task <- function(i) {
     r <- tasks$rep[i]
     k <- tasks$fold[i]
-    with_seed(seeds[i], kinds, evaluate_fold(x, y, fold_of[, r] != k, sel, n_features, classifier,
-                                      grid, inner_folds, r, k))
+    train <- fold_of[, r] != k
+    with_seed(seeds[i], kinds, evaluate_fold(x, y, train, fold_selectors(sel, design, train),
+                                      n_features, classifier, grid, inner_folds, r, k))
   }
   # a bar over the (repeat, fold) tasks; the selections inside report nothing
   bar <- progress_start(nrow(tasks))
   on.exit(progress_end(bar), add = TRUE)
   out <- run(seq_len(nrow(tasks)), one_task, progress = bar)
 
-  evaluation_result(out, sel, tasks, fold_of, call,
-                    list(selectors = names(sel), n_features = n_features,
-                         folds = folds, repeats = repeats, classifier = classifier,
-                         tune = tune, inner_folds = inner_folds,
-                         outcome = if (is.factor(y)) "classification" else "regression",
-                         n_samples = m, n_total = p))
+  settings <- list(selectors = names(sel), n_features = n_features,
+                   folds = folds, repeats = repeats, classifier = classifier,
+                   tune = tune, inner_folds = inner_folds,
+                   outcome = if (is.factor(y)) "classification" else "regression",
+                   n_samples = m, n_total = p)
+  settings$design <- design$text  # (no element without a design)
+  evaluation_result(out, sel, tasks, fold_of, call, settings)
 }
 
 # The data of evaluate_selection(): one outcome, features with distinct names.
-evaluate_inputs <- function(x, y, assay) {
-  d <- normalise_inputs(x, y, assay = assay)
+evaluate_inputs <- function(x, y, assay, design = NULL) {
+  d <- normalise_inputs(x, y, assay = assay, design = design)
   if (is.matrix(d$y)) {
     stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
          call. = FALSE)
@@ -296,8 +329,9 @@ evaluate_selectors <- function() {
   Filter(function(name) !length(selector_field(name, "needs")), selector_names())
 }
 
-# Turn 'selectors' into a named list of functions(x, y) -> ranking.
-resolve_selectors <- function(selectors, n_max, threads) {
+# Turn 'selectors' into a named list of functions(x, y, design_args) -> ranking
+# (design_args: the fold's covariates and block, design_fit_args()).
+resolve_selectors <- function(selectors, n_max, threads, design = NULL) {
   if (is.character(selectors)) {
     selectors <- stats::setNames(as.list(selectors), selectors)
   }
@@ -313,11 +347,19 @@ resolve_selectors <- function(selectors, n_max, threads) {
   }
   lapply(stats::setNames(nm = nm), function(s) {
     f <- selectors[[s]]
-    if (is.function(f)) return(f)
+    if (is.function(f)) {
+      warn_function_design(f, sprintf("'%s'", s), design)
+      return(function(x, y, design_args) {
+        a <- design_args_for(f, design_args)
+        if (length(a)) do.call(f, c(list(x, y), a)) else f(x, y)
+      })
+    }
     if (!is.character(f) || length(f) != 1L || !f %in% builtin_selectors()) {
       stop(sprintf("Selector '%s' must be a function(x, y) or one of %s.", s,
                    paste(sprintf("\"%s\"", builtin_selectors()), collapse = ", ")), call. = FALSE)
     }
+    # (the two kernels of BAHSIC are checked by bahsic() itself, at the first fold)
+    check_resample_design(f, design)
     builtin_selector(f, n_max, threads)
   })
 }
@@ -330,12 +372,21 @@ builtin_selector <- function(name, n_max, threads) {
     # added); one that must be told how many gets n_max; the others rank all
     q <- if (identical(selector_field(name, "direction"), "forward") ||
              isTRUE(selector_field(name, "size")$required)) n_max
-    return(function(x, y) run_selector(name, x, y, q, threads))
+    return(function(x, y, design_args = list()) {
+      run_selector(name, x, y, q, threads, args = design_args)
+    })
   }
   switch(name,
-    bahsic_linear = function(x, y) bahsic(x, y, kernel = kernel_linear(), threads = threads),
-    bahsic_dis = function(x, y) bahsic(x, y, kernel = kernel_inverse_distance(), threads = threads),
-    function(x, y) feature_scores(x, y, method = name)
+    bahsic_linear = function(x, y, design_args = list()) {
+      do.call(bahsic, c(list(x, y, kernel = kernel_linear(), threads = threads), design_args))
+    },
+    bahsic_dis = function(x, y, design_args = list()) {
+      do.call(bahsic, c(list(x, y, kernel = kernel_inverse_distance(), threads = threads),
+                        design_args))
+    },
+    function(x, y, design_args = list()) {
+      do.call(feature_scores, c(list(x, y, method = name), design_args))
+    }
   )
 }
 
@@ -560,6 +611,10 @@ print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
   cat(sprintf("Selection evaluated by %d-fold cross-validation%s, %s (%d samples, %d features)\n",
               st$folds, if (st$repeats > 1L) sprintf(" x %d repeats", st$repeats) else "",
               st$outcome, st$n_samples, st$n_total))
+  if (!is.null(st$design)) {
+    cat(sprintf("design: %s (folds keep blocks together; the classifier does not see it)\n",
+                st$design))
+  }
   cat(if (st$classifier == "none") "no classifier: stability only\n" else
         if (st$outcome == "regression") "error: 1 - r^2 of a Gaussian SVR\n" else
         "error: misclassification rate of a Gaussian SVM; balanced: 1 - BCR\n")

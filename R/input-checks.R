@@ -293,6 +293,18 @@
 #'     selector's outcome is checked before the fits, e.g. \code{selector =
 #'     "t"} with a numeric y. \code{na_action = "omit"} drops the incomplete
 #'     samples before the halves are drawn.}
+#'   \item{Resampling with blocks}{\code{evaluate_selection()},
+#'     \code{stability_selection()} and \code{selection_test()} keep each
+#'     block's samples together: more folds than blocks, \code{folds} given
+#'     that split a block, and (for the halves) a class whose samples lie in
+#'     one block only are errors that name the blocks or the class. A
+#'     selector or score method that cannot adjust is an error by its name
+#'     before any fit; a selector function without arguments
+#'     \code{covariates} and \code{block} draws a warning (it ranks without
+#'     the design). \code{selection_test()} with a continuous covariate is
+#'     an error that asks for a discrete version (\code{~ cut(age, 4)}).
+#'     Halves of blocks that differ in size by more than 2 samples (or 5\%)
+#'     draw a warning: the error bound assumes halves of equal size.}
 #'   \item{Pairs of features}{\code{pair_scores()} meets every case as the
 #'     selectors do (column "the selectors"), except two: a constant
 #'     feature, or every feature constant, is an error that names them (its

@@ -58,6 +58,20 @@
 #' [l1_lsmi()], the `"block"` and `"rff"` approximations) give the same
 #' p-value under [set.seed()] for every back end.
 #'
+#' **Study designs.** With `covariates` and `block` (see [design]), or when
+#' they are not given and the fit's call has them, the outcome is permuted
+#' within the design's strata: the levels of its discrete covariates crossed
+#' with the blocks (within each pair, patient or batch), never across them,
+#' so that the null distribution keeps the outcome's association with the
+#' design and the test asks whether the selected features depend on the
+#' outcome *given* the design (for discrete covariates and blocks the
+#' permutation test is exact). The re-runs of the selector use the fit's own
+#' arguments, its covariates included; `covariates` given here change only
+#' the permutations (e.g. a stratified test of an unadjusted selection). A
+#' continuous covariate has no strata: an error that asks for a discrete
+#' version (`covariates = ~ cut(age, 4)`). The statistic is the HSIC of the
+#' top-`n` set and the outcome as without a design.
+#'
 #' **Cost**: `n_perm` selections, each stopped at `n` features where the
 #' selector allows it, plus `n_perm + 1` HSIC values of an `n`-feature set.
 #' Measured on one core (`inst/bench/bench-selection-test.R`) on the Golub
@@ -82,6 +96,8 @@
 #'   in the caller's environment. Give them when that environment no longer
 #'   has the data. They must have as many samples as the fit.
 #' @eval roxygen_parallel("the permutations (one selection each)")
+#' @template design-args
+#' @template design-data
 #' @param ... further arguments of the selector for the re-runs that do not
 #'   change the selection, e.g. `threads = 2`.
 #' @return An object of class `htest` with `statistic` (HSIC0 or HSIC1 of
@@ -97,7 +113,9 @@
 #' fit <- bahsic(sim$x, sim$y, drop = 0.3)
 #' selection_test(fit, n = 2, n_perm = 19)
 #' @export
-selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel = NULL, ...) {
+selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel = NULL,
+                           covariates = NULL, block = NULL, data = NULL, ...) {
+  spec <- design_spec(covariates, block, data)
   if (!inherits(fit, "bahsic_selection")) {
     stop("'fit' must be a selection from bahsic(), fohsic(), randsel(), l1_hsic(), ... (class bahsic_selection).",
          call. = FALSE)
@@ -122,7 +140,8 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
   }
   if (is.null(x) != is.null(y)) stop("Give both 'x' and 'y', or neither.", call. = FALSE)
   env <- parent.frame()
-  rerun <- rerun_setup(fit, x, y, env, list(...), n, !is.null(parallel))
+  rerun <- rerun_setup(fit, x, y, env, list(...), n, !is.null(parallel), spec)
+  design <- selection_test_design(rerun$d$design)
   stat <- top_stat_setup(fit, n, rerun$d)
   m <- stat$m
   if (!is.null(fit$settings$n_samples) && m != fit$settings$n_samples) {
@@ -137,7 +156,9 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
   obs <- top_stat(stat, match(selected(fit, n), stat$features), seq_len(m))
   check_perm_size(n_perm, m)
   # the permutations, then one seed per re-run, all on the main thread
-  perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
+  perms <- vapply(seq_len(n_perm), function(i) {
+    if (is.null(design)) sample.int(m) else design_shuffle(design)
+  }, integer(m))
   if (m == 1L) perms <- matrix(perms, nrow = 1L)
   seeds <- sample.int(.Machine$integer.max, n_perm)
   kinds <- RNGkind()
@@ -160,15 +181,30 @@ selection_test <- function(fit, n, n_perm = 100L, x = NULL, y = NULL, parallel =
                                       "on %d permutations"), n, method_label(fit$method), n_perm),
               data.name = rerun$data_name, null.value = c(HSIC = 0), alternative = "greater",
               null = null, features = selected(fit, n))
+  if (!is.null(design)) {
+    out$method <- paste0(out$method, " within strata (", design$text, ")")
+  }
   class(out) <- "htest"
   out
+}
+
+# The design within whose strata the outcome is permuted (NULL: none). A
+# continuous covariate has no strata to permute within: an error that says
+# what to give instead.
+selection_test_design <- function(design) {
+  if (is.null(design) || design$permutation == "strata") return(design)
+  stop(paste0("selection_test() cannot permute within a continuous covariate: it permutes ",
+              "the outcome within strata (the levels of discrete covariates and the blocks), and ",
+              "a continuous covariate has none. Give selection_test() a discrete version, e.g. ",
+              "covariates = ~ cut(age, 4) with data = <the samples' annotation>; the selector ",
+              "is still re-run with the fit's own covariates."), call. = FALSE)
 }
 
 # ---- re-running the selector ---------------------------------------------------
 
 # What a re-run needs: the selector, its evaluated arguments, the data as the
 # selector takes them (xr) and normalised (d), and the outcome to permute.
-rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
+rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel, spec = NULL) {
   call <- fit$call
   fname <- as.character(call[[1L]])
   fun <- rerun_selector(call, fname, env)
@@ -181,6 +217,8 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
                            deparse1(substitute(y, parent.frame())))
   }
   args <- rerun_args(src$args, extra, env, fun, fname, outer_parallel)
+  # the permutations' design: selection_test()'s own, else the fit's
+  if (is.null(spec)) spec <- design_spec(args$covariates, args$block, args$data)
   # bahsic() and fohsic() stop at n features: the same top-n set as the full
   # ranking (see ?selection_test)
   if (on_schedule(fit$method) && "n_features" %in% attr(args, "formals")) {
@@ -191,7 +229,7 @@ rerun_setup <- function(fit, x, y, env, extra, n, outer_parallel) {
     stop(paste0("'fit' is an unsupervised selection (no outcome): there is no outcome to ",
                 "permute, so selection_test() does not apply."), call. = FALSE)
   }
-  rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name)
+  rerun <- rerun_inputs(fun, args, src$x, src$y, clinical, src$data_name, spec)
   own <- isTRUE(selector_field(fit$method, "hsic_select")) &&
     identical(fun, get(fit$method, envir = asNamespace("bahsic")))
   if (own) {
@@ -273,8 +311,15 @@ rerun_data <- function(call, x, y, env, clinical) {
   }
   if (is.null(x)) {
     if (formula_fit) {
-      xy <- tryCatch(formula_inputs(as.call(c(call[[1L]], args)), env, frame = clinical),
+      cov <- if (!is.null(args$covariates)) eval(args$covariates, env)
+      xy <- tryCatch(formula_inputs(as.call(c(call[[1L]], args)), env, frame = clinical,
+                                    covariates = cov),
                      error = function(e) rerun_error(e))
+      # the design is read from the formula's data (the rows it kept)
+      if (!is.null(cov) || !is.null(args$block)) {
+        args$data <- xy$data
+        drop <- setdiff(drop, "data")
+      }
     } else {
       if (is.null(call[["x", exact = TRUE]]) || is.null(call[["y", exact = TRUE]])) {
         stop("The call of 'fit' has no 'x' and 'y' to evaluate: give them to selection_test().",
@@ -328,11 +373,11 @@ rerun_args <- function(args, extra, env, fun, fname, outer_parallel) {
 
 # The data normalised once (d); what the selector is handed on every re-run
 # (the normalised matrix, or the clinical kernel's data frame as it is).
-rerun_inputs <- function(fun, args, x, y, clinical, data_name) {
+rerun_inputs <- function(fun, args, x, y, clinical, data_name, spec = NULL) {
   na_action <- if (is.character(args$na_action)) args$na_action[1L] else "fail"
   assay <- if (is.null(args$assay)) 1L else args$assay
   d <- normalise_inputs(x, y, na_action = arg_match(na_action, c("fail", "omit")),
-                        assay = assay, clinical = clinical)
+                        assay = assay, clinical = clinical, design = spec)
   # the selector takes the normalised matrix (as it would normalise x to it:
   # no second pass over a Bioconductor or out-of-memory source); the clinical
   # kernel encodes its data frame itself, so it gets x as it is

@@ -20,6 +20,31 @@
 #' for every `parallel` back end and number of workers (a random selector,
 #' e.g. `"randsel"`, runs each fit from its own seed).
 #'
+#' **Study designs.** With `covariates` and `block` (see [design]) every
+#' half keeps each block's samples together (no pair or patient split
+#' between the two halves of a draw), and the halves are stratified by the
+#' outcome's classes and the levels of the design's discrete covariates: the
+#' blocks (the samples, without a block) of each stratum are split evenly
+#' between the halves, as the samples of each class are without a design.
+#' Every class needs samples in two blocks or more. Each fit gets the design
+#' of its half as `covariates` (the covariates' columns on its rows, less
+#' those constant there) and `block`; a selector that cannot adjust is an
+#' error before any fit, by its name, and a selector function gets them
+#' when it has arguments named `covariates` and `block` (else it selects
+#' without the design, with a warning).
+#'
+#' *The error bound with blocks.* Shah and Samworth (2013, section 2)
+#' bound the PFER for complementary halves of \eqn{\lfloor m/2 \rfloor}
+#' samples each. Halves that keep blocks together can differ in size, by at
+#' most the size of the largest block (pairs split into an even number of
+#' pairs per stratum give equal halves). The fits' sizes are reported in
+#' `path$n_samples` (and `subsamples` is then a list, one vector of samples
+#' per fit); when they differ by more than 2 samples (or 5% of the samples)
+#' a warning says that the bound is approximate. The bound also treats the
+#' samples as exchangeable: with blocks it holds for the blocks as the units
+#' (each half is a random half of the blocks of each stratum), which is the
+#' resampling that matches a blocked design.
+#'
 #' **Constant features** (one value over all the samples) carry no
 #' information about the outcome: they are left out of the fits, with one
 #' warning, and have selection probability 0; the error bound counts the p
@@ -89,7 +114,12 @@
 #' @param na_action `"fail"` (an error on missing values) or `"omit"` (drop
 #'   the samples with missing values first).
 #' @param assay for a `SummarizedExperiment`: which assay.
-#' @param formula,data,subset,na.action the formula interface: `y ~ .` with
+#' @template design-args
+#' @param data for the default method, a data frame of the samples'
+#'   annotation in which a `covariates` formula (and a `block` given by name)
+#'   is evaluated; for the formula method, the formula's data (the
+#'   covariates are read from it).
+#' @param formula,subset,na.action the formula interface: `y ~ .` with
 #'   the data frame `data`, as in [stats::lm()].
 #' @param ... further arguments of the selector (see Details).
 #' @return An object of class `bahsic_selection` (see [selected()]) with
@@ -139,8 +169,10 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
                                         sampling = c("complementary", "subsample"),
                                         assumption = c("unimodal", "r-concave", "none"),
                                         parallel = NULL, threads = default_threads(),
-                                        na_action = c("fail", "omit"), assay = 1L, ...) {
+                                        na_action = c("fail", "omit"), assay = 1L,
+                                        covariates = NULL, block = NULL, data = NULL, ...) {
   call <- match.call()
+  spec <- design_spec(covariates, block, data)
   call[[1L]] <- as.name("stability_selection")
   sel <- stab_selector(selector, list(...))
   if (sel$name %in% score_methods) {
@@ -160,7 +192,8 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   if (!is.null(parallel) && missing(threads)) threads <- 1L
   threads <- check_threads(threads)
 
-  d <- stab_inputs(x, y, arg_match(na_action), assay, sel$clinical)
+  d <- stab_inputs(x, y, arg_match(na_action), assay, sel$clinical, spec)
+  stab_check_design(sel, d$design)
   # constant features are left out of the fits (see stab_varying())
   varying <- stab_varying(d, sel$clinical)
   params <- stab_parameters(sum(varying), if (!missing(n_features)) n_features,
@@ -171,9 +204,9 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   # the draws, then one seed per fit, all from the caller's stream, in this order
   check_size(n_subsamples * (4 * as.double(NROW(d$y)) + 1024), "n_subsamples", n_subsamples,
              sprintf("the halves of %d samples and two fits' results a draw", NROW(d$y)))
-  subsamples <- stab_subsamples(d$y, n_subsamples, sampling)
+  subsamples <- stab_subsamples(d$y, n_subsamples, sampling, d$design)
   if (sel$name %in% score_methods) stab_check_outcome(sel, d$y)
-  n_fits <- ncol(subsamples)
+  n_fits <- if (is.list(subsamples)) length(subsamples) else ncol(subsamples)
   seeds <- sample.int(.Machine$integer.max, n_fits)
   run <- check_parallel(parallel)
   # a bar over the fits; the selections inside report nothing
@@ -181,7 +214,8 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   on.exit(progress_end(bar), add = TRUE)
   fits <- run(seq_len(n_fits),
               ship(stab_fit, x = d$x[, varying, drop = FALSE], y = d$y, subsamples = subsamples,
-                   seeds = seeds, kinds = RNGkind(), sel = sel, q = q, threads = threads),
+                   seeds = seeds, kinds = RNGkind(), sel = sel, q = q, threads = threads,
+                   design = d$design),
               progress = bar)
   stab_warn_fits(fits)
   # column numbers of the fits' data back to those of 'x'
@@ -202,7 +236,7 @@ stability_selection.formula <- function(formula, data, subset, na.action, ...) {
 # The arguments stability_selection() sets itself in every fit: a user's
 # value for them would contradict q, the subsample or the back end.
 stab_reserved <- c("x", "y", "...", "n_features", "stop_at", "threads", "parallel", "method",
-                   "na_action", "assay", "unsupervised")
+                   "na_action", "assay", "unsupervised", "covariates", "block", "data")
 
 # `selector` from the generic's `...` (by name only; the default otherwise).
 stab_dots_selector <- function(...) {
@@ -288,8 +322,9 @@ stab_selector <- function(selector, args) {
 
 # The data once: a samples x features matrix with distinct feature names (a
 # clinical table as given, its rows those kept), and the outcome.
-stab_inputs <- function(x, y, na_action, assay, clinical) {
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, clinical = clinical)
+stab_inputs <- function(x, y, na_action, assay, clinical, design = NULL) {
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, clinical = clinical,
+                        design = design)
   if (clinical) {
     if (!is.matrix(x) && !is.data.frame(x)) {
       stop("With the clinical kernel 'x' must be a matrix or a data frame.", call. = FALSE)
@@ -469,12 +504,13 @@ stab_halves <- function(strata, m) {
 
 # The samples of every fit, one column per fit (complementary: the two
 # halves of draw b are columns 2b - 1 and 2b).
-stab_subsamples <- function(y, B, sampling) {
+stab_subsamples <- function(y, B, sampling, design = NULL) {
   m <- NROW(y)
   if (m < 6L) {
     stop(sprintf(paste0("Stability selection fits on halves of the samples: %d samples give ",
                         "halves of %d; give at least 6 samples."), m, m %/% 2L), call. = FALSE)
   }
+  if (!is.null(design)) return(stab_design_subsamples(y, B, sampling, design))
   strata <- if (is.factor(y)) split(seq_len(m), y) else list(seq_len(m))
   if (is.factor(y)) {
     n <- lengths(strata)
@@ -499,15 +535,15 @@ stab_subsamples <- function(y, B, sampling) {
 # warnings): the column indices of its (at most q) features, best first, and
 # the messages of its warnings (given once for all the fits by
 # stab_warn_fits(), whatever the back end).
-stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads) {
-  rows <- subsamples[, i]
+stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads, design = NULL) {
+  rows <- stab_rows(subsamples, i)
   xs <- x[rows, , drop = FALSE]
   ys <- if (is.matrix(y)) y[rows, , drop = FALSE] else y[rows]
   if (is.factor(ys)) ys <- droplevels(ys)
   features <- colnames(x)
   warnings <- character()
   value <- withCallingHandlers(
-    with_seed(seeds[i], kinds, stab_run(sel, xs, ys, q, threads)),
+    with_seed(seeds[i], kinds, stab_run(sel, xs, ys, q, threads, design_fit_args(design, rows))),
     warning = function(w) {
       warnings <<- c(warnings, conditionMessage(w))
       invokeRestart("muffleWarning")
@@ -515,10 +551,13 @@ stab_fit <- function(i, x, y, subsamples, seeds, kinds, sel, q, threads) {
   list(picks = stab_picks(value, features, q, sel$label), warnings = warnings)
 }
 
-stab_run <- function(sel, x, y, q, threads) {
+stab_run <- function(sel, x, y, q, threads, design_args = list()) {
   a <- sel$args
   th <- if (sel$takes_threads) threads
-  if (identical(sel$name, "function")) return(do.call(sel$fun, c(list(x, y, q), a)))
+  if (identical(sel$name, "function")) {
+    return(do.call(sel$fun, c(list(x, y, q), a, design_args_for(sel$fun, design_args))))
+  }
+  a <- c(a, design_args)
   if (sel$name %in% selector_names()) return(run_selector(sel$name, x, y, q, th, a))
   th <- if (!is.null(th)) list(threads = th)
   do.call("feature_scores", c(list(x, y, method = sel$name), th, a))
@@ -583,11 +622,12 @@ stab_result <- function(d, picks, subsamples, sel, params, sampling, call) {
   path <- data.frame(iteration = fits, n_features = lengths(picks), hsic = NA_real_,
                      sigma = NA_real_,
                      draw = if (sampling == "complementary") (fits + 1L) %/% 2L else fits,
-                     n_samples = nrow(subsamples))
+                     n_samples = if (is.list(subsamples)) lengths(subsamples) else nrow(subsamples))
   settings <- list(selector = sel$label, q = q, cutoff = params$cutoff, pfer = params$pfer,
                    B = if (sampling == "complementary") n_fits %/% 2L else n_fits,
                    sampling = sampling, assumption = params$assumption, n_fits = n_fits,
                    n_samples = NROW(d$y))
+  settings$design <- d$design$text  # (no element without a design)
   new_selection("stability", features, path, settings, call, subsamples = subsamples,
                 selections = lapply(picks, function(pk) d$features[pk]),
                 annotation = d$annotation, outcome = selection_outcome(d))

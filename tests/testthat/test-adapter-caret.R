@@ -248,3 +248,31 @@ test_that("score() of a factor column says that the features must be numeric", {
   ctrl <- caret::sbfControl(functions = hsic_sbf_funcs, method = "cv", number = 2)
   expect_error(run_sbf(xf, y, ctrl), "with a factor column of 'x'")
 })
+
+test_that("the caret functions take covariates and a block as columns of x", {
+  skip_if_not_installed("caret")
+  skip_if_not(identical(bahsic:::score_table$t$design, "adjusts"),
+              "method = \"t\" does not adjust for a design on this branch")
+  set.seed(13)
+  np <- 16L
+  pair <- factor(rep(seq_len(np), each = 2L))
+  yy <- factor(rep(c("a", "b"), np))
+  xx <- matrix(stats::rnorm(2L * np * 10L), 2L * np, 10L,
+               dimnames = list(NULL, paste0("g", 1:10)))
+  xx[, 1:2] <- xx[, 1:2] + 1.5 * (yy == "b")
+  xd <- data.frame(xx, batch = factor(rep(c("b1", "b2"), each = np)), pair = pair)
+  funcs <- hsic_sbf_functions(method = "t", covariates = "batch", block = "pair")
+  p <- funcs$score(xd, yy)
+  s <- feature_scores(xx, yy, method = "t", covariates = xd["batch"], block = pair)
+  expect_equal(unname(p[colnames(xx)]), s$p_value)
+  expect_true(all(is.na(p[c("batch", "pair")])))
+  expect_false(any(funcs$filter(p, xd, yy)[c("batch", "pair")]))
+  expect_error(funcs$score(xd$g1, yy), "multivariate = TRUE")
+  expect_error(funcs$score(xd[1:9], yy), "'batch', 'pair' are not in the x caret passed")
+  expect_error(hsic_sbf_functions(covariates = ~ batch), "names of the columns of x")
+  # a resampled sbf() whose folds keep the pairs together (caret's groupKFold)
+  ctrl <- caret::sbfControl(functions = funcs, method = "cv", multivariate = TRUE,
+                            index = caret::groupKFold(pair, k = 4))
+  sf <- run_sbf(xd, yy, ctrl)
+  expect_false(any(c("batch", "pair") %in% unlist(sf$variables)))
+})

@@ -275,3 +275,32 @@ test_that("loading bahsic survives a broken mlr3filters dictionary", {
   ))
   expect_identical(out, "loaded TRUE ")
 })
+
+test_that("the filters read covariates and a block from the task's columns", {
+  skip_if_not_installed("mlr3filters")
+  skip_if_not(identical(bahsic:::score_table$t$design, "adjusts"),
+              "method = \"t\" does not adjust for a design on this branch")
+  set.seed(12)
+  np <- 16L
+  pair <- rep(seq_len(np), each = 2L)
+  y <- factor(rep(c("a", "b"), np))
+  x <- matrix(stats::rnorm(2L * np * 10L), 2L * np, 10L,
+              dimnames = list(NULL, paste0("g", 1:10)))
+  x[, 1:2] <- x[, 1:2] + 1.5 * (y == "b")
+  d <- data.frame(x, batch = factor(rep(c("b1", "b2"), each = np)), pair = pair, y = y)
+  task <- mlr3::as_task_classif(d, target = "y", id = "paired")
+  task$set_col_roles("batch", roles = character())
+  task$set_col_roles("pair", roles = "group")
+  f <- mlr3filters::flt("hsic", method = "t", covariates = "batch", block = "pair")
+  got <- mlr3_scores(f, task)
+  s <- feature_scores(x, y, method = "t", covariates = d["batch"], block = pair)
+  expect_scores_match(got, s, "t")
+  # a covariate that is also a feature is not scored: NA, last
+  task2 <- mlr3::as_task_classif(d[c(paste0("g", 1:10), "y")], target = "y", id = "plain")
+  f2 <- mlr3filters::flt("hsic", method = "t", covariates = "g10")
+  got2 <- mlr3_scores(f2, task2)
+  expect_true(is.na(got2[["g10"]]))
+  expect_identical(names(got2)[10L], "g10")
+  expect_error(mlr3_scores(mlr3filters::flt("hsic", covariates = "nope"), task),
+               "'nope', not a column of task 'paired'")
+})

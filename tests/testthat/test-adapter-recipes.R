@@ -331,3 +331,50 @@ test_that("bad arguments are errors that name them", {
                                               top_n = 3)),
                "double|numeric")
 })
+
+# Paired samples (one of each class per pair) in two batches, with class
+# signal in the first three features.
+design_frame_data <- function(np = 16L, p = 12L) {
+  set.seed(11)
+  pair <- factor(rep(seq_len(np), each = 2L))
+  y <- factor(rep(c("a", "b"), np))
+  x <- matrix(stats::rnorm(2L * np * p), 2L * np, p,
+              dimnames = list(NULL, paste0("g", seq_len(p))))
+  x[, 1:3] <- x[, 1:3] + 1.5 * (y == "b")
+  data.frame(y = y, x, batch = factor(rep(c("b1", "b2"), each = np)), pair = pair)
+}
+
+test_that("step_select_hsic() takes covariates and a block by role: not scored, never removed", {
+  skip_if_not_installed("recipes")
+  skip_if_not(identical(bahsic:::score_table$t$design, "adjusts"),
+              "method = \"t\" does not adjust for a design on this branch")
+  d <- design_frame_data()
+  rec <- recipes::recipe(y ~ ., data = d) |>
+    recipes::update_role(batch, new_role = "covariate") |>
+    recipes::update_role(pair, new_role = "block") |>
+    step_select_hsic(recipes::all_predictors(), method = "t", top_n = 4,
+                     covariates = recipes::has_role("covariate"),
+                     block = recipes::has_role("block"))
+  trained <- recipes::prep(rec)
+  features <- paste0("g", 1:12)
+  s <- feature_scores(as.matrix(d[features]), d$y, method = "t",
+                      covariates = d["batch"], block = d$pair)
+  tab <- recipes::tidy(trained, number = 1)
+  expect_setequal(tab$terms, features)
+  expect_equal(tab$score[match(s$feature, tab$terms)], s$score)
+  baked <- recipes::bake(trained, new_data = NULL)
+  expect_setequal(names(baked), c(oracle_top(s, 4), "y", "batch", "pair"))
+  expect_identical(trained$steps[[1]]$covariates, "batch")
+  expect_identical(trained$steps[[1]]$block, "pair")
+  expect_match(printed(trained), "given batch, block pair")
+  # covariates that are predictors too are taken out of the candidates
+  rec2 <- recipes::recipe(y ~ ., data = d[c("y", features, "batch")]) |>
+    step_select_hsic(recipes::all_numeric_predictors(), method = "t", top_n = 4,
+                     covariates = c(batch))
+  baked2 <- recipes::bake(recipes::prep(rec2), new_data = NULL)
+  expect_true("batch" %in% names(baked2))
+  # the design goes through the step's own arguments, not options
+  expect_error(step_select_hsic(recipes::recipe(y ~ ., data = d), recipes::all_predictors(),
+                                top_n = 2, options = list(block = d$pair)),
+               "step_select_hsic\\(block = \\)")
+})

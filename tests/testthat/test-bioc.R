@@ -380,3 +380,40 @@ test_that("an outcome given with a fit made without one is refused", {
   rd <- SummarizedExperiment::rowData(add_feature_scores(se, fit = fit))
   expect_identical(rd$bahsic_rank, fit$features$rank)
 })
+
+test_that("add_feature_scores() adjusts for a design from the sample data and records it", {
+  skip_peer("Biobase")
+  skip_peer("SummarizedExperiment")
+  skip_if_not(identical(bahsic:::score_table$t$design, "adjusts"),
+              "method = \"t\" does not adjust for a design on this branch")
+  d <- bioc_data()
+  batch <- factor(rep(c("b1", "b2", "b3"), 8))
+  pair <- factor(rep(seq_len(12), 2))
+  for (obj in list(make_eset(d), make_se(d))) {
+    if (methods::is(obj, "ExpressionSet")) {
+      Biobase::pData(obj)$batch <- batch
+      Biobase::pData(obj)$pair <- pair
+    } else {
+      SummarizedExperiment::colData(obj)$batch <- batch
+      SummarizedExperiment::colData(obj)$pair <- pair
+    }
+    out <- add_feature_scores(obj, "class", method = "t", covariates = ~ batch, block = "pair")
+    s <- feature_scores(d$x, d$y, method = "t", covariates = data.frame(batch = batch),
+                        block = pair)
+    fd <- as.data.frame(if (methods::is(obj, "ExpressionSet")) Biobase::fData(out) else
+      SummarizedExperiment::rowData(out))
+    expect_equal(fd$t_score, s$score)
+    rec <- if (methods::is(obj, "ExpressionSet")) Biobase::notes(out) else
+      methods::slot(out, "metadata")
+    expect_identical(rec$bahsic_scores$t_$method, "t")
+    expect_match(rec$bahsic_scores$t_$design, "^~ ?batch; block \\(12 blocks\\)$")
+    # without a design the record says so, next to the method
+    out2 <- add_feature_scores(out, "class", method = "t", prefix = "plain_")
+    rec2 <- if (methods::is(obj, "ExpressionSet")) Biobase::notes(out2) else
+      methods::slot(out2, "metadata")
+    expect_identical(rec2$bahsic_scores$plain_, list(method = "t", design = "none"))
+    expect_identical(rec2$bahsic_scores$t_, rec$bahsic_scores$t_)
+  }
+  expect_error(add_feature_scores(make_se(d), fit = bahsic(make_se(d), "class"), block = pair),
+               "leave out 'method', the arguments of feature_scores\\(\\) and the design")
+})
