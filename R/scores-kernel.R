@@ -38,7 +38,7 @@
 # permutations drawn here, once, from the caller's RNG (so the p-values do
 # not depend on block_size, threads or the back end).
 kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads,
-                                n_perm = NULL) {
+                                n_perm = NULL, design = NULL) {
   check_kernel(kernel, "kernel", where = "in feature_scores()")
   if (kernel$name == "precomputed") {
     stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
@@ -60,7 +60,8 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   # balanced binary L is centred, so tr(KHLH) = tr(KL))
   full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
   pr <- problem_labels(
-    list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator),
+    list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator,
+         design = design),
     list(labels = spec$weights,
          # W, the pair workspace of bk_feature_dot(), the median heuristic's,
          # and a full label kernel

@@ -291,7 +291,8 @@ bahsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            drop = 0.1, n_features = NULL, standardize = TRUE, threads = default_threads(),
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
                            approx = "exact", unsupervised = FALSE,
-                           screen = c("nonlinear", "none"), ...) {
+                           screen = c("nonlinear", "none"), covariates = NULL, block = NULL,
+                           data = NULL, ...) {
   check_dots(..., .fn = "bahsic")
   hsic_select("bahsic", x, y, select_args(environment(), "drop", arg_match(estimator),
                                         if (!missing(sigma)) arg_match(sigma)),
@@ -318,7 +319,8 @@ fohsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                            sigma = c("dimension", "optimize", "fixed"), sigma_grid = NULL,
                            add = 0.1, n_features = NULL, standardize = TRUE, threads = default_threads(),
                            verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                           approx = "exact", unsupervised = FALSE, ...) {
+                           approx = "exact", unsupervised = FALSE, covariates = NULL,
+                           block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "fohsic")
   hsic_select("fohsic", x, y, select_args(environment(), "add", arg_match(estimator),
                                         if (!missing(sigma)) arg_match(sigma)),
@@ -336,7 +338,8 @@ fohsic.formula <- function(formula, data, subset, na.action, ...) {
 # linear case, or the ridge loop) run on it, then the shared result class.
 # `args`: the default method's arguments (kernel, kernel_y, estimator,
 # sigma (NULL: not given), sigma_grid, step, step_arg, n_features,
-# standardize, threads, verbose, na_action, assay, approx, unsupervised).
+# standardize, threads, verbose, na_action, assay, approx, unsupervised,
+# screen, design: design_spec() of covariates, block and data).
 hsic_select <- function(method, x, y, args, call) {
   check_flag(args$unsupervised, "unsupervised")
   if (args$unsupervised && missing(y)) y <- NULL
@@ -359,7 +362,11 @@ select_args <- function(env, step_arg, estimator, sigma) {
        assay = get_arg("assay"), approx = get_arg("approx"),
        unsupervised = get_arg("unsupervised"),
        # bahsic() only; NULL for a selector without a screen
-       screen = get0("screen", envir = env, inherits = FALSE))
+       screen = get0("screen", envir = env, inherits = FALSE),
+       # the study design as given (NULL: none)
+       design = design_spec(get0("covariates", envir = env, inherits = FALSE),
+                            get0("block", envir = env, inherits = FALSE),
+                            get0("data", envir = env, inherits = FALSE)))
 }
 
 # The selectors' own arguments, checked against each other before any data
@@ -373,6 +380,8 @@ check_select_args <- function(method, args) {
                 "features, so the kernel must be computed from them."), call. = FALSE)
   }
   args$approx <- check_select_approx(method, kernel, args$sigma, resolve_approx(args$approx))
+  check_selector_design(method, args$design)
+  check_design_estimator(args$design, args$estimator, sprintf("%s()", method), args$approx)
   args$screen <- check_select_screen(method, args)
   step <- args$step
   if (!is.numeric(step) || length(step) != 1L || !is.finite(step) || step < 0 || step >= 1) {
@@ -464,7 +473,7 @@ select_spec <- function(method, args) {
        standardize = args$standardize && !is_clinical(args$kernel),
        estimator = estimator, threads = args$threads, approx = args$approx,
        labels = if (args$approx$name == "exact") "W" else args$approx$name,
-       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE))
+       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE), design = args$design)
 }
 
 check_select_n <- function(n_features, p) {
@@ -564,6 +573,7 @@ select_result <- function(method, pr, k, res, args, call, screen = NULL) {
   if (pr$unsupervised) settings$unsupervised <- TRUE
   # what the screen found (R/select-screen.R); nothing with screen = "none"
   if (!is.null(screen)) settings$screen <- screen_summary(screen)
+  settings <- design_settings(settings, pr$design)
   names(settings)[names(settings) == "step"] <- args$step_arg
   # report the call as the user wrote it: bahsic(...), not bahsic.default(...)
   call[[1L]] <- as.name(method)
@@ -715,12 +725,16 @@ linear_select <- function(method, s, step, n_features) {
 # with approx = "block" (hsic_block()): class weights from all samples, a
 # regression kernel's width by the median heuristic on at most 1000 outcomes
 # (resolve_width_approx()), a precomputed label kernel restricted to the
-# block; never an m x m matrix. Returns list(Wb = the list of
-# W_b / n_blocks, kernel = the resolved label kernel); C_select packs them.
-block_weights <- function(kernel_y, y, blocks, estimator, threads) {
+# block; never an m x m matrix. Under a design each block's label is projected
+# off the design of its own samples (design_block_label()). Returns list(Wb =
+# the list of W_b / n_blocks, kernel = the resolved label kernel); C_select
+# packs them.
+block_weights <- function(kernel_y, y, blocks, estimator, threads, design = NULL) {
   lab <- block_label_source(kernel_y, y, threads)
   nb <- length(blocks$list)
-  Wb <- lapply(blocks$list, function(i) weight_matrix(lab$block(i), length(i), estimator) / nb)
+  Wb <- lapply(blocks$list, function(i) {
+    weight_matrix(design_block_label(design, i, lab$block(i)), length(i), estimator) / nb
+  })
   list(Wb = Wb, kernel = lab$kernel)
 }
 

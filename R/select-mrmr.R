@@ -102,7 +102,8 @@ mrmr.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("biased", "unbiased"), sigma = c("dimension", "fixed"),
                          normalize = TRUE, add = 0, n_features = 50L, standardize = TRUE,
                          threads = default_threads(), verbose = FALSE,
-                         na_action = c("fail", "omit"), assay = 1L, ...) {
+                         na_action = c("fail", "omit"), assay = 1L, covariates = NULL,
+                         block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "mrmr")
   v <- mget(setdiff(names(formals()), c("x", "y", "...")))
   v$estimator <- arg_match(estimator)
@@ -126,7 +127,7 @@ mrmr_arg_list <- function(v, all) {
        sigma_grid = NULL, normalize = v$normalize, step = v$add, step_arg = "add",
        n_features = v$n_features, all = all, standardize = v$standardize, threads = v$threads,
        verbose = v$verbose, na_action = v$na_action, assay = v$assay, approx = "exact",
-       unsupervised = FALSE)
+       unsupervised = FALSE, design = design_spec(v$covariates, v$block, v$data))
 }
 
 # The arguments of mrmr.default() checked as fohsic()'s are
@@ -220,6 +221,7 @@ mrmr_result <- function(pr, res, args, call) {
                    normalize = args$normalize, add = args$step,
                    n_features = res$n_features, standardize = pr$standardize,
                    n_samples = pr$m, threads = pr$threads)
+  settings <- design_settings(settings, pr$design)
   call[[1L]] <- as.name("mrmr")
   new_selection("mrmr", features, path, settings, call, annotation = pr$annotation,
                 outcome = selection_outcome(pr))

@@ -143,8 +143,10 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
                                  kernel = kernel_clinical(), drop = 0.2, C = 1,
                                  j_svm = c("share", "paper"), mkl_control = list(),
                                  threads = default_threads(), verbose = FALSE,
-                                 na_action = c("fail", "omit"), assay = 1L, ...) {
+                                 na_action = c("fail", "omit"), assay = 1L, covariates = NULL,
+                                 block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "clinical_rfe")
+  check_selector_design("clinical_rfe", design_spec(covariates, block, data))
   call <- match.call()
   importance <- arg_match(importance)
   if (importance == "mkl" && !missing(j_svm)) {

@@ -99,7 +99,7 @@ screen_problem <- function(pr, kernel) {
 screen_genes <- function(pr, x, kernel) {
   base <- if (kernel$name == "laplace") kernel_laplace() else kernel_gaussian()
   scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, base, pr$kernel_y, "biased",
-                                pr$threads)
+                                pr$threads, design = pr$design)
   out <- scorer(x)
   adj <- stats::p.adjust(out$p_value, "BH")
   hit <- which(!is.na(adj) & adj <= screen_level)
@@ -126,7 +126,11 @@ screen_pairs <- function(pr, x) {
   # W = F F' / (m - 1)^2 with F the centred outcome or label features where
   # there are such (its eigenvectors from F's singular vectors: an m x m
   # eigen-decomposition takes seconds, uninterruptibly, at m = 2,000)
-  centred <- function(v) scale(as.matrix(v), scale = FALSE) / (pr$m - 1)
+  # (under a design, projected off it: pr$label is, R/select-design.R)
+  centred <- function(v) {
+    if (!is.null(pr$design)) return(design_residuals(pr$design, as.matrix(v)) / (pr$m - 1))
+    scale(as.matrix(v), scale = FALSE) / (pr$m - 1)
+  }
   f <- if (numeric_y) {
     screen_label_factor(factor = centred(pr$y))
   } else if (!is.null(pr$label$Y)) {
@@ -138,9 +142,10 @@ screen_pairs <- function(pr, x) {
   # each gene without its part along the outcome's label features (class
   # means, a numeric outcome's linear trend): otherwise the product of two
   # genes that each differ between the classes differs too, and every pair
-  # of strong genes would be an "interaction"
+  # of strong genes would be an "interaction"; under a design, also without
+  # its part along the covariates and blocks (P g: P centres too)
   less <- function(g) {
-    g <- sweep(g, 2L, colMeans(g))
+    g <- if (is.null(pr$design)) sweep(g, 2L, colMeans(g)) else design_residuals(pr$design, g)
     g - f$vectors %*% crossprod(f$vectors, g)
   }
   xl <- less(x)
@@ -151,7 +156,7 @@ screen_pairs <- function(pr, x) {
   # half the cost of screening both
   cand <- screen_candidate_pairs(xl, f, n, pr$threads)
   scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, kernel_linear(), kernel_y,
-                                "biased", pr$threads)
+                                "biased", pr$threads, design = pr$design)
   lin <- scorer(xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE])
   bnd <- scorer(xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE])
   pv <- pmin(1, 2 * pmin(lin$p_value, bnd$p_value))

@@ -1,0 +1,71 @@
+# The selectors under a study design (covariates, block).
+#
+#   speed      BAHSIC on the ALL data (128 x 12,625, B against T), the defaults
+#              (Gaussian kernel, sigma = "dimension", drop = 0.1, the non-linear
+#              screen), one thread, without covariates and with a four-level
+#              batch factor (drawn at random: ALL has no complete batch
+#              variable) as `covariates`; runs alternate, medians of `reps`.
+#              The design's cost is the projection of the label (P Y, m x 1)
+#              and of the genes in the screen's pair step (P x, m x p); the
+#              rest differs only by what the screen seeds.
+#   confounded the simulated confounded study of the tests
+#              (simulate_confounded(): 20 genes driven by batch alone, batch
+#              correlated with the class, a within-batch XOR pair and a
+#              within-batch linear gene among 300 genes, 120 samples), `n_sim`
+#              data sets: the ranks of the truth and the best batch gene, with
+#              and without covariates = ~ batch.
+#
+# Usage, after installing the package:
+#   Rscript inst/bench/bench-select-design.R [speed|confounded|all] [reps] [n_sim]
+suppressPackageStartupMessages(library(bahsic))
+args <- commandArgs(trailingOnly = TRUE)
+what <- if (length(args) >= 1L) args[1L] else "all"
+reps <- if (length(args) >= 2L) as.integer(args[2L]) else 5L
+n_sim <- if (length(args) >= 3L) as.integer(args[3L]) else 10L
+stopifnot(what %in% c("speed", "confounded", "all"), reps >= 1L, n_sim >= 1L)
+
+if (what %in% c("speed", "all")) {
+  suppressPackageStartupMessages(library(ALL))
+  data(ALL)
+  x <- t(Biobase::exprs(ALL))
+  y <- factor(substr(ALL$BT, 1, 1))
+  set.seed(32)
+  batch <- factor(sample(rep_len(c("b1", "b2", "b3", "b4"), nrow(x))))
+  ann <- data.frame(batch = batch)
+  cat(sprintf("ALL: %d samples x %d genes; batch: %s\n", nrow(x), ncol(x),
+              paste(table(batch), collapse = "/")))
+  runs <- list(none = function() bahsic(x, y, threads = 1L),
+               covariates = function() bahsic(x, y, threads = 1L, covariates = ~ batch,
+                                              data = ann))
+  times <- matrix(NA_real_, reps, 2L, dimnames = list(NULL, names(runs)))
+  fits <- list()
+  # a warm-up of each, then alternating timed runs
+  for (k in names(runs)) fits[[k]] <- runs[[k]]()
+  for (r in seq_len(reps)) {
+    for (k in names(runs)) times[r, k] <- system.time(runs[[k]]())[["elapsed"]]
+  }
+  med <- apply(times, 2L, stats::median)
+  print(round(times, 3))
+  cat(sprintf("median seconds, one thread: without covariates %.3f, with covariates %.3f (ratio %.3f)\n",
+              med[["none"]], med[["covariates"]], med[["covariates"]] / med[["none"]]))
+  for (k in names(fits)) cat(sprintf("  %-10s screen: %s\n", k, fits[[k]]$settings$screen))
+  cat(sprintf("  top 20 shared: %d\n", length(intersect(selected(fits$none, 20),
+                                                        selected(fits$covariates, 20)))))
+}
+
+if (what %in% c("confounded", "all")) {
+  rank_of <- function(fit, genes) fit$features$rank[match(genes, fit$features$feature)]
+  rows <- lapply(seq_len(n_sim), function(s) {
+    set.seed(s)
+    sim <- bahsic:::simulate_confounded()
+    f0 <- bahsic(sim$x, sim$y, threads = 1L)
+    f1 <- bahsic(sim$x, sim$y, threads = 1L, covariates = ~ batch, data = sim$data)
+    data.frame(seed = s, truth_cov = paste(rank_of(f1, sim$truth), collapse = ","),
+               best_batch_cov = min(rank_of(f1, sim$batch_genes)),
+               truth_none = paste(rank_of(f0, sim$truth), collapse = ","),
+               batch_top10_none = sum(rank_of(f0, sim$batch_genes) <= 10L))
+  })
+  tab <- do.call(rbind, rows)
+  cat("\nConfounded study (120 samples, 300 genes, 20 batch genes; truth: xor1, xor2, linear)\n")
+  print(tab, row.names = FALSE)
+}
