@@ -11,6 +11,25 @@
 # label factor of the ichol and rff paths and the per-gene and pair tests of
 # bahsic()'s screen all take the projected label.
 
+# The design as a selector's default method was given it (design_spec());
+# `data` without covariates or a block is an error (the formula interface's
+# data given to the matrix one, most often).
+selector_design_spec <- function(name, covariates, block, data) {
+  if (!is.null(data) && is.null(covariates) && is.null(block)) {
+    stop(sprintf(paste0("'data' belongs to the formula interface, %s(y ~ ., data = d); in ",
+                        "the default method it is the samples' annotation in which a ",
+                        "'covariates' formula (or a 'block' given by name) is evaluated, and ",
+                        "neither is given."), name), call. = FALSE)
+  }
+  design_spec(covariates, block, data)
+}
+
+# The refusal of a selector that cannot adjust (its row's `design` sentence,
+# check_selector_design()) when it is given a design.
+refuse_design <- function(name, covariates, block, data) {
+  check_selector_design(name, selector_design_spec(name, covariates, block, data))
+}
+
 # The label (label_gram(): list(L, Y, kernel)) projected off the design: Y
 # becomes P Y (its Gram matrix P Y Y' P), L becomes P L P. Unchanged without
 # a design.

@@ -66,6 +66,13 @@
 #' HSIC, whichever is optimised), `sigma` the width, and `restart`, `z`,
 #' `lambda`, `steps`.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): `l1_hsic()`
+#' maximises HSIC with the label projected off the design (\eqn{W =
+#' PLP/(m-1)^2}, as in [bahsic()]) and records it in `settings$design`.
+#' `l1_lsmi()` refuses a design: it fits the density ratio of the features
+#' and the outcome, which has no label kernel to project; its conditional
+#' form (the ratio given the covariates) is not in this version.
+#'
 #' @inheritParams bahsic
 #' @param n_features number of features to select (non-zero weights), from
 #'   1 to the number of features.
@@ -127,7 +134,7 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                             kernel_y = NULL, unsupervised = FALSE, covariates = NULL,
                             block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "l1_lsmi")
-  check_selector_design("l1_lsmi", design_spec(covariates, block, data))
+  refuse_design("l1_lsmi", covariates, block, data)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
   check_grid(lambda, "lambda")
@@ -191,7 +198,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                             unsupervised = FALSE, covariates = NULL, block = NULL, data = NULL,
                             ...) {
   check_dots(..., .fn = "l1_hsic")
-  design <- design_spec(covariates, block, data)
+  design <- selector_design_spec("l1_hsic", covariates, block, data)
   check_selector_design("l1_hsic", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL

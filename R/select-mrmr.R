@@ -60,6 +60,12 @@
 #' redundancy over pairs of distinct features (the criterion of eq. 7 of
 #' Peng et al. with its sums as means), `path$sigma` the width.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): the relevance of a
+#' feature is its HSIC with the label projected off the design (\eqn{PLP}, as
+#' in [bahsic()]; the normalisation uses the projected label's HSIC with
+#' itself); the redundancy between features is not changed. The unbiased
+#' estimator is refused with a design. `settings$design` records it.
+#'
 #' @inheritParams bahsic
 #' @param sigma width policy for Gaussian and Laplace kernels, for a single
 #'   feature: `"dimension"` or `"fixed"`, see Details.
@@ -127,7 +133,7 @@ mrmr_arg_list <- function(v, all) {
        sigma_grid = NULL, normalize = v$normalize, step = v$add, step_arg = "add",
        n_features = v$n_features, all = all, standardize = v$standardize, threads = v$threads,
        verbose = v$verbose, na_action = v$na_action, assay = v$assay, approx = "exact",
-       unsupervised = FALSE, design = design_spec(v$covariates, v$block, v$data))
+       unsupervised = FALSE, design = selector_design_spec("mrmr", v$covariates, v$block, v$data))
 }
 
 # The arguments of mrmr.default() checked as fohsic()'s are

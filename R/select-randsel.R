@@ -80,6 +80,13 @@
 #' differently.) Worth it when an iteration's share per worker takes much
 #' longer than shipping the data: many bootstraps, several machines.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): the label kernel
+#' is projected off the design on all samples, \eqn{PLP} as in [bahsic()], and
+#' then restricted to each subsample; the alignment's centring within a
+#' subsample does not repeat the projection, so there the label is orthogonal
+#' to the covariates only approximately. The data kernel is not changed.
+#' `settings$design` records the design.
+#'
 #' @inheritParams bahsic
 #' @eval roxygen_parallel("the bootstraps of each iteration")
 #' @param kernel kernel on the features, see [kernels] (not precomputed).
@@ -140,7 +147,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             assay = 1L, unsupervised = FALSE, covariates = NULL, block = NULL,
                             data = NULL, ...) {
   check_dots(..., .fn = "randsel")
-  design <- design_spec(covariates, block, data)
+  design <- selector_design_spec("randsel", covariates, block, data)
   check_selector_design("randsel", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL

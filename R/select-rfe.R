@@ -71,6 +71,12 @@
 #' kernlab's SVM solver does not check, so one SVM runs to its end first
 #' (milliseconds on a hundred samples, one to a few seconds on 500 to 2000).
 #'
+#' **Study designs**: `clinical_rfe()` refuses `covariates` and `block`: it
+#' trains an SVM on the class labels, and an SVM adjusted for covariates is
+#' another model, not a projection of its labels. `bahsic(x, y, kernel =
+#' kernel_clinical(), covariates = ...)` ranks by the clinical kernel's
+#' dependence given the design.
+#'
 #' @inheritParams bahsic
 #' @param x samples x features: a data frame with numeric (continuous),
 #'   factor, character or logical (categorical) and ordered-factor columns (see
@@ -146,7 +152,7 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
                                  na_action = c("fail", "omit"), assay = 1L, covariates = NULL,
                                  block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "clinical_rfe")
-  check_selector_design("clinical_rfe", design_spec(covariates, block, data))
+  refuse_design("clinical_rfe", covariates, block, data)
   call <- match.call()
   importance <- arg_match(importance)
   if (importance == "mkl" && !missing(j_svm)) {
@@ -169,11 +175,7 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   ctl <- rfe_mkl_control(mkl_control)
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
-  if (!have_namespace("kernlab")) {
-    stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
-                "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
-         call. = FALSE)
-  }
+  check_kernlab()
   d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         clinical = TRUE)
   y <- d$y
@@ -220,6 +222,15 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   call[[1L]] <- as.name("clinical_rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
                 importance = imp, annotation = d$annotation, outcome = selection_outcome(d))
+}
+
+# The SVMs are kernlab's.
+check_kernlab <- function() {
+  if (!have_namespace("kernlab")) {
+    stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
+                "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
+         call. = FALSE)
+  }
 }
 
 #' @rdname clinical_rfe

@@ -85,6 +85,12 @@
 #' the number of non-zero weights, `hsic` HSIC(w), `sigma` the width and
 #' `objective` the penalised objective.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): the weights
+#' \eqn{W} become \eqn{PLP/(m-1)^2}, the label projected off the design as in
+#' [bahsic()], so the weighted kernel's HSIC is its dependence given the
+#' design; the unbiased estimator is refused with a design.
+#' `settings$design` records it.
+#'
 #' @inheritParams bahsic
 #' @param lambda penalty on the number of non-zero weights, \eqn{\ge 0}, on
 #'   the scale of HSIC (see Details).
@@ -139,7 +145,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                                  unsupervised = FALSE, covariates = NULL, block = NULL,
                                  data = NULL, ...) {
   check_dots(..., .fn = "hsic_weights")
-  design <- design_spec(covariates, block, data)
+  design <- selector_design_spec("hsic_weights", covariates, block, data)
   check_selector_design("hsic_weights", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
