@@ -18,6 +18,11 @@
 # genes), relative to a bound on its null mean's scale sum_a z_a^2; the
 # screen_candidates pairs with the largest ratio are tested exactly (both
 # statistics), and adjusted as among all p(p - 1)/2 pairs.
+#
+# Under a study design (pr$design) the label is the projected one (P L P,
+# R/select-design.R), both in the per-gene tests and in the pairs' W, and the
+# genes of the pair step are residualised on the design (P x) where they are
+# otherwise only centred, before their part along the label is removed.
 
 screen_levels <- c("nonlinear", "none")
 # the adjusted p-value at or below which a gene or a pair seeds BAHSIC

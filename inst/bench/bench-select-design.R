@@ -37,17 +37,38 @@ if (what %in% c("speed", "all")) {
   runs <- list(none = function() bahsic(x, y, threads = 1L),
                covariates = function() bahsic(x, y, threads = 1L, covariates = ~ batch,
                                               data = ann))
-  times <- matrix(NA_real_, reps, 2L, dimnames = list(NULL, names(runs)))
+  times <- cpu <- matrix(NA_real_, reps, 2L, dimnames = list(NULL, names(runs)))
   fits <- list()
-  # a warm-up of each, then alternating timed runs
+  # a warm-up of each, then alternating timed runs; elapsed and processor
+  # (user + system) seconds: on a shared machine the latter varies less
   for (k in names(runs)) fits[[k]] <- runs[[k]]()
   for (r in seq_len(reps)) {
-    for (k in names(runs)) times[r, k] <- system.time(runs[[k]]())[["elapsed"]]
+    for (k in names(runs)) {
+      st <- system.time(runs[[k]]())
+      times[r, k] <- st[["elapsed"]]
+      cpu[r, k] <- st[["user.self"]] + st[["sys.self"]]
+    }
   }
   med <- apply(times, 2L, stats::median)
-  print(round(times, 3))
-  cat(sprintf("median seconds, one thread: without covariates %.3f, with covariates %.3f (ratio %.3f)\n",
-              med[["none"]], med[["covariates"]], med[["covariates"]] / med[["none"]]))
+  med_cpu <- apply(cpu, 2L, stats::median)
+  print(cbind(elapsed = round(times, 3), cpu = round(cpu, 3)))
+  cat(sprintf(paste0("median seconds, one thread: without covariates %.3f, with covariates %.3f ",
+                     "(ratio %.3f); processor seconds %.3f and %.3f (ratio %.3f)\n"),
+              med[["none"]], med[["covariates"]], med[["covariates"]] / med[["none"]],
+              med_cpu[["none"]], med_cpu[["covariates"]],
+              med_cpu[["covariates"]] / med_cpu[["none"]]))
+  # what the design itself adds: resolving it, projecting the label (P Y)
+  # and the screen's genes (P x); medians of 20
+  design <- bahsic:::resolve_design(bahsic:::design_spec(~ batch, data = ann), nrow(x))
+  xs <- scale(x)
+  Y <- bahsic:::label_gram(default_label_kernel(y), y)$Y
+  step <- function(fn) stats::median(replicate(20L, system.time(fn())[["elapsed"]]))
+  cat(sprintf(paste0("the design's own steps (median of 20): resolve %.4f s, P Y %.5f s, ",
+                     "P x (m x p) %.4f s\n"),
+              step(function() bahsic:::resolve_design(bahsic:::design_spec(~ batch, data = ann),
+                                                      nrow(x))),
+              step(function() bahsic:::design_factor(design, Y)),
+              step(function() bahsic:::design_residuals(design, xs))))
   for (k in names(fits)) cat(sprintf("  %-10s screen: %s\n", k, fits[[k]]$settings$screen))
   cat(sprintf("  top 20 shared: %d\n", length(intersect(selected(fits$none, 20),
                                                         selected(fits$covariates, 20)))))
