@@ -27,3 +27,152 @@ design_factor <- function(design, F) {
   if (is.null(design)) return(F)
   design_residuals(design, as.matrix(F))
 }
+
+# The estimator of hsic() under a design: the biased one, tr(K P L P) / df^2
+# (without a design, `estimator` as given). The unbiased HSIC1 has no
+# residualised form: with a design it is refused by name when asked for.
+hsic_design_estimator <- function(design, estimator, given) {
+  if (is.null(design) || !given) {
+    return(if (is.null(design)) arg_match(estimator, c("unbiased", "biased")) else "biased")
+  }
+  if (arg_match(estimator, c("biased", "unbiased")) == "unbiased") {
+    design_refuse("estimator = \"unbiased\"", paste0(
+      "the unbiased HSIC1 (Song et al. 2012, eq. 5) has no form on residualised kernels. ",
+      "Use estimator = \"biased\" (the default with a design), tr(K P L P) / df^2."))
+  }
+  "biased"
+}
+
+# The residualised label of a problem: list(W = P L P) for a full label Gram
+# matrix, or list(Y = P F) for a low-rank one (L = F F'), as label_arg() reads
+# it; `stat` = tr(K P L P) for the data kernel K.
+design_label <- function(design, lab) {
+  if (is.null(lab$Y)) return(list(L = design_weights(design, lab$L)))
+  list(Y = design_factor(design, lab$Y))
+}
+design_trace <- function(K, dl) {
+  if (is.null(dl$Y)) sum(K * dl$L) else sum((K %*% dl$Y) * dl$Y)
+}
+
+# hsic() on the exact path under a design (see the top of this file).
+hsic_design_result <- function(prep, approx, call) {
+  design <- prep$design
+  stat <- design_trace(prep$K, design_label(design, prep$label))
+  hsic0 <- stat / design$df^2
+  structure(list(estimate = hsic0, estimator = "biased", se = NA_real_, hsic0 = hsic0,
+                 hsic1 = NA_real_, m = prep$m, kernel = attr(prep$K, "kernel"),
+                 kernel_y = prep$label$kernel, call = call, approx = approx,
+                 design = design),
+            class = "bahsic_hsic")
+}
+
+# The exact mean and variance of T = tr(A pi B pi') over all permutations pi
+# of the samples, A and B doubly centred (Kazi-Aoual et al. 1995; Josse, Pages
+# and Husson 2008, section 2.2), as bk_perm_moments() (src/kernel_test.c).
+perm_moments <- function(A, B) {
+  m <- nrow(A)
+  side <- function(S) {
+    t1 <- sum(diag(S))
+    t2 <- sum(S * S)
+    c(t = t1, u = (m - 1) * t2 - t1^2,
+      w = m * (m + 1) * sum(diag(S)^2) - (m - 1) * (t1^2 + 2 * t2))
+  }
+  a <- side(A)
+  b <- side(B)
+  c(mean = a[["t"]] * b[["t"]] / (m - 1),
+    var = 2 * a[["u"]] * b[["u"]] / ((m + 1) * (m - 1)^2 * (m - 2)) +
+      a[["w"]] * b[["w"]] / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3)))
+}
+
+# The gamma p-value of T = tr(K P L P) under a design: the gamma with the
+# exact permutation mean and variance of the residualised pair PKP, PLP over
+# all permutations (perm_moments()). With a continuous covariate and no block
+# those are the moments of the permutation of residuals (Freedman and Lane
+# 1983); within strata they approximate the restricted permutations' moments
+# (measured: inst/bench/bench-design-kernel.R). list(stat, shape, scale, p).
+design_gamma <- function(K, lab, design) {
+  dl <- design_label(design, lab)
+  Kr <- design_weights(design, K)
+  B <- if (is.null(dl$Y)) dl$L else tcrossprod(dl$Y)
+  stat <- sum(Kr * B)
+  mo <- perm_moments(Kr, B)
+  if (!is.finite(mo[["var"]]) || mo[["var"]] <= 0 || mo[["mean"]] <= 0) {
+    return(list(stat = stat, shape = NA_real_, scale = NA_real_, p = NA_real_))
+  }
+  shape <- mo[["mean"]]^2 / mo[["var"]]
+  scale <- mo[["var"]] / mo[["mean"]]
+  list(stat = stat, shape = shape, scale = scale,
+       p = stats::pgamma(stat, shape = shape, scale = scale, lower.tail = FALSE))
+}
+
+# The permutations of a test under a design: n_perm draws of design_shuffle()
+# (within the strata; of all samples with a continuous covariate, whose
+# residuals they permute), an m x n_perm integer matrix.
+design_perms <- function(design, n_perm) {
+  matrix(vapply(seq_len(n_perm), function(i) design_shuffle(design), integer(design$m)),
+         nrow = design$m)
+}
+
+# How the permutations of a test under a design are drawn, in words.
+design_perm_words <- function(design) {
+  within <- if (is.null(design$strata)) "" else
+    sprintf(" within %d strata", nlevels(design$strata))
+  if (design$permutation == "residuals") {
+    paste0("of the label's residuals", within, ", Freedman and Lane 1983")
+  } else {
+    paste0("of the labels", within)
+  }
+}
+
+# ---- the kernel methods of feature_scores() under a design ----------------------
+
+# The block scorer of hsic, kta and mmd under a design: the score sum K_j o W
+# with W = P L P (/ df^2 for hsic's biased weights), and its test: the gamma
+# with the permutation moments of the residualised pair P K_j P, W
+# (design_feature_gamma()), or with n_perm the permutations within the strata
+# (tr(K pi W pi') = tr(P K P pi W pi') there: P commutes with them). W_full:
+# the weights or label Gram matrix the method scores against without a design.
+design_block_scorer <- function(W_full, lab, spec, kernel, median_width, threads, n_perm,
+                                design) {
+  L <- if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
+  B <- design_weights(design, L)
+  W <- if (spec$weights == "W") B / design$df^2 else B
+  test <- list(Lc = B, design = design, kernel = kernel, threads = threads)
+  if (!is.null(n_perm)) {
+    n_perm <- check_whole(n_perm, "n_perm", 1L)
+    if (design$permutation == "residuals") {
+      design_refuse("n_perm with a continuous covariate", paste0(
+        "permuting residuals needs each feature's residualised kernel for every ",
+        "permutation (m^2 operations per feature and permutation). Use the default gamma ",
+        "p-values (the permutation moments of the residualised kernels), or ",
+        "hsic_test(covariates = , method = \"permutation\") for one set of features."))
+    }
+    check_perm_size(n_perm, design$m, copies = 2)
+    test$Wt <- W
+    test$perms <- design_perms(design, n_perm) - 1L
+    # the C test reads the label side's traces (unused by the permutation counts)
+    test <- c(test, test_label_side(B, design$m)[c("tb", "ub", "wb")])
+  }
+  feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
+                     threads, option_simd(), test)
+}
+
+# The gamma p-values of a block of features under a design: per feature, its
+# kernel K_j (the width the score used), T = tr(P K_j P B) and the gamma with
+# the exact mean and variance of tr(P K_j P pi B pi') over all permutations
+# (perm_moments()); B = P L P.
+design_feature_gamma <- function(b, opts, test) {
+  kernel <- test$kernel
+  B <- test$Lc
+  vapply(seq_len(ncol(b)), function(j) {
+    if (length(opts$p1) > 1L || kernel_has(kernel, "width")) {
+      kernel$params$sigma <- opts$p1[min(j, length(opts$p1))]
+    }
+    K <- gram(kernel, b[, j, drop = FALSE], test$threads)
+    Kr <- design_weights(test$design, K)
+    mo <- perm_moments(Kr, B)
+    if (!is.finite(mo[["var"]]) || mo[["var"]] <= 0 || mo[["mean"]] <= 0) return(NA_real_)
+    stats::pgamma(sum(Kr * B), shape = mo[["mean"]]^2 / mo[["var"]],
+                  scale = mo[["var"]] / mo[["mean"]], lower.tail = FALSE)
+  }, NA_real_)
+}
