@@ -46,6 +46,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   }
   # the method's label kernel, weights and permuted statistic (score_table)
   spec <- score_row(method)$kernel
+  y <- design_outcome(design, y)
   if (spec$label == "balanced") {
     kernel_y <- label_kernel_binary(balanced = TRUE)
   } else if (is.null(kernel_y)) {
