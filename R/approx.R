@@ -213,11 +213,14 @@ median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
 
 # hsic() with approx "ichol", "rff" or "block": the problem as hsic_prepare()
 # prepares it, without the m x m matrices (prepare_problem(), labels "kernel").
-hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
-                        call, design = NULL) {
+# inputs: na_action, assay, threads and design (design_spec()) as hsic() got them.
+hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, approx, call, inputs) {
   check_kernel(kernel_x, "kernel",
                where = "with an approximation (approx other than \"exact\")")
-  threads <- check_threads(threads)
+  threads <- check_threads(inputs$threads)
+  na_action <- inputs$na_action
+  assay <- inputs$assay
+  design <- inputs$design
   unbiased <- estimator == "unbiased"
   d <- prepare_problem(x, y, list(
     kernel = kernel_x, kernel_y = kernel_y, na_action = na_action, assay = assay,

@@ -135,8 +135,9 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
       "\"ichol\" or \"rff\", whose label factor is projected off the covariates."))
   }
   if (approx$name != "exact") {
-    return(hsic_approx(x, y, kernel, kernel_y, estimator, na_action, assay, threads, approx,
-                       match.call(), design))
+    return(hsic_approx(x, y, kernel, kernel_y, estimator, approx, match.call(),
+                       list(na_action = na_action, assay = assay, threads = threads,
+                            design = design)))
   }
   unbiased <- estimator == "unbiased"
   prep <- hsic_prepare(x, y, kernel, list(
