@@ -153,15 +153,18 @@ hsic_design_result <- function(prep, approx, call) {
 # of the samples, A and B doubly centred (Kazi-Aoual et al. 1995; Josse, Pages
 # and Husson 2008, section 2.2), as bk_perm_moments() (src/kernel_test.c).
 perm_moments <- function(A, B) {
-  m <- nrow(A)
+  tr <- function(S) c(t = sum(diag(S)), t2 = sum(S * S), s = sum(diag(S)^2))
+  trace_moments(tr(A), tr(B), nrow(A))
+}
+
+# The same from the traces of each side: t = tr(S), t2 = tr(S^2), s = sum(diag(S)^2).
+trace_moments <- function(ta, tb, m) {
   side <- function(S) {
-    t1 <- sum(diag(S))
-    t2 <- sum(S * S)
-    c(t = t1, u = (m - 1) * t2 - t1^2,
-      w = m * (m + 1) * sum(diag(S)^2) - (m - 1) * (t1^2 + 2 * t2))
+    c(t = S[["t"]], u = (m - 1) * S[["t2"]] - S[["t"]]^2,
+      w = m * (m + 1) * S[["s"]] - (m - 1) * (S[["t"]]^2 + 2 * S[["t2"]]))
   }
-  a <- side(A)
-  b <- side(B)
+  a <- side(ta)
+  b <- side(tb)
   c(mean = a[["t"]] * b[["t"]] / (m - 1),
     var = 2 * a[["u"]] * b[["u"]] / ((m + 1) * (m - 1)^2 * (m - 2)) +
       a[["w"]] * b[["w"]] / ((m + 1) * m * (m - 1) * (m - 2) * (m - 3)))
@@ -246,23 +249,34 @@ design_block_scorer <- function(W_full, lab, spec, kernel, median_width, threads
 }
 
 # The gamma p-values of a block of features under a design: per feature, its
-# kernel K_j (the width the score used), T = tr(P K_j P B) and the gamma with
-# the exact mean and variance of tr(P K_j P pi B pi') over all permutations
-# (perm_moments()); B = P L P.
+# kernel K_j (the width the score used), T = tr(P K_j P B) = tr(K_j B) and the
+# gamma with the exact mean and variance of tr(P K_j P pi B pi') over all
+# permutations (perm_moments()); B = P L P. The traces of P K_j P come from
+# K_j Q (m x r) without forming P K_j P (design_kernel_traces()).
 design_feature_gamma <- function(b, opts, test) {
   kernel <- test$kernel
   B <- test$Lc
+  Q <- test$design$Q
+  m <- nrow(b)
+  bt <- c(t = sum(diag(B)), t2 = sum(B * B), s = sum(diag(B)^2))
   vapply(seq_len(ncol(b)), function(j) {
     if (length(opts$p1) > 1L || kernel_has(kernel, "width")) {
       kernel$params$sigma <- opts$p1[min(j, length(opts$p1))]
     }
     K <- gram(kernel, b[, j, drop = FALSE], test$threads)
-    Kr <- design_weights(test$design, K)
-    mo <- perm_moments(Kr, B)
+    mo <- trace_moments(design_kernel_traces(K, Q), bt, m)
     if (!is.finite(mo[["var"]]) || mo[["var"]] <= 0 || mo[["mean"]] <= 0) return(NA_real_)
-    stats::pgamma(sum(Kr * B), shape = mo[["mean"]]^2 / mo[["var"]],
+    stats::pgamma(sum(K * B), shape = mo[["mean"]]^2 / mo[["var"]],
                   scale = mo[["var"]] / mo[["mean"]], lower.tail = FALSE)
   }, NA_real_)
+}
+
+# tr(A), tr(A^2) and sum(diag(A)^2) of A = P K P, P = I - Q Q', from K Q.
+design_kernel_traces <- function(K, Q) {
+  KQ <- K %*% Q
+  QKQ <- crossprod(Q, KQ)
+  d <- diag(K) - 2 * rowSums(KQ * Q) + rowSums((Q %*% QKQ) * Q)
+  c(t = sum(d), t2 = sum(K * K) - 2 * sum(KQ * KQ) + sum(QKQ * QKQ), s = sum(d^2))
 }
 
 # The outcome as the label kernel sees it under a design: a numeric outcome
