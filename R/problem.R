@@ -62,6 +62,11 @@
 #   estimator, standardize, threads   as resolved
 prepare_problem <- function(x, y, spec) {
   pr <- problem_inputs(x, y, spec)
+  # the features and a numeric outcome residualised on the design (R/design-kernel.R)
+  if (!is.null(pr$design)) {
+    if (!pr$unsupervised) pr$y <- design_outcome(pr$design, pr$y)
+    pr$x <- design_features(pr$design, pr$x, spec[["kernel"]])
+  }
   if (!is.null(spec[["check_inputs"]])) spec[["check_inputs"]](pr)
   if (isTRUE(spec[["drop_constant"]])) pr$varying <- !.Call(C_constant_columns, pr$x)
   if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features)
@@ -106,7 +111,7 @@ problem_labels <- function(pr, spec) {
   }
   if (labels %in% c("W", "gram")) {
     # under a study design the label is projected off it (R/select-design.R)
-    pr$label <- design_label(pr$design, label_gram(pr$kernel_y, pr$y, pr$threads))
+    pr$label <- project_label(pr$design, label_gram(pr$kernel_y, pr$y, pr$threads))
     pr$kernel_y <- pr$label$kernel
     if (labels == "W") pr$W <- weight_matrix(pr$label, pr$m, pr$estimator)
   } else if (labels == "block") {

@@ -31,16 +31,11 @@ refuse_design <- function(name, covariates, block, data) {
 }
 
 # The label (label_gram(): list(L, Y, kernel)) projected off the design: Y
-# becomes P Y (its Gram matrix P Y Y' P), L becomes P L P. Unchanged without
-# a design.
-design_label <- function(design, lab) {
+# becomes P Y (its Gram matrix P Y Y' P), L becomes P L P (design_label(),
+# R/design-kernel.R); the other fields kept. Unchanged without a design.
+project_label <- function(design, lab) {
   if (is.null(design)) return(lab)
-  if (is.null(lab$Y)) {
-    lab$L <- design_weights(design, lab$L)
-  } else {
-    lab$Y <- design_factor(design, lab$Y)
-  }
-  lab
+  utils::modifyList(lab, design_label(design, lab))
 }
 
 # The block estimator under a design: the label of partition block `rows`
@@ -59,7 +54,7 @@ design_block_label <- function(design, rows, lab) {
   }
   part <- list(Q = qr.Q(qa)[, seq_len(qa$rank), drop = FALSE])
   class(part) <- "bahsic_design"
-  design_label(part, lab)
+  project_label(part, lab)
 }
 
 # The design's arguments against a selector's others, before any data: the

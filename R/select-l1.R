@@ -67,8 +67,9 @@
 #' `lambda`, `steps`.
 #'
 #' **Study designs** (`covariates`, `block`; see [design]): `l1_hsic()`
-#' maximises HSIC with the label projected off the design (\eqn{W =
-#' PLP/(m-1)^2}, as in [bahsic()]) and records it in `settings$design`.
+#' maximises HSIC of the features residualised on the design with the label
+#' projected off it (\eqn{W = PLP/(m-1)^2}, as in [bahsic()]) and records it
+#' in `settings$design`.
 #' `l1_lsmi()` refuses a design: it fits the density ratio of the features
 #' and the outcome, which has no label kernel to project; its conditional
 #' form (the ratio given the covariates) is not in this version.

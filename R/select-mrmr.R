@@ -60,10 +60,11 @@
 #' redundancy over pairs of distinct features (the criterion of eq. 7 of
 #' Peng et al. with its sums as means), `path$sigma` the width.
 #'
-#' **Study designs** (`covariates`, `block`; see [design]): the relevance of a
-#' feature is its HSIC with the label projected off the design (\eqn{PLP}, as
-#' in [bahsic()]; the normalisation uses the projected label's HSIC with
-#' itself); the redundancy between features is not changed. The unbiased
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design and
+#' the relevance of a feature is its HSIC with the label projected off it
+#' (\eqn{PLP}; the normalisation uses the projected label's HSIC with
+#' itself); the redundancy is that of the residualised features. The unbiased
 #' estimator is refused with a design. `settings$design` records it.
 #'
 #' @inheritParams bahsic

@@ -80,12 +80,12 @@
 #' differently.) Worth it when an iteration's share per worker takes much
 #' longer than shipping the data: many bootstraps, several machines.
 #'
-#' **Study designs** (`covariates`, `block`; see [design]): the label kernel
-#' is projected off the design on all samples, \eqn{PLP} as in [bahsic()], and
-#' then restricted to each subsample; the alignment's centring within a
-#' subsample does not repeat the projection, so there the label is orthogonal
-#' to the covariates only approximately. The data kernel is not changed.
-#' `settings$design` records the design.
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design on all
+#' samples and the label kernel is projected off it, \eqn{PLP}, then
+#' restricted to each subsample; the alignment's centring within a subsample
+#' does not repeat the projection, so there the label is orthogonal to the
+#' covariates only approximately. `settings$design` records the design.
 #'
 #' @inheritParams bahsic
 #' @eval roxygen_parallel("the bootstraps of each iteration")

@@ -73,9 +73,10 @@
 #'
 #' **Study designs**: `clinical_rfe()` refuses `covariates` and `block`: it
 #' trains an SVM on the class labels, and an SVM adjusted for covariates is
-#' another model, not a projection of its labels. `bahsic(x, y, kernel =
-#' kernel_clinical(), covariates = ...)` ranks by the clinical kernel's
-#' dependence given the design.
+#' another model, not a projection of its labels (and the clinical kernel's
+#' columns cannot be residualised on the covariates). [bahsic()] on numeric
+#' features (factors as dummy columns, as its formula interface codes them)
+#' ranks by dependence given the design.
 #'
 #' @inheritParams bahsic
 #' @param x samples x features: a data frame with numeric (continuous),

@@ -85,10 +85,11 @@
 #' the number of non-zero weights, `hsic` HSIC(w), `sigma` the width and
 #' `objective` the penalised objective.
 #'
-#' **Study designs** (`covariates`, `block`; see [design]): the weights
-#' \eqn{W} become \eqn{PLP/(m-1)^2}, the label projected off the design as in
-#' [bahsic()], so the weighted kernel's HSIC is its dependence given the
-#' design; the unbiased estimator is refused with a design.
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design and
+#' \eqn{W} becomes \eqn{PLP/(m-1)^2}, so the weighted kernel's HSIC is the
+#' dependence given the design; the unbiased estimator is refused with a
+#' design.
 #' `settings$design` records it.
 #'
 #' @inheritParams bahsic

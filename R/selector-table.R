@@ -143,8 +143,8 @@ selector_table <- list(
       "randsel().")),
     design = paste0("it trains an SVM on the +-1 class labels, and an SVM adjusted for ",
                     "covariates or blocks is another model, not a projection of its labels. Use ",
-                    "bahsic(x, y, kernel = kernel_clinical(), covariates = ...), which ranks by ",
-                    "the clinical kernel's dependence given the design."))
+                    "bahsic(y ~ ., data = d, covariates = ...) on numeric features (factors as ",
+                    "dummy columns), which ranks by dependence given the design."))
 )
 
 # ---- readers ---------------------------------------------------------------------

@@ -12,8 +12,9 @@
 #              (simulate_confounded(): 20 genes driven by batch alone, batch
 #              correlated with the class, a within-batch XOR pair and a
 #              within-batch linear gene among 300 genes, 120 samples), `n_sim`
-#              data sets: the ranks of the truth and the best batch gene, with
-#              and without covariates = ~ batch.
+#              data sets: the ranks of the truth, the best and the median
+#              batch gene (and the median noise gene), with and without
+#              covariates = ~ batch.
 #
 # Usage, after installing the package:
 #   Rscript inst/bench/bench-select-design.R [speed|confounded|all] [reps] [n_sim]
@@ -51,7 +52,10 @@ if (what %in% c("speed", "all")) {
   }
   med <- apply(times, 2L, stats::median)
   med_cpu <- apply(cpu, 2L, stats::median)
-  print(cbind(elapsed = round(times, 3), cpu = round(cpu, 3)))
+  colnames(times) <- paste0("elapsed_", names(runs))
+  colnames(cpu) <- paste0("cpu_", names(runs))
+  print(cbind(round(times, 3), round(cpu, 3)))
+  colnames(times) <- colnames(cpu) <- names(runs)
   cat(sprintf(paste0("median seconds, one thread: without covariates %.3f, with covariates %.3f ",
                      "(ratio %.3f); processor seconds %.3f and %.3f (ratio %.3f)\n"),
               med[["none"]], med[["covariates"]], med[["covariates"]] / med[["none"]],
@@ -81,10 +85,14 @@ if (what %in% c("confounded", "all")) {
     sim <- bahsic:::simulate_confounded()
     f0 <- bahsic(sim$x, sim$y, threads = 1L)
     f1 <- bahsic(sim$x, sim$y, threads = 1L, covariates = ~ batch, data = sim$data)
+    noise <- setdiff(colnames(sim$x), c(sim$truth, sim$batch_genes))
     data.frame(seed = s, truth_cov = paste(rank_of(f1, sim$truth), collapse = ","),
                best_batch_cov = min(rank_of(f1, sim$batch_genes)),
+               median_batch_cov = stats::median(rank_of(f1, sim$batch_genes)),
+               median_noise_cov = stats::median(rank_of(f1, noise)),
                truth_none = paste(rank_of(f0, sim$truth), collapse = ","),
-               batch_top10_none = sum(rank_of(f0, sim$batch_genes) <= 10L))
+               batch_top10_none = sum(rank_of(f0, sim$batch_genes) <= 10L),
+               median_batch_none = stats::median(rank_of(f0, sim$batch_genes)))
   })
   tab <- do.call(rbind, rows)
   cat("\nConfounded study (120 samples, 300 genes, 20 batch genes; truth: xor1, xor2, linear)\n")
