@@ -15,15 +15,22 @@
 #              data sets: the ranks of the truth, the best and the median
 #              batch gene (and the median noise gene), with and without
 #              covariates = ~ batch.
+#   calibration the per-gene tests of bahsic()'s screen under a design (the
+#              one-pass C test against P L P, gamma moments of all
+#              permutations of H K H and P L P) on 2,000 null genes shifted by
+#              4 batches that are correlated with the class (m = 100): the
+#              Kolmogorov-Smirnov distance to uniform and P(p < 0.05), beside
+#              feature_scores(method = "hsic", covariates = ), whose moments
+#              are those of the residualised pair P K P, P L P.
 #
 # Usage, after installing the package:
-#   Rscript inst/bench/bench-select-design.R [speed|confounded|all] [reps] [n_sim]
+#   Rscript inst/bench/bench-select-design.R [speed|confounded|calibration|all] [reps] [n_sim]
 suppressPackageStartupMessages(library(bahsic))
 args <- commandArgs(trailingOnly = TRUE)
 what <- if (length(args) >= 1L) args[1L] else "all"
 reps <- if (length(args) >= 2L) as.integer(args[2L]) else 5L
 n_sim <- if (length(args) >= 3L) as.integer(args[3L]) else 10L
-stopifnot(what %in% c("speed", "confounded", "all"), reps >= 1L, n_sim >= 1L)
+stopifnot(what %in% c("speed", "confounded", "calibration", "all"), reps >= 1L, n_sim >= 1L)
 
 if (what %in% c("speed", "all")) {
   suppressPackageStartupMessages(library(ALL))
@@ -97,4 +104,33 @@ if (what %in% c("confounded", "all")) {
   tab <- do.call(rbind, rows)
   cat("\nConfounded study (120 samples, 300 genes, 20 batch genes; truth: xor1, xor2, linear)\n")
   print(tab, row.names = FALSE)
+}
+
+if (what %in% c("calibration", "all")) {
+  set.seed(11)
+  m <- 100L
+  p <- 2000L
+  batch <- factor(rep(1:4, each = 25))
+  y <- factor(ifelse(stats::runif(m) < c(0.8, 0.2, 0.8, 0.2)[batch], "b", "a"))
+  x <- matrix(stats::rnorm(m * p), m) + matrix(stats::rnorm(4 * p), 4)[batch, ] * 1.5
+  d <- bahsic:::resolve_design(bahsic:::design_spec(batch), m)
+  # the screen's per-gene tests as screen_genes() runs them on the problem's genes
+  xr <- scale(bahsic:::design_features(d, x))
+  kl <- bahsic:::screen_label(list(design = d, y = y, threads = 1L, m = m),
+                              default_label_kernel(y))
+  scorer <- bahsic:::kernel_block_scorer(y, m, bahsic:::screen_score_method, kernel_gaussian(),
+                                         kl, "biased", 1L)
+  p_screen <- scorer(xr)$p_value
+  p_exact <- feature_scores(x, y, method = "hsic", covariates = batch, threads = 1L)$p_value
+  p_none <- feature_scores(x, y, method = "hsic", threads = 1L)$p_value
+  row <- function(label, pv) {
+    cat(sprintf("  %-40s KS D %.3f, P(p < 0.05) %.4f\n", label,
+                stats::ks.test(pv, "punif")$statistic, mean(pv < 0.05)))
+  }
+  cat("\nCalibration of the screen's per-gene tests (2,000 null genes, 4 batches, m = 100)\n")
+  row("screen, covariates (H K H, P L P moments)", p_screen)
+  row("feature_scores, covariates (P K P)", p_exact)
+  row("feature_scores, no covariates", p_none)
+  cat(sprintf("  screen / exact p-values: mean ratio %.4f, correlation of log p %.5f\n",
+              mean(p_screen / p_exact), stats::cor(log(p_screen), log(p_exact))))
 }
