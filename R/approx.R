@@ -213,18 +213,21 @@ median_sigma <- function(x, squared, n_max = 1000L, arg = "x") {
 
 # hsic() with approx "ichol", "rff" or "block": the problem as hsic_prepare()
 # prepares it, without the m x m matrices (prepare_problem(), labels "kernel").
-hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, threads, approx,
-                        call) {
+# inputs: na_action, assay, threads and design (design_spec()) as hsic() got them.
+hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, approx, call, inputs) {
   check_kernel(kernel_x, "kernel",
                where = "with an approximation (approx other than \"exact\")")
-  threads <- check_threads(threads)
+  threads <- check_threads(inputs$threads)
+  na_action <- inputs$na_action
+  assay <- inputs$assay
+  design <- inputs$design
   unbiased <- estimator == "unbiased"
   d <- prepare_problem(x, y, list(
     kernel = kernel_x, kernel_y = kernel_y, na_action = na_action, assay = assay,
     threads = threads, min_first = TRUE, min_m = if (unbiased) 4L else 2L,
     min_what = sprintf("The %s HSIC estimator", estimator),
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-    outcome_what = "hsic()", labels = "kernel"))
+    outcome_what = "hsic()", labels = "kernel", design = design))
   m <- d$m
   kernel_y <- d$kernel_y
   extra <- list()
@@ -247,8 +250,11 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
     ky <- b$kernel_y
     extra$n_blocks <- b$n_blocks
   } else {
-    lr <- hsic_lowrank(d$x, d$y, kernel_x, kernel_y, approx, threads)
+    lr <- hsic_lowrank(d$x, d$y, kernel_x, kernel_y, approx, threads, d$design)
     st <- lr$stats
+    # under a design the label factor is P F: HSIC0 = ||G' P F||^2 / df^2
+    # (R/design-kernel.R); HSIC1 and its variance have no such form
+    if (!is.null(d$design)) st <- c(st[1L] * (m - 1)^2 / d$design$df^2, NA_real_, NA_real_)
     hsic0 <- st[1L]
     hsic1 <- if (m >= 4L) st[2L] else NA_real_
     se <- if (m >= 4L) sqrt(max(st[3L], 0)) else NA_real_
@@ -257,6 +263,7 @@ hsic_approx <- function(x, y, kernel_x, kernel_y, estimator, na_action, assay, t
     extra$rank <- lr$rank
     if (approx$name == "ichol") extra$residual <- lr$residual
   }
+  extra$design <- d$design
   structure(c(list(estimate = if (unbiased) hsic1 else hsic0, estimator = estimator, se = se,
                    hsic0 = hsic0, hsic1 = hsic1, m = m, kernel = kx, kernel_y = ky,
                    call = call, approx = approx), extra),
@@ -620,7 +627,7 @@ pivoted_cholesky_fit <- function(L, approx) {
 # hsic() with approx "ichol" or "rff": HSIC0, HSIC1 and the variance of HSIC1
 # from the two factors in O(m r s) (bk_lowrank_hsic()); one warning for both
 # factors when their residual is large (ichol_residual_warning()).
-hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L) {
+hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L, design = NULL) {
   if (approx$name == "rff") {
     # the draws first, then the label factor, as kernel_factor() would; the
     # features themselves only in chunks (rff_hsic())
@@ -634,6 +641,7 @@ hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L) {
     fx$r <- ncol(fx$Z)
   }
   fy <- label_factor(kernel_y, y, approx, warn = FALSE)
+  fy$F <- design_factor(design, fy$F)
   ichol_residual_warning(list(fx$fit, fy$fit))
   st <- if (approx$name == "rff") {
     rff_hsic(x, fy$F, dr, approx, threads)

@@ -78,7 +78,13 @@
 #' @param approx `"exact"` (the default), `"ichol"`, `"rff"`, `"block"`, or
 #'   an approximation from [approx_ichol()], [approx_rff()] or
 #'   [approx_block()] with its settings; see Details.
-#' @param formula,data,subset,na.action formula interface, as in [stats::lm()].
+#' @template design-args
+#' @param data for the formula interface, the data of the formula, as in
+#'   [stats::lm()] (a `covariates` formula is evaluated in it too); for the
+#'   default method, a data frame of the samples' annotation, one row per
+#'   sample, in which a `covariates` formula (and a `block` given by name) is
+#'   evaluated.
+#' @param formula,subset,na.action formula interface, as in [stats::lm()].
 #' @param ... for the formula interface, the arguments of the default method.
 #'   A name that is none of the arguments documented here is an error that
 #'   names it and suggests the closest; a unique prefix is accepted, as
@@ -118,21 +124,29 @@ hsic <- function(x, ...) {
 hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("unbiased", "biased"),
                          na_action = c("fail", "omit"), assay = 1L, threads = default_threads(),
-                         approx = "exact", ...) {
+                         approx = "exact", covariates = NULL, block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "hsic")
-  estimator <- arg_match(estimator)
+  design <- design_spec(covariates, block, data)
+  estimator <- hsic_design_estimator(design, estimator, !missing(estimator))
   approx <- resolve_approx(approx)
+  if (!is.null(design) && approx$name == "block") {
+    design_refuse("hsic(approx = \"block\")", paste0(
+      "its random blocks of samples cut across the design's strata and blocks. Use approx = ",
+      "\"ichol\" or \"rff\", whose label factor is projected off the covariates."))
+  }
   if (approx$name != "exact") {
-    return(hsic_approx(x, y, kernel, kernel_y, estimator, na_action, assay, threads, approx,
-                       match.call()))
+    return(hsic_approx(x, y, kernel, kernel_y, estimator, approx, match.call(),
+                       list(na_action = na_action, assay = assay, threads = threads,
+                            design = design)))
   }
   unbiased <- estimator == "unbiased"
   prep <- hsic_prepare(x, y, kernel, list(
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = if (unbiased) 4L else 2L, min_what = sprintf("The %s HSIC estimator", estimator),
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-    outcome_what = "hsic()", approximable = TRUE))
+    outcome_what = "hsic()", approximable = TRUE, design = design))
   lab <- prep$label
+  if (!is.null(prep$design)) return(hsic_design_result(prep, approx, match.call()))
   st <- .Call(C_hsic_stats, prep$K, label_arg(lab))
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
@@ -159,6 +173,10 @@ print.bahsic_hsic <- function(x, digits = max(3L, getOption("digits") - 3L), ...
               format(x$se, digits = digits), x$m))
   cat("  data kernel:  ", x$kernel$label, format_sigma(x$kernel), "\n", sep = "")
   cat("  label kernel: ", x$kernel_y$label, "\n", sep = "")
+  if (!is.null(x$design)) {
+    cat("  design: ", x$design$text, " (label kernel residualised: tr(K P L P) / df^2, df = ",
+        x$design$df, ")\n", sep = "")
+  }
   if (!is.null(x$approx) && x$approx$name != "exact") {
     cat("  approximation: ", x$approx$label, sep = "")
     if (!is.null(x$rank)) {
@@ -250,8 +268,10 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                               method = c("gamma", "permutation"), n_perm = 1000L,
                               estimator = c("biased", "unbiased"),
                               na_action = c("fail", "omit"), assay = 1L, threads = default_threads(),
-                              parallel = NULL, ...) {
+                              parallel = NULL, covariates = NULL, block = NULL, data = NULL,
+                              ...) {
   check_dots(..., .fn = "hsic_test")
+  design <- design_spec(covariates, block, data)
   method <- arg_match(method)
   if (method == "gamma") {
     # the gamma approximation has its own statistic (the biased one) and no draws
@@ -260,6 +280,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     if (!missing(parallel)) stop_unused("parallel", "method = \"permutation\"", "the gamma test")
   }
   estimator <- arg_match(estimator)
+  if (!is.null(design)) estimator <- hsic_design_estimator(design, estimator, !missing(estimator))
   run <- check_parallel(parallel)
   # as feature_scores() checks it: 2.5 is an error, not 2 permutations
   check_whole(n_perm, "n_perm", 1L)
@@ -273,10 +294,17 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   prep <- hsic_prepare(x, y, kernel, list(
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = min_m, min_what = sprintf("The %s test", method), min_hint = hint,
-    outcome_what = "hsic_test()"))
+    outcome_what = "hsic_test()", design = design))
   lab <- prep$label
   m <- prep$m
-  if (method == "gamma") {
+  if (!is.null(prep$design) && method == "gamma") {
+    g <- design_gamma(prep$K, lab, prep$design)
+    out <- list(statistic = c("tr(K P L P) / m" = g$stat / m),
+                parameter = c(shape = g$shape, scale = g$scale / m), p.value = g$p,
+                estimate = c(HSIC0 = g$stat / prep$design$df^2),
+                method = paste0("HSIC test of independence given ", prep$design$text,
+                                " (gamma approximation, permutation moments)"))
+  } else if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
     g <- .Call(C_hsic_gamma, prep$K, label_arg(lab))
@@ -295,6 +323,10 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                 method = "HSIC test of independence (gamma approximation)")
   } else {
     out <- hsic_perm_test(prep, as.integer(n_perm), estimator, parallel, run)
+    if (!is.null(prep$design)) {
+      out$method <- sprintf("HSIC test of independence given %s (%d permutations %s)",
+                            prep$design$text, n_perm, design_perm_words(prep$design))
+    }
   }
   out$data.name <- dname
   out$null.value <- c(HSIC = 0)
@@ -310,7 +342,15 @@ hsic_perm_test <- function(prep, n_perm, estimator, parallel, run) {
   lab <- prep$label
   m <- prep$m
   check_perm_size(n_perm, m)
-  perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
+  if (!is.null(prep$design)) {
+    # tr(PKP pi W pi'): labels permuted within the strata, or their residuals
+    # (R/design-kernel.R)
+    perms <- design_perms(prep$design, n_perm)
+    lab <- design_label(prep$design, lab)
+    prep$K <- design_weights(prep$design, prep$K)
+  } else {
+    perms <- vapply(seq_len(n_perm), function(i) sample.int(m), integer(m))
+  }
   if (m == 1L) perms <- matrix(perms, nrow = 1L)
   obs <- .Call(C_hsic_stats, prep$K, label_arg(lab))
   k <- if (estimator == "unbiased") 2L else 1L

@@ -55,11 +55,18 @@
 #   blocks, bw  the block partition and its weights (labels "block")
 #   fy          the label factor (labels "ichol", "rff")
 #   omega, phase the random Fourier frequencies and phases (labels "rff")
-#   design      the resolved study design (R/design.R) or NULL
+#   design      the resolved study design (R/design.R) or NULL; with one, the
+#               label, W and the label factor are projected off it
+#               (R/select-design.R)
 #   mode        "exact", "block", "rff" or "ichol"
 #   estimator, standardize, threads   as resolved
 prepare_problem <- function(x, y, spec) {
   pr <- problem_inputs(x, y, spec)
+  # the features and a numeric outcome residualised on the design (R/design-kernel.R)
+  if (!is.null(pr$design)) {
+    if (!pr$unsupervised) pr$y <- design_outcome(pr$design, pr$y)
+    pr$x <- design_features(pr$design, pr$x, spec[["kernel"]])
+  }
   if (!is.null(spec[["check_inputs"]])) spec[["check_inputs"]](pr)
   if (isTRUE(spec[["drop_constant"]])) pr$varying <- !.Call(C_constant_columns, pr$x)
   if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features)
@@ -103,13 +110,15 @@ problem_labels <- function(pr, spec) {
     pr$K <- gram(spec[["kernel"]], pr$x, pr$threads, sample_median = TRUE)
   }
   if (labels %in% c("W", "gram")) {
-    pr$label <- label_gram(pr$kernel_y, pr$y, pr$threads)
+    # under a study design the label is projected off it (R/select-design.R)
+    pr$label <- project_label(pr$design, label_gram(pr$kernel_y, pr$y, pr$threads))
     pr$kernel_y <- pr$label$kernel
     if (labels == "W") pr$W <- weight_matrix(pr$label, pr$m, pr$estimator)
   } else if (labels == "block") {
     pr <- problem_block(pr, spec[["approx"]])
   } else if (labels == "ichol") {
     pr$fy <- label_factor(pr$kernel_y, pr$y, spec[["approx"]], warn = FALSE)
+    pr$fy$F <- design_factor(pr$design, pr$fy$F)
     pr$kernel_y <- pr$fy$kernel
   } else if (labels == "rff") {
     pr <- problem_rff(pr, spec[["kernel"]], spec[["approx"]])
@@ -124,7 +133,7 @@ problem_block <- function(pr, approx) {
   pr$blocks <- block_partition(pr$m, approx$params$size, approx$params$n_partitions)
   check_block_memory(pr$blocks, approx$params$size)
   if (!identical(pr$blocks$rows, seq_len(pr$m))) pr$x <- pr$x[pr$blocks$rows, , drop = FALSE]
-  pr$bw <- block_weights(pr$kernel_y, pr$y, pr$blocks, pr$estimator, pr$threads)
+  pr$bw <- block_weights(pr$kernel_y, pr$y, pr$blocks, pr$estimator, pr$threads, pr$design)
   pr$kernel_y <- pr$bw$kernel
   pr
 }
@@ -139,6 +148,7 @@ problem_rff <- function(pr, kernel, approx) {
   pr$omega <- rff_frequencies(kernel, n_rff, pr$p)
   pr$phase <- stats::runif(n_rff, 0, 2 * pi)
   pr$fy <- label_factor(pr$kernel_y, pr$y, approx)
+  pr$fy$F <- design_factor(pr$design, pr$fy$F)
   pr$kernel_y <- pr$fy$kernel
   check_select_factor_memory(pr$m, pr$p, n_rff, ncol(pr$fy$F), pr$threads, approx)
   pr

@@ -121,7 +121,7 @@ design_methods_words <- function() methods_words(function(r) identical(r$design,
 moments_scorer <- function(y, m, method, args) with_means(function(b) class_moments(b, y))
 kernel_scorer <- function(y, m, method, args) {
   kernel_block_scorer(y, m, method, args$kernel, args$kernel_y, args$estimator, args$threads,
-                      args$n_perm)
+                      args$n_perm, args$design)
 }
 maxt_spec <- function(outcomes, mode, unit_norm, pooled_mode = NULL, post = NULL) {
   list(outcomes = outcomes, mode = mode, pooled_mode = pooled_mode, unit_norm = unit_norm,
@@ -203,6 +203,7 @@ score_table <- list(
     "mmd", "maximum mean discrepancy", "kernel", two_classes, scorer = kernel_scorer,
     p_values = "kernel test", uses = "kernel",
     kernel = list(label = "balanced", weights = "gram", permuted = "score"),
+    design = "adjusts",
     doc = paste("biased squared maximum mean discrepancy between the two classes with the",
                 "data kernel `kernel`, equal to HSIC0 \\eqn{(m-1)^2} with",
                 "[label_kernel_binary()] (eq. 26).")),
@@ -211,6 +212,7 @@ score_table <- list(
     scorer = kernel_scorer, p_values = "kernel test", uses = c("kernel", "kernel_y"),
     aliases = "alignment",
     kernel = list(label = "two classes", weights = "gram", permuted = "centred"),
+    design = "adjusts",
     doc = paste("unnormalised kernel target alignment \\eqn{\\mathrm{tr}(K L)} (section",
                 "6.4), with \\eqn{L = y y^\\top}, \\eqn{y = \\pm 1}, for two classes, or",
                 "`kernel_y`.")),
@@ -219,6 +221,7 @@ score_table <- list(
     p_values = "kernel test", default_for = "matrix",
     uses = c("kernel", "kernel_y", "estimator"),
     kernel = list(label = "default", weights = "W", permuted = "score"),
+    design = "adjusts",
     doc = paste("HSIC of each feature alone (estimator `estimator`) with `kernel` and",
                 "`kernel_y`.")),
   wilcoxon = score_method(

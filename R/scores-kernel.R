@@ -38,7 +38,7 @@
 # permutations drawn here, once, from the caller's RNG (so the p-values do
 # not depend on block_size, threads or the back end).
 kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threads,
-                                n_perm = NULL) {
+                                n_perm = NULL, design = NULL) {
   check_kernel(kernel, "kernel", where = "in feature_scores()")
   if (kernel$name == "precomputed") {
     stop("A precomputed kernel cannot be applied to single features; give a kernel function.",
@@ -46,6 +46,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   }
   # the method's label kernel, weights and permuted statistic (score_table)
   spec <- score_row(method)$kernel
+  y <- design_outcome(design, y)
   if (spec$label == "balanced") {
     kernel_y <- label_kernel_binary(balanced = TRUE)
   } else if (is.null(kernel_y)) {
@@ -68,6 +69,15 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   lab <- pr$label
   W <- if (spec$weights == "W") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
   median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
+  if (!is.null(design)) {
+    if (spec$weights == "W" && estimator == "unbiased") {
+      design_refuse(sprintf("method = \"%s\" with estimator = \"unbiased\"", method), paste0(
+        "the unbiased HSIC1 has no form on residualised kernels. Use estimator = \"biased\"."))
+    }
+    # the label side residualised (R/design-kernel.R): the score tr(K P L P)
+    # (/ df^2 for hsic), its test on the residualised pair
+    return(design_block_scorer(W, lab, spec, kernel, median_width, threads, n_perm, design))
+  }
   test <- test_label_side(if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y), m)
   if (!is.null(n_perm)) {
     n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -148,6 +158,11 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
 # dependence on the outcome, p = 1 (its permuted statistics all tie with the
 # observed one, and the gamma test, undefined there, is given the same).
 feature_p_values <- function(b, opts, test, constant) {
+  if (!is.null(test$design) && is.null(test$perms)) {
+    p <- design_feature_gamma(b, opts, test)
+    p[constant] <- 1
+    return(p)
+  }
   opts <- c(opts, test[c("Lc", "tb", "ub", "wb")])
   if (!is.null(test$perms)) opts <- c(opts, test[c("Wt", "perms")])
   out <- .Call(C_feature_hsic_test, b, opts)

@@ -66,6 +66,14 @@
 #' HSIC, whichever is optimised), `sigma` the width, and `restart`, `z`,
 #' `lambda`, `steps`.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): `l1_hsic()`
+#' maximises HSIC of the features residualised on the design with the label
+#' projected off it (\eqn{W = PLP/(m-1)^2}, as in [bahsic()]) and records it
+#' in `settings$design`.
+#' `l1_lsmi()` refuses a design: it fits the density ratio of the features
+#' and the outcome, which has no label kernel to project; its conditional
+#' form (the ratio given the covariates) is not in this version.
+#'
 #' @inheritParams bahsic
 #' @param n_features number of features to select (non-zero weights), from
 #'   1 to the number of features.
@@ -124,8 +132,10 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
                             max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
                             z_start = 1, max_bisect = 12L, standardize = TRUE,
                             verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                            kernel_y = NULL, unsupervised = FALSE, ...) {
+                            kernel_y = NULL, unsupervised = FALSE, covariates = NULL,
+                            block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "l1_lsmi")
+  refuse_design("l1_lsmi", covariates, block, data)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
   check_grid(lambda, "lambda")
@@ -186,8 +196,11 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                             max_iter = 100L, tol_grad = 1e-6, tol_progress = 1e-6,
                             z_start = 1, max_bisect = 12L, standardize = TRUE,
                             verbose = FALSE, na_action = c("fail", "omit"), assay = 1L,
-                            unsupervised = FALSE, ...) {
+                            unsupervised = FALSE, covariates = NULL, block = NULL, data = NULL,
+                            ...) {
   check_dots(..., .fn = "l1_hsic")
+  design <- selector_design_spec("l1_hsic", covariates, block, data)
+  check_selector_design("l1_hsic", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
   # HSIC0 = sum(K * W), W = HLH / (m - 1)^2 (slide "HSIC"); before it, the
@@ -200,7 +213,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                      list(na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
                           unsupervised = unsupervised, min_what = "l1_hsic()", labels = "W",
                           estimator = "biased", threads = 1L,
-                          memory = function(pr) check_memory(pr$m, 5)))
+                          memory = function(pr) check_memory(pr$m, 5), design = design))
   xs <- prep$x
   m <- prep$m
   W <- prep$W
@@ -216,6 +229,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
                    restarts = prep$restarts, exact = res$exact, max_iter = prep$max_iter,
                    tol_grad = tol_grad, tol_progress = tol_progress, z_start = z_start,
                    standardize = standardize, n_samples = m)
+  settings <- design_settings(settings, prep$design)
   l1_result("l1_hsic", prep, res, settings, match.call())
 }
 
@@ -278,7 +292,7 @@ l1_prepare <- function(x, y, n_features, ctl, spec) {
   c(list(x = pr$x[, pr$varying, drop = FALSE], y = pr$y, kernel_y = pr$kernel_y,
          unsupervised = pr$unsupervised, features = pr$features, m = pr$m, p = pr$p,
          active = which(pr$varying), n_features = as.integer(n_features), W = pr$W,
-         annotation = pr$annotation, rows = pr$rows), ctl)
+         annotation = pr$annotation, rows = pr$rows, design = pr$design), ctl)
 }
 
 # Gradient projection for one z (slide "Gradient Projection Algorithm"):

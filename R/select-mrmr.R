@@ -60,6 +60,13 @@
 #' redundancy over pairs of distinct features (the criterion of eq. 7 of
 #' Peng et al. with its sums as means), `path$sigma` the width.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design and
+#' the relevance of a feature is its HSIC with the label projected off it
+#' (\eqn{PLP}; the normalisation uses the projected label's HSIC with
+#' itself); the redundancy is that of the residualised features. The unbiased
+#' estimator is refused with a design. `settings$design` records it.
+#'
 #' @inheritParams bahsic
 #' @param sigma width policy for Gaussian and Laplace kernels, for a single
 #'   feature: `"dimension"` or `"fixed"`, see Details.
@@ -102,7 +109,8 @@ mrmr.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
                          estimator = c("biased", "unbiased"), sigma = c("dimension", "fixed"),
                          normalize = TRUE, add = 0, n_features = 50L, standardize = TRUE,
                          threads = default_threads(), verbose = FALSE,
-                         na_action = c("fail", "omit"), assay = 1L, ...) {
+                         na_action = c("fail", "omit"), assay = 1L, covariates = NULL,
+                         block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "mrmr")
   v <- mget(setdiff(names(formals()), c("x", "y", "...")))
   v$estimator <- arg_match(estimator)
@@ -126,7 +134,7 @@ mrmr_arg_list <- function(v, all) {
        sigma_grid = NULL, normalize = v$normalize, step = v$add, step_arg = "add",
        n_features = v$n_features, all = all, standardize = v$standardize, threads = v$threads,
        verbose = v$verbose, na_action = v$na_action, assay = v$assay, approx = "exact",
-       unsupervised = FALSE)
+       unsupervised = FALSE, design = selector_design_spec("mrmr", v$covariates, v$block, v$data))
 }
 
 # The arguments of mrmr.default() checked as fohsic()'s are
@@ -220,6 +228,7 @@ mrmr_result <- function(pr, res, args, call) {
                    normalize = args$normalize, add = args$step,
                    n_features = res$n_features, standardize = pr$standardize,
                    n_samples = pr$m, threads = pr$threads)
+  settings <- design_settings(settings, pr$design)
   call[[1L]] <- as.name("mrmr")
   new_selection("mrmr", features, path, settings, call, annotation = pr$annotation,
                 outcome = selection_outcome(pr))

@@ -80,6 +80,13 @@
 #' differently.) Worth it when an iteration's share per worker takes much
 #' longer than shipping the data: many bootstraps, several machines.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design on all
+#' samples and the label kernel is projected off it, \eqn{PLP}, then
+#' restricted to each subsample; the alignment's centring within a subsample
+#' does not repeat the projection, so there the label is orthogonal to the
+#' covariates only approximately. `settings$design` records the design.
+#'
 #' @inheritParams bahsic
 #' @eval roxygen_parallel("the bootstraps of each iteration")
 #' @param kernel kernel on the features, see [kernels] (not precomputed).
@@ -137,8 +144,11 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                             fix_top = NULL, fix_times = NULL, kernel = kernel_gaussian(),
                             kernel_y = NULL, stop_at = 2, standardize = TRUE, threads = default_threads(),
                             parallel = NULL, verbose = FALSE, na_action = c("fail", "omit"),
-                            assay = 1L, unsupervised = FALSE, ...) {
+                            assay = 1L, unsupervised = FALSE, covariates = NULL, block = NULL,
+                            data = NULL, ...) {
   check_dots(..., .fn = "randsel")
+  design <- selector_design_spec("randsel", covariates, block, data)
+  check_selector_design("randsel", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
   call <- match.call()
@@ -162,7 +172,8 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
     na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
     unsupervised = unsupervised, min_m = 3L, min_what = "randsel()",
     standardize = standardize, threads = threads, labels = "gram",
-    memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m), n_boot)))
+    memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m), n_boot),
+    design = design))
 
   release <- hold_parallel(parallel)
   on.exit(release(), add = TRUE)
@@ -179,6 +190,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
                    fix_top = fix_top, fix_times = fix_times, stop_at = as.integer(stop_at),
                    standardize = standardize, n_samples = pr$m, threads = threads)
   if (pr$unsupervised) settings$unsupervised <- TRUE
+  settings <- design_settings(settings, pr$design)
   call[[1L]] <- as.name("randsel")
   randsel_result(pr, res, settings, call)
 }

@@ -71,6 +71,13 @@
 #' kernlab's SVM solver does not check, so one SVM runs to its end first
 #' (milliseconds on a hundred samples, one to a few seconds on 500 to 2000).
 #'
+#' **Study designs**: `clinical_rfe()` refuses `covariates` and `block`: it
+#' trains an SVM on the class labels, and an SVM adjusted for covariates is
+#' another model, not a projection of its labels (and the clinical kernel's
+#' columns cannot be residualised on the covariates). [bahsic()] on numeric
+#' features (factors as dummy columns, as its formula interface codes them)
+#' ranks by dependence given the design.
+#'
 #' @inheritParams bahsic
 #' @param x samples x features: a data frame with numeric (continuous),
 #'   factor, character or logical (categorical) and ordered-factor columns (see
@@ -143,8 +150,10 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
                                  kernel = kernel_clinical(), drop = 0.2, C = 1,
                                  j_svm = c("share", "paper"), mkl_control = list(),
                                  threads = default_threads(), verbose = FALSE,
-                                 na_action = c("fail", "omit"), assay = 1L, ...) {
+                                 na_action = c("fail", "omit"), assay = 1L, covariates = NULL,
+                                 block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "clinical_rfe")
+  refuse_design("clinical_rfe", covariates, block, data)
   call <- match.call()
   importance <- arg_match(importance)
   if (importance == "mkl" && !missing(j_svm)) {
@@ -167,11 +176,7 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   ctl <- rfe_mkl_control(mkl_control)
   check_flag(verbose, "verbose")
   threads <- check_threads(threads)
-  if (!have_namespace("kernlab")) {
-    stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
-                "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
-         call. = FALSE)
-  }
+  check_kernlab()
   d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         clinical = TRUE)
   y <- d$y
@@ -218,6 +223,15 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   call[[1L]] <- as.name("clinical_rfe")
   new_selection(paste0("rfe_", importance), features, res$path, settings, call,
                 importance = imp, annotation = d$annotation, outcome = selection_outcome(d))
+}
+
+# The SVMs are kernlab's.
+check_kernlab <- function() {
+  if (!have_namespace("kernlab")) {
+    stop(paste0("clinical_rfe() trains its SVMs with the kernlab package: install it with ",
+                "install.packages(\"kernlab\") (Debian: apt-get install r-cran-kernlab)."),
+         call. = FALSE)
+  }
 }
 
 #' @rdname clinical_rfe

@@ -85,6 +85,13 @@
 #' the number of non-zero weights, `hsic` HSIC(w), `sigma` the width and
 #' `objective` the penalised objective.
 #'
+#' **Study designs** (`covariates`, `block`; see [design]): as in [bahsic()]
+#' the features (and a numeric outcome) are residualised on the design and
+#' \eqn{W} becomes \eqn{PLP/(m-1)^2}, so the weighted kernel's HSIC is the
+#' dependence given the design; the unbiased estimator is refused with a
+#' design.
+#' `settings$design` records it.
+#'
 #' @inheritParams bahsic
 #' @param lambda penalty on the number of non-zero weights, \eqn{\ge 0}, on
 #'   the scale of HSIC (see Details).
@@ -136,8 +143,11 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                                  kernel_y = NULL, estimator = c("biased", "unbiased"),
                                  standardize = TRUE, max_iter = 100L, tol = 1e-6, threads = default_threads(),
                                  na_action = c("fail", "omit"), assay = 1L,
-                                 unsupervised = FALSE, ...) {
+                                 unsupervised = FALSE, covariates = NULL, block = NULL,
+                                 data = NULL, ...) {
   check_dots(..., .fn = "hsic_weights")
+  design <- selector_design_spec("hsic_weights", covariates, block, data)
+  check_selector_design("hsic_weights", design)
   check_flag(unsupervised, "unsupervised")
   if (unsupervised && missing(y)) y <- NULL
   if (missing(lambda)) {
@@ -159,6 +169,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                         "concave parts (appendix A)."), kernel$name), call. = FALSE)
   }
   estimator <- arg_match(estimator)
+  check_design_estimator(design, estimator, "hsic_weights()")
   max_iter <- check_whole(max_iter, "max_iter", 1L)
   if (!is.numeric(tol) || length(tol) != 1L || !is.finite(tol) || tol < 0) {
     stop("'tol' must be a single number >= 0.", call. = FALSE)
@@ -170,7 +181,8 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
 
   pr <- prepare_problem(x, y, weights_spec(estimator, standardize, threads,
                                            list(na_action = arg_match(na_action), assay = assay,
-                                                kernel_y = kernel_y, unsupervised = unsupervised)))
+                                                kernel_y = kernel_y, unsupervised = unsupervised,
+                                                design = design)))
   xa <- pr$x[, pr$varying, drop = FALSE]
   # the width of the weighted kernel; settings keep the kernel as given (a
   # width left to the median heuristic stays NULL there)
@@ -187,6 +199,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
                    iterations = nrow(res$path) - 1L, max_iter = max_iter, tol = tol,
                    standardize = standardize, n_samples = pr$m, threads = threads)
   if (pr$unsupervised) settings$unsupervised <- TRUE
+  settings <- design_settings(settings, pr$design)
   call <- match.call()
   call[[1L]] <- as.name("hsic_weights")
   weights_result(pr, res, settings, call)
@@ -194,7 +207,7 @@ hsic_weights.default <- function(x, y, lambda, alpha = 5, kernel = kernel_gaussi
 
 # The problem of hsic_weights() (prepare_problem()): the varying columns
 # recorded before standardising, W for the estimator. `inputs`: na_action,
-# assay, kernel_y, unsupervised.
+# assay, kernel_y, unsupervised, design.
 weights_spec <- function(estimator, standardize, threads, inputs) {
   unbiased <- estimator == "unbiased"
   c(inputs, list(
