@@ -113,6 +113,12 @@
 #' # no m x m matrices: incomplete Cholesky, and blocks of 25 samples
 #' hsic(x, y, approx = "ichol")
 #' hsic(x, y, approx = approx_block(size = 25))
+#' # given a batch that shifts both x and the outcome
+#' batch <- factor(rep(c("a", "b"), each = 25))
+#' xb <- x + (batch == "b") * 2
+#' yb <- y + (batch == "b") * 2
+#' hsic(xb, yb, estimator = "biased")
+#' hsic(xb, yb, covariates = batch)
 #' @export
 hsic <- function(x, ...) {
   check_generic_args("hsic", if (!missing(x)) x, ...names())
@@ -256,6 +262,13 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #' y <- x[, 1] + rnorm(50)
 #' hsic_test(x, y)
 #' hsic_test(x, y, method = "permutation", n_perm = 200)
+#' # x and y both shifted by a batch, independent within the batches
+#' batch <- factor(rep(c("a", "b"), each = 25))
+#' xb <- x[, 2] + (batch == "b") * 2
+#' yb <- rnorm(50) + (batch == "b") * 2
+#' hsic_test(xb, yb)
+#' hsic_test(xb, yb, covariates = batch)
+#' hsic_test(xb, yb, covariates = batch, method = "permutation", n_perm = 200)
 #' @export
 hsic_test <- function(x, ...) {
   check_generic_args("hsic_test", if (!missing(x)) x, ...names())
@@ -324,6 +337,8 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else {
     out <- hsic_perm_test(prep, as.integer(n_perm), estimator, parallel, run)
     if (!is.null(prep$design)) {
+      # tr(K P L P) / df^2, as hsic() reports it (C divides by (m - 1)^2)
+      out$statistic <- out$statistic * (m - 1)^2 / prep$design$df^2
       out$method <- sprintf("HSIC test of independence given %s (%d permutations %s)",
                             prep$design$text, n_perm, design_perm_words(prep$design))
     }

@@ -27,6 +27,8 @@
 #           times 1.5) + N(0, 1); y two classes with P(class 2) = 0.2, 0.4,
 #           0.6, 0.8 in the batches.
 #   zlin:   z ~ N(0, 1); x_j = z + N(0, 1); y = z + N(0, 1) (numeric).
+#   pairs:  m / 2 patients with one sample of each class; x_j = patient mean
+#           (N(0, 3^2)) + N(0, 1); adjusted with block = patient.
 #   zsq:    x_j = z^2 + N(0, 1); y = z^2 + N(0, 1), adjusted for ~ z (the
 #           projection covers effects linear in the covariates' columns only)
 #           and for ~ poly(z, 2).
@@ -159,6 +161,18 @@ rows[[length(rows) + 1L]] <- row_of("batch", "(a+) 200 perms within batches",
                                     label_p(x, y, batch, n_perm = 200L))
 rows[[length(rows) + 1L]] <- row_of("batch", "(b) strata", strata_p(x, L, batch))
 rows[[length(rows) + 1L]] <- row_of("batch", "(c) kci", kci_p(x, L, Zb))
+# pairs: m / 2 patients, one sample of each class per patient; x_j = patient
+# mean (N(0, 3^2)) + N(0, 1); adjusted with block = patient (the package's
+# gamma, and 200 permutations within the pairs)
+patient <- factor(rep(seq_len(m / 2), each = 2))
+x <- matrix(rnorm(m / 2 * n_genes, sd = 3), m / 2)[as.integer(patient), ] +
+  matrix(rnorm(m * n_genes), m)
+y <- factor(rep(c("n", "t"), m / 2))
+rows[[length(rows) + 1L]] <- row_of("pairs", "none", none_p(x, y))
+rows[[length(rows) + 1L]] <- row_of("pairs", "(a+) package, block (gamma)", feature_scores(
+  x, y, method = "hsic", block = patient, adjust = "none")$p_value)
+rows[[length(rows) + 1L]] <- row_of("pairs", "(a+) 200 perms within pairs", feature_scores(
+  x, y, method = "hsic", block = patient, n_perm = 200L, adjust = "none")$p_value)
 # z, linear and squared
 z <- rnorm(m)
 for (sc in c("zlin", "zsq")) {
