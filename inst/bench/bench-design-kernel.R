@@ -2,11 +2,16 @@
 # test for a study design, measured on confounded null genes and on planted
 # non-linear effects.
 #
-#   (a) "label":   label-side projection, the package's choice: T = tr(K P L P),
-#                  P = I - Q Q' on span{1, covariates}; gamma p-values from the
-#                  permutation moments of the residualised pair (P K P, P L P)
-#                  (feature_scores(method = "hsic", covariates = ), and, for
-#                  the batch, its permutations within the batches, n_perm).
+#   (a) label-side projection with the data kernel on the raw features:
+#                  T = tr(K P L P), P = I - Q Q' on span{1, covariates}; gamma
+#                  p-values from the free-permutation moments of the
+#                  residualised pair (P K P, P L P) (plain R below).
+#   (a+) the package's choice (feature_scores(method = "hsic", covariates = )):
+#                  the same with the features residualised first (K on P x);
+#                  gamma moments: for classes within strata those of 200
+#                  permutations within the strata, otherwise the free
+#                  permutations' of the residualised pair; and n_perm
+#                  permutations within the strata.
 #   (b) "strata":  HSIC stratified within the levels of a discrete covariate,
 #                  T = sum_s tr(K_s H L_s H); gamma with the exact mean and
 #                  variance of the within-stratum permutations (the sum of
