@@ -244,6 +244,15 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #' p-value is the serial one whatever the back end. The gamma test has no
 #' permutations: `n_perm`, `estimator` and `parallel` are errors with it.
 #'
+#' **Covariates and blocks**: with `covariates` or `block` the test is of
+#' independence given the design: the features and a numeric outcome are
+#' residualised on it, the statistic is \eqn{\mathrm{tr}(KPLP)}, the
+#' permutations stay within the strata (exact for discrete covariates and
+#' blocks) or permute the outcome's residuals (Freedman and Lane 1983) for a
+#' continuous covariate, and the gamma test matches the moments of those
+#' permutations. See "Covariates and blocks" in [hsic()] for the details and
+#' the measured calibration.
+#'
 #' @inheritParams hsic
 #' @eval roxygen_parallel("the permutations")
 #' @param method `"gamma"` or `"permutation"`.
