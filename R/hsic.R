@@ -113,6 +113,12 @@
 #' # no m x m matrices: incomplete Cholesky, and blocks of 25 samples
 #' hsic(x, y, approx = "ichol")
 #' hsic(x, y, approx = approx_block(size = 25))
+#' # given a batch that shifts both x and the outcome
+#' batch <- factor(rep(c("a", "b"), each = 25))
+#' xb <- x + (batch == "b") * 2
+#' yb <- y + (batch == "b") * 2
+#' hsic(xb, yb, estimator = "biased")
+#' hsic(xb, yb, covariates = batch)
 #' @export
 hsic <- function(x, ...) {
   check_generic_args("hsic", if (!missing(x)) x, ...names())
@@ -238,6 +244,15 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #' p-value is the serial one whatever the back end. The gamma test has no
 #' permutations: `n_perm`, `estimator` and `parallel` are errors with it.
 #'
+#' **Covariates and blocks**: with `covariates` or `block` the test is of
+#' independence given the design: the features and a numeric outcome are
+#' residualised on it, the statistic is \eqn{\mathrm{tr}(KPLP)}, the
+#' permutations stay within the strata (exact for discrete covariates and
+#' blocks) or permute the outcome's residuals (Freedman and Lane 1983) for a
+#' continuous covariate, and the gamma test matches the moments of those
+#' permutations. See "Covariates and blocks" in [hsic()] for the details and
+#' the measured calibration.
+#'
 #' @inheritParams hsic
 #' @eval roxygen_parallel("the permutations")
 #' @param method `"gamma"` or `"permutation"`.
@@ -256,6 +271,13 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #' y <- x[, 1] + rnorm(50)
 #' hsic_test(x, y)
 #' hsic_test(x, y, method = "permutation", n_perm = 200)
+#' # x and y both shifted by a batch, independent within the batches
+#' batch <- factor(rep(c("a", "b"), each = 25))
+#' xb <- x[, 2] + (batch == "b") * 2
+#' yb <- rnorm(50) + (batch == "b") * 2
+#' hsic_test(xb, yb)
+#' hsic_test(xb, yb, covariates = batch)
+#' hsic_test(xb, yb, covariates = batch, method = "permutation", n_perm = 200)
 #' @export
 hsic_test <- function(x, ...) {
   check_generic_args("hsic_test", if (!missing(x)) x, ...names())
@@ -324,6 +346,8 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else {
     out <- hsic_perm_test(prep, as.integer(n_perm), estimator, parallel, run)
     if (!is.null(prep$design)) {
+      # tr(K P L P) / df^2, as hsic() reports it (C divides by (m - 1)^2)
+      out$statistic <- out$statistic * (m - 1)^2 / prep$design$df^2
       out$method <- sprintf("HSIC test of independence given %s (%d permutations %s)",
                             prep$design$text, n_perm, design_perm_words(prep$design))
     }

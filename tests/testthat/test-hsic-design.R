@@ -179,3 +179,34 @@ test_that("what a design cannot do is refused by name", {
                "cannot adjust")
   expect_error(hsic(x, y, covariates = batch[-1]), "'covariates' has 23 rows")
 })
+
+test_that("paired samples: a within-patient effect is found with block, not without", {
+  set.seed(1)
+  np <- 20
+  patient <- factor(rep(seq_len(np), each = 2))
+  y <- factor(rep(c("n", "t"), np))
+  x <- matrix(rnorm(np, sd = 3)[patient] + rnorm(2 * np * 30), 2 * np)
+  x[, 1] <- x[, 1] + (y == "t") * 1.2
+  s <- feature_scores(x, y, method = "hsic", block = patient)
+  s0 <- feature_scores(x, y, method = "hsic")
+  expect_identical(s$rank[1], 1L)
+  expect_lt(s$p_value[1], 0.01)
+  expect_gt(s0$p_value[1], 0.1)
+  # classes within pairs: the gamma's moments from permutations within the pairs
+  t <- hsic_test(x[, 1], y, block = patient)
+  expect_lt(t$p.value, 0.01)
+  expect_equal(t$p.value, s$p_value[1], tolerance = 0.5)
+})
+
+test_that("hsic(), the gamma and the permutation test report the same estimate", {
+  set.seed(10)
+  m <- 30
+  batch <- factor(rep(1:3, each = 10))
+  x <- rnorm(m) + as.integer(batch)
+  y <- factor(rep(c("n", "t"), 15))
+  h <- hsic(x, y, covariates = batch)
+  g <- hsic_test(x, y, covariates = batch)
+  p <- hsic_test(x, y, covariates = batch, method = "permutation", n_perm = 19)
+  expect_equal(unname(g$estimate), h$estimate)
+  expect_equal(unname(p$statistic), h$estimate)
+})
