@@ -90,7 +90,9 @@ test_that("the other entry points with a design run or refuse by name", {
   design <- list(covariates = d$batch, block = d$pair)
   with_design <- function(fun, ...) do.call(fun, c(list(...), design))
   expect_runs_or_refuses(with_design(hsic, x[, 1:2], y), "hsic()")
-  expect_runs_or_refuses(with_design(hsic_test, x[, 1:2], y, n_perm = 19L), "hsic_test()")
+  expect_runs_or_refuses(with_design(hsic_test, x[, 1:2], y), "hsic_test()")
+  expect_runs_or_refuses(with_design(hsic_test, x[, 1:2], y, method = "permutation", n_perm = 19L),
+                         "hsic_test()")
   expect_runs_or_refuses(
     with_design(stability_selection, x, y, selector = "t", n_features = 2L, n_subsamples = 2L),
     c("stability_selection()", "method = \"t\""))
