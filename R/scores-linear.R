@@ -326,10 +326,20 @@ moderated_t <- function(mom, method, proportion = 0.01,
   t <- mean_diff(mom) / su / sqrt(s2_post)
   t[is.nan(t)] <- NA_real_
 
-  # B statistic: log posterior odds with prior variance v0 of the true
-  # difference estimated from the top `proportion` of |t| (tmixture).
   df_total <- min(df + d0, d * df)
   log_s20 <- log(s20) + 2 * unit * log(2)     # s0^2 in the data's units
+  b <- b_statistic(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim)
+  list(t = t, lods = b$lods, df_total = df_total,
+       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
+                 var_prior = exp(b$log_v0)))
+}
+
+# B statistic: log posterior odds with prior variance v0 of the true
+# difference estimated from the top `proportion` of |t| (tmixture), for
+# moderated t's on df_total df whose coefficient has unscaled sd su; log_s20,
+# the log of the prior variance s0^2 in the data's units (limma: of its
+# median, with a trend).
+b_statistic <- function(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim) {
   log_v0 <- t_mixture(t, su, df_total, proportion, 2 * log(stdev_coef_lim) - log_s20)
   if (is.na(log_v0)) {
     log_v0 <- -log_s20
@@ -346,10 +356,7 @@ moderated_t <- function(mom, method, proportion = 0.01,
   } else {
     (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
   }
-  lods <- log(proportion / (1 - proportion)) - log_r / 2 + kernel
-  list(t = t, lods = lods, df_total = df_total,
-       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
-                 var_prior = exp(log_v0)))
+  list(lods = log(proportion / (1 - proportion)) - log_r / 2 + kernel, log_v0 = log_v0)
 }
 
 # The moderated F test of K > 2 classes (Smyth 2004, section 6): limma's F

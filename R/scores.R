@@ -260,6 +260,8 @@ feature_scores <- function(x, ...) {
 # inst/bench/bench-defaults.R for the measurement behind it), announced
 # with a message so that nobody mistakes one statistic for another.
 default_score_method <- function(y) {
+  # limma's design matrix, no y: the method of its users
+  if (is.null(y)) return(score_methods_with(function(r) "design" %in% r$uses)[1L])
   kind <- outcome_kind(y)
   method <- score_methods_with(function(r) kind %in% r$default_for)
   message(sprintf(paste0("feature_scores(): method = \"%s\" (%s), the default for %s. ",
@@ -296,9 +298,11 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    n_perm = NULL, na_action = c("fail", "omit"), assay = 1L,
                                    threads = default_threads(), block_size = NULL,
                                    parallel = NULL, one_vs_rest = FALSE,
-                                   covariates = NULL, block = NULL, data = NULL, ...) {
+                                   covariates = NULL, block = NULL, data = NULL, design = NULL,
+                                   coef = NULL, contrast = NULL, trend = FALSE, ...) {
   check_dots(..., .fn = "feature_scores")
-  design <- design_spec(covariates, block, data)
+  spec <- design_spec(covariates, block, data)
+  if (!is.null(design)) y <- check_design_matrix(design, if (!missing(y)) y, spec)
   # the arguments of some methods only (score_table), given or not
   env <- environment()
   given <- vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
@@ -306,7 +310,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
-  check_flag(var_equal, "var_equal")
+  for (flag in c("var_equal", "trend")) check_flag(get(flag), flag)
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -316,7 +320,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   run <- check_parallel(parallel)
   if (chosen) check_score_arguments(method, given, kernel)
   d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE,
-                        design = design)
+                        require_y = is.null(design), design = spec)
   src <- d$source
   y <- d$y
   m <- src$m
@@ -325,19 +329,16 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     check_score_arguments(method, given, kernel)
   }
   check_score_design(method, d$design)
-  # the arguments of the methods (score_table's `uses`), for the row's hooks
-  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
-  args$design <- d$design
-  check_score_outcome(method, y, m, var_equal, estimator, args)
+  args <- score_arguments(environment(), d$design)
+  if (!is.null(y)) check_score_outcome(method, y, m, var_equal, estimator, args)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
-
   row <- score_row(method)
   if (!is.null(row$recode)) y <- row$recode(y)
+  args$fit <- linear_fit_setup(method, y, d, args, adjust)
   if (!is.null(row$source)) src <- row$source(src)
   score_block <- row$scorer(y, m, method, args)
   if (is.null(block_size)) block_size <- auto_block_size(m)
-  # the permutations are the long part: a bar over the pass that draws them
-  # (score_progress())
+  # a bar over the pass that permutes, the long part (score_progress())
   prog <- score_progress(src$d, method, adjust, n_perm, block_size)
   on.exit(progress_end(prog$bar), add = TRUE)
   parts <- run_feature_blocks(src, prog$score_size, score_block, run, prog$score_bar)
@@ -360,6 +361,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
                                threads = threads, block_size = prog$perm_size, run = run,
+                               fit = args$fit,
                                maxt_run = if (!is.null(parallel)) run, progress = prog$bar))
   progress_finish(prog$bar)
   if (adjust_given && is.null(p)) {
@@ -368,6 +370,16 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   }
   score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
               if (!is.null(p)) adjust)
+}
+
+# The arguments of the methods (score_table's `uses`) from feature_scores()'s
+# frame: limma's design matrix (`design`) as design_matrix, and the resolved
+# study design (covariates, block) as design.
+score_arguments <- function(env, design) {
+  args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = env)
+  args$design_matrix <- args$design
+  args$design <- design
+  args
 }
 
 # A design (covariates, block) given to a method that cannot adjust: an error
@@ -403,6 +415,8 @@ score_frame <- function(out, extra, annotation, method, adjust) {
 # columns use).
 combine_parts <- function(parts, method, var_equal) {
   row <- score_row(method)
+  # the linear model of each feature on a design (R/scores-design.R)
+  if (!is.null(parts[[1L]]$fit)) return(linear_fit_combine(parts, method))
   if (!is.null(row$combine)) return(row$combine(parts, var_equal, method))
   moments <- row$moments
   if (is.null(moments)) {
@@ -457,7 +471,7 @@ rank_features <- function(method, score, res, src, features) {
   if (correlation) score[sep] <- sign(score[sep])
   tie <- if (any(sep)) {
     warn_separating(features, sep, correlation)
-    separation_spread(correlation, sep, res$mom, src)
+    separation_spread(correlation, sep, res$mom, src, res$effect)
   } else if (!is.null(row$tie)) {
     # B ties where the data's scale leaves it no digits (warn_flat_lods())
     row$tie(res)
@@ -479,9 +493,14 @@ separating_features <- function(correlation, score, m) {
 # data's units (two classes: |difference|, times a constant; more: their root
 # mean square deviation from the overall mean), for pc the range of the
 # values (the slope times the range of the outcome); 0 for the others.
-separation_spread <- function(correlation, sep, mom, src) {
+separation_spread <- function(correlation, sep, mom, src, effect = NULL) {
   key <- numeric(length(sep))
   j <- which(sep)
+  # a fit on a design: the size of the coefficient
+  if (!correlation && is.null(mom)) {
+    key[j] <- abs(effect[j])
+    return(key)
+  }
   if (correlation) {
     b <- as.matrix(read_block(src, j, check = FALSE, names = FALSE))
     # halves: no overflow at any finite scale
@@ -658,6 +677,8 @@ methods_words <- function(keep, last = " and ") quoted_list(score_methods_with(k
 
 check_inference_args <- function(method, y, adjust, adjust_given, n_perm) {
   row <- score_row(method)
+  # limma's design matrix, no y
+  if (adjust == "maxT" && is.null(y)) stop_maxt_design_matrix()
   if (adjust == "maxT") {
     if (is.null(row$maxt) || !outcome_kind(y) %in% row$maxt$outcomes) {
       stop(sprintf(paste0("adjust = \"maxT\" is available for method = %s, not method = ",
@@ -706,7 +727,7 @@ score_inference <- function(method, res, parts, score, m, mom) {
   p <- res$p_value
   statistic <- if (is.null(res$statistic)) score else unname(res$statistic)
   row <- score_row(method)
-  if (!is.null(row$statistic)) {
+  if (!is.null(row$statistic) && !isTRUE(res$fitted)) {
     test <- row$statistic(score, m)
     statistic <- test$statistic
     p <- test$p_value
@@ -746,7 +767,8 @@ inference_p_values <- function(inf, src, y, method, opts) {
     x <- source_matrix(src, check = FALSE)
     res <- maxt_run(x, y, method, opts$var_equal, n_perm, opts$threads,
                     batch = maxt_progress_batch(opts$progress, n_perm, ncol(x)),
-                    run = opts$maxt_run, progress = opts$progress)
+                    run = opts$maxt_run, progress = opts$progress,
+                    fit = if (!is.null(opts$fit$study)) opts$fit)
     p <- list(p_value = res$p_value, adj_p_value = res$adj_p_value)
     p$p_value[na] <- NA_real_
     p$adj_p_value[na] <- NA_real_

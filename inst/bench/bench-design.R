@@ -1,0 +1,66 @@
+# The linear scores with a study design, timed as the user calls them, on
+# the ALL data (128 samples x 12,625 genes): the outcome is the lineage (B
+# or T), the covariate a four-level batch drawn at random (set.seed(1), so
+# that it is not confounded with the lineage).
+#
+#   R_LIBS=<lib> Rscript inst/bench/bench-design.R
+#
+# 1. feature_scores(method = "mt", covariates = batch) against limma's
+#    lmFit() + eBayes() with model.matrix(~ batch + lineage) (median of 7
+#    elapsed times each, one thread); target: ours <= 0.2 times limma's. The
+#    largest |difference| of the moderated t's is printed too (equal to
+#    rounding).
+# 2. adjust = "maxT" with 1,000 permutations (method = "t", within the
+#    batches) against multtest::mt.maxT(test = "t", B = 1000) without
+#    covariates (median of 3 against one run); target: <= 0.1 times.
+# The calibration of the kernel methods' p-values with a design is in
+# inst/bench/bench-design-kernel.R.
+suppressPackageStartupMessages({
+  library(bahsic)
+  library(ALL)
+  library(limma)
+  library(multtest)
+})
+data(ALL)
+e <- Biobase::exprs(ALL)
+x <- t(e)
+y <- factor(substr(ALL$BT, 1L, 1L))
+set.seed(1)
+batch <- factor(sample(paste0("batch", 1:4), nrow(x), replace = TRUE))
+cat(sprintf("ALL, lineage B (%d) vs T (%d): %d samples x %d genes; batch: 4 levels\n",
+            sum(y == "B"), sum(y == "T"), nrow(x), ncol(x)))
+
+median_time <- function(expr, reps) {
+  f <- substitute(expr)
+  env <- parent.frame()
+  stats::median(vapply(seq_len(reps), function(i) {
+    gc()
+    system.time(eval(f, env))[["elapsed"]]
+  }, 0))
+}
+
+design <- model.matrix(~ batch + y)
+t_limma <- median_time(fit <- eBayes(lmFit(e, design)), 7L)
+t_ours <- median_time(s <- feature_scores(x, y, method = "mt", covariates = batch, threads = 1L),
+                      7L)
+tt <- topTable(fit, coef = "yT", number = Inf, sort.by = "none")
+cat(sprintf("mt with a batch: ours %.3f s, limma lmFit + eBayes %.3f s: ratio %.3f (target <= 0.2)\n",
+            t_ours, t_limma, t_ours / t_limma))
+cat(sprintf("  largest |t - limma's t| = %.2e, |P.Value - limma's| = %.2e\n",
+            max(abs(s$statistic - tt$t)), max(abs(s$p_value - tt$P.Value))))
+
+n_perm <- 1000L
+t_maxt <- median_time(m1 <- feature_scores(x, y, method = "t", covariates = batch,
+                                            adjust = "maxT", n_perm = n_perm, threads = 1L), 3L)
+t_mt <- median_time(invisible(capture.output(
+  theirs <- mt.maxT(e, as.integer(y) - 1L, test = "t", B = n_perm)
+)), 1L)
+cat(sprintf(paste0("maxT, %d permutations within the batches: ours (\"t\", 1 thread) %.3f s, ",
+                   "mt.maxT(test = \"t\") without covariates %.3f s: ratio %.3f (target <= 0.1)\n"),
+            n_perm, t_maxt, t_mt, t_maxt / t_mt))
+t_maxt_mt <- median_time(feature_scores(x, y, method = "mt", covariates = batch,
+                                        adjust = "maxT", n_perm = n_perm, threads = 1L), 3L)
+cat(sprintf("  the same with method = \"mt\" (the prior refitted per permutation): %.3f s (%.3f)\n",
+            t_maxt_mt, t_maxt_mt / t_mt))
+cat(sprintf("  genes at adjusted p <= 0.05: ours %d (with the batch), mt.maxT %d (without)\n",
+            sum(m1$adj_p_value <= 0.05, na.rm = TRUE), sum(theirs$adjp <= 0.05)))
