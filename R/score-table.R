@@ -87,10 +87,10 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  sentence saying why it cannot (feature_scores() refuses the
 #                  design by the method's name with it)
 #   fit            NULL, or what the method computes from the linear model of
-#                  each feature on the design (R/scores-design.R): "t" (lm's
-#                  t of y's coefficient), "correlation" (the partial
-#                  correlation), "moderated" (limma's moderated t or F),
-#                  "lods" (limma's B); its scorer is then fit_or()'s
+#                  each feature on the design (R/scores-design.R): "ols" (lm's
+#                  t of y's coefficient), "partial" (the partial
+#                  correlation), "eb" (limma's moderated t or F),
+#                  "eb_lods" (limma's B); its scorer is then fit_or()'s
 #   reshape        NULL or function(args): the words of the argument that
 #                  makes the result other than one row per feature (e.g. one
 #                  row per feature and class), or NULL; the callers that rank
@@ -147,7 +147,7 @@ score_table <- list(
     "pc", "Pearson correlation", "linear", c("two classes", "numeric"),
     scorer = fit_or(function(y, m, method, args) with_means(correlation_block_scorer(y))),
     p_values = "analytic", signed = TRUE, default_for = "numeric", constant_na = TRUE,
-    fit = "correlation", design = "adjusts",
+    fit = "partial", design = "adjusts",
     aliases = c("pearson", "cor", "correlation"),
     # the second class indicator of a two-class factor
     recode = function(y) if (is.factor(y)) as.double(as.integer(y) == 2L) else y,
@@ -168,7 +168,7 @@ score_table <- list(
                 "\\eqn{(m-1)^2} with a linear kernel and [label_kernel_binary()] (balanced).")),
   t = score_method(
     "t", "Welch's t", "linear", two_classes, scorer = fit_or(moments_scorer),
-    p_values = "analytic", fit = "t", design = "adjusts",
+    p_values = "analytic", fit = "ols", design = "adjusts",
     signed = TRUE, uses = "var_equal", variance = "within", constant_na = TRUE,
     aliases = c("welch", "ttest", "t.test", "student", "rowttests"),
     moments = function(mom, var_equal, method) score_t(mom, var_equal, method),
@@ -188,7 +188,7 @@ score_table <- list(
   mt = score_method(
     "mt", "limma's moderated t", "linear", c(class_outcomes, "numeric"),
     scorer = fit_or(moments_scorer), p_values = "analytic", signed = TRUE,
-    default_for = "two classes", borrows = TRUE, variance = "pooled", fit = "moderated",
+    default_for = "two classes", borrows = TRUE, variance = "pooled", fit = "eb",
     design = "adjusts", uses = c("design", "coef", "contrast", "trend"),
     aliases = c("limma", "moderated", "moderated_t", "modt", "ebayes", "eBayes"),
     moments = function(mom, var_equal, method) score_mt(mom, method),
@@ -200,7 +200,7 @@ score_table <- list(
   lods = score_method(
     "lods", "limma's B statistic (log odds)", "linear", c(two_classes, "numeric"),
     scorer = fit_or(moments_scorer), p_values = "analytic", borrows = TRUE,
-    variance = "pooled", fit = "lods", design = "adjusts",
+    variance = "pooled", fit = "eb_lods", design = "adjusts",
     uses = c("design", "coef", "contrast", "trend"),
     aliases = c("B", "b", "lod"),
     moments = function(mom, var_equal, method) score_lods(mom, method),

@@ -11,16 +11,16 @@
 # orthogonal to the intercept (Frisch, Waugh and Lovell: with r = P y, the
 # coefficient of y is r' x_j / r' r), from the centred sums of squares of the
 # C pass that checks the block (src/scores.c). Then
-#   "t"          the t of y's coefficient in lm(x_j ~ covariates + y), on
+#   "ols"        the t of y's coefficient in lm(x_j ~ covariates + y), on
 #                m - rank(X) df (with a block and one sample of each class
 #                per block, the paired t test);
-#   "correlation" the partial correlation of x_j and y given the covariates,
+#   "partial" the partial correlation of x_j and y given the covariates,
 #                with the same t test;
-#   "moderated"  limma's eBayes() (Smyth 2004): the moderated t of the
+#   "eb"  limma's eBayes() (Smyth 2004): the moderated t of the
 #                coefficient, or the moderated F of several (y with more
 #                than two classes), with trend = TRUE the prior's trend in
 #                the average expression (limma's fitFDist() with a covariate);
-#   "lods"       the B statistic of the same fit.
+#   "eb_lods"       the B statistic of the same fit.
 # Without a design the same code fits ~ y, for a numeric outcome (the
 # slope's moderated t) and for trend = TRUE.
 
@@ -31,7 +31,7 @@ linear_fit_setup <- function(method, y, d, args, adjust) {
   kind <- score_row(method)$fit
   if (is.null(kind)) return(NULL)
   user <- args$design_matrix
-  numeric_fit <- kind %in% c("moderated", "lods") && !is.null(y) && !is.factor(y)
+  numeric_fit <- kind %in% c("eb", "eb_lods") && !is.null(y) && !is.factor(y)
   if (is.null(user) && is.null(d$design) && !isTRUE(args$trend) && !numeric_fit) return(NULL)
   if (!is.null(user)) {
     if (adjust == "maxT") stop_maxt_design_matrix()
@@ -50,10 +50,10 @@ linear_fit_setup <- function(method, y, d, args, adjust) {
     L <- diag(ncol(X))[, attr(X, "coef"), drop = FALSE]
     rownames(L) <- colnames(X)
   }
-  if (kind != "moderated" && ncol(L) != 1L) {
+  if (kind != "eb" && ncol(L) != 1L) {
     stop(sprintf(paste0("method = \"%s\" tests one coefficient; %d are asked. Give one 'coef' ",
                         "or a contrast vector, or use method = \"%s\" (the moderated F)."),
-                 method, ncol(L), score_methods_with(function(r) identical(r$fit, "moderated"))),
+                 method, ncol(L), score_methods_with(function(r) identical(r$fit, "eb"))),
          call. = FALSE)
   }
   fit_model(X, L, kind, isTRUE(args$trend), d$design)
@@ -204,7 +204,7 @@ linear_fit_combine <- function(parts, method) {
   ss <- unlist(lapply(parts, `[[`, "ss"), use.names = FALSE)
   average <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
   su <- sqrt(diag(fit$V))
-  if (fit$kind %in% c("moderated", "lods")) {
+  if (fit$kind %in% c("eb", "eb_lods")) {
     return(c(fit_moderated(coef, rss, average, su, fit), list(mom = NULL, fitted = TRUE)))
   }
   # lm: a residual within the rounding of the sums of squares is none (an
@@ -213,7 +213,7 @@ linear_fit_combine <- function(parts, method) {
   bt <- coef[1L, ] / su
   t <- ratio_or_na(sqrt(fit$df) * bt, sqrt(rss))
   p <- two_sided_t(t, fit$df)
-  if (fit$kind == "correlation") {
+  if (fit$kind == "partial") {
     r <- bt / sqrt(rss + bt^2)
     r[is.nan(r)] <- NA_real_
     return(list(score = r, extra = NULL, statistic = t, effect = r, p_value = p, mom = NULL,
@@ -247,7 +247,7 @@ fit_moderated <- function(coef, rss, average, su, fit) {
   t <- coef[1L, ] / su / sqrt(s2_post)
   t[is.nan(t)] <- NA_real_
   p <- two_sided_t(t, df_total)
-  if (fit$kind == "moderated") {
+  if (fit$kind == "eb") {
     return(list(score = t, extra = NULL, statistic = t, effect = coef[1L, ], p_value = p))
   }
   b <- b_statistic(t, su, df_total, d0, log(stats::median(s20)), 0.01, c(0.1, 4))
@@ -324,7 +324,7 @@ perm_problem_fit <- function(x, y, method, fit) {
       t(t(out) / sqrt(colSums(res^2)))
     }
     r[zero, ] <- NA_real_
-    if (kind != "moderated") return(r)
+    if (kind != "eb") return(r)
     for (b in seq_len(ncol(r))) {
       s2 <- a^2 * (1 - pmin(r[, b]^2, 1)) / df
       prior <- fit_f_dist(s2[!zero], df)

@@ -574,8 +574,8 @@ check_score_outcome <- function(method, y, m, var_equal = FALSE, estimator = "bi
                                 args = list()) {
   row <- score_row(method)
   if (!outcome_kind(y) %in% row$outcomes) stop_score_outcome(row, y, m)
-  # a correlation with a constant outcome is undefined
-  if (row$perfect == "unit" && !is.factor(y)) check_varying_outcome(y)
+  # a correlation or a slope with a constant outcome is undefined
+  if ((row$perfect == "unit" || !is.null(row$fit)) && !is.factor(y)) check_varying_outcome(y)
   need <- row$min_samples
   if (m < need$n) {
     check_min_samples(m, need$n, sprintf("method = \"%s\" (%s)", method, need$why),
