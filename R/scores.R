@@ -158,7 +158,74 @@
 #' end, so they are exact. The result does not depend on `block_size` nor on
 #' `parallel`.
 #'
+#' @section Covariates and blocks:
+#' With `covariates` or `block` (see [design]) the linear methods `"t"`,
+#' `"pc"`, `"mt"` and `"lods"` fit each feature on the study design,
+#' \eqn{x_j = X b_j + e_j} with `X = model.matrix(~ covariates + y)` (a block
+#' enters as a fixed effect, `~ covariates + block + y`, as limma's
+#' `lmFit()` does with the block in its design), all features at once (the
+#' coefficients by one matrix product, the residual variances from the
+#' projection; Frisch-Waugh-Lovell):
+#' \describe{
+#'   \item{`"mt"`, `"lods"`}{`limma::topTable(limma::eBayes(limma::lmFit(t(x),
+#'     X)), coef = <y's coefficient>, sort.by = "none")`: `statistic`,
+#'     `p_value`, `adj_p_value`, `effect`, `mean` and (for `"lods"`) `score`
+#'     are its `t`, `P.Value`, `adj.P.Val`, `logFC` (the adjusted difference,
+#'     level 2 minus level 1), `AveExpr` and `B`. For more than two classes
+#'     `"mt"` is limma's moderated F of y's coefficients; for a numeric `y`
+#'     the moderated t of its slope (also without covariates: limma's
+#'     `~ y`). limma's users may give their own design matrix instead of `y`:
+#'     `feature_scores(x, design = X, coef = "groupB")` or
+#'     `contrast = <a contrast vector or matrix>` (as
+#'     `limma::contrasts.fit()`); and `trend = TRUE` is
+#'     `eBayes(trend = TRUE)` (the prior variance a trend in the mean, with or
+#'     without a design). Equal to limma within rounding (\eqn{10^{-12}}
+#'     on ALL).}
+#'   \item{`"t"`}{the ordinary t of y's coefficient in `lm(x_j ~ covariates +
+#'     y)`, its `summary()` t and p-value on \eqn{m - \mathrm{rank}(X)}
+#'     degrees of freedom; `effect` is the coefficient (the adjusted
+#'     difference of the class means). With `block` and two classes with one
+#'     sample of each per block it is the paired t test, `t.test(x[y == level2],
+#'     x[y == level1], paired = TRUE)`. `var_equal` is not used: the linear
+#'     model has one variance.}
+#'   \item{`"pc"`}{the partial correlation of each feature and `y` given the
+#'     covariates and blocks (the correlation of their residuals), with the
+#'     same t test as `"t"`; `effect` is the partial correlation.}
+#' }
+#' The other linear and rank methods refuse a design and say which to use
+#' (`"lin"`, `"snr"`: `"t"` or `"mt"`; `"pam"`, `"kruskal"`: `"mt"`, the
+#' moderated F; `"wilcoxon"`: `"t"` or `"mt"`).
+#'
+#' With `adjust = "maxT"` the permutations respect the design. With discrete
+#' covariates and blocks the outcome is permuted within the strata (the
+#' samples that share every covariate level and the block): the design is
+#' unchanged and the test exact. With a continuous covariate the residuals
+#' of the outcome on the design are permuted (Freedman and Lane 1983, with
+#' the outcome as the permuted response, which the partial correlation
+#' allows: it is symmetric in the feature and the outcome), within blocks
+#' when there are blocks. The statistic is recomputed given the design for
+#' each permutation (for `"mt"` with the prior refitted); there is no
+#' complete enumeration, and the result is the same for any `threads`.
+#' Measured on ALL (`inst/bench/bench-design.R`): `"mt"` with a four-level
+#' covariate took 0.16 times limma's `lmFit()` + `eBayes()`, and 1,000
+#' permutations of `"t"` within the batches 0.07 times
+#' `multtest::mt.maxT(B = 1000)` without covariates (one thread, a shared
+#' machine).
+#'
 #' @inheritParams hsic
+#' @template design-args
+#' @template design-data
+#' @param design limma's design matrix (`stats::model.matrix()`, one row per
+#'   sample) for `"mt"` and `"lods"`, instead of `y` and `covariates`: then
+#'   give `coef` or `contrast`, and no `y`. See the section "Covariates and
+#'   blocks".
+#' @param coef with `design`: the coefficient to test, a column name or index
+#'   (several: the moderated F of `"mt"`), as in `limma::topTable()`.
+#' @param contrast with `design`: a contrast vector, or a matrix with one
+#'   column per contrast and one row per column of `design`, as
+#'   `limma::contrasts.fit()` takes (`limma::makeContrasts()`).
+#' @param trend for `"mt"` and `"lods"`: `TRUE` lets the prior variance
+#'   follow the mean of each feature, as `limma::eBayes(trend = TRUE)`.
 #' @param method which score, see Details. `NULL` (the default) chooses from
 #'   the outcome and says which with a message: `"mt"` (limma's moderated t)
 #'   for two classes, `"pam"` for more, `"pc"` (Pearson) for a numeric
