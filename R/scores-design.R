@@ -32,7 +32,10 @@ linear_fit_setup <- function(method, y, d, args, adjust) {
   if (is.null(kind)) return(NULL)
   user <- args$design_matrix
   numeric_fit <- kind %in% c("eb", "eb_lods") && !is.null(y) && !is.factor(y)
-  if (is.null(user) && is.null(d$design) && !isTRUE(args$trend) && !numeric_fit) return(NULL)
+  if (is.null(user) && is.null(d$design) && !isTRUE(args$trend) && !isTRUE(args$robust) &&
+      !numeric_fit) {
+    return(NULL)
+  }
   if (!is.null(user)) {
     if (adjust == "maxT") stop_maxt_design_matrix()
     if (nrow(user) != d$m0) {
@@ -56,7 +59,13 @@ linear_fit_setup <- function(method, y, d, args, adjust) {
                  method, ncol(L), score_methods_with(function(r) identical(r$fit, "eb"))),
          call. = FALSE)
   }
-  fit_model(X, L, kind, isTRUE(args$trend), d$design)
+  if (isTRUE(args$robust) && isTRUE(args$trend)) {
+    stop(paste0("robust = TRUE with trend = TRUE (limma's loess trend of the robust prior) is ",
+                "not in this version: give one of them."), call. = FALSE)
+  }
+  fit <- fit_model(X, L, kind, isTRUE(args$trend), d$design)
+  fit$robust <- isTRUE(args$robust)
+  fit
 }
 
 stop_maxt_design_matrix <- function() {
@@ -232,11 +241,20 @@ fit_moderated <- function(coef, rss, average, su, fit) {
   df <- fit$df
   d <- ncol(coef)
   s2 <- rss / df
-  prior <- if (fit$trend) fit_f_dist_trend(s2, df, average) else fit_f_dist(s2, df)
+  prior <- if (fit$robust) {
+    fit_f_dist_robust(s2, df)
+  } else if (fit$trend) {
+    fit_f_dist_trend(s2, df, average)
+  } else {
+    fit_f_dist(s2, df)
+  }
   d0 <- prior$df2
   s20 <- prior$scale
-  s2_post <- if (is.finite(d0)) (df * s2 + d0 * s20) / (df + d0) else rep_len(s20, d)
-  df_total <- min(df + d0, d * df)
+  # limma:::.squeezeVar(), d0 one per feature with robust = TRUE
+  s2_post <- rep_len(s20, d)
+  fin <- rep_len(is.finite(d0), d)
+  s2_post[fin] <- ((df * s2 + d0 * s20) / (df + d0))[fin]
+  df_total <- pmin(df + d0, d * df)
   k <- nrow(coef)
   if (k > 1L) {
     f <- colSums(coef * solve(fit$V, coef)) / k / s2_post
@@ -281,6 +299,122 @@ fit_f_dist_trend <- function(s2, df, covariate) {
     return(list(scale = exp(e_mean + digamma(df2 / 2) - log(df2 / 2)), df2 = df2))
   }
   list(scale = exp(e_mean), df2 = Inf)
+}
+
+# limma::fitFDistRobustly() without a covariate (eBayes(robust = TRUE);
+# Phipson, Oshlack, Smyth, Ritchie and Smyth 2016): the prior from the
+# Winsorised log variances (tails winsor_tail_p), whose variance is matched
+# to that of the Winsorised log F distribution (Gauss-Legendre quadrature,
+# 128 nodes) by d0; each feature's prior df shrunk by its probability of
+# being an outlier (df2_shrunk, the df2 used by eBayes()).
+fit_f_dist_robust <- function(x, df1, winsor_tail_p = c(0.05, 0.1)) {
+  n <- length(x)
+  nonrobust <- function(x) {
+    out <- fit_f_dist(x, df1)
+    list(scale = out$scale, df2 = rep_len(out$df2, n))
+  }
+  if (n <= 2L) return(nonrobust(x))
+  med <- stats::median(x)
+  if (med <= 0) stop("The residual variances are mostly zero: robust = TRUE cannot fit a prior.",
+                     call. = FALSE)
+  x <- pmax(x, med * 1e-12)
+  plain <- fit_f_dist(x, df1)
+  prob <- c(winsor_tail_p[1L], 1 - winsor_tail_p[2L])
+  if (all(winsor_tail_p < 1 / n)) return(list(scale = plain$scale, df2 = rep_len(plain$df2, n)))
+  z <- log(x)
+  z_trend <- mean(z, trim = winsor_tail_p[2L])
+  z_q <- stats::quantile(z - z_trend, probs = prob)
+  z_w <- pmin(pmax(z - z_trend, z_q[1L]), z_q[2L])
+  z_wvar <- mean((z_w - mean(z_w))^2) * n / (n - 1)
+  moments <- winsorised_moments(df1, winsor_tail_p)
+  fun_inf <- log(z_wvar / moments(Inf)$var)
+  if (fun_inf <= 0) return(robust_prior_inf(z, z_trend + mean(z_w), moments(Inf), df1, n))
+  if (plain$df2 == Inf) return(list(scale = plain$scale, df2 = rep_len(Inf, n)))
+  link <- function(v) v / (1 + v)
+  link_inv <- function(v) v / (1 - v)
+  fun <- function(v) log(z_wvar / moments(link_inv(v))$var)
+  low <- link(plain$df2)
+  fun_low <- fun(low)
+  df2 <- if (fun_low >= 0) {
+    plain$df2
+  } else {
+    link_inv(stats::uniroot(fun, interval = c(low, 1), tol = 1e-8, f.lower = fun_low,
+                            f.upper = fun_inf)$root)
+  }
+  centre <- z_trend + mean(z_w) - moments(df2)$mean
+  list(scale = exp(centre), df2 = robust_shrunk_df(exp(z - centre), df1, df2, n))
+}
+
+# The mean and variance of the Winsorised log F(df1, df2) (limma's
+# winsorizedMoments()), a function of df2.
+winsorised_moments <- function(df1, winsor_tail_p) {
+  g <- gauss_legendre01(128L)
+  function(df2) {
+    fq <- stats::qf(c(winsor_tail_p[1L], 1 - winsor_tail_p[2L]), df1 = df1, df2 = df2)
+    zq <- log(fq)
+    q <- fq / (1 + fq)
+    nodes <- q[1L] + (q[2L] - q[1L]) * g$nodes
+    f_nodes <- nodes / (1 - nodes)
+    z_nodes <- log(f_nodes)
+    f <- stats::df(f_nodes, df1 = df1, df2 = df2) / (1 - nodes)^2
+    q21 <- q[2L] - q[1L]
+    mu <- q21 * sum(g$weights * f * z_nodes) + sum(zq * winsor_tail_p)
+    list(mean = mu,
+         var = q21 * sum(g$weights * f * (z_nodes - mu)^2) + sum((zq - mu)^2 * winsor_tail_p))
+  }
+}
+
+# Gauss-Legendre nodes and weights on [0, 1] (statmod::gauss.quad.prob(n,
+# "uniform")), by the eigen-decomposition of the Jacobi matrix (Golub and
+# Welsch 1969).
+gauss_legendre01 <- function(n) {
+  k <- seq_len(n - 1L)
+  J <- matrix(0, n, n)
+  J[cbind(k, k + 1L)] <- J[cbind(k + 1L, k)] <- k / sqrt(4 * k^2 - 1)
+  e <- eigen(J, symmetric = TRUE)
+  o <- order(e$values)
+  list(nodes = (e$values[o] + 1) / 2, weights = e$vectors[1L, o]^2)
+}
+
+# The robust prior when the Winsorised variance is below that of d0 = Inf.
+robust_prior_inf <- function(z, centre_w, mom, df1, n) {
+  centre <- centre_w - mom$mean
+  f <- exp(z - centre)
+  tail <- stats::pchisq(f * df1, df = df1, lower.tail = FALSE)
+  not_outlier <- pmin(tail / ((n - rank(f) + 0.5) / n), 1)
+  shrunk <- rep_len(Inf, n)
+  out <- not_outlier < 1
+  if (any(out)) {
+    shrunk[out] <- not_outlier[out] * n * df1
+    o <- order(tail)
+    shrunk[o] <- cummax(shrunk[o])
+  }
+  list(scale = exp(centre), df2 = shrunk)
+}
+
+# Each feature's prior df, shrunk by its probability of being an outlier
+# (limma::fitFDistRobustly()'s df2.shrunk), from its F statistic.
+robust_shrunk_df <- function(f, df1, df2, n) {
+  log_tail <- stats::pf(f, df1 = df1, df2 = df2, lower.tail = FALSE, log.p = TRUE)
+  log_not <- pmin(log_tail - (log(n - rank(f) + 0.5) - log(n)), 0)
+  if (!any(log_not < 0)) return(rep_len(df2, n))
+  not_outlier <- exp(log_not)
+  min_tail <- min(log_tail)
+  shrunk <- if (min_tail == -Inf) {
+    not_outlier * df2
+  } else {
+    df2_out <- log(0.5) / min_tail * df2
+    new_tail <- stats::pf(max(f), df1 = df1, df2 = df2_out, lower.tail = FALSE, log.p = TRUE)
+    df2_out <- log(0.5) / new_tail * df2_out
+    not_outlier * df2 + (-expm1(log_not)) * df2_out
+  }
+  o <- order(log_tail)
+  ordered <- shrunk[o]
+  run <- cumsum(ordered) / seq_len(n)
+  i_min <- which.min(run)
+  ordered[seq_len(i_min)] <- run[i_min]
+  shrunk[o] <- cummax(ordered)
+  shrunk
 }
 
 # ---- maxT with a design ------------------------------------------------------------

@@ -350,12 +350,15 @@ b_statistic <- function(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim
   a <- log_v0 - 2 * log(su)
   log_r <- if (a > 0) a + log1p(exp(-a)) else log1p(exp(a))
   t2 <- t^2
-  # limma treats d0 > 1e6 as infinite: the limit of the kernel below
-  kernel <- if (d0 > 1e6) {
+  # limma treats d0 > 1e6 as infinite: the limit of the kernel below (d0 is
+  # one per feature with robust = TRUE)
+  kernel <- if (all(d0 > 1e6)) {
     -t2 * expm1(-log_r) / 2
   } else {
     (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
   }
+  inf <- rep_len(d0 > 1e6, length(t))
+  if (any(inf) && !all(inf)) kernel[inf] <- (-t2 * expm1(-log_r) / 2)[inf]
   list(lods = log(proportion / (1 - proportion)) - log_r / 2 + kernel, log_v0 = log_v0)
 }
 
@@ -444,6 +447,19 @@ trigamma_inverse <- function(x) {
 # to the quantiles of the mixture of null and alternative t distributions.
 # Returns log(v0); the limits are given as logs, log_v0_lim.
 t_mixture <- function(t, su, df, proportion, log_v0_lim) {
+  if (length(df) > 1L) {
+    # per-feature df (robust = TRUE): each |t| to the same tail on the largest
+    ok <- !is.na(t)
+    t <- abs(t[ok])
+    df <- df[ok]
+    max_df <- max(df)
+    low <- df < max_df
+    if (any(low)) {
+      tail <- stats::pt(t[low], df = df[low], lower.tail = FALSE, log.p = TRUE)
+      t[low] <- stats::qt(tail, df = max_df, lower.tail = FALSE, log.p = TRUE)
+    }
+    df <- max_df
+  }
   t <- abs(t[!is.na(t)])
   n_feat <- length(t)
   n_target <- ceiling(proportion / 2 * n_feat)

@@ -177,10 +177,10 @@
 #'     `~ y`). limma's users may give their own design matrix instead of `y`:
 #'     `feature_scores(x, design = X, coef = "groupB")` or
 #'     `contrast = <a contrast vector or matrix>` (as
-#'     `limma::contrasts.fit()`); and `trend = TRUE` is
-#'     `eBayes(trend = TRUE)` (the prior variance a trend in the mean, with or
-#'     without a design). Equal to limma within rounding (\eqn{10^{-12}}
-#'     on ALL).}
+#'     `limma::contrasts.fit()`); `trend = TRUE` is `eBayes(trend = TRUE)`
+#'     (the prior variance a trend in the mean) and `robust = TRUE`
+#'     `eBayes(robust = TRUE)` (Phipson et al. 2016), with or without a
+#'     design. Equal to limma within rounding (\eqn{10^{-12}} on ALL).}
 #'   \item{`"t"`}{the ordinary t of y's coefficient in `lm(x_j ~ covariates +
 #'     y)`, its `summary()` t and p-value on \eqn{m - \mathrm{rank}(X)}
 #'     degrees of freedom; `effect` is the coefficient (the adjusted
@@ -226,6 +226,10 @@
 #'   `limma::contrasts.fit()` takes (`limma::makeContrasts()`).
 #' @param trend for `"mt"` and `"lods"`: `TRUE` lets the prior variance
 #'   follow the mean of each feature, as `limma::eBayes(trend = TRUE)`.
+#' @param robust for `"mt"` and `"lods"`: `TRUE` fits the prior robustly
+#'   against features with outlying variances, as
+#'   `limma::eBayes(robust = TRUE)` (not together with `trend = TRUE` in this
+#'   version).
 #' @param method which score, see Details. `NULL` (the default) chooses from
 #'   the outcome and says which with a message: `"mt"` (limma's moderated t)
 #'   for two classes, `"pam"` for more, `"pc"` (Pearson) for a numeric
@@ -366,18 +370,16 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    threads = default_threads(), block_size = NULL,
                                    parallel = NULL, one_vs_rest = FALSE,
                                    covariates = NULL, block = NULL, data = NULL, design = NULL,
-                                   coef = NULL, contrast = NULL, trend = FALSE, ...) {
+                                   coef = NULL, contrast = NULL, trend = FALSE, robust = FALSE,
+                                   ...) {
   check_dots(..., .fn = "feature_scores")
   spec <- design_spec(covariates, block, data)
   if (!is.null(design)) y <- check_design_matrix(design, if (!missing(y)) y, spec)
-  # the arguments of some methods only (score_table), given or not
-  env <- environment()
-  given <- vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
-                  function(a) !eval(call("missing", as.name(a)), env), NA)
+  given <- given_arguments(environment())
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
-  for (flag in c("var_equal", "trend")) check_flag(get(flag), flag)
+  for (flag in c("var_equal", "trend", "robust")) check_flag(get(flag), flag)
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
   if (!is.null(n_perm)) n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -437,6 +439,13 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   }
   score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
               if (!is.null(p)) adjust)
+}
+
+# The arguments of some methods only (score_table's `uses`): whether the call
+# of feature_scores() (its frame env) gave each.
+given_arguments <- function(env) {
+  vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
+         function(a) !eval(call("missing", as.name(a)), env), NA)
 }
 
 # The arguments of the methods (score_table's `uses`) from feature_scores()'s

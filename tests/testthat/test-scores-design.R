@@ -73,6 +73,30 @@ test_that("limma's design matrix with coef or contrast, and trend = TRUE, equal 
   expect_top_table(f, top_table(ct2, 1:2), f = TRUE)
 })
 
+test_that("robust = TRUE equals limma's eBayes(robust = TRUE)", {
+  skip_if_not_installed("limma")
+  skip_if_not_installed("statmod") # limma's robust prior needs it
+  d <- design_data(p = 300)
+  set.seed(7)
+  # variances that differ between features, some of them outlying
+  x <- d$x * rep(exp(rnorm(300, sd = 0.5)), each = d$m)
+  x[, 11:20] <- x[, 11:20] * 6
+  des <- model.matrix(~ batch + y, d)
+  fit <- limma::eBayes(limma::lmFit(t(x), des), robust = TRUE)
+  expect_gt(diff(range(fit$df.prior)), 0.5)
+  b <- feature_scores(x, d$y, method = "lods", covariates = d$batch, robust = TRUE)
+  tt <- top_table(fit, "yt")
+  expect_top_table(b, tt)
+  expect_equal(b$score, tt$B, tolerance = 1e-8)
+  # equal variances: the prior df infinite, the outliers' shrunk
+  e <- matrix(stats::rnorm(d$m * 300), d$m)
+  fe <- limma::eBayes(limma::lmFit(t(e), des), robust = TRUE)
+  expect_top_table(feature_scores(e, design = des, coef = "yt", robust = TRUE),
+                   top_table(fe, "yt"))
+  expect_error(feature_scores(x, d$y, method = "mt", robust = TRUE, trend = TRUE),
+               "not in this version")
+})
+
 test_that("mt with several classes is limma's moderated F; a numeric y the slope's t", {
   skip_if_not_installed("limma")
   d <- design_data()
@@ -214,6 +238,7 @@ test_that("bad designs for the linear fits are errors that say what to do", {
   expect_error(feature_scores(d$x, d$y, method = "mt", covariates = d$batch, coef = 2),
                "go with design")
   expect_error(feature_scores(d$x, d$y, method = "t", trend = TRUE), "'trend' is not used")
+  expect_error(feature_scores(d$x, d$y, method = "pc", robust = TRUE), "'robust' is not used")
   expect_error(feature_scores(d$x, method = "t", design = des, coef = 4),
                "'design' is not used")
   expect_error(feature_scores(d$x, design = des, coef = 2:3, method = "lods"),
