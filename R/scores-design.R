@@ -191,7 +191,7 @@ linear_fit_scorer <- function(fit) {
   function(b) {
     mom <- .Call(C_feature_moments, b, fit$ones, 1L)
     ss <- .Call(C_scale_pow2, mom$ss[1L, ], mom$expo, 2L)
-    fb <- crossprod(fit$basis, b)
+    fb <- .Call(C_feature_project, b, fit$basis)
     proj <- colSums(fb^2)
     rss <- if (fit$centred) ss - proj else colSums(b^2) - proj
     coef <- if (is.null(fit$G)) {

@@ -248,3 +248,15 @@ test_that("bad designs for the linear fits are errors that say what to do", {
   expect_error(feature_scores(d$x, d$y, method = "snr", covariates = d$batch),
                "cannot adjust.*method = \"t\"")
 })
+
+test_that("the projection of the fits (C) is F' x", {
+  set.seed(8)
+  x <- matrix(rnorm(13 * 7), 13)
+  for (r in c(1L, 3L, 4L, 5L, 9L)) {
+    basis <- matrix(rnorm(13 * r), 13)
+    expect_equal(.Call(bahsic:::C_feature_project, x, basis), crossprod(basis, x),
+                 tolerance = 1e-14)
+  }
+  expect_identical(dim(.Call(bahsic:::C_feature_project, x[, 0L, drop = FALSE], basis)),
+                   c(9L, 0L))
+})
