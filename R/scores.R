@@ -206,11 +206,13 @@
 #' when there are blocks. The statistic is recomputed given the design for
 #' each permutation (for `"mt"` with the prior refitted); there is no
 #' complete enumeration, and the result is the same for any `threads`.
-#' Measured on ALL (`inst/bench/bench-design.R`): `"mt"` with a four-level
-#' covariate took 0.16 times limma's `lmFit()` + `eBayes()`, and 1,000
-#' permutations of `"t"` within the batches 0.07 times
-#' `multtest::mt.maxT(B = 1000)` without covariates (one thread, a shared
-#' machine).
+#' Measured on ALL, 128 x 12,625 (`inst/bench/bench-design.R`, one thread,
+#' a shared machine): `"mt"` with a four-level covariate took 0.14 times the
+#' time of limma's `lmFit()` + `eBayes()` (0.16 times its CPU time), about
+#' what `"mt"` without a covariate takes; 1,000 permutations of `"t"` within
+#' the batches took 0.03 to 0.05 times `multtest::mt.maxT(B = 1000)` without
+#' covariates (`"mt"`, whose prior is refitted for each permutation, 0.1 to
+#' 0.24 times).
 #'
 #' @inheritParams hsic
 #' @template design-args
