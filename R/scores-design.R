@@ -199,6 +199,8 @@ linear_fit_scorer <- function(fit) {
     } else {
       fit$G %*% b
     }
+    # a constant feature has no coefficient but the intercept's (not 1e-16s)
+    coef[, mom$constant == 1L] <- 0
     list(coef = coef, rss = pmax(rss, 0), ss = ss,
          average = .Call(C_scale_pow2, mom$mean[1L, ], mom$expo, 1L),
          constant = mom$constant, bad = mom$bad, fit = fit)

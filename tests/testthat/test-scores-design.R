@@ -260,3 +260,27 @@ test_that("the projection of the fits (C) is F' x", {
   expect_identical(dim(.Call(bahsic:::C_feature_project, x[, 0L, drop = FALSE], basis)),
                    c(9L, 0L))
 })
+
+test_that("constant and exactly fitted features, blocks of features, omitted samples", {
+  skip_if_not_installed("limma")
+  d <- design_data(p = 20)
+  x <- d$x
+  x[, 1] <- 3
+  x[, 2] <- as.integer(d$batch) + 2 * (d$y == "t")
+  expect_warning(mt <- feature_scores(x, d$y, method = "mt", covariates = d$batch),
+                 "constant feature \\(g1\\)")
+  expect_identical(mt$statistic[1], 0)
+  expect_warning(expect_warning(t <- feature_scores(x, d$y, method = "t", covariates = d$batch),
+                                "constant feature"), "separates the classes perfectly \\(g2\\)")
+  expect_true(is.na(t$score[1]) && t$statistic[2] == Inf && t$rank[2] == 1L)
+  expect_equal(t$effect[2], 2)
+  expect_identical(suppressWarnings(feature_scores(x, d$y, method = "mt", covariates = d$batch,
+                                                   block_size = 3)), mt)
+  des <- model.matrix(~ batch + y, d)
+  xn <- d$x
+  xn[3, 5] <- NA
+  expect_warning(s <- feature_scores(xn, design = des, coef = "yt", na_action = "omit"),
+                 "dropped 1 of 24")
+  fit <- limma::eBayes(limma::lmFit(t(d$x[-3, ]), des[-3, ]))
+  expect_equal(s$statistic, top_table(fit, "yt")$t, tolerance = 1e-8)
+})
