@@ -14,15 +14,16 @@
 #   "ols"        the t of y's coefficient in lm(x_j ~ covariates + y), on
 #                m - rank(X) df (with a block and one sample of each class
 #                per block, the paired t test);
-#   "partial" the partial correlation of x_j and y given the covariates,
+#   "partial"    the partial correlation of x_j and y given the covariates,
 #                with the same t test;
-#   "eb"  limma's eBayes() (Smyth 2004): the moderated t of the
+#   "eb"         limma's eBayes() (Smyth 2004): the moderated t of the
 #                coefficient, or the moderated F of several (y with more
 #                than two classes), with trend = TRUE the prior's trend in
-#                the average expression (limma's fitFDist() with a covariate);
-#   "eb_lods"       the B statistic of the same fit.
+#                the average expression (limma's fitFDist() with a covariate),
+#                with robust = TRUE limma's robust prior;
+#   "eb_lods"    the B statistic of the same fit.
 # Without a design the same code fits ~ y, for a numeric outcome (the
-# slope's moderated t) and for trend = TRUE.
+# slope's moderated t) and for trend = TRUE or robust = TRUE.
 
 # The fit of the scores, or NULL when the method's own pass serves (no
 # design, no trend, class labels). `args$design_matrix` is limma's design
@@ -58,6 +59,10 @@ linear_fit_setup <- function(method, y, d, args, adjust) {
                         "or a contrast vector, or use method = \"%s\" (the moderated F)."),
                  method, ncol(L), score_methods_with(function(r) identical(r$fit, "eb"))),
          call. = FALSE)
+  }
+  if (adjust == "maxT" && (isTRUE(args$trend) || isTRUE(args$robust))) {
+    stop(paste0("adjust = \"maxT\" refits limma's plain prior for each permutation; it does ",
+                "not take trend = TRUE or robust = TRUE in this version."), call. = FALSE)
   }
   if (isTRUE(args$robust) && isTRUE(args$trend)) {
     stop(paste0("robust = TRUE with trend = TRUE (limma's loess trend of the robust prior) is ",
@@ -445,6 +450,8 @@ perm_problem_fit <- function(x, y, method, fit) {
   zero <- a <= 8 * .Machine$double.eps * sqrt(colSums(x^2)) * nrow(x)
   xt <- t(px) / ifelse(zero, 1, a)
   xt[zero, ] <- 0
+  # the closures below travel to the workers of `parallel`: not the data
+  rm(x, px)
   py <- design_residuals(study, outcome_columns(y)[, 1L])
   yhat <- py / sqrt(sum(py^2))
   df <- fit$df

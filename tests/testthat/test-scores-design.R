@@ -245,6 +245,8 @@ test_that("bad designs for the linear fits are errors that say what to do", {
                "tests one coefficient")
   expect_error(feature_scores(d$x, design = des, coef = 4, adjust = "maxT"),
                "with a design matrix")
+  expect_error(feature_scores(d$x, d$y, method = "mt", covariates = d$batch, trend = TRUE,
+                              adjust = "maxT"), "does not take trend")
   expect_error(feature_scores(d$x, d$y, method = "snr", covariates = d$batch),
                "cannot adjust.*method = \"t\"")
 })
