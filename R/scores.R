@@ -219,8 +219,8 @@
 #' @template design-data
 #' @param design limma's design matrix (`stats::model.matrix()`, one row per
 #'   sample) for `"mt"` and `"lods"`, instead of `y` and `covariates`: then
-#'   give `coef` or `contrast`, and no `y`. See the section "Covariates and
-#'   blocks".
+#'   give `coef` or `contrast`, and no `y` (`method = NULL` is then `"mt"`).
+#'   See the section "Covariates and blocks".
 #' @param coef with `design`: the coefficient to test, a column name or index
 #'   (several: the moderated F of `"mt"`), as in `limma::topTable()`.
 #' @param contrast with `design`: a contrast vector, or a matrix with one
