@@ -83,7 +83,14 @@ design_docs <- function() {
 
 # The design as the caller gave it, checked for its type; NULL when there is none.
 design_spec <- function(covariates = NULL, block = NULL, data = NULL) {
-  if (is.null(covariates) && is.null(block)) return(NULL)
+  if (is.null(covariates) && is.null(block)) {
+    if (!is.null(data)) {
+      stop(paste0("'data' is the samples' annotation in which a 'covariates' formula (or a ",
+                  "'block' given by name) is evaluated, and neither is given. With a formula ",
+                  "interface, write the formula first: f(y ~ ., data = d)."), call. = FALSE)
+    }
+    return(NULL)
+  }
   if (inherits(covariates, "formula")) {
     if (length(covariates) != 2L) {
       stop(paste0("'covariates' must be a one-sided formula such as ~ batch + age (the ",

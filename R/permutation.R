@@ -67,9 +67,12 @@ perm_tolerance <- 1e-10
 # doubles in any grouping: through a back end (`run`), the labellings are
 # drawn here first, in the serial order, and the batches -- at least 20 of
 # them, for the workers to share -- are counted on the workers. `progress`:
-# a bar of R/progress.R advanced after each batch (NULL: none).
+# a bar of R/progress.R advanced after each batch (NULL: none). `fit`: the fit
+# of a study design (linear_fit_setup(), R/scores-design.R): the labellings
+# are then drawn within its strata and the statistics are given the design
+# (perm_problem_fit()); no complete enumeration.
 maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run = NULL,
-                     progress = NULL) {
+                     progress = NULL, fit = NULL) {
   method <- arg_match_perm(method)
   if (!is.numeric(n_perm) || length(n_perm) != 1L || !is.finite(n_perm) ||
       n_perm < 1 || n_perm != round(n_perm) || n_perm > .Machine$integer.max) {
@@ -84,8 +87,13 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
     stop("`y` must have one value per row (sample) of `x`: ", length(y),
          " values for ", m, " samples.", call. = FALSE)
   }
-  prep <- perm_problem(x, y, method, var_equal)
-  n_lab <- perm_count(prep, m)
+  prep <- if (is.null(fit)) {
+    perm_problem(x, y, method, var_equal)
+  } else {
+    perm_problem_fit(x, y, method, fit)
+  }
+  n_lab <- if (is.null(fit)) perm_count(prep, m) else Inf
+  shuffle <- prep$shuffle %||% function() sample.int(m)
   exact <- n_lab <= n_perm
   if (exact) {
     all_perm <- perm_enumerate(prep, m)
@@ -97,7 +105,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
     if (exact) return(all_perm[, from:to, drop = FALSE])
     out <- matrix(0L, m, to - from + 1L)
     for (k in from:to) {
-      out[, k - from + 1L] <- if (k == 1L) seq_len(m) else sample.int(m)
+      out[, k - from + 1L] <- if (k == 1L) seq_len(m) else shuffle()
     }
     out
   }
@@ -200,6 +208,7 @@ perm_problem <- function(x, y, method, var_equal) {
 perm_stats <- function(prep, perm, threads) {
   opts <- c(prep$opts, list(threads = threads))
   out <- .Call(C_perm_stats, prep$xt, perm, opts)
+  if (!is.null(prep$post)) return(prep$post(out, perm))
   post <- score_row(prep$method)$maxt$post
   if (!is.null(post)) out <- post(out, prep$n)
   out

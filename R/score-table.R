@@ -86,6 +86,11 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  R/design.R), through `args$design` of its scorer; or a
 #                  sentence saying why it cannot (feature_scores() refuses the
 #                  design by the method's name with it)
+#   fit            NULL, or what the method computes from the linear model of
+#                  each feature on the design (R/scores-design.R): "ols" (lm's
+#                  t of y's coefficient), "partial" (the partial
+#                  correlation), "eb" (limma's moderated t or F),
+#                  "eb_lods" (limma's B); its scorer is then fit_or()'s
 #   reshape        NULL or function(args): the words of the argument that
 #                  makes the result other than one row per feature (e.g. one
 #                  row per feature and class), or NULL; the callers that rank
@@ -109,7 +114,7 @@ score_method_defaults <- list(
   borrows = FALSE, variance = "none",
   min_samples = list(n = 2L, why = NULL), constant_na = FALSE, statistic = NULL,
   perfect = "infinite", tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
-  limma = character(), reshape = NULL,
+  limma = character(), reshape = NULL, fit = NULL,
   design = "it has no form adjusted for covariates or blocks in this version."
 )
 
@@ -119,6 +124,13 @@ design_methods_words <- function() methods_words(function(r) identical(r$design,
 # The linear methods read each block's class moments (class_moments()); the
 # functions are looked up when called (R/scores-linear.R is collated later).
 moments_scorer <- function(y, m, method, args) with_means(function(b) class_moments(b, y))
+# A row's scorer, or that of the linear model of each feature on the design
+# when feature_scores() set one up (args$fit, linear_fit_setup()).
+fit_or <- function(scorer) {
+  function(y, m, method, args) {
+    if (!is.null(args$fit)) linear_fit_scorer(args$fit) else scorer(y, m, method, args)
+  }
+}
 kernel_scorer <- function(y, m, method, args) {
   kernel_block_scorer(y, m, method, args$kernel, args$kernel_y, args$estimator, args$threads,
                       args$n_perm, args$design)
@@ -133,8 +145,9 @@ class_outcomes <- c("two classes", "several classes")
 score_table <- list(
   pc = score_method(
     "pc", "Pearson correlation", "linear", c("two classes", "numeric"),
-    scorer = function(y, m, method, args) with_means(correlation_block_scorer(y)),
+    scorer = fit_or(function(y, m, method, args) with_means(correlation_block_scorer(y))),
     p_values = "analytic", signed = TRUE, default_for = "numeric", constant_na = TRUE,
+    fit = "partial", design = "adjusts",
     aliases = c("pearson", "cor", "correlation"),
     # the second class indicator of a two-class factor
     recode = function(y) if (is.factor(y)) as.double(as.integer(y) == 2L) else y,
@@ -147,12 +160,15 @@ score_table <- list(
   lin = score_method(
     "lin", "centroid (mean difference)", "linear", two_classes, scorer = moments_scorer,
     p_values = "permutation", signed = TRUE, aliases = c("centroid", "meandiff"),
+    design = paste("a difference of raw class means has no adjusted form with a test; use",
+                   "method = \"t\" (lm's t of the adjusted difference) or \"mt\"."),
     moments = function(mom, var_equal, method) score_lin(mom, method),
     maxt = maxt_spec(two_classes, "lin", unit_norm = FALSE),
     doc = paste("centroid: mean difference, second class minus first; its square is HSIC0",
                 "\\eqn{(m-1)^2} with a linear kernel and [label_kernel_binary()] (balanced).")),
   t = score_method(
-    "t", "Welch's t", "linear", two_classes, scorer = moments_scorer, p_values = "analytic",
+    "t", "Welch's t", "linear", two_classes, scorer = fit_or(moments_scorer),
+    p_values = "analytic", fit = "ols", design = "adjusts",
     signed = TRUE, uses = "var_equal", variance = "within", constant_na = TRUE,
     aliases = c("welch", "ttest", "t.test", "student", "rowttests"),
     moments = function(mom, var_equal, method) score_t(mom, var_equal, method),
@@ -163,14 +179,17 @@ score_table <- list(
   snr = score_method(
     "snr", "signal to noise", "linear", two_classes, scorer = moments_scorer,
     p_values = "permutation", signed = TRUE, variance = "within", constant_na = TRUE,
+    design = paste("its spread is that of each class, which covariates do not enter; use",
+                   "method = \"t\" or \"mt\"."),
     aliases = c("s2n", "signal_to_noise"),
     moments = function(mom, var_equal, method) score_snr(mom, method),
     maxt = maxt_spec(two_classes, "snr", unit_norm = TRUE),
     doc = "signal to noise, \\eqn{(\\bar x_+ - \\bar x_-)/(s_+ + s_-)}."),
   mt = score_method(
-    "mt", "limma's moderated t", "linear", class_outcomes, scorer = moments_scorer,
-    p_values = "analytic", signed = TRUE, default_for = "two classes", borrows = TRUE,
-    variance = "pooled",
+    "mt", "limma's moderated t", "linear", c(class_outcomes, "numeric"),
+    scorer = fit_or(moments_scorer), p_values = "analytic", signed = TRUE,
+    default_for = "two classes", borrows = TRUE, variance = "pooled", fit = "eb",
+    design = "adjusts", uses = c("design", "coef", "contrast", "trend", "robust"),
     aliases = c("limma", "moderated", "moderated_t", "modt", "ebayes", "eBayes"),
     moments = function(mom, var_equal, method) score_mt(mom, method),
     maxt = maxt_spec(two_classes, "moments", unit_norm = FALSE,
@@ -179,8 +198,10 @@ score_table <- list(
                 "`eBayes(lmFit(t(x), model.matrix(~ y)))` (eq. 25); for more than two",
                 "classes limma's moderated F of the same fit (below).")),
   lods = score_method(
-    "lods", "limma's B statistic (log odds)", "linear", two_classes, scorer = moments_scorer,
-    p_values = "analytic", borrows = TRUE, variance = "pooled",
+    "lods", "limma's B statistic (log odds)", "linear", c(two_classes, "numeric"),
+    scorer = fit_or(moments_scorer), p_values = "analytic", borrows = TRUE,
+    variance = "pooled", fit = "eb_lods", design = "adjusts",
+    uses = c("design", "coef", "contrast", "trend", "robust"),
     aliases = c("B", "b", "lod"),
     moments = function(mom, var_equal, method) score_lods(mom, method),
     tie = function(res) abs(res$extra$t), limma = "B",
@@ -193,6 +214,8 @@ score_table <- list(
     "pam", "pamr's shrunken-centroid statistic", "linear", class_outcomes,
     scorer = moments_scorer, p_values = "permutation", default_for = "several classes",
     borrows = TRUE, variance = "pooled", aliases = c("pamr", "shrunken"),
+    design = paste("pamr's centroids and their offset have no form adjusted for covariates;",
+                   "use method = \"mt\" (limma's moderated F for several classes)."),
     moments = function(mom, var_equal, method) score_pam(mom, method),
     doc = paste("pamr's standardised centroid differences at threshold 0, for two or more",
                 "classes; the score is their sum of squares over the classes, and columns",
@@ -231,6 +254,9 @@ score_table <- list(
                         keep_sums = isTRUE(args$one_vs_rest))
     },
     p_values = "analytic", signed = TRUE, uses = "one_vs_rest", constant_na = TRUE,
+    design = paste("ranks of raw values carry the batches' shifts, and the stratified or",
+                   "signed-rank forms are not in this version; use method = \"t\" or",
+                   "\"mt\" (or stats::wilcox.test(paired = TRUE) for pairs)."),
     aliases = c("mann_whitney", "wilcox", "wilcox.test", "ranksum", "rank_sum"),
     # two classes, or each class against the rest: the marker table
     check = function(method, y, m, args) check_one_vs_rest(method, y, m, args),
@@ -249,6 +275,8 @@ score_table <- list(
       rank_block_scorer(y, function(part, n) kruskal_stats(part, n), args$threads)
     },
     p_values = "analytic", constant_na = TRUE, aliases = c("kruskal.test", "kruskal_wallis"),
+    design = paste("ranks of raw values carry the batches' shifts, and Friedman's blocked",
+                   "form is not in this version; use method = \"mt\" (limma's moderated F)."),
     source = function(src) rank_source(src),
     doc = paste("the Kruskal-Wallis test of two or more classes, as [stats::kruskal.test()]",
                 "(section \"Rank scores\")."))

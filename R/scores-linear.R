@@ -326,10 +326,20 @@ moderated_t <- function(mom, method, proportion = 0.01,
   t <- mean_diff(mom) / su / sqrt(s2_post)
   t[is.nan(t)] <- NA_real_
 
-  # B statistic: log posterior odds with prior variance v0 of the true
-  # difference estimated from the top `proportion` of |t| (tmixture).
   df_total <- min(df + d0, d * df)
   log_s20 <- log(s20) + 2 * unit * log(2)     # s0^2 in the data's units
+  b <- b_statistic(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim)
+  list(t = t, lods = b$lods, df_total = df_total,
+       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
+                 var_prior = exp(b$log_v0)))
+}
+
+# B statistic: log posterior odds with prior variance v0 of the true
+# difference estimated from the top `proportion` of |t| (tmixture), for
+# moderated t's on df_total df whose coefficient has unscaled sd su; log_s20,
+# the log of the prior variance s0^2 in the data's units (limma: of its
+# median, with a trend).
+b_statistic <- function(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim) {
   log_v0 <- t_mixture(t, su, df_total, proportion, 2 * log(stdev_coef_lim) - log_s20)
   if (is.na(log_v0)) {
     log_v0 <- -log_s20
@@ -340,16 +350,16 @@ moderated_t <- function(mom, method, proportion = 0.01,
   a <- log_v0 - 2 * log(su)
   log_r <- if (a > 0) a + log1p(exp(-a)) else log1p(exp(a))
   t2 <- t^2
-  # limma treats d0 > 1e6 as infinite: the limit of the kernel below
-  kernel <- if (d0 > 1e6) {
+  # limma treats d0 > 1e6 as infinite: the limit of the kernel below (d0 is
+  # one per feature with robust = TRUE)
+  kernel <- if (all(d0 > 1e6)) {
     -t2 * expm1(-log_r) / 2
   } else {
     (1 + df_total) / 2 * log((t2 + df_total) / (t2 * exp(-log_r) + df_total))
   }
-  lods <- log(proportion / (1 - proportion)) - log_r / 2 + kernel
-  list(t = t, lods = lods, df_total = df_total,
-       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
-                 var_prior = exp(log_v0)))
+  inf <- rep_len(d0 > 1e6, length(t))
+  if (any(inf) && !all(inf)) kernel[inf] <- (-t2 * expm1(-log_r) / 2)[inf]
+  list(lods = log(proportion / (1 - proportion)) - log_r / 2 + kernel, log_v0 = log_v0)
 }
 
 # The moderated F test of K > 2 classes (Smyth 2004, section 6): limma's F
@@ -437,6 +447,19 @@ trigamma_inverse <- function(x) {
 # to the quantiles of the mixture of null and alternative t distributions.
 # Returns log(v0); the limits are given as logs, log_v0_lim.
 t_mixture <- function(t, su, df, proportion, log_v0_lim) {
+  if (length(df) > 1L) {
+    # per-feature df (robust = TRUE): each |t| to the same tail on the largest
+    ok <- !is.na(t)
+    t <- abs(t[ok])
+    df <- df[ok]
+    max_df <- max(df)
+    low <- df < max_df
+    if (any(low)) {
+      tail <- stats::pt(t[low], df = df[low], lower.tail = FALSE, log.p = TRUE)
+      t[low] <- stats::qt(tail, df = max_df, lower.tail = FALSE, log.p = TRUE)
+    }
+    df <- max_df
+  }
   t <- abs(t[!is.na(t)])
   n_feat <- length(t)
   n_target <- ceiling(proportion / 2 * n_feat)

@@ -26,6 +26,11 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
                      const double *y, double *out, double *mean, int *constant,
                      double *work);
 
+/* out (r x d) = F' x for an m x r basis F and the columns of x (m x d): the
+ * projections of the linear fits on a study design (R/scores-design.R). */
+void bk_col_project(const double *x, ptrdiff_t m, ptrdiff_t d, const double *F,
+                    ptrdiff_t r, double *out);
+
 /* ---- permutation maxT (maxt.c) ----------------------------------------------
  * The statistics of bk_perm_stats(); the glue maps R's method names to them
  * (they do not cross .Call as numbers). */

@@ -101,3 +101,17 @@ SEXP C_feature_cor(SEXP x, SEXP y)
   return out;
 }
 
+
+/* F' x (r x d) for the basis F (m x r) and the columns of x (m x d) */
+SEXP C_feature_project(SEXP x, SEXP basis)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(basis, "basis");
+  R_xlen_t m = Rf_nrows(x), d = Rf_ncols(x), r = Rf_ncols(basis);
+  if (Rf_nrows(basis) != m) Rf_error("'basis' must have one row per row of 'x'");
+  if (r > INT_MAX || d > INT_MAX) Rf_error("'x' or 'basis' is too large");
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) r, (int) d));
+  bk_col_project(REAL(x), m, d, REAL(basis), r, REAL(out));
+  UNPROTECT(1);
+  return out;
+}

@@ -439,7 +439,8 @@ bad_input <- list(
     # the moderated F
     rule(fs("mt"), "value", check = defined),
     rule(TWO_CLASS, "error", "compares two classes; 'y' has 3 classes"),
-    rule(fs("pc"), "error", "needs a numeric or two-class outcome"),
+    rule(fs(bahsic:::score_methods_with(function(r) setequal(r$outcomes, c("two classes", "numeric")))),
+         "error", "needs a numeric or two-class outcome"),
     rule(RFE, "error", "clinical_rfe\\(\\) supports two classes; 'y' has 3 \\(a, b, c\\)"),
     rule("stability_selection()", "error", "^selector = \"t\" compares two classes"),
     rule("*", "value", check = defined_or_value))),

@@ -62,7 +62,10 @@ name_allowlist <- list(
   # label_kernel_pam()'s type, a label kernel of the same name
   list(name = "pam", file = "labels.R"),
   # a default selector of evaluate_selection(), in its exported signature
-  list(name = "pam", file = "evaluate.R")
+  list(name = "pam", file = "evaluate.R"),
+  # the C mode of src/maxt.c that sums the permuted class (the maxT of a
+  # design), named as the table's maxt field names it
+  list(name = "lin", file = "scores-design.R")
 )
 
 # The string literals of an R file, with their lines.

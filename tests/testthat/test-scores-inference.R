@@ -356,8 +356,9 @@ test_that("argument errors name the argument and say what to do", {
   y3 <- factor(rep(1:3, length.out = nrow(dat$x)))
   expect_error(feature_scores(dat$x, y3, method = "mt", adjust = "maxT"),
                "not method = \"mt\" with 3 classes")
-  expect_error(feature_scores(dat$x, as.numeric(dat$y), method = "mt"),
-               "method = \"mt\" compares classes.*'y' has a numeric outcome\\. Use method = \"pc\", \"kta\" or \"hsic\"")
+  expect_error(feature_scores(dat$x, as.numeric(dat$y), method = "pam"),
+               paste0("method = \"pam\" compares classes.*'y' has a numeric outcome\\. Use method = ",
+                      "\"pc\", \"mt\", \"lods\", \"kta\" or \"hsic\""))
   if (!exists("permutation_pvalues", mode = "function")) {
     expect_error(feature_scores(dat$x, dat$y, method = "t", adjust = "maxT"),
                  "adjust = \"maxT\" is not available yet")

@@ -142,7 +142,7 @@ test_that("feature_scores() rejects outcomes a method cannot use", {
   d <- toy_binary(m = 12, d = 3)
   y3 <- factor(rep(1:3, 4))
   expect_error(feature_scores(d$x, y3, method = "t"), "compares two classes; 'y' has 3 classes")
-  expect_error(feature_scores(d$x, rnorm(12), method = "mt"), "numeric outcome")
+  expect_error(feature_scores(d$x, rnorm(12), method = "lin"), "numeric outcome")
   expect_error(feature_scores(d$x, rnorm(12), method = "pam"), "needs class labels")
   expect_error(feature_scores(d$x, y3, method = "pc"), "numeric or two-class")
   y1 <- factor(c("a", rep("b", 11)))
