@@ -23,12 +23,16 @@
 #'   (feature_scores()); a block is checked for missing and infinite values
 #'   when it is read (read_block()) or, by feature_scores(), in the pass
 #'   that scores it. A dense matrix is then neither checked nor copied here.
-#' @return list(x, y, features, samples, source, rows, m0, annotation): `annotation`
-#'   is the feature annotation of a Bioconductor container (feature_annotation()) or NULL.
+#' @param design NULL or the study design as given (design_spec()), resolved
+#'   here once the samples are known (resolve_design(): the sample data of a
+#'   Bioconductor container, the rows kept) and checked against the outcome.
+#' @return list(x, y, features, samples, source, rows, m0, annotation, design):
+#'   `annotation` is the feature annotation of a Bioconductor container
+#'   (feature_annotation()) or NULL; `design` the resolved design or NULL.
 #' @noRd
 normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
                              assay = 1L, require_y = TRUE, clinical = FALSE,
-                             blocks = FALSE) {
+                             blocks = FALSE, design = NULL) {
   na_action <- arg_match(na_action)
   if (missing(y)) stop(missing_y_message(), call. = FALSE)
   if (is.null(y) && require_y) stop(null_y_message(), call. = FALSE)
@@ -37,12 +41,14 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
   src <- NULL
   annotation <- NULL
   container <- NULL
+  sample_data <- NULL
   bio <- bioc_source(x, y, assay)
   if (!is.null(bio)) {
     src <- bio$source
     y <- bio$y
     annotation <- bio$annotation
     container <- bio$container
+    sample_data <- bio$sample_data
   } else if (is_block_matrix(x)) {
     src <- block_source(x)
   }
@@ -93,12 +99,23 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
     x <- source_matrix(src)
   }
   if (!is.null(y)) check_outcome(y)
+  samples <- if (blocks) src$samples else rownames(x)
+  design <- input_design(design, m0, rows, sample_data, samples, y)
   if (blocks) {
-    return(list(x = NULL, y = y, features = src$features, samples = src$samples,
-                source = src, rows = rows, m0 = m0, annotation = annotation))
+    return(list(x = NULL, y = y, features = src$features, samples = samples,
+                source = src, rows = rows, m0 = m0, annotation = annotation, design = design))
   }
-  list(x = x, y = y, features = colnames(x), samples = rownames(x), source = NULL,
-       rows = rows, m0 = m0, annotation = annotation)
+  list(x = x, y = y, features = colnames(x), samples = samples, source = NULL,
+       rows = rows, m0 = m0, annotation = annotation, design = design)
+}
+
+# The study design resolved on the samples kept and checked against the outcome.
+input_design <- function(design, m0, rows, sample_data, samples, y) {
+  if (is.null(design)) return(NULL)
+  m <- if (is.null(rows)) m0 else length(rows)
+  design <- resolve_design(design, m0, rows, sample_data, samples %||% as.character(seq_len(m)))
+  design_check_outcome(design, y)
+  design
 }
 
 missing_y_message <- function() {
@@ -267,7 +284,7 @@ bioc_source <- function(x, y, assay) {
   src <- block_source(a, transposed = TRUE)
   if (is.character(y) && length(y) == 1L && src$m != 1L) y <- sample_column(pdata, y)
   list(source = src, y = y, annotation = feature_annotation(fdata, src$d),
-       container = class(x)[1L])
+       container = class(x)[1L], sample_data = as.data.frame(pdata))
 }
 
 # The outcome given as the name `y` of a column of the sample data.
@@ -690,9 +707,16 @@ check_memory <- function(m, n_matrices = 2, approximable = FALSE) {
 # dummy-coded. A result that keeps its call gets the formula call, named
 # after the generic as the default methods do.
 formula_method <- function(name, call, env, kernel, ...) {
-  xy <- formula_inputs(call, env, frame = is_clinical(kernel))
-  fun <- get(paste0(name, ".default"), mode = "function")
   args <- list(...)
+  xy <- formula_inputs(call, env, frame = is_clinical(kernel), covariates = args$covariates)
+  fun <- get(paste0(name, ".default"), mode = "function")
+  # the design reads the formula's data (the rows the formula kept)
+  if (!is.null(args$covariates) || !is.null(args$block)) {
+    if (!is.null(args$data)) {
+      stop("'data' is the formula's data: the covariates are read from it.", call. = FALSE)
+    }
+    if ("data" %in% names(formals(fun))) args$data <- xy$data
+  }
   # a one-sided formula (~ .) is the explicit request for unsupervised
   # selection where the entry point has it (and no precomputed label kernel
   # is the labels instead)
@@ -711,13 +735,20 @@ formula_method <- function(name, call, env, kernel, ...) {
 # The formula interface, the base-R way: model.frame() for the response and
 # the predictors, model.matrix() without the intercept for x (factors become
 # dummy columns, as in lm()). frame = TRUE (the clinical kernel, which takes
-# factors as they are): x is the data frame of the formula's variables.
-formula_inputs <- function(call, env, frame = FALSE) {
+# factors as they are): x is the data frame of the formula's variables. A
+# covariates formula's variables are not features (terms that use them are
+# dropped, from `.` too); `data` is the formula's data at the rows it kept.
+formula_inputs <- function(call, env, frame = FALSE, covariates = NULL) {
   mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
   names(mf)[2L] <- "formula"
   mf[[1L]] <- quote(stats::model.frame)
   mf$drop.unused.levels <- TRUE
+  data <- if ("data" %in% names(call)) eval(call$data, env)
+  if (inherits(covariates, "formula")) {
+    mf$formula <- formula_without(eval(mf$formula, env), all.vars(covariates), data)
+  }
   mf <- eval(mf, env)
+  if (is.data.frame(data)) data <- data[rownames(mf), , drop = FALSE]
   # a one-sided formula (~ features) has no response: y = NULL, which the
   # selectors read as unsupervised selection (formula_method())
   y <- stats::model.response(mf)
@@ -732,13 +763,29 @@ formula_inputs <- function(call, env, frame = FALSE) {
     }
     x <- mf[labels]
     attr(x, "terms") <- NULL
-    return(list(x = x, y = y))
+    return(list(x = x, y = y, data = data))
   }
   attr(mt, "intercept") <- 0L
   x <- stats::model.matrix(mt, mf)
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
-  list(x = x, y = y)
+  list(x = x, y = y, data = data)
+}
+
+# The formula without the terms that use `vars` (the covariates), `.` expanded
+# in `data` first.
+formula_without <- function(formula, vars, data) {
+  tt <- stats::terms(formula, data = if (is.data.frame(data)) data)
+  labels <- attr(tt, "term.labels")
+  used <- vapply(labels, function(l) any(all.vars(str2lang(l)) %in% vars), NA)
+  if (!any(used)) return(formula)
+  if (all(used)) {
+    stop(sprintf(paste0("Every term of the formula is a covariate (%s): no feature is left. ",
+                        "Features go in the formula, variables to adjust for in 'covariates'."),
+                 paste(vars, collapse = ", ")), call. = FALSE)
+  }
+  response <- if (attr(tt, "response")) formula[[2L]]
+  stats::reformulate(labels[!used], response = response, env = environment(formula))
 }
 
 # A single whole number of at least `lo`, as an integer.

@@ -36,6 +36,7 @@
 #   approx               a resolved approximation (resolve_approx()), for the
 #                        block, ichol and rff labels
 #   threads              checked thread count
+#   design               the study design as given (design_spec()) or NULL
 #
 # The problem (class "bahsic_problem"):
 #   x           samples x features, standardised if asked (on the block path
@@ -54,6 +55,7 @@
 #   blocks, bw  the block partition and its weights (labels "block")
 #   fy          the label factor (labels "ichol", "rff")
 #   omega, phase the random Fourier frequencies and phases (labels "rff")
+#   design      the resolved study design (R/design.R) or NULL
 #   mode        "exact", "block", "rff" or "ichol"
 #   estimator, standardize, threads   as resolved
 prepare_problem <- function(x, y, spec) {
@@ -79,7 +81,8 @@ prepare_problem <- function(x, y, spec) {
 problem_inputs <- function(x, y, spec) {
   kernel <- spec[["kernel"]]
   d <- normalise_inputs(x, y, na_action = spec[["na_action"]], assay = spec[["assay"]],
-                        clinical = !is.null(kernel) && is_clinical(kernel), require_y = FALSE)
+                        clinical = !is.null(kernel) && is_clinical(kernel), require_y = FALSE,
+                        design = spec[["design"]])
   m <- nrow(d$x)
   count <- function() check_min_samples(m, spec[["min_m"]], spec[["min_what"]], spec[["min_hint"]])
   if (isTRUE(spec[["min_first"]])) count()
@@ -88,7 +91,7 @@ problem_inputs <- function(x, y, spec) {
   if (!isTRUE(spec[["min_first"]])) count()
   list(x = d$x, features = d$features, m = m, p = ncol(d$x), y = d$y,
        unsupervised = isTRUE(d$unsupervised), kernel_y = d$kernel_y,
-       annotation = d$annotation, rows = d$rows)
+       annotation = d$annotation, rows = d$rows, design = d$design)
 }
 
 # The outcome as the computation needs it (spec$labels): see prepare_problem().

@@ -82,6 +82,10 @@ score_p_sources <- c("analytic", "kernel test", "permutation", "none")
 #                  variance, whether the statistic is invariant to a
 #                  feature's scale, and a function(stats, n) that finishes it
 #   limma          the limma column names its score answers to (sort_by)
+#   design         "adjusts": it takes a study design (covariates, block;
+#                  R/design.R), through `args$design` of its scorer; or a
+#                  sentence saying why it cannot (feature_scores() refuses the
+#                  design by the method's name with it)
 #   reshape        NULL or function(args): the words of the argument that
 #                  makes the result other than one row per feature (e.g. one
 #                  row per feature and class), or NULL; the callers that rank
@@ -105,8 +109,12 @@ score_method_defaults <- list(
   borrows = FALSE, variance = "none",
   min_samples = list(n = 2L, why = NULL), constant_na = FALSE, statistic = NULL,
   perfect = "infinite", tie = NULL, check_ties = NULL, kernel = NULL, maxt = NULL,
-  limma = character(), reshape = NULL
+  limma = character(), reshape = NULL,
+  design = "it has no form adjusted for covariates or blocks in this version."
 )
+
+# The methods that adjust for a study design, in words (for the refusals).
+design_methods_words <- function() methods_words(function(r) identical(r$design, "adjusts"), " or ")
 
 # The linear methods read each block's class moments (class_moments()); the
 # functions are looked up when called (R/scores-linear.R is collated later).

@@ -295,8 +295,10 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    adjust = c("BH", "BY", "holm", "bonferroni", "none", "maxT"),
                                    n_perm = NULL, na_action = c("fail", "omit"), assay = 1L,
                                    threads = default_threads(), block_size = NULL,
-                                   parallel = NULL, one_vs_rest = FALSE, ...) {
+                                   parallel = NULL, one_vs_rest = FALSE,
+                                   covariates = NULL, block = NULL, data = NULL, ...) {
   check_dots(..., .fn = "feature_scores")
+  design <- design_spec(covariates, block, data)
   # the arguments of some methods only (score_table), given or not
   env <- environment()
   given <- vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
@@ -313,7 +315,8 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   if (!is.null(block_size)) block_size <- check_whole(block_size, "block_size", 1L)
   run <- check_parallel(parallel)
   if (chosen) check_score_arguments(method, given, kernel)
-  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE)
+  d <- normalise_inputs(x, y, na_action = na_action, assay = assay, blocks = TRUE,
+                        design = design)
   src <- d$source
   y <- d$y
   m <- src$m
@@ -321,8 +324,10 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
+  check_score_design(method, d$design)
   # the arguments of the methods (score_table's `uses`), for the row's hooks
   args <- mget(c(score_method_arguments(), "threads", "n_perm"), envir = environment())
+  args$design <- d$design
   check_score_outcome(method, y, m, var_equal, estimator, args)
   check_inference_args(method, y, adjust, adjust_given, n_perm)
 
@@ -363,6 +368,19 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   }
   score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
               if (!is.null(p)) adjust)
+}
+
+# A design (covariates, block) given to a method that cannot adjust: an error
+# that names the method, says why (its row's `design`) and lists those that can.
+check_score_design <- function(method, design) {
+  if (is.null(design)) return(invisible())
+  why <- score_row(method)$design
+  if (identical(why, "adjusts")) return(invisible())
+  can <- if (any(vapply(score_table, function(r) identical(r$design, "adjusts"), NA))) {
+    design_methods_words()
+  } else ""
+  design_refuse(sprintf("method = \"%s\" (%s)", method, score_row(method)$label),
+                paste0(why, if (nzchar(can)) sprintf(" Methods that adjust: %s.", can)))
 }
 
 # The score table: its method's own columns, the annotation, the class and

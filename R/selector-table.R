@@ -40,6 +40,9 @@
 #               where the closest name would mislead (unknown_arg_error()).
 # mlr3_id:      the key of its filter in mlr3filters' dictionary (NULL: its
 #               name; another where mlr3filters has a filter of that name).
+# design:       "adjusts": it takes a study design (covariates, block;
+#               R/design.R); or a sentence saying why it cannot, with which
+#               it refuses one by name (check_selector_design()).
 
 # The outcomes a selector may take: two classes, several classes, a
 # numeric vector, a numeric matrix (several outputs), none (unsupervised).
@@ -50,7 +53,8 @@ selector_required <- c("title", "outcomes", "random", "methods", "score", "contr
 selector_defaults <- list(criterion = "HSIC", path_value = "hsic", direction = NA_character_,
                           hsic_select = FALSE, check_args = NULL, size = NULL,
                           needs = character(), clinical = FALSE, width_policy = "median",
-                          refuses = character(), mlr3_id = NULL)
+                          refuses = character(), mlr3_id = NULL,
+                          design = "it has no form adjusted for covariates or blocks in this version.")
 
 selector_row <- function(...) {
   row <- list(...)
@@ -135,6 +139,19 @@ selector_table <- list(
 )
 
 # ---- readers ---------------------------------------------------------------------
+
+# A design (design_spec(); NULL for none) given to a selector that cannot adjust:
+# the error that names it, says why and lists those that can.
+check_selector_design <- function(name, design) {
+  if (is.null(design)) return(invisible())
+  why <- selector_field(name, "design")
+  if (identical(why, "adjusts")) return(invisible())
+  can <- names(Filter(function(r) identical(r$design, "adjusts"), selector_table))
+  design_refuse(sprintf("%s()", name),
+                paste0(why, if (length(can)) {
+                  sprintf(" Selectors that adjust: %s.", paste0(can, "()", collapse = ", "))
+                }))
+}
 
 # The names of the selectors.
 selector_names <- function() names(selector_table)

@@ -161,7 +161,8 @@ test_that("every registered method stops on an argument it does not have", {
     bahsic_evaluation = ev,
     bahsic_caret_functions = hsic_sbf_funcs,
     summary.bahsic_evaluation = summary(ev),
-    bahsic_pairs = pair_scores(x[, 1:6], y, top = 3, threads = 1)
+    bahsic_pairs = pair_scores(x[, 1:6], y, top = 3, threads = 1),
+    bahsic_design = resolve_design(design_spec(block = rep(seq_len(nrow(x) / 2), 2)), nrow(x))
   )
   # the recipes step (its print method), when recipes is installed
   if (requireNamespace("recipes", quietly = TRUE)) {

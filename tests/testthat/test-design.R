@@ -1,0 +1,108 @@
+# The study design core (R/design.R): resolution, checks, projection, permutations.
+
+design_of <- function(covariates = NULL, block = NULL, data = NULL, m = NULL, rows = NULL) {
+  m <- m %||% NROW(if (!is.null(data)) data else if (!is.null(block)) block else covariates)
+  resolve_design(design_spec(covariates, block, data), m, rows = rows,
+                 samples = paste0("s", seq_len(length(rows %||% seq_len(m)))))
+}
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+test_that("a formula in the annotation gives lm()'s model matrix and a projection", {
+  set.seed(1)
+  ann <- data.frame(batch = rep(c("a", "b", "c"), each = 6), age = rnorm(18))
+  d <- design_of(~ batch + age, data = ann)
+  expect_s3_class(d, "bahsic_design")
+  expect_equal(unname(d$Z), unname(model.matrix(~ batch + age, ann)[, -1]))
+  expect_equal(d$df, 18L - 4L)
+  expect_identical(d$permutation, "residuals")
+  v <- rnorm(18)
+  expect_equal(design_residuals(d, v), unname(residuals(lm(v ~ batch + age, ann))))
+  V <- matrix(rnorm(36), 18)
+  expect_equal(unname(design_residuals(d, V)), unname(residuals(lm(V ~ batch + age, ann))))
+  y <- factor(rep(c("n", "t"), 9))
+  X <- design_model(d, y)
+  expect_equal(unname(X[, ]), unname(model.matrix(~ batch + age + y, cbind(ann, y = y))[, ]))
+  expect_identical(attr(X, "coef"), 5L)
+})
+
+test_that("discrete covariates and blocks give strata, and shuffles stay inside them", {
+  ann <- data.frame(batch = factor(rep(1:3, each = 8)), sex = rep(c("f", "m"), 12))
+  d <- design_of(~ batch + sex, data = ann)
+  expect_identical(d$permutation, "strata")
+  expect_identical(nlevels(d$strata), 6L)
+  set.seed(2)
+  p <- design_shuffle(d)
+  expect_identical(sort(p), 1:24)
+  expect_true(all(d$strata[p] == d$strata))
+  expect_false(identical(p, 1:24))
+  b <- design_of(block = rep(1:12, 2))
+  expect_identical(b$strata, droplevels(factor(rep(1:12, 2))))
+  expect_equal(b$df, 24L - 12L)
+  # a continuous covariate with a block: the block alone is the strata
+  cb <- design_of(covariates = seq(0, 1, length.out = 24), block = rep(1:12, 2))
+  expect_identical(cb$permutation, "residuals")
+  expect_identical(nlevels(cb$strata), 12L)
+})
+
+test_that("vectors, matrices and data frames are covariates; the rows kept follow", {
+  z <- c(3, 1, 4, 1, 5, 9, 2, 6, 5, 3)
+  expect_equal(unname(design_of(z)$Z[, 1]), z)
+  expect_equal(ncol(design_of(cbind(a = z, b = z^2))$Z), 2L)
+  d <- design_of(data.frame(z = z), rows = 2:9)
+  expect_equal(unname(d$Z[, 1]), z[2:9])
+  expect_identical(d$m, 8L)
+  s <- design_subset(design_of(factor(rep(1:2, 5))), 1:6)
+  expect_identical(s$m, 6L)
+})
+
+test_that("bad designs are errors that name the problem", {
+  ann <- data.frame(batch = c("a", "a", "b", NA, "b", "a"), age = 1:6)
+  expect_error(design_of(~ batch, data = ann), "covariate 'batch' is missing for 1 sample\\(s\\) \\(s4\\)")
+  expect_error(design_of(~ batch, data = data.frame(batch = rep("a", 6))), "one level")
+  expect_error(design_of(rep(2, 6)), "is constant")
+  expect_error(design_of(~ batch), "needs the samples' annotation")
+  expect_error(design_of(~ btch, data = ann[-4, ]), "'btch'.*not a column")
+  expect_error(design_of(~ age, data = ann, m = 7), "has 6 rows but x has 7 samples")
+  expect_error(design_spec(y ~ batch), "one-sided formula")
+  expect_error(design_spec(list(1, 2)), "one-sided formula .* not an object of class \"list\"")
+  expect_error(design_of(block = c(1, 1, 2, 2, 3)), "1 block\\(s\\) have one sample \\(3\\)")
+  expect_error(design_of(block = rep(1, 6)), "one level")
+  expect_error(design_of(block = "patient", m = 6), "not a column")
+  expect_error(design_of(factor(1:6)), "6 independent columns .* for 6 samples")
+})
+
+test_that("an outcome the design determines is an error that says which samples", {
+  ann <- data.frame(batch = rep(c("b1", "b2", "b3", "b4"), each = 5))
+  d <- design_of(~ batch, data = ann)
+  y <- factor(ifelse(ann$batch %in% c("b1", "b2"), "normal", "tumour"))
+  expect_error(design_check_outcome(d, y),
+               "every sample of class \"normal\" \\(10: s1, .*batches of their own \\(b1, b2\\)")
+  expect_error(design_check_outcome(d, as.numeric(ann$batch == "b3")), "combination of the covariates")
+  expect_silent(design_check_outcome(d, factor(rep(c("n", "t"), 10))))
+  # blocks that hold one class inform the variance only
+  b <- design_of(block = rep(1:5, each = 4))
+  expect_warning(design_check_outcome(b, factor(c(rep(c("n", "t"), 8), rep("n", 4)))),
+                 "1 of 5 blocks hold one class only \\(5\\)")
+})
+
+test_that("a formula call's covariates are not features", {
+  set.seed(3)
+  dat <- data.frame(g1 = rnorm(12), g2 = rnorm(12), batch = rep(c("a", "b"), 6), age = 1:12)
+  f <- formula_without(y ~ ., c("batch", "age"), dat)
+  expect_identical(attr(terms(f), "term.labels"), c("g1", "g2"))
+  expect_identical(formula_without(y ~ g1 + g2, "batch", dat), y ~ g1 + g2)
+  expect_error(formula_without(y ~ batch, "batch", dat), "Every term of the formula is a covariate")
+})
+
+test_that("feature_scores() refuses a design by the method's name where it cannot adjust", {
+  set.seed(4)
+  x <- matrix(rnorm(60), 12)
+  y <- factor(rep(c("a", "b"), 6))
+  no <- names(Filter(function(r) !identical(r$design, "adjusts"), score_table))
+  skip_if(!length(no), "every method adjusts")
+  ok <- methods_for_outcome(y)
+  for (meth in intersect(no, ok)) {
+    expect_error(feature_scores(x, y, method = meth, covariates = rep(1:3, 4)),
+                 sprintf("method = \"%s\" .* cannot adjust for covariates or blocks", meth))
+  }
+})
