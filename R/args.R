@@ -49,6 +49,12 @@ unknown_arg_error <- function(name, fn, formals, hint = NULL) {
   if (name %in% names(hints)) {
     stop(sprintf("%s() takes no '%s'. %s", fn, name, hints[[name]]), call. = FALSE)
   }
+  # a study design given to a function without one says so by name (R/design.R)
+  if (name %in% c("covariates", "block") && !name %in% formals) {
+    design_refuse(sprintf("%s()", fn), paste0(
+      "it has no form adjusted for covariates or blocks in this version. The scores, tests ",
+      "and selectors that adjust are listed in ?design."))
+  }
   suggestion <- did_you_mean(name, formals)
   if (!nzchar(suggestion)) {
     suggestion <- if (!is.null(hint)) {

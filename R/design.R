@@ -54,10 +54,32 @@
 #' concerned and say what can be estimated. Blocks that hold one class only
 #' draw a warning: they inform the variance, not the class difference.
 #'
+#' @eval design_docs()
 #' @name design
 #' @aliases covariates block
-#' @family designs
 NULL
+
+# The section of ?design that says, from the method and selector tables, which
+# score methods and selectors adjust and why the others cannot (roxygen's @eval).
+design_docs <- function() {
+  item <- function(name, why) {
+    sprintf("  \\item{%s}{%s}", name, if (identical(why, "adjusts")) "adjusts." else
+      paste("does not adjust:", why))
+  }
+  methods <- vapply(unname(score_table), function(r) {
+    item(sprintf("`feature_scores(method = \"%s\")`", r$name), r$design)
+  }, "")
+  selectors <- vapply(names(selector_table), function(n) {
+    item(sprintf("[%s()]", n), selector_table[[n]]$design)
+  }, "")
+  c("@section Which functions adjust:",
+    paste("[hsic()] and [hsic_test()], the score methods and the selectors below; the resampling",
+          "functions [stability_selection()], [selection_test()] and [evaluate_selection()]",
+          "pass the design to what they run, keep blocks together and permute within them.",
+          "Functions without the arguments (e.g. [pair_scores()], [qmi()]) refuse a design",
+          "by name."),
+    "\\describe{", methods, unname(selectors), "}")
+}
 
 # The design as the caller gave it, checked for its type; NULL when there is none.
 design_spec <- function(covariates = NULL, block = NULL, data = NULL) {

@@ -60,7 +60,8 @@ run() { # name, then the R script and its arguments
 # together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
 vg_seconds() {
   case $1 in
-    bad-input) echo 343 ;; bahsic-package) echo 129 ;; selector-table) echo 118 ;;
+    bad-input) echo 343 ;; select-screen) echo 195 ;; bahsic-package) echo 129 ;;
+    selector-table) echo 118 ;; pair-scores) echo 52 ;; pairtop) echo 25 ;;
     kernels) echo 109 ;; codes) echo 102 ;; select-approx) echo 101 ;; properties) echo 85 ;;
     adapter-caret) echo 70 ;; select-hsic) echo 65 ;; stability) echo 64 ;;
     progress) echo 63 ;; series) echo 60 ;; lsmi) echo 58 ;; guards) echo 55 ;;
