@@ -12,7 +12,8 @@
 #
 # --user: r-base-dev (a C compiler for the package's C code), the Imports (stats, methods,
 #    graphics, utils and parallel come with R; progressr and parallelly from Debian, stabs from
-#    CRAN), the main job's limma and the ALL data set with Biobase, and what R CMD build needs
+#    CRAN), the main job's limma and the ALL data set with Biobase, the bladderbatch data set
+#    (the gene-selection vignette's batches; Artistic-2.0), and what R CMD build needs
 #    to build the four
 #    vignettes: knitr, rmarkdown and pandoc, plus the packages the vignettes run (kernlab, MASS,
 #    SummarizedExperiment, SingleCellExperiment, HDF5Array, BiocParallel; without them the
@@ -53,7 +54,7 @@ esac
 if [[ $mode == user ]]; then
   apt_packages=(
     r-base-dev
-    r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all
+    r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all r-bioc-bladderbatch
     r-cran-knitr r-cran-rmarkdown pandoc
     r-cran-kernlab r-cran-mass r-bioc-summarizedexperiment r-bioc-singlecellexperiment
     r-bioc-hdf5array r-bioc-biocparallel r-cran-parallelly
@@ -63,7 +64,7 @@ else
   apt_packages=(
     r-cran-testthat r-cran-roxygen2
     r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
-    r-bioc-all r-bioc-multtest
+    r-bioc-all r-bioc-bladderbatch r-bioc-multtest
     r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
     r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr r-cran-parallelly
     r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
