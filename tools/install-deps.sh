@@ -64,7 +64,7 @@ else
   apt_packages=(
     r-cran-testthat r-cran-roxygen2
     r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
-    r-bioc-all r-bioc-bladderbatch r-bioc-multtest
+    r-bioc-all r-bioc-bladderbatch r-bioc-multtest r-cran-statmod
     r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
     r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr r-cran-parallelly
     r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown
