@@ -55,6 +55,30 @@
 #' draw a warning: they inform the variance, not the class difference.
 #'
 #' @eval design_docs()
+#' @examples
+#' # normal and tumour samples in three batches, the first mostly normal
+#' set.seed(1)
+#' pheno <- data.frame(group = factor(rep(c("normal", "tumour"), each = 20)),
+#'                     batch = factor(rep(c("b1", "b2", "b3", "b2", "b3"), c(15, 3, 2, 5, 15))))
+#' x <- matrix(rnorm(40 * 200), 40, 200, dimnames = list(NULL, paste0("g", 1:200)))
+#' x[, 1:20] <- x[, 1:20] + 2 * (pheno$batch == "b1")        # genes of the batch alone
+#' x[, 21:25] <- x[, 21:25] + 1.5 * (pheno$group == "tumour") # genes of the comparison
+#' plain <- feature_scores(x, pheno$group, method = "mt")
+#' # limma's moderated t of group in ~ batch + group
+#' adjusted <- feature_scores(x, pheno$group, method = "mt", covariates = ~ batch, data = pheno)
+#' sum(plain$rank[1:20] <= 25)     # batch genes among the top 25 without the batch
+#' sum(adjusted$rank[1:20] <= 25)  # and with it
+#' fit <- bahsic(x, pheno$group, covariates = ~ batch, data = pheno, threads = 1)
+#' fit
+#' # ten patients, a normal and a tumour sample each: the paired t test
+#' patient <- rep(1:10, 2)
+#' tissue <- factor(rep(c("normal", "tumour"), each = 10))
+#' xp <- matrix(rnorm(20 * 50), 20, 50) + rnorm(10)[patient]
+#' xp[tissue == "tumour", 1] <- xp[tissue == "tumour", 1] + 1
+#' feature_scores(xp, tissue, method = "t", block = patient)[1, ]
+#' t.test(xp[tissue == "tumour", 1], xp[tissue == "normal", 1], paired = TRUE)$statistic
+#' # what a confounded design cannot estimate
+#' try(feature_scores(x, pheno$group, method = "mt", covariates = pheno$group == "normal"))
 #' @name design
 #' @aliases covariates block
 NULL

@@ -64,9 +64,27 @@
 #'     \tab warning; value (lsmi(): value) \tab warning; value \cr
 #'   a feature of zeros and numerical residue \tab value \tab value \tab value
 #'     \tab value \cr
+#'   NA in a covariate, or one level \tab error \tab error \tab error \tab error \cr
+#'   an outcome the covariates or blocks determine \tab error \tab error \tab error
+#'     \tab error \cr
+#'   a block with one sample \tab error \tab error \tab error \tab error \cr
+#'   blocks that do not cross the outcome \tab warning; value \tab warning; value
+#'     \tab warning; value \tab warning; value \cr
+#'   a design where the function cannot adjust \tab error \tab error (by method)
+#'     \tab error (lsmi(), l1_lsmi(), clinical_rfe()) \tab error \cr
 #' }
 #'
 #' \describe{
+#'   \item{A study design (covariates, block)}{Checked with the data (see
+#'     \link{design}): a missing covariate, a covariate with one level or
+#'     constant, more covariate columns than the samples allow, a block with
+#'     one sample and an outcome that the covariates or blocks determine
+#'     (all samples of a class in batches of their own) are errors that name
+#'     the samples and say what can be estimated; blocks that hold one class
+#'     draw a warning (they inform the variance only). A function or method
+#'     without a form adjusted for a design refuses it by name: the
+#'     \code{feature_scores()} methods after the data's checks, the others
+#'     before.}
 #'   \item{NA or NaN in x}{An error names the feature and the sample of the
 #'     first one. Impute them, drop the feature, or give
 #'     \code{na_action = "omit"}, which drops the samples with missing values

@@ -106,6 +106,12 @@ RFE <- c("clinical_rfe()", 'clinical_rfe(importance = "mkl")')
 CLINICAL <- c("bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())", RFE)
 LSMI <- c("lsmi()", L1)
 STAB <- c("stability_selection()", 'stability_selection(selector = "bahsic")')
+# a study design: refused by name before the data is read, or after its checks
+REFUSED <- "cannot adjust for covariates or blocks"
+REFUSE_FIRST <- c("lsmi()", "l1_lsmi()", "qmi()", "pair_scores()", RFE,
+                  'bahsic(estimator = "unbiased")')
+REFUSE_AFTER <- c(fs(bahsic:::score_methods_with(function(r) !identical(r$design, "adjusts"))),
+                  FS_HSIC_U, "bahsic(kernel = kernel_clinical())", "hsic(kernel = kernel_clinical())")
 
 # ---- data and checks -----------------------------------------------------------
 
@@ -737,7 +743,47 @@ bad_input <- list(
     d <- toy()
     d$x[, 2] <- c(0, 2.9, 0, 1e-160, 0, 0, 3.5, 0, 3e-9, 0, 1e-170, 0)
     d
-  }, rules = list(rule("*", "value", check = defined_or_value)))
+  }, rules = list(rule("*", "value", check = defined_or_value))),
+
+  # ---- study designs (?design): the design is checked with the data, where
+  # the function takes one; the functions without a form adjusted for a
+  # design refuse it by name, before the data (REFUSE_FIRST) or after its
+  # checks (REFUSE_AFTER)
+  list(case = "NA in a covariate", args = list(covariates = c(NA, seq(0.1, 1.1, by = 0.1))),
+       input = toy, rules = list(
+    rule(REFUSE_FIRST, "error", REFUSED),
+    rule("*", "error", paste0("covariate 'covariate' is missing for 1 sample\\(s\\) \\(1\\): ",
+                              "fill it in")))),
+
+  list(case = "a covariate with one level", args = list(covariates = factor(rep("u", 12))),
+       input = toy, rules = list(
+    rule(REFUSE_FIRST, "error", REFUSED),
+    rule("*", "error", "covariate 'covariate' has one level \\(\"u\"\\).*nothing to adjust for"))),
+
+  list(case = "an outcome the covariates determine",
+       args = list(covariates = factor(rep(c("u", "v"), each = 6))), input = toy, rules = list(
+    rule(REFUSE_FIRST, "error", REFUSED),
+    rule("*", "error", paste0("The outcome is confounded with the design.*every sample of ",
+                              "class \"a\" \\(6: 1, 2, 3, 4, 5, 6\\) is in a batch of its own")))),
+
+  list(case = "a block with one sample", args = list(block = c(1:6, 1:5, 7)), input = toy,
+       rules = list(
+    rule(REFUSE_FIRST, "error", REFUSED),
+    rule("*", "error", "2 block\\(s\\) have one sample \\(6, 7\\): a block needs two or more"))),
+
+  list(case = "blocks that do not cross the outcome",
+       args = list(block = c(1, 2, 3, 4, 5, 5, 1, 2, 3, 4, 6, 6)), input = toy, rules = list(
+    rule(c(REFUSE_FIRST, REFUSE_AFTER), "error", REFUSED),
+    # on all samples, and again in the fits whose halves hold such a block
+    rule(STAB, "warning", "blocks hold one class only \\((5|6|5, 6)\\): they inform the variance",
+         check = defined_or_value),
+    rule("*", "warning", "^2 of 6 blocks hold one class only \\(5, 6\\): they inform the variance",
+         check = defined_or_value))),
+
+  list(case = "a continuous covariate", args = list(covariates = seq(0.1, 1.2, by = 0.1)),
+       input = toy, rules = list(
+    rule(c(REFUSE_FIRST, REFUSE_AFTER), "error", REFUSED),
+    rule("*", "value", check = defined_or_value)))
 )
 
 # ---- one test per (case, function) ---------------------------------------------
