@@ -83,6 +83,15 @@ calls$bahsic_screen <- quote(bahsic(gx, gy, threads = 1L))
 calls$bahsic_screen_reg <- quote(bahsic(sr$x, sr$y, threads = 1L))
 calls$pair_scores <- quote(pair_scores(gx[, 1:60], gy, top = 20, threads = 1L))
 calls$evaluate <- quote({ set.seed(10); evaluate_selection(gx[, 1:100], gy, selectors = c("bahsic", "t"), n_features = c(3, 6), folds = 3, classifier = "svm") })
+# study designs (?design): a batch crossing the classes and pairs of samples
+calls$scores_mt_design <- quote(feature_scores(gx, gy, method = "mt", covariates = gb, threads = 1L))
+calls$scores_t_block <- quote(feature_scores(gx, gy, method = "t", block = gp, threads = 1L))
+calls$scores_hsic_design <- quote(feature_scores(gx[, 1:50], gy, method = "hsic", covariates = gb, threads = 1L))
+calls$scores_maxt_design <- quote({ set.seed(11); feature_scores(gx[, 1:100], gy, method = "t", covariates = gb, adjust = "maxT", n_perm = 50, threads = 1L) })
+calls$hsic_test_design <- quote(hsic_test(gx[, 1:5], gy, covariates = gb, threads = 1L))
+calls$bahsic_design <- quote(bahsic(gx, gy, covariates = gb, threads = 1L))
+calls$fohsic_design <- quote(fohsic(gx[, 1:60], gy, block = gp, n_features = 10, threads = 1L))
+calls$stab_design <- quote({ set.seed(12); stability_selection(gx[, 1:100], gy, selector = "t", n_features = 5, n_subsamples = 5, block = gp) })
 
 # Every selector of the selector table (R/selector-table.R) is called here: a
 # selector added to the table needs its calls (and a saved result) too.
@@ -94,6 +103,9 @@ if (length(uncalled)) {
 
 gx <- golub$x[, 1:300]
 gy <- golub$y
+# a batch crossing the classes, and 19 pairs of samples of the same class or not
+gb <- factor(rep(c("b1", "b2", "b3"), length.out = length(gy)))
+gp <- factor(rep(seq_len(19L), 2L))
 set.seed(1)
 sr <- simulate_regression(60)
 set.seed(2)
