@@ -33,8 +33,9 @@
 #' @section Covariates:
 #' `covariates` is a one-sided formula such as `~ batch + age`, evaluated in the
 #' samples' annotation: the `pData()` or `colData()` of a Bioconductor object,
-#' the `data` of a formula call, or a data frame given as `data`. It may also be
-#' a data frame, a matrix, a factor or a numeric vector with one row per sample.
+#' the `data` of a formula call, or a data frame given as `data`; the names of
+#' its columns, `c("batch", "age")`, say the same. It may also be a data frame,
+#' a matrix, a factor or a numeric vector with one row per sample.
 #' Character and logical covariates are factors. In a formula call the
 #' covariates' columns are not features: `bahsic(group ~ ., data = d,
 #' covariates = ~ batch + age)` selects among the other columns.
@@ -165,6 +166,7 @@ resolve_design <- function(spec, m0, rows = NULL, sample_data = NULL, samples = 
 # The covariates as a model frame (frame) with its terms and variables; NULL for none.
 design_frame <- function(covariates, annotation, m0) {
   if (is.null(covariates)) return(NULL)
+  covariates <- covariate_names(covariates, annotation, m0)
   if (inherits(covariates, "formula")) {
     if (is.null(annotation) && !all(all.vars(covariates) %in%
                                     ls(environment(covariates) %||% emptyenv()))) {
@@ -199,7 +201,9 @@ design_frame <- function(covariates, annotation, m0) {
   }
   if (nrow(mf) != m0) {
     stop(sprintf(paste0("'covariates' has %d rows but x has %d samples: give one row per ",
-                        "sample, in the samples' order."), nrow(mf), m0), call. = FALSE)
+                        "sample, in the samples' order%s."), nrow(mf), m0,
+                 if (ncol(mf) == m0) " (it has one column per sample: transpose it with t())"
+                 else ""), call. = FALSE)
   }
   for (k in seq_along(mf)) {
     if (is.character(mf[[k]]) || is.logical(mf[[k]])) mf[[k]] <- factor(mf[[k]])
@@ -224,6 +228,25 @@ warn_coded_covariate <- function(name, v) {
                     name, length(u), length(u), name), call. = FALSE)
   }
   invisible()
+}
+
+# Covariates given as the names of annotation columns (c("batch", "age")), as
+# a block may be: the formula ~ batch + age. Other character vectors are
+# values, one per sample.
+covariate_names <- function(covariates, annotation, m0) {
+  if (!is.character(covariates) || !is.null(dim(covariates)) || length(covariates) == m0) {
+    return(covariates)
+  }
+  bad <- setdiff(covariates, names(annotation))
+  if (length(bad)) {
+    stop(sprintf(paste0("'covariates' names %s, not %s of the samples' annotation%s. Give ",
+                        "column names of 'data' (or of the sample data), a one-sided formula, ",
+                        "or one value per sample."),
+                 paste0("\"", bad, "\"", collapse = ", "),
+                 if (length(bad) == 1L) "a column" else "columns",
+                 if (is.null(annotation)) " (there is none)" else ""), call. = FALSE)
+  }
+  stats::reformulate(sprintf("`%s`", covariates), env = baseenv())
 }
 
 # The block as a factor, from a vector or the name of an annotation column.
@@ -478,6 +501,12 @@ shared_levels_words <- function(tab) {
   if (length(none)) sprintf(" Not estimable given the design: %s.", paste(none, collapse = "; ")))
 }
 
+# The design's discrete variables, for a message.
+names_of_grouping <- function(design) {
+  f <- if (!is.null(design$frame)) names(Filter(is.factor, design$frame$frame)) else character()
+  paste(c(f, if (!is.null(design$block)) "block"), collapse = ", ")
+}
+
 # Why the outcome cannot be told from the design, with the samples concerned.
 confounded_message <- function(design, y, lost) {
   head <- "The outcome is confounded with the design (covariates or blocks):"
@@ -497,6 +526,11 @@ confounded_message <- function(design, y, lost) {
     return(paste0(head, " a class is a combination of the covariates", tail))
   }
   tab <- table(g, y)
+  if (all(rowSums(tab > 0) == 1L) && all(colSums(tab > 0) == 1L)) {
+    return(paste0(head, " the classes and the levels of the design (", names_of_grouping(design),
+                  ") are the same partition of the samples: a covariate or block is the ",
+                  "outcome itself, or a copy of it. Drop it from the design."))
+  }
   only <- lapply(levels(y), function(cl) {
     own <- rownames(tab)[tab[, cl] > 0 & rowSums(tab) == tab[, cl]]
     if (sum(tab[own, cl]) == sum(tab[, cl])) own

@@ -763,8 +763,8 @@ bad_input <- list(
   list(case = "an outcome the covariates determine",
        args = list(covariates = factor(rep(c("u", "v"), each = 6))), input = toy, rules = list(
     rule(REFUSE_FIRST, "error", REFUSED),
-    rule("*", "error", paste0("The outcome is confounded with the design.*every sample of ",
-                              "class \"a\" \\(6: 1, 2, 3, 4, 5, 6\\) is in a batch of its own")))),
+    rule("*", "error", paste0("The outcome is confounded with the design.*the same partition ",
+                              "of the samples: a covariate or block is the outcome itself")))),
 
   list(case = "a block with one sample", args = list(block = c(1:6, 1:5, 7)), input = toy,
        rules = list(

@@ -103,6 +103,19 @@ test_that("a numeric covariate of a few whole numbers is taken as a trend, with 
   expect_silent(design_of(data.frame(age = c(31, 45, 52, 38, 60, 41, 29, 55, 47, 36, 62, 50))))
 })
 
+test_that("covariates by column name, and a transposed covariate matrix", {
+  ann <- data.frame(batch = rep(c("a", "b", "c"), 4), age = seq(30, 63, by = 3))
+  by_name <- design_of(c("batch", "age"), data = ann)
+  expect_equal(by_name$Z, design_of(~ batch + age, data = ann)$Z)
+  expect_error(design_of(c("batch", "sex"), data = ann), "names \"sex\", not a column")
+  expect_error(design_of("batch", m = 12), "not a column of the samples' annotation \\(there is none\\)")
+  expect_error(design_of(t(as.matrix(ann$age)), m = 12), "transpose it with t\\(\\)")
+  # the outcome itself as a covariate
+  y <- factor(ann$batch == "a")
+  expect_error(design_check_outcome(design_of(~ y, data = data.frame(y = y)), y),
+               "same partition of the samples: a covariate or block is the outcome itself")
+})
+
 test_that("a formula call's covariates are not features", {
   set.seed(3)
   dat <- data.frame(g1 = rnorm(12), g2 = rnorm(12), batch = rep(c("a", "b"), 6), age = 1:12)
