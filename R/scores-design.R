@@ -468,19 +468,42 @@ perm_problem_fit <- function(x, y, method, fit) {
     }
     r[zero, ] <- NA_real_
     if (kind != "eb") return(r)
-    for (b in seq_len(ncol(r))) {
-      s2 <- a^2 * (1 - pmin(r[, b]^2, 1)) / df
-      prior <- fit_f_dist(s2[!zero], df)
-      s2_post <- if (is.finite(prior$df2)) {
-        (df * s2 + prior$df2 * prior$scale) / (df + prior$df2)
-      } else {
-        rep_len(prior$scale, length(s2))
-      }
-      r[, b] <- a * r[, b] / sqrt(s2_post)
-    }
-    r
+    moderate_permuted(r, a, df, zero)
   }
   opts <- if (classes) list(method = "lin", cls = as.integer(y01)) else list(method = "pc", y = yhat)
   list(method = method, xt = xt, numeric = TRUE, post = post,
        shuffle = function() design_shuffle(study), opts = opts)
+}
+
+# limma's moderated t of every permutation (a column of r, the partial
+# correlations; a, the residual norms of the features): each column's
+# residual variances get their own prior (fit_f_dist()). fit_f_dist() floors
+# the variances at 1e-5 times their median; a column whose smallest variance
+# is above 1e-5 times its largest needs no floor (nor its median): its prior
+# comes from the log moments of its variances, computed in C for all columns
+# at once (C_eb_permuted); the other columns go through fit_f_dist() itself.
+moderate_permuted <- function(r, a, df, zero) {
+  keep <- !zero
+  n <- sum(keep)
+  a2 <- a^2
+  mom <- .Call(C_eb_permuted, r, a2, keep, as.double(df), NULL)
+  fast <- n > 1L & mom[1L, ] > 1e-5 * mom[2L, ]
+  scale <- df2 <- numeric(ncol(r))
+  e_var <- mom[4L, ] / (n - 1L) - trigamma(df / 2)
+  e_mean <- mom[3L, ] - digamma(df / 2) + log(df / 2)
+  for (b in seq_len(ncol(r))) {
+    prior <- if (fast[b]) {
+      if (e_var[b] > 0) {
+        d2 <- 2 * trigamma_inverse(e_var[b])
+        list(scale = exp(e_mean[b] + digamma(d2 / 2) - log(d2 / 2)), df2 = d2)
+      } else {
+        list(scale = mom[5L, b], df2 = Inf)
+      }
+    } else {
+      fit_f_dist(a2[keep] * (1 - pmin(r[keep, b]^2, 1)) / df, df)
+    }
+    scale[b] <- prior$scale
+    df2[b] <- prior$df2
+  }
+  .Call(C_eb_permuted, r, a2, keep, as.double(df), list(scale, df2))
 }

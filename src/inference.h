@@ -28,6 +28,10 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
 
 /* out (r x d) = F' x for an m x r basis F and the columns of x (m x d): the
  * projections of the linear fits on a study design (R/scores-design.R). */
+void bk_eb_log_moments(const double *r, ptrdiff_t p, ptrdiff_t B, const double *a2,
+                       const int *keep, double df, double *out);
+void bk_eb_moderate(double *r, ptrdiff_t p, ptrdiff_t B, const double *a2, const int *keep,
+                    double df, const double *scale, const double *df2);
 void bk_col_project(const double *x, ptrdiff_t m, ptrdiff_t d, const double *F,
                     ptrdiff_t r, double *out);
 

@@ -218,3 +218,65 @@ void bk_col_project(const double *x, ptrdiff_t m, ptrdiff_t d, const double *F,
     }
   }
 }
+
+/* limma's empirical Bayes on every permutation of maxT with a design (Smyth
+ * 2004, section 6.2): column b of r (p x B) holds the partial correlations of
+ * the p features under permutation b, a2[j] the squared residual norm of
+ * feature j, so its residual variance is s2 = a2 (1 - min(r^2, 1)) / df.
+ * Per column, over the features with keep[j]: the smallest and largest s2,
+ * the mean of log s2, the sum of squares of log s2 about it and the mean of
+ * s2 (out, 5 x B): what the prior's fit (fitFDist) needs when no variance is
+ * floored. Two passes, so the variance does not lose digits. */
+void bk_eb_log_moments(const double *r, ptrdiff_t p, ptrdiff_t B, const double *a2,
+                       const int *keep, double df, double *out)
+{
+  for (ptrdiff_t b = 0; b < B; b++) {
+    const double *rb = r + p * b;
+    double lo = INFINITY, hi = 0.0, sl = 0.0, ss = 0.0;
+    ptrdiff_t n = 0;
+    for (ptrdiff_t j = 0; j < p; j++) {
+      if (!keep[j]) continue;
+      double q = rb[j] * rb[j];
+      double s2 = a2[j] * (1.0 - (q < 1.0 ? q : 1.0)) / df;
+      if (s2 < lo) lo = s2;
+      if (s2 > hi) hi = s2;
+      sl += log(s2);
+      ss += s2;
+      n++;
+    }
+    double mean = n > 0 ? sl / (double) n : NAN, dev = 0.0;
+    for (ptrdiff_t j = 0; j < p; j++) {
+      if (!keep[j]) continue;
+      double q = rb[j] * rb[j];
+      double e = log(a2[j] * (1.0 - (q < 1.0 ? q : 1.0)) / df) - mean;
+      dev += e * e;
+    }
+    double *o = out + 5 * b;
+    o[0] = lo;
+    o[1] = hi;
+    o[2] = mean;
+    o[3] = dev;
+    o[4] = n > 0 ? ss / (double) n : NAN;
+  }
+}
+
+/* The moderated t of every permutation from its prior (scale[b], df2[b];
+ * df2 infinite: the prior variance alone), in place: r = a r / sqrt(s2_post)
+ * with s2_post = (df s2 + df2 scale) / (df + df2), for the features with
+ * keep[j] (Smyth 2004, eq. 13). */
+void bk_eb_moderate(double *r, ptrdiff_t p, ptrdiff_t B, const double *a2, const int *keep,
+                    double df, const double *scale, const double *df2)
+{
+  for (ptrdiff_t b = 0; b < B; b++) {
+    double *rb = r + p * b;
+    int inf = !isfinite(df2[b]);
+    double w = inf ? 0.0 : df2[b] * scale[b], den = inf ? 1.0 : df + df2[b];
+    for (ptrdiff_t j = 0; j < p; j++) {
+      if (!keep[j]) continue;
+      double q = rb[j] * rb[j];
+      double s2 = a2[j] * (1.0 - (q < 1.0 ? q : 1.0)) / df;
+      double post = inf ? scale[b] : (df * s2 + w) / den;
+      rb[j] = sqrt(a2[j]) * rb[j] / sqrt(post);
+    }
+  }
+}

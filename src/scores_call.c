@@ -102,6 +102,33 @@ SEXP C_feature_cor(SEXP x, SEXP y)
 }
 
 
+/* limma's prior on every permutation of maxT (bk_eb_log_moments(), then
+ * bk_eb_moderate() with the priors R fits from the moments): r (p x B), the
+ * squared residual norms a2, keep (logical) and df; `prior` NULL gives the
+ * moments (5 x B), otherwise list(scale, df2) gives the moderated r. */
+SEXP C_eb_permuted(SEXP r, SEXP a2, SEXP keep, SEXP df, SEXP prior)
+{
+  bk_need_double_matrix(r, "r");
+  R_xlen_t p = Rf_nrows(r), B = Rf_ncols(r);
+  if (TYPEOF(a2) != REALSXP || XLENGTH(a2) != p) Rf_error("'a2' must be a double of length p");
+  if (TYPEOF(keep) != LGLSXP || XLENGTH(keep) != p) Rf_error("'keep' must be a logical of length p");
+  if (TYPEOF(df) != REALSXP || XLENGTH(df) != 1 || !(REAL(df)[0] > 0)) Rf_error("'df' must be positive");
+  if (Rf_isNull(prior)) {
+    if (B > INT_MAX / 5) Rf_error("too many permutations");
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 5, (int) B));
+    bk_eb_log_moments(REAL(r), p, B, REAL(a2), LOGICAL(keep), REAL(df)[0], REAL(out));
+    UNPROTECT(1);
+    return out;
+  }
+  SEXP scale = VECTOR_ELT(prior, 0), df2 = VECTOR_ELT(prior, 1);
+  if (TYPEOF(scale) != REALSXP || TYPEOF(df2) != REALSXP || XLENGTH(scale) != B ||
+      XLENGTH(df2) != B) Rf_error("'prior' must be list(scale, df2), one value per column");
+  SEXP out = PROTECT(Rf_duplicate(r));
+  bk_eb_moderate(REAL(out), p, B, REAL(a2), LOGICAL(keep), REAL(df)[0], REAL(scale), REAL(df2));
+  UNPROTECT(1);
+  return out;
+}
+
 /* F' x (r x d) for the basis F (m x r) and the columns of x (m x d) */
 SEXP C_feature_project(SEXP x, SEXP basis)
 {

@@ -13,7 +13,9 @@
 #    rounding).
 # 2. adjust = "maxT" with 1,000 permutations (method = "t", within the
 #    batches) against multtest::mt.maxT(test = "t", B = 1000) without
-#    covariates (median of 3 against one run); target: <= 0.1 times.
+#    covariates (median of 3 against one run); target: <= 0.1 times; and the
+#    same for method = "mt", whose prior is refitted on every permutation
+#    (the log moments of the variances in C, C_eb_permuted).
 # The calibration of the kernel methods' p-values with a design is in
 # inst/bench/bench-design-kernel.R.
 suppressPackageStartupMessages({
