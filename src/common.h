@@ -82,11 +82,13 @@ static inline double bk_exp(double x)
 #define BK_SIMD _Pragma("omp simd")
 #define BK_SIMD_SUM(v) BK_PRAGMA(omp simd reduction(+ : v))
 #define BK_SIMD_SUM2(u, v) BK_PRAGMA(omp simd reduction(+ : u, v))
+#define BK_SIMD_SUM4(a, b, c, d) BK_PRAGMA(omp simd reduction(+ : a, b, c, d))
 #define BK_SIMD_MIN_COUNT(lo, n) BK_PRAGMA(omp simd reduction(min : lo) reduction(+ : n))
 #else
 #define BK_SIMD
 #define BK_SIMD_SUM(v)
 #define BK_SIMD_SUM2(u, v)
+#define BK_SIMD_SUM4(a, b, c, d)
 #define BK_SIMD_MIN_COUNT(lo, n)
 #endif
 

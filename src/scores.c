@@ -197,7 +197,7 @@ void bk_col_project(const double *x, ptrdiff_t m, ptrdiff_t d, const double *F,
     for (; k + 4 <= r; k += 4) {
       const double *f0 = F + m * k, *f1 = f0 + m, *f2 = f1 + m, *f3 = f2 + m;
       double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-      BK_PRAGMA(omp simd reduction(+ : a0, a1, a2, a3))
+      BK_SIMD_SUM4(a0, a1, a2, a3)
       for (ptrdiff_t i = 0; i < m; i++) {
         a0 += f0[i] * xj[i];
         a1 += f1[i] * xj[i];
