@@ -510,6 +510,16 @@ names_of_grouping <- function(design) {
 # Why the outcome cannot be told from the design, with the samples concerned.
 confounded_message <- function(design, y, lost) {
   head <- "The outcome is confounded with the design (covariates or blocks):"
+  if (is.factor(y) && !is.null(design$block) &&
+      all(vapply(split(y, design$block), function(v) length(unique(v)) == 1L, NA))) {
+    return(paste0(head, " every block holds one class (a patient's repeated samples of one ",
+                  "class), so the class difference lies between blocks and a block effect ",
+                  "takes it all: it cannot be estimated with the block as a fixed effect (as ",
+                  "limma's ~ block + y). Leave 'block' out (the samples of a block are then ",
+                  "taken as independent); to keep each block's samples together in ",
+                  "cross-validation, give evaluate_selection() folds that do, e.g. folds = ",
+                  "as.integer(factor(block)) %% 5 + 1."))
+  }
   tail <- paste0(" Its effect cannot be told apart from theirs, so it cannot be estimated ",
                  "with this adjustment. What can be estimated: the comparison among the ",
                  "classes that share a batch or block (subset x and y to those samples), or, ",

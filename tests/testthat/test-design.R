@@ -79,6 +79,10 @@ test_that("an outcome the design determines is an error that says which samples"
                "every sample of class \"normal\" \\(10: s1, .*batches of their own \\(b1, b2\\)")
   expect_error(design_check_outcome(d, as.numeric(ann$batch == "b3")), "combination of the covariates")
   expect_silent(design_check_outcome(d, factor(rep(c("n", "t"), 10))))
+  # every block of one class: repeated samples of a patient
+  rep_block <- design_of(block = rep(1:5, each = 4))
+  expect_error(design_check_outcome(rep_block, factor(rep(c("n", "t"), c(8, 12)))),
+               "every block holds one class .* give evaluate_selection\\(\\) folds that do")
   # blocks that hold one class inform the variance only
   b <- design_of(block = rep(1:5, each = 4))
   expect_warning(design_check_outcome(b, factor(c(rep(c("n", "t"), 8), rep("n", 4)))),
