@@ -211,8 +211,8 @@
 #' time of limma's `lmFit()` + `eBayes()` (0.16 times its CPU time), about
 #' what `"mt"` without a covariate takes; 1,000 permutations of `"t"` within
 #' the batches took 0.03 to 0.05 times `multtest::mt.maxT(B = 1000)` without
-#' covariates (`"mt"`, whose prior is refitted for each permutation, 0.1 to
-#' 0.24 times).
+#' covariates (`"mt"`, whose prior is refitted for each permutation, 0.06
+#' times).
 #'
 #' @inheritParams hsic
 #' @template design-args

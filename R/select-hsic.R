@@ -162,7 +162,13 @@
 #' every residualised gene and every pair against \eqn{PLP} (the gamma
 #' moments of all permutations; on 2,000 null genes confounded with the
 #' class through 4 batches, Kolmogorov-Smirnov D = 0.034 and P(p < 0.05) =
-#' 0.050). The
+#' 0.050). Within small strata those moments are far too liberal (2,000 null
+#' genes in 20 pairs: 27 to 52 seeded at BH 5%), so under a design whose null
+#' permutes within strata (discrete covariates, blocks) the tests that pass
+#' the screen are tested again with the moments of 200 permutations within
+#' the strata, as `feature_scores()` tests under a design (from a fixed seed:
+#' the result does not depend on, nor change, R's random number stream); none
+#' of those null genes is then seeded. The
 #' clinical kernel, whose columns cannot be residualised, is refused with a
 #' design. With `approx = "ichol"` or `"rff"` the label factor \eqn{F} becomes
 #' \eqn{PF}; with `"block"` each block's label is projected off the

@@ -129,3 +129,26 @@ test_that("the unbiased estimator and block partitions with a block are refused"
   expect_error(randsel(sim$x, sim$y, data = sim$data),
                "'data' belongs to the formula interface, randsel(y ~ ., data = d)", fixed = TRUE)
 })
+
+test_that("the screen under blocks seeds no null gene (its tests re-checked within the pairs)", {
+  skip_statistical_under_checkers("a screen of 300 null genes in pairs")
+  set.seed(5)
+  pair <- rep(1:20, 2)
+  y <- factor(rep(c("n", "t"), each = 20))
+  # a strong pair effect and no effect of y: the one-pass gamma with the
+  # moments of all permutations seeded dozens of such genes
+  x <- matrix(rnorm(40 * 300), 40, 300) + 3 * matrix(rnorm(20 * 300), 20, 300)[pair, ]
+  colnames(x) <- paste0("g", 1:300)
+  fit <- bahsic(x, y, block = pair, threads = 1)
+  expect_length(fit$screen$seeds, 0L)
+  # the re-check's permutations come from a fixed seed: the caller's stream is
+  # untouched and the result the same whatever it is
+  set.seed(1)
+  before <- .Random.seed
+  a <- bahsic(x[, 1:40], y, block = pair, threads = 1)
+  expect_identical(.Random.seed, before)
+  set.seed(2)
+  expect_identical(bahsic(x[, 1:40], y, block = pair, threads = 1)$features, a$features)
+  # without a design nothing is re-checked
+  expect_identical(screen_recheck(list(design = NULL), x, kernel_gaussian(), y, NULL, 0.01), 0.01)
+})
