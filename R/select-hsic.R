@@ -164,7 +164,8 @@
 #' class through 4 batches, Kolmogorov-Smirnov D = 0.034 and P(p < 0.05) =
 #' 0.050). Within small strata those moments are far too liberal (2,000 null
 #' genes in 20 pairs: 27 to 52 seeded at BH 5%), so under a design whose null
-#' permutes within strata (discrete covariates, blocks) the tests that pass
+#' permutes within strata of median size 10 or less (pairs, a patient's
+#' samples, small cells of discrete covariates) the tests that pass
 #' the screen are tested again with the moments of 200 permutations within
 #' the strata, as `feature_scores()` tests under a design (from a fixed seed:
 #' the result does not depend on, nor change, R's random number stream); none
