@@ -22,15 +22,23 @@
 #              Kolmogorov-Smirnov distance to uniform and P(p < 0.05), beside
 #              feature_scores(method = "hsic", covariates = ), whose moments
 #              are those of the residualised pair P K P, P L P.
+#   strata     the same one-pass tests under blocks of 2 to 20 samples (1,000 null
+#              genes with a strong block effect, m = 60, two classes balanced
+#              within the blocks): P(p < 0.05) and KS D by block size, which
+#              set where the screen re-checks its hits within the strata
+#              (screen_recheck_size); and the seeds of bahsic() on 2,000
+#              such null genes in 20 pairs (3 data sets), with the re-check
+#              and with the one-pass tests alone.
 #
 # Usage, after installing the package:
-#   Rscript inst/bench/bench-select-design.R [speed|confounded|calibration|all] [reps] [n_sim]
+#   Rscript inst/bench/bench-select-design.R [speed|confounded|calibration|strata|all] [reps] [n_sim]
 suppressPackageStartupMessages(library(bahsic))
 args <- commandArgs(trailingOnly = TRUE)
 what <- if (length(args) >= 1L) args[1L] else "all"
 reps <- if (length(args) >= 2L) as.integer(args[2L]) else 5L
 n_sim <- if (length(args) >= 3L) as.integer(args[3L]) else 10L
-stopifnot(what %in% c("speed", "confounded", "calibration", "all"), reps >= 1L, n_sim >= 1L)
+stopifnot(what %in% c("speed", "confounded", "calibration", "strata", "all"), reps >= 1L,
+          n_sim >= 1L)
 
 if (what %in% c("speed", "all")) {
   suppressPackageStartupMessages(library(ALL))
@@ -133,4 +141,41 @@ if (what %in% c("calibration", "all")) {
   row("feature_scores, no covariates", p_none)
   cat(sprintf("  screen / exact p-values: mean ratio %.4f, correlation of log p %.5f\n",
               mean(p_screen / p_exact), stats::cor(log(p_screen), log(p_exact))))
+}
+
+if (what %in% c("strata", "all")) {
+  ns <- asNamespace("bahsic")
+  cat("\nThe screen's one-pass tests within blocks (1,000 null genes, m = 60)\n")
+  set.seed(1)
+  for (size in c(2, 4, 6, 10, 20)) {
+    m <- 60
+    p <- 1000
+    st <- factor(rep(seq_len(m / size), each = size))
+    y <- factor(rep(c("a", "b"), m / 2))
+    x <- matrix(rnorm(m * p), m, p) +
+      3 * matrix(rnorm(nlevels(st) * p), nlevels(st), p)[as.integer(st), ]
+    d <- ns$resolve_design(ns$design_spec(block = st), m)
+    kl <- ns$screen_label(list(design = d, y = y, threads = 1L, m = m), default_label_kernel(y))
+    scorer <- ns$kernel_block_scorer(y, m, ns$screen_score_method, kernel_gaussian(), kl,
+                                     "biased", 1L)
+    pv <- scorer(scale(ns$design_features(d, x)))$p_value
+    cat(sprintf("  blocks of %2d: P(p < 0.05) %.3f, KS D %.3f\n", size, mean(pv < 0.05),
+                stats::ks.test(pv, "punif")$statistic))
+  }
+  cat("Seeds of bahsic() on 2,000 null genes in 20 pairs (re-check / one-pass only)\n")
+  set.seed(1)
+  pair <- rep(1:20, 2)
+  y <- factor(rep(c("n", "t"), each = 20))
+  for (r in 1:3) {
+    x <- matrix(rnorm(40 * 2000), 40, 2000) + 3 * matrix(rnorm(20 * 2000), 20, 2000)[pair, ]
+    colnames(x) <- paste0("g", seq_len(ncol(x)))
+    with_check <- length(bahsic(x, y, block = pair, threads = 1L)$screen$seeds)
+    one_pass <- local({
+      size <- ns$screen_recheck_size
+      assignInNamespace("screen_recheck_size", 0, "bahsic")
+      on.exit(assignInNamespace("screen_recheck_size", size, "bahsic"))
+      length(bahsic(x, y, block = pair, threads = 1L)$screen$seeds)
+    })
+    cat(sprintf("  data set %d: %d / %d\n", r, with_check, one_pass))
+  }
 }
