@@ -120,11 +120,7 @@ add_feature_scores <- function(object, y, method = NULL, ..., prefix = NULL,
     s <- feature_scores(object, y, method = method, covariates = covariates, block = block, ...)
     new <- score_columns(s, rows, nrow(object))
     label <- attr(s, "method")
-    spec <- design_spec(covariates, block, list(...)[["data"]])
-    design_text <- if (!is.null(spec)) {
-      resolve_design(spec, ncol(object), sample_data = bioc_sample_data(object, kind),
-                     samples = colnames(object))$text
-    }
+    design_text <- attr(s, "design")
   }
   if (is.null(prefix)) prefix <- paste0(label, "_")
   names(new) <- paste0(prefix, names(new))

@@ -301,8 +301,9 @@
 #'       methods the p-value is one-sided (large HSIC).}
 #'   }
 #'   and the method's own columns: `t` (the moderated t) for `lods`,
-#'   `d_<class>` for `pam`. Attributes `"method"` and, with p-values,
-#'   `"adjust"`. For `"wilcoxon"` and `"kruskal"` see the section "Rank
+#'   `d_<class>` for `pam`. Attributes `"method"`, with p-values
+#'   `"adjust"`, and with `covariates` or `block` `"design"`, the design in
+#'   words (as its `print()` says it). For `"wilcoxon"` and `"kruskal"` see the section "Rank
 #'   scores" (and there the marker table of `one_vs_rest = TRUE`).
 #' @family scores
 #' @seealso \link{input-checks} for what each kind of bad input gives.
@@ -440,7 +441,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                  method), call. = FALSE)
   }
   score_frame(inference_columns(out, inf, p), res$extra, d$annotation, method,
-              if (!is.null(p)) adjust)
+              if (!is.null(p)) adjust, d$design)
 }
 
 # The arguments of some methods only (score_table's `uses`): whether the call
@@ -474,14 +475,16 @@ check_score_design <- function(method, design) {
 }
 
 # The score table: its method's own columns, the annotation, the class and
-# attributes (`adjust` only with p-values).
-score_frame <- function(out, extra, annotation, method, adjust) {
+# attributes (`adjust` only with p-values, `design` only with a design).
+score_frame <- function(out, extra, annotation, method, adjust, design = NULL) {
   if (!is.null(extra)) out <- cbind(out, extra)
   rownames(out) <- NULL
   out <- annotate_features(out, annotation)
   class(out) <- c("bahsic_scores", "data.frame")
   attr(out, "method") <- method
   if (!is.null(adjust)) attr(out, "adjust") <- adjust
+  # the design the scores were adjusted for, in words (add_feature_scores() records it)
+  if (!is.null(design)) attr(out, "design") <- design$text
   out
 }
 

@@ -141,3 +141,13 @@ test_that("feature_scores() refuses a design by the method's name where it canno
                  sprintf("method = \"%s\" .* cannot adjust for covariates or blocks", meth))
   }
 })
+
+test_that("feature_scores() says in an attribute which design it adjusted for", {
+  set.seed(6)
+  x <- matrix(rnorm(120), 12, 10)
+  y <- factor(rep(c("a", "b"), 6))
+  ann <- data.frame(batch = rep(c("u", "v", "w"), 4))
+  s <- feature_scores(x, y, method = "t", covariates = ~ batch, data = ann)
+  expect_identical(attr(s, "design"), "~batch")
+  expect_null(attr(feature_scores(x, y, method = "t"), "design"))
+})
