@@ -39,12 +39,18 @@
 #' \eqn{W}. The gamma test matches the mean and variance of that permutation
 #' distribution: exactly (Kazi-Aoual et al. 1995) for the permutation of
 #' residuals and for a full-rank label kernel, from the pair \eqn{PKP, PLP};
-#' for classes (or a linear label kernel) within strata, from 200
-#' permutations within the strata, drawn from R's generator (use
-#' [set.seed()]): the moments of all permutations are far from those within
+#' for classes (or a linear label kernel) within pairs (every stratum two
+#' samples, as `block` makes them), exactly: a permutation within the pairs
+#' swaps each pair or not, which changes the sign of its two label rows, so
+#' the statistic is a quadratic form in independent signs; within other
+#' strata, from 200 permutations within them, drawn from R's generator (use
+#' [set.seed()]). The moments of all permutations are far from those within
 #' small strata such as pairs. For pairs the gamma is near the limit of its
 #' fit (D = 0.048 to 0.061 over three sets of 2,000 null genes, 50 pairs,
-#' with 200 or 1,000 draws alike); the permutation test is exact there.
+#' with 200 or 1,000 draws; 0.054 to 0.075 with the exact moments, whose
+#' P(p < 0.05) was 0.047 to 0.055: the misfit is in the statistic's lower
+#' tail, p-values above 0.7 are too small); the permutation test is exact
+#' there.
 #'
 #' **Why this adjustment.** Three were measured
 #' (`inst/bench/bench-design-kernel.R full`; m = 100, Gaussian kernels with
@@ -92,10 +98,11 @@ NULL
 #' `"mmd"` is then the discrepancy between the classes within the batches.
 #' The gamma p-values match the mean and variance of the permutations of
 #' the design (see "Covariates and blocks" in [hsic()]: for classes within
-#' strata from 200 permutations within them, drawn from R's generator;
-#' otherwise exactly, from the residualised pair \eqn{PK_jP, PLP}). They cost
-#' more than without a design (2,000 genes, m = 128, one thread, a shared
-#' machine: 2.8 s against 0.12 s); with `n_perm` the labels are
+#' pairs exactly, within other strata from 200 permutations within them,
+#' drawn from R's generator; otherwise exactly, from the residualised pair
+#' \eqn{PK_jP, PLP}). They cost more than without a design (2,000 genes,
+#' m = 128, one thread, a shared machine: 0.68 s in 64 pairs and 3.2 s with
+#' a four-level batch, against 0.13 s); with `n_perm` the labels are
 #' permuted within the strata (exact for discrete covariates and blocks); a
 #' continuous covariate with `n_perm` is an error (the permutation of
 #' residuals would need each feature's residualised kernel for every
@@ -198,8 +205,8 @@ design_gamma <- function(K, lab, design) {
   Kr <- design_weights(design, K)
   B <- if (is.null(dl$Y)) dl$L else tcrossprod(dl$Y)
   stat <- sum(Kr * B)
-  G <- design_mc_factor(design, dl$Y)
-  mo <- if (is.null(G)) perm_moments(Kr, B) else mc_moments(K, G, ncol(dl$Y))
+  plan <- design_mc_factor(design, dl$Y)
+  mo <- if (is.null(plan)) perm_moments(Kr, B) else plan_moments(K, plan)
   if (!is.finite(mo[["var"]]) || mo[["var"]] <= 0 || mo[["mean"]] <= 0) {
     return(list(stat = stat, shape = NA_real_, scale = NA_real_, p = NA_real_))
   }
@@ -218,15 +225,45 @@ design_gamma <- function(K, lab, design) {
 # no projection), m^2 * design_mc_draws * ncol(F) operations per feature.
 # NULL (the free moments) for a full-rank label or the permutation of
 # residuals.
+# Pairs (every stratum two samples, whose rows of F cancel, as the projection
+# off the blocks leaves them) have exact moments instead: a permutation
+# within the strata keeps or swaps each pair, which changes the sign of the
+# pair's rows of F, so T = s' C s with s uniform on {-1, 1}^n (n pairs) and
+# C_ij = (F_ai . F_aj)(K_ai,aj - K_ai,bj - K_bi,aj + K_bi,bj) for pairs
+# (a_i, b_i): E T = tr(C), Var T = 2 sum_{i != j} C_ij^2, in O(m^2) per
+# feature and without random numbers.
+# The plan of the moments: list(pairs = list(a, b, Fa)), list(G, k) for the
+# draws, or NULL (the free moments).
 design_mc_draws <- 200L
 design_mc_factor <- function(design, F) {
   if (is.null(F) || design$permutation != "strata" || ncol(F) > 10L) return(NULL)
+  pairs <- design_pairs(design, F)
+  if (!is.null(pairs)) return(list(pairs = pairs))
   perms <- design_perms(design, design_mc_draws)
-  do.call(cbind, lapply(seq_len(design_mc_draws), function(i) F[perms[, i], , drop = FALSE]))
+  list(G = do.call(cbind, lapply(seq_len(design_mc_draws),
+                                 function(i) F[perms[, i], , drop = FALSE])),
+       k = ncol(F))
 }
-mc_moments <- function(K, G, k) {
-  v <- colSums(G * (K %*% G))
-  if (k > 1L) v <- colSums(matrix(v, k))
+design_pairs <- function(design, F) {
+  st <- design$strata
+  if (is.null(st) || any(tabulate(st, nlevels(st)) != 2L)) return(NULL)
+  ab <- matrix(unlist(split(seq_len(nrow(F)), st), use.names = FALSE), 2L)
+  a <- ab[1L, ]
+  b <- ab[2L, ]
+  if (max(abs(F[a, , drop = FALSE] + F[b, , drop = FALSE])) > 1e-8 * max(abs(F), 1e-300)) {
+    return(NULL)
+  }
+  list(a = a, b = b, Fa = F[a, , drop = FALSE])
+}
+plan_moments <- function(K, plan) {
+  if (!is.null(plan$pairs)) {
+    pr <- plan$pairs
+    C <- tcrossprod(pr$Fa) *
+      (K[pr$a, pr$a] - K[pr$a, pr$b] - K[pr$b, pr$a] + K[pr$b, pr$b])
+    return(c(mean = sum(diag(C)), var = 2 * (sum(C^2) - sum(diag(C)^2))))
+  }
+  v <- colSums(plan$G * (K %*% plan$G))
+  if (plan$k > 1L) v <- colSums(matrix(v, plan$k))
   c(mean = mean(v), var = stats::var(v))
 }
 
@@ -264,8 +301,7 @@ design_block_scorer <- function(W_full, lab, spec, kernel, median_width, threads
   W <- if (spec$weights == "W") B / design$df^2 else B
   test <- list(Lc = B, design = design, kernel = kernel, threads = threads)
   if (!is.null(lab$Y) && is.null(n_perm)) {
-    test$G <- design_mc_factor(design, design_factor(design, lab$Y))
-    test$k <- ncol(lab$Y)
+    test$plan <- design_mc_factor(design, design_factor(design, lab$Y))
   }
   if (!is.null(n_perm)) {
     n_perm <- check_whole(n_perm, "n_perm", 1L)
@@ -307,10 +343,10 @@ design_feature_gamma <- function(b, opts, test) {
       kernel$params$sigma <- opts$p1[min(j, length(opts$p1))]
     }
     K <- gram(kernel, b[, j, drop = FALSE], test$threads)
-    mo <- if (is.null(test$G)) {
+    mo <- if (is.null(test$plan)) {
       trace_moments(design_kernel_traces(K, Q), bt, m)
     } else {
-      mc_moments(K, test$G, test$k)
+      plan_moments(K, test$plan)
     }
     if (!is.finite(mo[["var"]]) || mo[["var"]] <= 0 || mo[["mean"]] <= 0) return(NA_real_)
     stats::pgamma(sum(K * B), shape = mo[["mean"]]^2 / mo[["var"]],

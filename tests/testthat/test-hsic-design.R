@@ -210,3 +210,32 @@ test_that("hsic(), the gamma and the permutation test report the same estimate",
   expect_equal(unname(g$estimate), h$estimate)
   expect_equal(unname(p$statistic), h$estimate)
 })
+
+test_that("within pairs the gamma moments are exact: every swap of the pairs enumerated", {
+  set.seed(17)
+  n <- 6L
+  pair <- factor(rep(seq_len(n), 2L))
+  y <- factor(rep(c("a", "b"), each = n))
+  x <- rnorm(2L * n) + rnorm(n)[pair]
+  d <- resolve_design(design_spec(block = pair), 2L * n)
+  lab <- label_gram(resolve_label_kernel(NULL, y), y, 1L)
+  F <- design_factor(d, lab$Y)
+  plan <- design_mc_factor(d, F)
+  expect_false(is.null(plan$pairs))
+  K <- exp(-outer(x, x, "-")^2 / 2)
+  # all 2^n permutations within the pairs
+  swaps <- as.matrix(expand.grid(rep(list(0:1), n)))
+  stats <- apply(swaps, 1L, function(s) {
+    idx <- seq_len(2L * n)
+    for (i in which(s == 1)) idx[pair == i] <- rev(idx[pair == i])
+    Fp <- F[idx, , drop = FALSE]
+    sum(diag(crossprod(Fp, K %*% Fp)))
+  })
+  mo <- plan_moments(K, plan)
+  expect_equal(unname(mo[["mean"]]), mean(stats), tolerance = 1e-12)
+  expect_equal(unname(mo[["var"]]), mean((stats - mean(stats))^2), tolerance = 1e-10)
+  # a covariate that varies within the pairs leaves strata of one sample: the draws
+  cov <- factor(c(rep(c("u", "v"), n / 2L), rep(c("v", "u"), n / 2L)))
+  d2 <- resolve_design(design_spec(covariates = cov, block = pair), 2L * n)
+  expect_null(design_mc_factor(d2, design_factor(d2, lab$Y))$pairs)
+})
