@@ -55,27 +55,30 @@ run() { # name, then the R script and its arguments
 }
 # Two lanes, one per core: the test files are dealt to the lane with less work so far, by
 # their measured time under valgrind (seconds below: testthat's time per file in a CI run,
-# two lanes at once, without origins, 2026-11-27; a new file counts 20 s), the examples
-# (220 s) starting lane 2. Each lane is one R process, so the tests of a file still run
+# two lanes at once, without origins, 2026-11-27, with the study designs; a new file counts
+# 20 s), the examples (253 s) starting lane 2. Each lane is one R process, so the tests of a file still run
 # together, in order. With BAHSIC_TEST_FILTER, or BAHSIC_VALGRIND_LANES=1, one lane as before.
 vg_seconds() {
   case $1 in
-    bad-input) echo 343 ;; select-screen) echo 195 ;; bahsic-package) echo 129 ;;
-    selector-table) echo 118 ;; pair-scores) echo 52 ;; pairtop) echo 25 ;;
-    kernels) echo 109 ;; codes) echo 102 ;; select-approx) echo 101 ;; properties) echo 85 ;;
-    adapter-caret) echo 70 ;; select-hsic) echo 65 ;; stability) echo 64 ;;
-    progress) echo 63 ;; series) echo 60 ;; lsmi) echo 58 ;; guards) echo 55 ;;
-    glue) echo 44 ;; scores-rank) echo 43 ;; score-table) echo 35 ;; select-mrmr) echo 33 ;;
-    threads|contribution) echo 32 ;; kernel-clinical) echo 31 ;;
-    kernel-test|cluster) echo 29 ;; permutation) echo 25 ;;
-    args|plots|scores-inference) echo 24 ;; approx|scores|scores-corners) echo 23 ;;
-    options) echo 22 ;; hsic) echo 21 ;; select-weights|kernel-ridge|select-rfe) echo 18 ;;
-    select-l1) echo 17 ;; select-randsel|selection) echo 14 ;;
-    approx-rff|scores-linear) echo 11 ;;
-    multi-output|scale|selection-test|unsupervised) echo 10 ;; qmi) echo 9 ;;
-    simulate) echo 8 ;; inputs-large|inputs) echo 7 ;; evaluate) echo 6 ;;
-    interrupts) echo 5 ;; metrics|simulate-counts) echo 4 ;; bioc|labels|problem) echo 3 ;;
-    adapter-mlr3|adapter-recipes|parallel|simulate-lsmi) echo 2 ;; *) echo 20 ;;
+    bad-input) echo 430 ;; guards) echo 299 ;; select-screen) echo 207 ;;
+    progress) echo 206 ;; properties) echo 151 ;; series) echo 116 ;;
+    scores-rank) echo 109 ;; selector-table) echo 106 ;; kernels) echo 97 ;;
+    select-approx) echo 92 ;; codes) echo 90 ;; stability) echo 80 ;;
+    adapter-caret) echo 78 ;; select-hsic) echo 63 ;; pair-scores) echo 53 ;;
+    lsmi) echo 51 ;; scores-design) echo 48 ;; adapter-recipes) echo 43 ;;
+    score-table) echo 38 ;; glue) echo 34 ;; resampling-design) echo 33 ;;
+    kernel-clinical|select-mrmr) echo 31 ;; bahsic-package) echo 29 ;;
+    contribution|threads) echo 28 ;; scores-inference) echo 26 ;;
+    kernel-test|pairtop|select-design) echo 25 ;; plots|scores-corners) echo 23 ;;
+    args|permutation) echo 22 ;; hsic) echo 21 ;; options) echo 20 ;;
+    approx|hsic-design|scores|select-rfe) echo 19 ;; cluster) echo 18 ;;
+    kernel-ridge|select-l1) echo 17 ;; design-entry-points|selection-test) echo 15 ;;
+    select-randsel|selection) echo 14 ;; select-weights) echo 13 ;;
+    scale|scores-linear) echo 11 ;; multi-output|simulate-nonlinear) echo 10 ;;
+    adapter-mlr3|unsupervised) echo 9 ;; design|qmi) echo 8 ;; approx-rff) echo 7 ;;
+    inputs|inputs-large) echo 6 ;; simulate) echo 5 ;; evaluate|interrupts) echo 4 ;;
+    labels|metrics|problem|simulate-counts) echo 3 ;; bioc|parallel|simulate-lsmi) echo 2 ;;
+    nonlinear-power) echo 1 ;; *) echo 20 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
@@ -83,7 +86,7 @@ if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
   run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
 else
   lane1=() lane2=()
-  load1=0 load2=220
+  load1=0 load2=253
   while read -r secs name; do
     if ((load1 <= load2)); then lane1+=("$name"); load1=$((load1 + secs))
     else lane2+=("$name"); load2=$((load2 + secs)); fi
