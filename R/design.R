@@ -168,16 +168,21 @@ design_frame <- function(covariates, annotation, m0) {
   if (is.null(covariates)) return(NULL)
   covariates <- covariate_names(covariates, annotation, m0)
   if (inherits(covariates, "formula")) {
-    if (is.null(annotation) && !all(all.vars(covariates) %in%
-                                    ls(environment(covariates) %||% emptyenv()))) {
+    # the variables a formula finds in its environment (or those it inherits),
+    # as model.frame() does; functions are not variables
+    env <- environment(covariates) %||% emptyenv()
+    in_env <- vapply(all.vars(covariates), function(v) {
+      o <- get0(v, envir = env)
+      !is.null(o) && !is.function(o)
+    }, NA)
+    if (is.null(annotation) && !all(in_env)) {
       stop(sprintf(paste0("'covariates' = %s needs the samples' annotation: give data = <a ",
                           "data frame with one row per sample and columns %s>, or x as an ",
                           "ExpressionSet or SummarizedExperiment whose sample data has them."),
                    deparse1(covariates), paste(all.vars(covariates), collapse = ", ")),
            call. = FALSE)
     }
-    missing_vars <- setdiff(all.vars(covariates), c(names(annotation),
-                                                     ls(environment(covariates) %||% emptyenv())))
+    missing_vars <- setdiff(all.vars(covariates)[!in_env], names(annotation))
     if (length(missing_vars)) {
       stop(sprintf("'covariates': %s not a column of the samples' annotation; columns are: %s.",
                    paste0("'", missing_vars, "'", collapse = ", "),

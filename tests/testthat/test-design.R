@@ -151,3 +151,18 @@ test_that("feature_scores() says in an attribute which design it adjusted for", 
   expect_identical(attr(s, "design"), "~batch")
   expect_null(attr(feature_scores(x, y, method = "t"), "design"))
 })
+
+test_that("a covariates formula finds its variables where model.frame() does", {
+  set.seed(7)
+  x <- matrix(rnorm(120), 12, 10)
+  y <- factor(rep(c("a", "b"), 6))
+  age <- seq(31, 64, by = 3)
+  # the formula made inside a function, the variable one environment up
+  inner <- function() feature_scores(x, y, method = "t", covariates = ~ age)
+  expect_identical(attr(inner(), "design"), "~age")
+  expect_equal(inner()$statistic,
+               feature_scores(x, y, method = "t", covariates = data.frame(age = age))$statistic)
+  # a function of that name is not a variable
+  expect_error(feature_scores(x, y, method = "t", covariates = ~ mean),
+               "needs the samples' annotation")
+})
