@@ -397,6 +397,8 @@ design_residuals <- function(design, v) {
 # The outcome's columns in a linear model: the indicators of levels 2..k of a
 # factor (treatment coding, as model.matrix(~ y)), a numeric vector, or a matrix.
 outcome_columns <- function(y) {
+  # a censored outcome by its log-rank scores (R/survival.R)
+  if (is_surv(y)) return(matrix(surv_scores(y), ncol = 1L, dimnames = list(NULL, "y")))
   if (is.factor(y)) {
     lv <- levels(y)
     Y <- outer(as.integer(y), seq_along(lv)[-1L], `==`) * 1

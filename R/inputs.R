@@ -7,9 +7,10 @@
 #'
 #' @param x matrix, data.frame, Matrix (e.g. dgCMatrix), DelayedMatrix,
 #'   ExpressionSet or SummarizedExperiment (see ?`input-classes`).
-#' @param y outcome: factor, character, logical, numeric vector or numeric
-#'   matrix; for Bioconductor objects also the name of a column of the sample
-#'   data.
+#' @param y outcome: factor, character, logical, numeric vector, numeric
+#'   matrix or right-censored survival::Surv object (kept as it is, see
+#'   R/survival.R); for Bioconductor objects also the name of a column of the
+#'   sample data.
 #' @param na_action "fail" or "omit" (drop samples with NA / NaN).
 #' @param assay for SummarizedExperiment: which assay.
 #' @param require_y whether y must be given.
@@ -73,7 +74,7 @@ normalise_inputs <- function(x, y, na_action = c("fail", "omit"),
 
   if (na_action == "omit") {
     bad <- if (is.null(src)) rowSums(is.na(x)) > 0 else source_na_rows(src)
-    if (!is.null(y)) bad <- bad | (if (is.matrix(y)) rowSums(is.na(y)) > 0 else is.na(y))
+    if (!is.null(y)) bad <- bad | outcome_missing(y)
     if (any(bad)) {
       warning(sprintf("na_action = \"omit\": dropped %d of %d samples with missing values.",
                       sum(bad), m), call. = FALSE)
@@ -581,6 +582,8 @@ as_outcome <- function(y, x, m = nrow(x), d = ncol(x), container = NULL) {
     stop(sprintf("'y' has %d values but 'x' has %d samples (rows).%s", n_y, m, hint),
          call. = FALSE)
   }
+  # a censored survival outcome is its own kind, not a two-column matrix (R/survival.R)
+  if (is_surv(y)) return(surv_outcome(y))
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (is.factor(y)) {
     unused <- setdiff(levels(y), levels(droplevels(y)))
@@ -599,7 +602,7 @@ as_outcome <- function(y, x, m = nrow(x), d = ncol(x), container = NULL) {
     }
     return(y)
   }
-  stop(sprintf("'y' must be a factor, character, logical or numeric, not %s.", class(y)[1L]),
+  stop(sprintf("'y' must be a factor, character, logical, numeric or a survival::Surv object, not %s.", class(y)[1L]),
        call. = FALSE)
 }
 
@@ -634,7 +637,14 @@ nonfinite_error <- function(x, first, features = colnames(x), samples = rownames
                features[where[2L]], sample, fix), call. = FALSE)
 }
 
+# The samples whose outcome is missing (a Surv outcome: its time or its event).
+outcome_missing <- function(y) {
+  if (is_surv(y)) return(is.na(surv_time(y)) | is.na(surv_event(y)))
+  if (is.matrix(y)) rowSums(is.na(y)) > 0 else is.na(y)
+}
+
 check_outcome <- function(y) {
+  if (is_surv(y)) return(check_surv_outcome(y))
   if (anyNA(y)) {
     stop("'y' has missing values: remove those samples or use na_action = \"omit\".",
          call. = FALSE)

@@ -194,7 +194,8 @@ is_precomputed_label <- function(kernel_y) {
 #'
 #' A two-level factor gets [label_kernel_binary()] (balanced), a factor with
 #' more levels [label_kernel_multiclass()] (balanced), a numeric outcome
-#' [label_kernel_regression()] with a Gaussian kernel.
+#' [label_kernel_regression()] with a Gaussian kernel, a censored survival
+#' outcome (`survival::Surv`) [label_kernel_survival()].
 #'
 #' @param y the outcome (factor, character, logical or numeric).
 #' @param ... not used: an argument that is none of the above is an error that
@@ -207,6 +208,7 @@ is_precomputed_label <- function(kernel_y) {
 #' @export
 default_label_kernel <- function(y, ...) {
   check_dots(...)
+  if (is_surv(y)) return(label_kernel_survival())
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (is.factor(y)) {
     if (nlevels(droplevels(y)) <= 2L) label_kernel_binary() else label_kernel_multiclass()
@@ -270,6 +272,7 @@ label_arg <- function(lab) {
 # kernel). y has passed as_outcome() and check_outcome().
 label_gram <- function(kernel_y, y, threads = 1L) {
   type <- kernel_y$type
+  if (type == "survival") return(survival_label_gram(kernel_y, y))
   if (type %in% c("binary", "multiclass", "pam")) {
     if (!is.factor(y)) {
       stop(sprintf(paste0("The %s label kernel needs class labels (a factor); 'y' is numeric. ",
@@ -330,6 +333,10 @@ label_gram <- function(kernel_y, y, threads = 1L) {
 # The outcome of a regression label kernel as an m x k matrix (no names),
 # checked: numeric and not constant.
 regression_outcome <- function(y) {
+  if (is_surv(y)) {
+    stop(paste0("label_kernel_regression() would read a censored survival outcome as two ",
+                "numbers per sample (time, event); use label_kernel_survival()."), call. = FALSE)
+  }
   if (is.factor(y)) {
     stop(paste0("label_kernel_regression() needs a numeric outcome; 'y' is a factor. ",
                 "Use label_kernel_binary() or label_kernel_multiclass()."), call. = FALSE)

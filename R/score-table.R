@@ -13,7 +13,7 @@
 # tests, and its paragraph in the row's `doc`.
 
 # The kinds of outcome a method may take (outcome_kind()).
-score_outcomes <- c("two classes", "several classes", "numeric", "matrix")
+score_outcomes <- c("two classes", "several classes", "numeric", "matrix", "survival")
 
 # Where a method's p-values come from: an analytic null distribution, the
 # test of independence by HSIC of each feature (the kernel scorer's own, by
@@ -241,7 +241,7 @@ score_table <- list(
                 "`kernel_y`.")),
   hsic = score_method(
     "hsic", "per-feature HSIC", "kernel", score_outcomes, scorer = kernel_scorer,
-    p_values = "kernel test", default_for = "matrix",
+    p_values = "kernel test", default_for = c("matrix", "survival"),
     uses = c("kernel", "kernel_y", "estimator"),
     kernel = list(label = "default", weights = "W", permuted = "score"),
     design = "adjusts",
@@ -319,6 +319,7 @@ score_method_arguments <- function() unique(unlist(lapply(score_table, `[[`, "us
 
 # The kind of an outcome, as the rows name it.
 outcome_kind <- function(y) {
+  if (is_surv(y)) return("survival")
   if (is.matrix(y)) return("matrix")
   if (is.factor(y)) return(if (nlevels(y) == 2L) "two classes" else "several classes")
   "numeric"
@@ -327,6 +328,7 @@ outcome_kind <- function(y) {
 # The outcome in the words of a message: 'y' has ...
 outcome_words <- function(y) {
   switch(outcome_kind(y), matrix = "a matrix outcome", numeric = "a numeric outcome",
+         survival = "a censored survival outcome",
          `two classes` = "two classes", sprintf("%d classes", nlevels(y)))
 }
 
