@@ -72,6 +72,10 @@
 #'     \tab warning; value \tab warning; value \cr
 #'   a design where the function cannot adjust \tab error \tab error (by method)
 #'     \tab error (lsmi(), l1_lsmi(), clinical_rfe()) \tab error \cr
+#'   a survival outcome censored other than on the right \tab error \tab error
+#'     \tab error \tab error \cr
+#'   a survival outcome with negative times or no events \tab error \tab error
+#'     \tab error \tab error \cr
 #' }
 #'
 #' \describe{
@@ -85,6 +89,15 @@
 #'     without a form adjusted for a design refuses it by name: the
 #'     \code{feature_scores()} methods after the data's checks, the others
 #'     before.}
+#'   \item{A censored survival outcome (\code{survival::Surv})}{Only
+#'     right-censored \code{Surv(time, event)} is supported: left, interval
+#'     and counting-process outcomes are errors that say so. Negative or
+#'     infinite times, a missing time or event indicator (\code{Surv()} turns
+#'     an event code other than 0/1, FALSE/TRUE or 1/2 into NA; na_action =
+#'     "omit" drops those samples) and an outcome without events are errors.
+#'     A method that needs a minimum number of events says how many. A
+#'     \code{Surv} outcome is never read as a two-column numeric matrix: a
+#'     function or method that cannot use it refuses it by name.}
 #'   \item{NA or NaN in x}{An error names the feature and the sample of the
 #'     first one. Impute them, drop the feature, or give
 #'     \code{na_action = "omit"}, which drops the samples with missing values

@@ -54,7 +54,7 @@ esac
 if [[ $mode == user ]]; then
   apt_packages=(
     r-base-dev
-    r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all r-bioc-bladderbatch
+    r-cran-progressr r-bioc-limma r-bioc-biobase r-bioc-all r-bioc-bladderbatch r-cran-survival
     r-cran-knitr r-cran-rmarkdown pandoc
     r-cran-kernlab r-cran-mass r-bioc-summarizedexperiment r-bioc-singlecellexperiment
     r-bioc-hdf5array r-bioc-biocparallel r-cran-parallelly
@@ -64,7 +64,7 @@ else
   apt_packages=(
     r-cran-testthat r-cran-roxygen2
     r-bioc-limma r-bioc-genefilter r-bioc-biobase r-bioc-summarizedexperiment
-    r-bioc-all r-bioc-bladderbatch r-bioc-multtest r-cran-statmod
+    r-bioc-all r-bioc-bladderbatch r-bioc-multtest r-cran-statmod r-cran-survival
     r-cran-kernlab r-cran-knitr r-cran-rmarkdown r-cran-rcpp
     r-cran-future r-cran-future.apply r-bioc-biocparallel r-cran-progressr r-cran-parallelly
     r-cran-caret r-cran-recipes r-cran-generics r-cran-pkgdown

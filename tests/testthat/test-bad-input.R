@@ -783,7 +783,23 @@ bad_input <- list(
   list(case = "a continuous covariate", args = list(covariates = seq(0.1, 1.2, by = 0.1)),
        input = toy, rules = list(
     rule(c(REFUSE_FIRST, REFUSE_AFTER), "error", REFUSED),
-    rule("*", "value", check = defined_or_value)))
+    rule("*", "value", check = defined_or_value))),
+
+  # ---- censored survival outcomes (survival::Surv): the normaliser checks them
+  # before any method reads them
+  list(case = "a left-censored survival outcome", requires = "survival", r_only = TRUE,
+       input = function() {
+    d <- toy()
+    d$y <- survival::Surv(seq(1, 12), rep(c(1, 0), 6), type = "left")
+    d
+  }, rules = list(rule("*", "error", "\"left\" censoring; only right-censored outcomes"))),
+
+  list(case = "a survival outcome without events", requires = "survival", r_only = TRUE,
+       input = function() {
+    d <- toy()
+    d$y <- survival::Surv(seq(1, 12), rep(0, 12))
+    d
+  }, rules = list(rule("*", "error", "'y' has no events: all 12 survival times are censored")))
 )
 
 # ---- one test per (case, function) ---------------------------------------------
@@ -795,6 +811,11 @@ rule_for <- function(case, fun) {
 
 # One row: the call on the case's input, and its decided outcome.
 check_row <- function(case, fun, r) {
+  # a case whose input needs a suggested package (its field `requires`); one
+  # that R code refuses before any C code runs (`r_only`) is not run under
+  # valgrind, where only the C paths matter
+  if (!is.null(case$requires)) skip_if_not_installed(case$requires)
+  if (isTRUE(case$r_only) && under_valgrind()) skip("R-only checks, not run under valgrind")
   if (!is.null(case$options)) {
     old <- options(case$options)
     on.exit(options(old))
