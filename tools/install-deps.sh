@@ -13,7 +13,8 @@
 # --user: r-base-dev (a C compiler for the package's C code), the Imports (stats, methods,
 #    graphics, utils and parallel come with R; progressr and parallelly from Debian, stabs from
 #    CRAN), the main job's limma and the ALL data set with Biobase, the bladderbatch data set
-#    (the gene-selection vignette's batches; Artistic-2.0), and what R CMD build needs
+#    (the gene-selection vignette's batches; Artistic-2.0), survival (censored outcomes, the
+#    vignette's relapse-free times; a recommended package of R), and what R CMD build needs
 #    to build the four
 #    vignettes: knitr, rmarkdown and pandoc, plus the packages the vignettes run (kernlab, MASS,
 #    SummarizedExperiment, SingleCellExperiment, HDF5Array, BiocParallel; without them the
