@@ -246,6 +246,11 @@
 #'   the estimator of the selectors) by default, see [hsic()] for why
 #'   [hsic()] itself defaults to the unbiased one.
 #' @param var_equal for `method = "t"`: pooled variance instead of Welch.
+#' @param ties for `method = "cox"`: how tied death times enter the Cox
+#'   partial likelihood, as in [survival::coxph()]: `"efron"` (the default,
+#'   as coxph()'s), `"breslow"` or `"exact"` (at \eqn{\beta = 0} the
+#'   hypergeometric form: for a binary feature the log-rank test of
+#'   [survival::survdiff()], also with tied times).
 #' @param adjust how the p-values are adjusted for multiple testing: a method
 #'   of [stats::p.adjust()] (`"BH"`, the default, `"BY"`, `"holm"`,
 #'   `"bonferroni"`, `"none"`) or `"maxT"` (permutations, see Details).
@@ -374,7 +379,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    parallel = NULL, one_vs_rest = FALSE,
                                    covariates = NULL, block = NULL, data = NULL, design = NULL,
                                    coef = NULL, contrast = NULL, trend = FALSE, robust = FALSE,
-                                   ...) {
+                                   ties = c("efron", "breslow", "exact"), ...) {
   check_dots(..., .fn = "feature_scores")
   spec <- design_spec(covariates, block, data)
   if (!is.null(design)) y <- check_design_matrix(design, if (!missing(y)) y, spec)
@@ -382,6 +387,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
+  ties <- arg_match(ties)
   for (flag in c("var_equal", "trend", "robust")) check_flag(get(flag), flag)
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
@@ -692,6 +698,8 @@ stop_score_outcome <- function(row, y, m) {
   takes <- row$outcomes
   what <- if (kind == "matrix") {
     "needs a single outcome"
+  } else if (identical(takes, "survival")) {
+    "needs a censored survival outcome, survival::Surv(time, event)"
   } else if (identical(takes, "two classes")) {
     "compares two classes"
   } else if (!"numeric" %in% takes) {
