@@ -44,6 +44,8 @@ check_cox_outcome <- function(method, y, m, args) {
 # The coefficients of the C pass (its argument list, in the order of
 # C_cox_scores()).
 cox_setup <- function(y, ties, design) {
+  # times equal within rounding are tied, as coxph() takes them (its timefix)
+  y <- survival::aeqSurv(y)
   time <- surv_time(y)
   event <- surv_event(y)
   m <- length(time)
@@ -94,18 +96,19 @@ cox_setup <- function(y, ties, design) {
 # deaths, and for each sorted sample its group (`of`, NA when none).
 cox_groups <- function(time, event, strata, w) {
   m <- length(time)
-  key <- paste(strata, time)
+  key <- cumsum(c(TRUE, diff(time) != 0 | diff(strata) != 0))
   last <- !duplicated(key, fromLast = TRUE)
   pos <- seq_len(m)
-  rend <- pos[last & stats::ave(event, key, FUN = sum) > 0]
+  deaths <- stats::ave(event, key, FUN = sum)
+  rend <- pos[last & deaths > 0]
   first <- match(strata, strata)
-  d <- stats::ave(event, key, FUN = sum)[rend]
+  d <- deaths[rend]
   cw <- c(0, cumsum(w))
   sstart <- first[rend] - 1L
   S0 <- cw[rend + 1L] - cw[sstart + 1L]
   S0D <- cw[rend + 1L] - cw[rend - d + 1L]
   of <- match(key, key[rend])
-  list(rend = rend, sstart = sstart, d = d, S0 = S0, S0D = S0D, of = of, key = key)
+  list(rend = rend, sstart = sstart, d = d, S0 = S0, S0D = S0D, of = of)
 }
 
 # Each group's part of the linear coefficients (A over the risk set, B at
@@ -165,7 +168,8 @@ cox_cross <- function(g, terms, wz) {
 cox_null_fit <- function(y, Z, strata, ties) {
   if (!ncol(Z)) return(numeric())
   if (ties == "exact") {
-    tied <- any(duplicated(paste(strata, surv_time(y))[surv_event(y) > 0]))
+    dead <- surv_event(y) > 0
+    tied <- anyDuplicated(cbind(strata, surv_time(y))[dead, , drop = FALSE]) > 0
     if (tied) {
       stop(paste0("ties = \"exact\" with covariates needs the exact partial likelihood of ",
                   "tied deaths at the covariates' fitted coefficients, which is not in this ",

@@ -86,6 +86,18 @@ test_that("cox equals coxph() for every tie method, with covariates and with str
   }
 })
 
+test_that("times equal within rounding are tied, as coxph() takes them", {
+  skip_if_not_installed("survival")
+  d <- cox_data()
+  time <- d$y[, 1L] * (1 + (seq_along(d$y[, 1L]) %% 2) * 1e-13)
+  y <- survival::Surv(time, d$y[, 2L])
+  s <- feature_scores(d$x[, 1:2], y, method = "cox", ties = "exact")
+  expect_equal(s$statistic, feature_scores(d$x[, 1:2], d$y, method = "cox",
+                                           ties = "exact")$statistic, tolerance = 1e-10)
+  g <- d$x[, 2L]
+  expect_equal(s$statistic[2L], survival::survdiff(y ~ g)$chisq, tolerance = 1e-10)
+})
+
 test_that("exact ties give survdiff()'s log-rank test for a binary feature; Efron and Breslow do not", {
   skip_if_not_installed("survival")
   d <- cox_data()
