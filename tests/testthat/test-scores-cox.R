@@ -149,6 +149,13 @@ test_that("cox: clear errors", {
                "'ties' is not used with method = \"mt\"")
   expect_error(feature_scores(d$x, d$y, method = "cox", covariates = ~ z, data = d$data,
                               ties = "exact"), "ties = \"exact\" with covariates")
+  # without tied deaths the three tie methods are one
+  y_distinct <- survival::Surv(seq_len(36) + 0.5, d$y[, 2L])
+  se <- feature_scores(d$x, y_distinct, method = "cox", covariates = ~ z, data = d$data,
+                       ties = "exact")
+  sb <- feature_scores(d$x, y_distinct, method = "cox", covariates = ~ z, data = d$data,
+                       ties = "breslow")
+  expect_equal(se$statistic, sb$statistic, tolerance = 1e-12)
   expect_error(feature_scores(d$x, d$y, method = "cox", adjust = "maxT"),
                "adjust = \"maxT\" is available for")
   expect_error(feature_scores(d$x, d$y, method = "cox", n_perm = 10), "analytic")
