@@ -22,6 +22,9 @@
 #' monotonically related genes against 0.25-0.87 for HSIC, which only wins
 #' on relations that are not monotone (a quadratic: 0.58 against 0.16 at m
 #' = 60) -- use `method = "hsic"` for those.
+#' For a censored survival outcome (`survival::Surv(time, event)`) the default
+#' is the Cox score test, `"cox"`, the linear method of that outcome as the
+#' others are of theirs.
 #'
 #' The kernel methods use a Gaussian kernel by default; with `sigma = NULL`
 #' each feature gets its own median-heuristic width.
@@ -192,6 +195,17 @@
 #'     covariates and blocks (the correlation of their residuals), with the
 #'     same t test as `"t"`; `effect` is the partial correlation.}
 #' }
+#' `"cox"` adjusts within the Cox model: with `covariates` it is the score
+#' test of each feature in `survival::coxph(y ~ covariates + x_j, ties =
+#' ties)` at the covariates' fitted coefficients (the model without the
+#' feature is fitted once), \eqn{U_j^2 / (I_{jj} - I_{jZ} I_{ZZ}^{-1}
+#' I_{Zj})}; with `block` the risk sets are within blocks, `coxph(y ~ x_j +
+#' strata(block))` (a batch given as `block` is a stratum with its own
+#' baseline hazard, given in `covariates` a log hazard ratio). Both: `coxph(y ~
+#' covariates + x_j + strata(block))`. With covariates, `ties = "exact"` is an
+#' error when deaths are tied (the exact partial likelihood at fitted
+#' coefficients is not in this version).
+#'
 #' The other linear and rank methods refuse a design and say which to use
 #' (`"lin"`, `"snr"`: `"t"` or `"mt"`; `"pam"`, `"kruskal"`: `"mt"`, the
 #' moderated F; `"wilcoxon"`: `"t"` or `"mt"`).
@@ -246,6 +260,11 @@
 #'   the estimator of the selectors) by default, see [hsic()] for why
 #'   [hsic()] itself defaults to the unbiased one.
 #' @param var_equal for `method = "t"`: pooled variance instead of Welch.
+#' @param ties for `method = "cox"`: how tied death times enter the Cox
+#'   partial likelihood, as in [survival::coxph()]: `"efron"` (the default,
+#'   as coxph()'s), `"breslow"` or `"exact"` (at \eqn{\beta = 0} the
+#'   hypergeometric form: for a binary feature the log-rank test of
+#'   [survival::survdiff()], also with tied times).
 #' @param adjust how the p-values are adjusted for multiple testing: a method
 #'   of [stats::p.adjust()] (`"BH"`, the default, `"BY"`, `"holm"`,
 #'   `"bonferroni"`, `"none"`) or `"maxT"` (permutations, see Details).
@@ -277,26 +296,30 @@
 #'       (`rowData`): its atomic columns, e.g. gene symbols next to probe
 #'       ids (a column named like one below is prefixed `annotation_`).}
 #'     \item{`score`}{the method's score, signed for `pc`, `lin`, `t`,
-#'       `snr` and two-class `mt` (level 2 minus level 1 of `y`).}
+#'       `snr` and two-class `mt` (level 2 minus level 1 of `y`), and for
+#'       `cox` (\eqn{U/\sqrt{I}}: positive when the hazard rises with the
+#'       feature).}
 #'     \item{`rank`}{1 = most relevant: largest absolute value for the
 #'       signed scores, largest value otherwise; infinite scores (perfect
 #'       separation, see Details) first, `NA` scores last, equal scores in
 #'       feature order.}
 #'     \item{`statistic`}{the test statistic (see Details): the t of
 #'       `cor.test()` for `pc`, the (moderated) t for `t`, `mt` and `lods`,
-#'       the moderated F for `mt` with more than two classes, the score for
-#'       the other methods.}
+#'       the moderated F for `mt` with more than two classes, the score test
+#'       \eqn{U^2/I} (chi-square on 1 df) for `cox`, the score for the other
+#'       methods.}
 #'     \item{`effect`}{for the linear methods (all but `mmd`, `kta`,
 #'       `hsic`) and two classes: the difference of the class means, level 2
 #'       minus level 1, in the data's units (limma's `logFC`); for `pc`: the
-#'       correlation. Absent for more than two classes and the kernel
-#'       methods.}
+#'       correlation; for `cox`: the one-step log hazard ratio \eqn{U/I} per
+#'       unit of the feature (one Newton step of `coxph()` from 0). Absent for
+#'       more than two classes and the kernel methods.}
 #'     \item{`mean`}{for the linear methods: the feature's mean over all
 #'       samples (limma's `AveExpr`).}
 #'     \item{`p_value`, `adj_p_value`}{the two-sided p-value and its
 #'       adjustment by `adjust`; `NA` for features with an `NA` score.
 #'       Present only for the methods that have p-values: `pc`, `t`, `mt`,
-#'       `lods`, `mmd`, `kta`, `hsic` always, `lin`, `snr`, `pam` with
+#'       `lods`, `cox`, `mmd`, `kta`, `hsic` always, `lin`, `snr`, `pam` with
 #'       `n_perm`, every method given to `adjust = "maxT"`. For the kernel
 #'       methods the p-value is one-sided (large HSIC).}
 #'   }
@@ -374,7 +397,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
                                    parallel = NULL, one_vs_rest = FALSE,
                                    covariates = NULL, block = NULL, data = NULL, design = NULL,
                                    coef = NULL, contrast = NULL, trend = FALSE, robust = FALSE,
-                                   ...) {
+                                   ties = c("efron", "breslow", "exact"), ...) {
   check_dots(..., .fn = "feature_scores")
   spec <- design_spec(covariates, block, data)
   if (!is.null(design)) y <- check_design_matrix(design, if (!missing(y)) y, spec)
@@ -382,6 +405,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = kernel_gaussian
   chosen <- !is.null(method)
   if (chosen) method <- arg_match(method, score_methods, aliases = score_aliases)
   estimator <- arg_match(estimator)
+  ties <- arg_match(ties)
   for (flag in c("var_equal", "trend", "robust")) check_flag(get(flag), flag)
   adjust_given <- !missing(adjust)
   adjust <- arg_match(adjust)
@@ -692,6 +716,8 @@ stop_score_outcome <- function(row, y, m) {
   takes <- row$outcomes
   what <- if (kind == "matrix") {
     "needs a single outcome"
+  } else if (identical(takes, "survival")) {
+    "needs a censored survival outcome, survival::Surv(time, event)"
   } else if (identical(takes, "two classes")) {
     "compares two classes"
   } else if (!"numeric" %in% takes) {

@@ -17,6 +17,7 @@ SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_project(SEXP x, SEXP basis);
 SEXP C_eb_permuted(SEXP r, SEXP a2, SEXP keep, SEXP df, SEXP prior);
 SEXP C_feature_cor(SEXP x, SEXP y);
+SEXP C_cox_scores(SEXP x, SEXP setup);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
 SEXP C_scale_columns(SEXP x);
 SEXP C_first_nonfinite(SEXP x);
@@ -69,6 +70,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_feature_project", (DL_FUNC) &C_feature_project, 2},
   {"C_eb_permuted", (DL_FUNC) &C_eb_permuted, 5},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
+  {"C_cox_scores", (DL_FUNC) &C_cox_scores, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
   {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},

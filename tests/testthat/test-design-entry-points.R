@@ -62,7 +62,14 @@ test_that("every score method with a design runs or refuses by name", {
   d <- design_case()
   for (method in score_methods) {
     outcomes <- score_table[[method]]$outcomes
-    y <- if ("two classes" %in% outcomes) d$y else d$z
+    y <- if ("two classes" %in% outcomes) {
+      d$y
+    } else if ("numeric" %in% outcomes) {
+      d$z
+    } else {
+      if (!requireNamespace("survival", quietly = TRUE)) next
+      survival::Surv(seq_along(d$z), rep_len(c(1, 0, 1), length(d$z)))
+    }
     expect_runs_or_refuses(
       feature_scores(d$x, y, method = method, covariates = d$batch, block = d$pair),
       c(sprintf("method = \"%s\"", method), method))

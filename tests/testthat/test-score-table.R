@@ -147,8 +147,12 @@ test_that("the checks read the table: arguments, outcomes, p-values", {
                            })))
     }
     if (row$p_values == "analytic") {
-      expect_error(feature_scores(x, if ("numeric" %in% row$outcomes) rnorm(12) else y,
-                                  method = m, n_perm = 10),
+      yy <- if ("numeric" %in% row$outcomes) {
+        rnorm(12)
+      } else if ("survival" %in% row$outcomes) {
+        survival::Surv(1:12, rep(c(0, 1), 6))
+      } else y
+      expect_error(feature_scores(x, yy, method = m, n_perm = 10),
                    "whose p-values are analytic")
     }
   }

@@ -7,6 +7,10 @@
 # its analytic p-value is 0, its effect the finite difference, and a warning
 # names it.
 
+# The methods of two classes (those of survival outcomes alone have no classes
+# to separate: test-scores-cox.R).
+score_methods <- bahsic:::score_methods_with(function(r) "two classes" %in% r$outcomes)
+
 # g1, g4, g5 separate the classes (differences 1, -3, 1; g5 a copy of g1), g2
 # is constant in class a only, g3 constant.
 corner_data <- function(m = 20) {
