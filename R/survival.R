@@ -148,5 +148,9 @@ survival_label_gram <- function(kernel_y, y) {
     stop(paste0("label_kernel_survival() needs a censored survival outcome, ",
                 "survival::Surv(time, event); 'y' is not one."), call. = FALSE)
   }
-  list(L = NULL, Y = matrix(surv_scores(y), ncol = 1L), kernel = kernel_y)
+  # under a design with strata (a block, discrete covariates) the scores are
+  # made within them (design_outcome(), R/design-kernel.R), then the label is
+  # projected off the design
+  strata <- attr(y, "bahsic_strata", exact = TRUE)
+  list(L = NULL, Y = matrix(surv_scores(y, strata), ncol = 1L), kernel = kernel_y)
 }
