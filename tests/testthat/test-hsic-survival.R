@@ -47,6 +47,9 @@ test_that("hsic_test() takes a Surv outcome: gamma and permutations", {
   expect_equal(p$p.value * 100, round(p$p.value * 100))
   fs <- feature_scores(s$x, s$y, method = "hsic", n_perm = 49)
   expect_true(all(fs$p_value >= 1 / 50))
+  # the label factor is exact (rank 1): the incomplete Cholesky of K alone
+  expect_equal(hsic(s$x, s$y, approx = "ichol")$estimate, hsic(s$x, s$y)$estimate,
+               tolerance = 1e-3)
 })
 
 test_that("a block or discrete covariates: log-rank scores within strata, the stratified Cox score", {
