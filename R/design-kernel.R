@@ -367,7 +367,14 @@ design_kernel_traces <- function(K, Q) {
 # sees no trace of the covariates (P L(y) P keeps what is non-linear in
 # them); classes as they are (their label kernels are linear in the class
 # indicators, so P L P is already the kernel of the residualised indicators).
+# A censored outcome is not residualised: its label (R/survival-kernel.R) is
+# made within the design's strata (a block, discrete covariates), which the
+# outcome carries to label_gram(), and then projected off the design.
 design_outcome <- function(design, y) {
+  if (!is.null(design) && is_surv(y)) {
+    attr(y, "bahsic_strata") <- design$strata
+    return(y)
+  }
   if (is.null(design) || is.null(y) || is.factor(y) || !is.numeric(y)) return(y)
   design_residuals(design, y)
 }
