@@ -9,19 +9,23 @@
 #' effect (a Cox model, hazard ratio \eqn{e^{\beta}} per standard deviation),
 #' `n_u` genes with a U-shaped effect on the log hazard,
 #' \eqn{\beta (x^2 - 1) / \sqrt 2} (high and low expression both raise the
-#' hazard: a non-monotone effect, which the Cox score test misses), and null
-#' genes. Event times are exponential with rate \eqn{\exp(\eta)}, \eqn{\eta}
-#' the sum of the planted effects.
+#' hazard: a non-monotone effect, which the Cox score test misses; the
+#' \eqn{\sqrt 2} gives it variance \eqn{\beta^2}, as for a log-linear gene),
+#' and null genes. Event times are exponential with rate
+#' \eqn{\exp(\eta)}, \eqn{\eta} the sum of the planted effects (baseline
+#' hazard 1: the time scale is arbitrary).
 #'
-#' Censoring times are exponential and independent of the event times. Their
-#' rate is set so that the expected fraction censored, given the genes, is
-#' `censoring`. With `censoring_effect = 0` they are independent of
-#' everything; otherwise their log rate rises by `censoring_effect` per
-#' standard deviation of a covariate `z` (standard normal, returned), and
-#' `n_z` null genes are correlated with `z` (correlation `rho_z`): genes
-#' without any effect on survival whose censoring pattern differs, the case
-#' in which tests that assume censoring independent of the features can
-#' mislead.
+#' Censoring times are exponential and, given the genes and `z`, independent
+#' of the event times. Their base rate is set so that the expected fraction
+#' censored, averaged over the `n` samples drawn, is `censoring`. With
+#' `censoring_effect = 0` they are independent of everything; otherwise
+#' their log rate rises by `censoring_effect` per standard deviation of a
+#' covariate `z` (standard normal, returned), and `n_z` null genes are
+#' correlated with `z` (correlation `rho_z`): genes without any effect on
+#' survival whose censoring pattern differs, the case in which tests that
+#' assume censoring independent of the features can mislead (given `z`,
+#' censoring is independent again: a Cox model that includes `z` as a
+#' covariate is valid).
 #'
 #' @param n number of samples, a whole number of at least 4.
 #' @param p number of genes in all, a whole number of at least `n_linear +
@@ -30,7 +34,8 @@
 #'   effect on the hazard.
 #' @param effect \eqn{\beta}, the log hazard ratio of a planted gene (per
 #'   standard deviation for the log-linear genes), a non-negative number.
-#' @param censoring expected fraction of censored samples, in \[0, 0.95\].
+#' @param censoring expected fraction of censored samples, in \[0, 0.95\];
+#'   0: no censoring.
 #' @param censoring_effect log censoring-rate ratio per standard deviation of
 #'   the covariate `z`; 0 (the default): censoring independent of the genes.
 #' @param n_z number of null genes correlated with `z` (used when
@@ -45,7 +50,8 @@
 #'   \item{`y`}{the outcome, `survival::Surv(time, event)`.}
 #'   \item{`z`}{the covariate on which censoring depends (standard normal).}
 #'   \item{`truth`}{list of the names of the planted genes: `linear`, `u`,
-#'     and `z` (the null genes correlated with `z`).}
+#'     and `z` (the null genes correlated with `z`; none when
+#'     `censoring_effect = 0`).}
 #' }
 #' @family simulate
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
