@@ -366,9 +366,11 @@ design_kernel_traces <- function(K, Q) {
 # (vector or matrix) residualised, P y, so that a non-linear label kernel
 # sees no trace of the covariates (P L(y) P keeps what is non-linear in
 # them); classes as they are (their label kernels are linear in the class
-# indicators, so P L P is already the kernel of the residualised indicators).
+# indicators, so P L P is already the kernel of the residualised indicators),
+# and a censored survival outcome too (its label kernel is linear in the
+# log-rank scores: P L P is the kernel of the residualised scores).
 design_outcome <- function(design, y) {
-  if (is.null(design) || is.null(y) || is.factor(y) || !is.numeric(y)) return(y)
+  if (is.null(design) || is.null(y) || is.factor(y) || !is.numeric(y) || is_surv(y)) return(y)
   design_residuals(design, y)
 }
 

@@ -522,7 +522,8 @@ select_spec <- function(method, args) {
        standardize = args$standardize && !is_clinical(args$kernel),
        estimator = estimator, threads = args$threads, approx = args$approx,
        labels = if (args$approx$name == "exact") "W" else args$approx$name,
-       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE), design = args$design)
+       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE), design = args$design,
+       selector = method)
 }
 
 check_select_n <- function(n_features, p) {
