@@ -191,12 +191,29 @@ check_selector_outcome <- function(name, y) {
   } else {
     sprintf("takes %s", paste(setdiff(outcomes, "none"), collapse = ", "))
   }
-  can <- names(Filter(function(r) kind %in% r$outcomes, selector_table))
-  stop(sprintf("%s() %s; 'y' has %s.%s", name, why, outcome_words(y),
+  stop_selector_outcome(sprintf("%s()", name), why, y)
+}
+
+# The error of `what` (a function, "qmi()") that does not take the outcome y
+# because of `why`, with the selectors that take its kind after the
+# functions `also`.
+stop_selector_outcome <- function(what, why, y, also = character()) {
+  kind <- outcome_kind(y)
+  can <- c(also, paste0(names(Filter(function(r) kind %in% r$outcomes, selector_table)), "()"))
+  stop(sprintf("%s %s; 'y' has %s.%s", what, why, outcome_words(y),
                if (length(can)) {
-                 sprintf(" Use %s, which take%s it.", paste0(can, "()", collapse = ", "),
+                 sprintf(" Use %s, which take%s it.", paste(can, collapse = ", "),
                          if (length(can) == 1L) "s" else "")
                } else ""), call. = FALSE)
+}
+
+# An estimator of mutual information from the outcome's values (lsmi(),
+# qmi()) given a censored survival outcome: the error that names it.
+refuse_survival_values <- function(y, what) {
+  if (!is_surv(y)) return(invisible())
+  stop_selector_outcome(what, paste0(
+    "estimates the density of the outcome's values, and a censored time is only a bound on ",
+    "the survival time, not its value"), y, also = c("hsic()", "feature_scores()"))
 }
 
 # The names of the selectors.
