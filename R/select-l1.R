@@ -50,7 +50,10 @@
 #'
 #' **Outcomes**: `y` may be a numeric matrix (several responses): LSMI then
 #' uses a Gaussian on the standardised response vectors, `l1_hsic()` the
-#' label kernel on them. With `unsupervised = TRUE` both select without an outcome, with the
+#' label kernel on them. A censored survival outcome (`survival::Surv()`):
+#' `l1_hsic()` takes it through [label_kernel_survival()]; `l1_lsmi()` refuses
+#' it (it fits the density ratio of the outcome's values, and a censored time
+#' is only a bound on the survival time). With `unsupervised = TRUE` both select without an outcome, with the
 #' standardised data as the labels (see [bahsic()]), or use a precomputed
 #' label kernel given as `kernel_y`.
 #'
