@@ -70,7 +70,7 @@ test_that("a formula Surv(time, status) ~ . leaves time and status out of the fe
                    mrmr(s$x, s$y, n_features = 2L)$ranking)
 })
 
-test_that("an ExpressionSet with a Surv column in its sample data is selected on", {
+test_that("an ExpressionSet or SummarizedExperiment with a Surv column in its sample data is selected on", {
   skip_if_not_installed("survival")
   skip_peer("Biobase")
   set.seed(3)
@@ -82,6 +82,12 @@ test_that("an ExpressionSet with a Surv column in its sample data is selected on
   fit <- fohsic(es, y = "os", n_features = 2L, threads = 1L)
   expect_s3_class(fit$outcome$y, "Surv")
   expect_identical(fit$ranking, fohsic(s$x, s$y, n_features = 2L, threads = 1L)$ranking)
+  skip_peer("SummarizedExperiment")
+  se <- SummarizedExperiment::SummarizedExperiment(assays = list(exprs = t(s$x)))
+  se$os <- s$y
+  fit_se <- fohsic(se, y = "os", n_features = 2L, threads = 1L)
+  expect_s3_class(fit_se$outcome$y, "Surv")
+  expect_identical(fit_se$ranking, fit$ranking)
 })
 
 test_that("selectors whose row leaves survival out refuse it by name, from the table", {

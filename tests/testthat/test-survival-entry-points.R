@@ -92,6 +92,14 @@ test_that("the other entry points recognise a Surv outcome or refuse it by name"
         c("evaluate_selection()", "method = \"t\""))
   check(function(y) selection_test(bahsic(x, y, threads = 1L), n = 2L, n_perm = 3L),
         c("selection_test()", "bahsic()"))
+  skip_peer("SummarizedExperiment")
+  se <- SummarizedExperiment::SummarizedExperiment(assays = list(exprs = t(x)))
+  for (method in score_methods) {
+    check(function(y) {
+      se$os <- y
+      SummarizedExperiment::rowData(add_feature_scores(se, "os", method = method))
+    }, c("add_feature_scores()", sprintf("method = \"%s\"", method)))
+  }
 })
 
 test_that("the adapters recognise a Surv outcome or refuse it by name", {
