@@ -274,7 +274,9 @@ bioc_source <- function(x, y, assay) {
     if (!requireNamespace("SummarizedExperiment", quietly = TRUE)) {
       stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
     }
-    pdata <- as.data.frame(SummarizedExperiment::colData(x))
+    # (a Surv column of colData() is looked up there: as.data.frame() of the
+    # DataFrame renames a matrix-like column)
+    pdata <- SummarizedExperiment::colData(x)
     # use.names = FALSE: rowData() stops at a missing row name, which the
     # features are named for below (feature_names(), with a warning)
     fdata <- SummarizedExperiment::rowData(x, use.names = FALSE)

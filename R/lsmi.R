@@ -89,6 +89,7 @@ lsmi.default <- function(x, y, sigma = NULL, lambda = NULL, n_basis = 200, folds
   check_grid(lambda, "lambda")
   check_flag(standardize, "standardize")
   d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay)
+  refuse_survival_values(d$y, "lsmi()")
   xs <- d$x
   m <- nrow(xs)
   check_min_samples(m, 4L, "lsmi()")

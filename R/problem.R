@@ -37,6 +37,8 @@
 #                        block, ichol and rff labels
 #   threads              checked thread count
 #   design               the study design as given (design_spec()) or NULL
+#   selector             the selector's name (its row of selector_table), whose
+#                        `outcomes` the outcome must be (check_selector_outcome())
 #
 # The problem (class "bahsic_problem"):
 #   x           samples x features, standardised if asked (on the block path
@@ -62,6 +64,9 @@
 #   estimator, standardize, threads   as resolved
 prepare_problem <- function(x, y, spec) {
   pr <- problem_inputs(x, y, spec)
+  if (!is.null(spec[["selector"]]) && !pr$unsupervised) {
+    check_selector_outcome(spec[["selector"]], pr$y)
+  }
   # the features and a numeric outcome residualised on the design (R/design-kernel.R)
   if (!is.null(pr$design)) {
     if (!pr$unsupervised) pr$y <- design_outcome(pr$design, pr$y)

@@ -149,7 +149,8 @@ qmi <- function(x, y, bandwidth_x = NULL, bandwidth_y = NULL, na_action = c("fai
   check_bandwidth(bandwidth_y, "bandwidth_y")
   prep <- hsic_prepare(x, y, kernel_parzen(bandwidth_x), list(
     kernel_y = label_kernel_parzen(bandwidth_y), na_action = arg_match(na_action),
-    assay = assay, threads = threads, min_m = 2L, min_what = "qmi()", outcome_what = "hsic()"))
+    assay = assay, threads = threads, min_m = 2L, min_what = "qmi()", outcome_what = "hsic()",
+    check_inputs = function(pr) refuse_survival_values(pr$y, "qmi()")))
   if (is.factor(prep$y) && !is.null(bandwidth_y)) {
     # classes take the counting measure's window, which has no bandwidth
     stop_unused("bandwidth_y", "a numeric outcome", "class labels")

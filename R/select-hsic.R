@@ -188,6 +188,21 @@
 #' BAHSIC with its screen took 1.94 s with the covariates and 1.94 s
 #' without.
 #'
+#' **Censored survival outcomes**: a right-censored `y =
+#' survival::Surv(time, event)`, given directly, as a formula
+#' `Surv(time, status) ~ .` (time and status are then not features) or as a
+#' column of a Bioconductor object's sample data, is selected on through its
+#' default label kernel [label_kernel_survival()] (the log-rank scores). The
+#' screen tests each gene with that label and the Gaussian kernel, so a gene
+#' with a U-shaped effect on the hazard can seed; under a design the label is
+#' projected off it, as for classes. On [simulate_survival()] data (one
+#' log-linear and one U-shaped gene, effect 1, one seed) both ranked 1st and
+#' 2nd of 2,000 genes at 200 samples with 30% and with 60% censoring (1.8 s
+#' on one thread, a shared machine) and of 5,000 at 500 samples (22 s); at 100
+#' samples and 200 genes (effect 1.5, seeds 1 to 8) the log-linear gene
+#' ranked 1st in 8 and the U-shaped one in the top 2 in 5 (when the screen
+#' does not seed it, BAHSIC alone ranks it far down).
+#'
 #' **Ties** in the criterion are broken by column order: the feature that
 #' comes first in `x` ranks better.
 #'
@@ -522,7 +537,8 @@ select_spec <- function(method, args) {
        standardize = args$standardize && !is_clinical(args$kernel),
        estimator = estimator, threads = args$threads, approx = args$approx,
        labels = if (args$approx$name == "exact") "W" else args$approx$name,
-       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE), design = args$design)
+       memory = function(pr) check_memory(pr$m, 5, approximable = TRUE), design = args$design,
+       selector = method)
 }
 
 check_select_n <- function(n_features, p) {

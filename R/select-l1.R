@@ -50,7 +50,10 @@
 #'
 #' **Outcomes**: `y` may be a numeric matrix (several responses): LSMI then
 #' uses a Gaussian on the standardised response vectors, `l1_hsic()` the
-#' label kernel on them. With `unsupervised = TRUE` both select without an outcome, with the
+#' label kernel on them. A censored survival outcome (`survival::Surv()`):
+#' `l1_hsic()` takes it through [label_kernel_survival()]; `l1_lsmi()` refuses
+#' it (it fits the density ratio of the outcome's values, and a censored time
+#' is only a bound on the survival time). With `unsupervised = TRUE` both select without an outcome, with the
 #' standardised data as the labels (see [bahsic()]), or use a precomputed
 #' label kernel given as `kernel_y`.
 #'
@@ -148,7 +151,8 @@ l1_lsmi.default <- function(x, y, n_features, restarts = 3L, n_basis = 100, fold
   prep <- l1_prepare(x, y, n_features, l1_controls(restarts, max_iter, tol_grad, tol_progress,
                                                     z_start, max_bisect, standardize, verbose),
                      list(na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
-                          unsupervised = unsupervised, min_what = "l1_lsmi()", labels = "none"))
+                          unsupervised = unsupervised, min_what = "l1_lsmi()", labels = "none",
+                          selector = "l1_lsmi"))
   check_lsmi_sizes(n_basis, folds, prep$m)
   check_lsmi_memory("l1_lsmi()", prep$m, ncol(prep$x), n_basis, folds,
                     if (is_precomputed_label(prep$kernel_y)) NULL else prep$y, median_x = TRUE)
@@ -211,7 +215,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   prep <- l1_prepare(x, y, n_features, l1_controls(restarts, max_iter, tol_grad, tol_progress,
                                                     z_start, max_bisect, standardize, verbose),
                      list(na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
-                          unsupervised = unsupervised, min_what = "l1_hsic()", labels = "W",
+                          unsupervised = unsupervised, min_what = "l1_hsic()", labels = "W", selector = "l1_hsic",
                           estimator = "biased", threads = 1L,
                           memory = function(pr) check_memory(pr$m, 5), design = design))
   xs <- prep$x

@@ -170,7 +170,7 @@ randsel.default <- function(x, y, n_boot = 1000, subsample = 0.25, cull = 0.25,
   run <- if (!is.null(parallel)) check_parallel(parallel)
   pr <- prepare_problem(x, y, list(
     na_action = arg_match(na_action), assay = assay, kernel_y = kernel_y,
-    unsupervised = unsupervised, min_m = 3L, min_what = "randsel()",
+    unsupervised = unsupervised, min_m = 3L, min_what = "randsel()", selector = "randsel",
     standardize = standardize, threads = threads, labels = "gram",
     memory = function(pr) randsel_budget(pr, randsel_size(subsample, pr$m), n_boot),
     design = design))

@@ -180,10 +180,8 @@ clinical_rfe.default <- function(x, y, importance = c("svm", "mkl"),
   d <- normalise_inputs(x, y, na_action = arg_match(na_action), assay = assay,
                         clinical = TRUE)
   y <- d$y
-  if (!is.factor(y)) {
-    stop(paste0("clinical_rfe() classifies: 'y' must be two classes (a factor, character or ",
-                "logical), not numbers."), call. = FALSE)
-  }
+  # numbers, a matrix, survival: the table's refusal; several classes: below
+  if (!is.factor(y)) check_selector_outcome("clinical_rfe", y)
   if (nlevels(y) != 2L) {
     stop(sprintf(paste0("clinical_rfe() supports two classes; 'y' has %d (%s). Select two, ",
                         "or compare one class against the rest."),

@@ -127,8 +127,9 @@ screen_pairs <- function(pr, x) {
                       adj_p_value = numeric(), stringsAsFactors = FALSE)
   # a numeric outcome is compared with the product gene linearly (its Gaussian
   # label kernel at the median width flattens the tails, where a product's
-  # signal is); classes by the selectors' own label kernel
-  numeric_y <- is.numeric(pr$y)
+  # signal is); classes and a censored survival outcome (its log-rank scores,
+  # linear already) by the selectors' own label kernel
+  numeric_y <- is.numeric(pr$y) && !is_surv(pr$y)
   kernel_y <- if (numeric_y) label_kernel_regression(kernel_linear()) else pr$kernel_y
   # W = F F' / (m - 1)^2 with F the centred outcome or label features where
   # there are such (its eigenvectors from F's singular vectors: an m x m

@@ -212,7 +212,7 @@ weights_spec <- function(estimator, standardize, threads, inputs) {
   unbiased <- estimator == "unbiased"
   c(inputs, list(
     min_m = if (unbiased) 4L else 3L,
-    min_what = sprintf("hsic_weights() with the %s estimator", estimator),
+    min_what = sprintf("hsic_weights() with the %s estimator", estimator), selector = "hsic_weights",
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 3.",
     check_inputs = function(pr) if (is.numeric(pr$y)) check_varying_outcome(pr$y),
     drop_constant = TRUE, standardize = standardize,

@@ -231,10 +231,14 @@ pack_items <- function(items, width = getOption("width", 80L)) {
 
 selection_header <- function(x) {
   m <- x$settings$n_samples
-  sprintf("%s feature selection%s: %s%d features, %d ranked\n", method_label(x$method),
+  y <- x$outcome$y
+  sprintf("%s feature selection%s: %s%d features, %d ranked\n%s", method_label(x$method),
           if (isTRUE(x$settings$unsupervised)) " (unsupervised: the data are the labels)" else "",
           if (is.numeric(m) && length(m) == 1L) sprintf("%d samples, ", as.integer(m)) else "",
-          nrow(x$features), length(x$ranking))
+          nrow(x$features), length(x$ranking),
+          # the kind of outcome where the label kernel's name does not say it
+          if (is_surv(y)) sprintf("  outcome: %s, %d events\n", outcome_words(y),
+                                  as.integer(sum(surv_event(y)))) else "")
 }
 
 # Ranked features first, by rank; unranked ones after, in input order.

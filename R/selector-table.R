@@ -43,9 +43,14 @@
 # design:       "adjusts": it takes a study design (covariates, block;
 #               R/design.R); or a sentence saying why it cannot, with which
 #               it refuses one by name (check_selector_design()).
+# outcome_why:  named by the outcome kinds it does not take (of
+#               selector_outcomes), why not: the sentence with which it refuses
+#               one by name (check_selector_outcome()); a kind not named gets
+#               the outcomes it takes.
 
 # The outcomes a selector may take: two classes, several classes, a
-# numeric vector, a numeric matrix (several outputs), none (unsupervised).
+# numeric vector, a numeric matrix (several outputs), a censored survival
+# outcome (through label_kernel_survival()), none (unsupervised).
 selector_outcomes <- c(score_outcomes, "none")  # the score table's words (R/score-table.R)
 
 # The fields every row gives, and the others with their defaults.
@@ -54,13 +59,15 @@ selector_defaults <- list(criterion = "HSIC", path_value = "hsic", direction = N
                           hsic_select = FALSE, check_args = NULL, size = NULL,
                           needs = character(), clinical = FALSE, width_policy = "median",
                           refuses = character(), mlr3_id = NULL,
-                          design = "it has no form adjusted for covariates or blocks in this version.")
+                          design = "it has no form adjusted for covariates or blocks in this version.",
+                          outcome_why = character())
 
 selector_row <- function(...) {
   row <- list(...)
   stopifnot(all(selector_required %in% names(row)),
             all(names(row) %in% c(selector_required, names(selector_defaults))),
             all(row$outcomes %in% selector_outcomes), is.logical(row$random),
+            all(names(row$outcome_why) %in% setdiff(selector_outcomes, row$outcomes)),
             length(row$random) == 1L, is.character(row$methods), !is.null(names(row$methods)),
             is.null(row$direction) || row$direction %in% c("backward", "forward"))
   c(row, selector_defaults[setdiff(names(selector_defaults), names(row))])
@@ -112,7 +119,11 @@ selector_table <- list(
     size = selector_size("stop_at", min = 2L), criterion = "mean alignment",
     width_policy = "dimension", design = "adjusts"),
   l1_lsmi = selector_row(title = "l1-LSMI feature weighting",
-    outcomes = selector_outcomes, random = TRUE, methods = c(l1_lsmi = "l1-LSMI"),
+    outcomes = setdiff(selector_outcomes, "survival"), random = TRUE,
+    methods = c(l1_lsmi = "l1-LSMI"),
+    outcome_why = c(survival = paste0(
+      "fits the density ratio of the features and the outcome's values, and a censored ",
+      "time is only a bound on the survival time, not its value")),
     score = weight_meaning[["score"]], contribution = weight_meaning[["contribution"]],
     size = selector_size("n_features", required = TRUE),
     design = paste0("it estimates mutual information by fitting the density ratio of the ",
@@ -133,6 +144,10 @@ selector_table <- list(
       "bahsic() with an approximation.")), design = "adjusts"),
   clinical_rfe = selector_row(title = "Recursive feature elimination with the clinical kernel",
     outcomes = "two classes", random = FALSE,
+    outcome_why = c(numeric = "classifies: 'y' must be two classes (a factor, character or logical)",
+                    matrix = "classifies: 'y' must be two classes (a factor, character or logical)",
+                    survival = paste0("classifies two classes with an SVM, which has no form ",
+                                      "for censored survival times")),
     methods = c(rfe_svm = "RFE-SVM", rfe_mkl = "RFE-MKL"),
     score = "its importance when it was removed",
     contribution = "share of the importances of its iteration; the last one left: 100%",
@@ -160,6 +175,45 @@ check_selector_design <- function(name, design) {
                 paste0(why, if (length(can)) {
                   sprintf(" Selectors that adjust: %s.", paste0(can, "()", collapse = ", "))
                 }))
+}
+
+# The outcome y (NULL: none, or a precomputed label kernel) given to the
+# selector `name`: the error that names it and the outcome where its row does
+# not take that kind, with the selectors that do.
+check_selector_outcome <- function(name, y) {
+  if (is.null(y)) return(invisible())
+  kind <- outcome_kind(y)
+  outcomes <- selector_field(name, "outcomes")
+  if (kind %in% outcomes) return(invisible())
+  why <- selector_field(name, "outcome_why")
+  why <- if (kind %in% names(why)) {
+    why[[kind]]
+  } else {
+    sprintf("takes %s", paste(setdiff(outcomes, "none"), collapse = ", "))
+  }
+  stop_selector_outcome(sprintf("%s()", name), why, y)
+}
+
+# The error of `what` (a function, "qmi()") that does not take the outcome y
+# because of `why`, with the selectors that take its kind after the
+# functions `also`.
+stop_selector_outcome <- function(what, why, y, also = character()) {
+  kind <- outcome_kind(y)
+  can <- c(also, paste0(names(Filter(function(r) kind %in% r$outcomes, selector_table)), "()"))
+  stop(sprintf("%s %s; 'y' has %s.%s", what, why, outcome_words(y),
+               if (length(can)) {
+                 sprintf(" Use %s, which take%s it.", paste(can, collapse = ", "),
+                         if (length(can) == 1L) "s" else "")
+               } else ""), call. = FALSE)
+}
+
+# An estimator of mutual information from the outcome's values (lsmi(),
+# qmi()) given a censored survival outcome: the error that names it.
+refuse_survival_values <- function(y, what) {
+  if (!is_surv(y)) return(invisible())
+  stop_selector_outcome(what, paste0(
+    "estimates the density of the outcome's values, and a censored time is only a bound on ",
+    "the survival time, not its value"), y, also = c("hsic()", "feature_scores()"))
 }
 
 # The names of the selectors.
