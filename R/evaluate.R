@@ -148,7 +148,7 @@
 #' @export
 evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                n_features = c(5, 10, 20), folds = 10, repeats = 1,
-                               classifier = c("svm", "none"),
+                               classifier = c("svm", "none", "cox"),
                                tune = list(C = c(0.1, 1, 10, 100, 1000),
                                            sigma = c(1, 10, 100, 1000)),
                                inner_folds = 5, parallel = NULL, threads = default_threads(),
@@ -157,6 +157,7 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   spec <- design_spec(covariates, block, data)
   call <- match.call()
   inner_given <- !missing(inner_folds)
+  classifier_given <- !missing(classifier)
   classifier <- arg_match(classifier)
   if (classifier == "none") {
     if (!missing(tune)) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
@@ -167,6 +168,10 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   d <- evaluate_inputs(x, y, assay, spec)
   x <- d$x
   y <- d$y
+  # a censored outcome: a ridge Cox model and its concordance (R/evaluate-survival.R)
+  classifier <- evaluate_classifier(y, classifier, classifier_given, tune, !missing(tune),
+                                    inner_given)
+  if (is_surv(y) && missing(selectors)) selectors <- surv_default_selectors()
   design <- d$design
   m <- nrow(x)
   p <- ncol(x)
@@ -181,6 +186,7 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   folds <- fo$folds
   given <- fo$given
   if (!is.null(given)) check_folds_blocks(given, design)
+  if (is_surv(y)) check_fold_events(y, folds, given)
   if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
       any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
     stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
@@ -189,7 +195,8 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   n_features <- sort(unique(as.integer(n_features)))
   sel <- resolve_selectors(selectors, max(n_features), threads, design)
   if (is.factor(y)) warn_small_classes(y, folds)
-  grid <- if (classifier == "svm") evaluate_grid(tune, inner_given)
+  grid <- if (classifier == "svm") evaluate_grid(tune, inner_given) else
+    if (classifier == "cox") cox_theta(if (!missing(tune)) tune)
   run <- check_parallel(parallel)
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
@@ -220,19 +227,24 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   settings <- list(selectors = names(sel), n_features = n_features,
                    folds = folds, repeats = repeats, classifier = classifier,
                    tune = tune, inner_folds = inner_folds,
-                   outcome = if (is.factor(y)) "classification" else "regression",
-                   n_samples = m, n_total = p)
+                   outcome = evaluation_outcome(y), n_samples = m, n_total = p)
   settings$design <- design$text  # (no element without a design)
+  if (is_surv(y)) settings <- c(settings, surv_evaluation_settings(y, grid))
   evaluation_result(out, sel, tasks, fold_of, call, settings)
 }
 
 # The data of evaluate_selection(): one outcome, features with distinct names.
 evaluate_inputs <- function(x, y, assay, design = NULL) {
   d <- normalise_inputs(x, y, assay = assay, design = design)
+  if (is_surv(d$y)) return(evaluate_feature_names(d))
   if (is.matrix(d$y)) {
     stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
          call. = FALSE)
   }
+  evaluate_feature_names(d)
+}
+
+evaluate_feature_names <- function(d) {
   if (is.null(colnames(d$x))) colnames(d$x) <- paste0("V", seq_len(ncol(d$x)))
   if (anyDuplicated(colnames(d$x))) {
     stop("The features of 'x' need distinct names: the rankings are compared by name.",
@@ -312,7 +324,12 @@ evaluation_result <- function(out, sel, tasks, fold_of, call, settings) {
 # numeric outcome) is spread evenly over the folds.
 cv_folds <- function(y, k) {
   m <- length(y)
-  o <- order(if (is.factor(y)) as.integer(y) else y, stats::runif(m))
+  o <- if (is_surv(y)) {
+    # censored: events and censored samples each spread evenly (by time)
+    order(surv_event(y), surv_time(y), stats::runif(m))
+  } else {
+    order(if (is.factor(y)) as.integer(y) else y, stats::runif(m))
+  }
   f <- integer(m)
   f[o] <- sample.int(k)[rep_len(seq_len(k), m)]
   f
@@ -456,7 +473,12 @@ evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_
       row <- data.frame(selector = s, n_features = n, rep = r, fold = k,
                         error = NA_real_, balanced_error = NA_real_,
                         stringsAsFactors = FALSE)
-      if (!is.factor(y)) row$rmse <- NA_real_
+      if (is_surv(y)) row <- surv_evaluation_row(row)
+      if (!is.factor(y) && !is_surv(y)) row$rmse <- NA_real_
+      if (classifier == "cox") {
+        row[c("concordance", "concordance_uno")] <- as.list(cox_evaluate(
+          x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE], y[!train], grid))
+      }
       if (classifier == "svm") {
         fit <- svm_evaluate(x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE],
                             y[!train], grid, inner_folds)
@@ -506,13 +528,21 @@ svm_evaluate <- function(xtr, ytr, xte, yte, grid, inner_folds) {
   out
 }
 
-# A Gaussian-kernel SVM on the training fold's standardised features.
-svm_fit_predict <- function(xtr, ytr, xte, C, sigma) {
+# The training and test features standardised with the training fold's mean
+# and standard deviation (a constant feature is only centred).
+fold_standardise <- function(xtr, xte) {
   centre <- colMeans(xtr)
   s <- sqrt(colSums(sweep(xtr, 2L, centre)^2) / max(1L, nrow(xtr) - 1L))
   s[!is.finite(s) | s == 0] <- 1
-  xtr <- sweep(sweep(xtr, 2L, centre), 2L, s, "/")
-  xte <- sweep(sweep(xte, 2L, centre), 2L, s, "/")
+  list(train = sweep(sweep(xtr, 2L, centre), 2L, s, "/"),
+       test = sweep(sweep(xte, 2L, centre), 2L, s, "/"))
+}
+
+# A Gaussian-kernel SVM on the training fold's standardised features.
+svm_fit_predict <- function(xtr, ytr, xte, C, sigma) {
+  z <- fold_standardise(xtr, xte)
+  xtr <- z$train
+  xte <- z$test
   width <- if (identical(sigma, "median")) {
     dd <- as.vector(stats::dist(xtr))
     w <- if (length(dd)) stats::median(dd) else 1
@@ -590,9 +620,13 @@ summary.bahsic_evaluation <- function(object, ...) {
     e <- res[res$selector == s & res$n_features == n, ]
     st <- object$stability[object$stability$selector == s & object$stability$n_features == n, ]
     sdv <- function(v) if (sum(!is.na(v)) > 1L) stats::sd(v, na.rm = TRUE) else NA_real_
-    data.frame(selector = s, n_features = n,
-               error = mean(e$error), error_sd = sdv(e$error),
-               balanced_error = mean(e$balanced_error), balanced_error_sd = sdv(e$balanced_error),
+    perf <- if (identical(object$settings$outcome, "survival")) {
+      surv_summary_columns(e, sdv)
+    } else {
+      list(error = mean(e$error), error_sd = sdv(e$error),
+           balanced_error = mean(e$balanced_error), balanced_error_sd = sdv(e$balanced_error))
+    }
+    data.frame(selector = s, n_features = n, perf,
                overlap = mean(st$overlap), kuncheva = mean(st$kuncheva),
                stringsAsFactors = FALSE)
   })
@@ -616,13 +650,17 @@ print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
                 st$design))
   }
   cat(if (st$classifier == "none") "no classifier: stability only\n" else
+        if (st$outcome == "survival") surv_print_header(st) else
         if (st$outcome == "regression") "error: 1 - r^2 of a Gaussian SVR\n" else
         "error: misclassification rate of a Gaussian SVM; balanced: 1 - BCR\n")
   # mean (sd) in one column each, so that the table stays narrow
   f <- function(v) formatC(v, digits = digits, format = "f")
   ms <- function(mu, sdv) ifelse(is.na(sdv), f(mu), paste0(f(mu), " (", f(sdv), ")"))
   y <- data.frame(selector = x$selector, n = x$n_features, stringsAsFactors = FALSE)
-  if (st$classifier != "none") {
+  if (st$classifier == "cox") {
+    y[["Harrell's C (sd)"]] <- ms(x$concordance, x$concordance_sd)
+    y[["Uno's C (sd)"]] <- ms(x$concordance_uno, x$concordance_uno_sd)
+  } else if (st$classifier != "none") {
     y[["error (sd)"]] <- ms(x$error, x$error_sd)
     if (st$outcome != "regression") y[["balanced (sd)"]] <- ms(x$balanced_error, x$balanced_error_sd)
   }
@@ -654,13 +692,18 @@ print.bahsic_evaluation <- function(x, ...) {
 #'   unbiased estimator of the variance of K-fold cross-validation*, JMLR 5,
 #'   section 3). It returns the summary table invisibly.
 #' @export
-plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) {
+plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error", "concordance",
+                                              "concordance_uno"), ...) {
   check_graphics_dots(..., .fn = "plot")
+  type_given <- !missing(type)
   type <- arg_match(type)
   if (x$settings$classifier == "none") {
     stop("This evaluation has no classifier (classifier = \"none\"): there is no error to plot.",
          call. = FALSE)
   }
+  # a censored outcome: concordance, higher is better (R/evaluate-survival.R)
+  surv <- identical(x$settings$outcome, "survival")
+  type <- evaluation_plot_type(x$settings, type, type_given)
   if (type == "balanced_error" && x$settings$outcome == "regression") {
     stop("A regression has no balanced error: use type = \"error\".", call. = FALSE)
   }
@@ -675,7 +718,8 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   }
   mat <- by_selector(type)
   bars <- error_bars(ns, mat, by_selector(paste0(type, "_sd")))
-  ylab <- if (x$settings$outcome == "regression") "1 - r^2" else
+  if (surv) bars$y1 <- pmin(bars$y1, 1)
+  ylab <- if (surv) concordance_label(type) else if (x$settings$outcome == "regression") "1 - r^2" else
     if (type == "error") "error rate" else "balanced error"
   k <- x$settings$folds * x$settings$repeats
   # room in the right margin for the legend: about half a line per character
@@ -684,12 +728,14 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   args <- utils::modifyList(
     list(x = matrix(bars$x, length(ns)), y = mat, type = "b", pch = seq_along(sels),
          lty = seq_along(sels), col = seq_along(sels), xaxt = "n", xlab = "number of features", ylab = ylab,
-         ylim = range(0, bars$y0, bars$y1, mat, na.rm = TRUE),
-         main = "Cross-validated error of the top features",
+         ylim = range(if (surv) 0.5 else 0, bars$y0, bars$y1, mat, na.rm = TRUE),
+         main = sprintf("Cross-validated %s of the top features", if (surv) "concordance" else "error"),
          sub = as.expression(bquote(paste("bars: mean ", phantom() %+-% phantom(), " 1 sd of the ",
-                                          .(k), " fold errors")))),
+                                          .(k), .(if (surv) " fold concordances" else " fold errors"))))),
     list(...))
   do.call(graphics::matplot, args)
+  # chance: a concordance of 0.5
+  if (surv) graphics::abline(h = 0.5, lty = 3, col = "grey50")
   graphics::axis(1, at = ns)
   ok <- is.finite(bars$y0) & is.finite(bars$y1)
   if (any(ok)) {

@@ -510,8 +510,11 @@ stab_subsamples <- function(y, B, sampling, design = NULL) {
     stop(sprintf(paste0("Stability selection fits on halves of the samples: %d samples give ",
                         "halves of %d; give at least 6 samples."), m, m %/% 2L), call. = FALSE)
   }
+  # a censored outcome: every half needs events, split evenly between halves
+  if (is_surv(y)) check_surv_events(y, 4L, "Stability selection (2 events in every half)")
   if (!is.null(design)) return(stab_design_subsamples(y, B, sampling, design))
-  strata <- if (is.factor(y)) split(seq_len(m), y) else list(seq_len(m))
+  strata <- if (is.factor(y)) split(seq_len(m), y) else
+    if (is_surv(y)) split(seq_len(m), surv_event(y)) else list(seq_len(m))
   if (is.factor(y)) {
     n <- lengths(strata)
     if (any(n < 2L)) {
