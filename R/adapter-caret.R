@@ -70,6 +70,13 @@
 #' one resample is caret's part: give `index = caret::groupKFold(patient)`
 #' to `rfeControl()` or `sbfControl()`.
 #'
+#' **Censored survival outcomes** are not supported: caret's `rfe()` and
+#' `sbf()` do not handle a `survival::Surv` outcome (caret itself stops,
+#' "Invalid operation on a survival time", before it calls these
+#' functions), and the functions refuse one by name if they receive it. Use
+#' [bahsic()] or [feature_scores()] on the `Surv` outcome and
+#' [evaluate_selection()] (a ridge Cox model scored by concordance) directly.
+#'
 #' The arguments given to the constructors are checked when the list is
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
 #' [feature_scores()] would refuse is an error then. Arguments that the
@@ -309,6 +316,7 @@ rfe_function_list <- function(args, selector, design = list()) {
   force(selector)
   force(design)
   rank <- function(object, x, y) {
+    caret_refuse_surv(y)
     # `object` (the model on all features) is not used: the ranking is the
     # selector's, of every feature (a selector that must be told how many
     # gets them all); the design's columns come last, unranked
@@ -347,6 +355,7 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
   force(args)
   force(design)
   score <- function(x, y) {
+    caret_refuse_surv(y)
     one <- is.null(dim(x))
     if (one && length(design)) {
       stop(paste0("With covariates or a block, caret must score all columns at once (the ",
@@ -407,6 +416,16 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
   )
   settings <- c(list(method = method, cutoff = cutoff, adjust = adjust), args, design)
   structure(out, class = "bahsic_caret_functions", settings = settings, for_caret = "sbf")
+}
+
+# caret's rfe() and sbf() have no censored outcomes: a Surv outcome is refused
+# by name (caret itself stops on one before calling the functions).
+caret_refuse_surv <- function(y) {
+  if (is_surv(y)) {
+    stop(paste0("caret's rfe/sbf do not support censored outcomes (survival::Surv); use ",
+                "bahsic() / evaluate_selection() directly."), call. = FALSE)
+  }
+  invisible()
 }
 
 #' @rdname caret-functions

@@ -53,8 +53,11 @@ surv_default_selectors <- function() {
 }
 
 # Every test fold needs events: with k folds stratified by event at least 2k
-# events (2 per test fold); folds given as a vector must each hold one.
-check_fold_events <- function(y, folds, given) {
+# events (2 per test fold); folds given as a vector must each hold one. `fo`:
+# evaluate_folds()'s list (folds, given, labels).
+check_fold_events <- function(y, fo) {
+  folds <- fo$folds
+  given <- fo$given
   event <- surv_event(y)
   if (!is.null(given)) {
     none <- which(tabulate(given[event > 0], folds) == 0L)
@@ -62,7 +65,7 @@ check_fold_events <- function(y, folds, given) {
       stop(sprintf(paste0("'folds' gives %d fold(s) without an event (%s): the concordance of a ",
                           "test fold needs events. Merge those folds with others or give a ",
                           "number of folds (they are then stratified by event)."), length(none),
-                   paste(utils::head(levels(factor(folds))[none], 6L), collapse = ", ")),
+                   paste(utils::head(fo$labels[none], 6L), collapse = ", ")),
            call. = FALSE)
     }
     return(invisible())

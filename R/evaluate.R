@@ -68,6 +68,38 @@
 #' `folds` instead, e.g. `folds = patient` (one fold per patient) or
 #' `folds = <a fold number for each patient, repeated over its samples>`.
 #'
+#' **Censored survival outcomes.** With a right-censored
+#' `survival::Surv(time, event)` outcome the folds are stratified by event
+#' (the events, and the censored samples, each dealt out evenly over the
+#' folds, in order of time; with a design, by event together with the
+#' design's strata), so that every test fold has events: with `folds` a
+#' number, at least 2 events per fold are needed (an error says how many
+#' folds the events allow), and folds given as a vector must each hold an
+#' event. The selectors rank the training fold through the survival label
+#' kernel ([label_kernel_survival()]); the default `selectors` are
+#' `"bahsic"` and the default [feature_scores()] method of a `Surv` outcome.
+#' In place of the SVM (`classifier = "cox"`, the default for a `Surv`
+#' outcome; `"svm"` is an error) a Cox model with a ridge penalty,
+#' `survival::coxph(y ~ ridge(genes, theta = 1, scale = FALSE))` (Efron's
+#' ties), is fitted on the top `n` genes of the training fold, each
+#' standardised with the training fold's mean and standard deviation: the
+#' penalty \eqn{	heta/2 \sum_j eta_j^2} is a normal prior with standard
+#' deviation \eqn{1/\sqrt{	heta}} = 1 on each gene's log hazard ratio per
+#' standard deviation, which keeps the fit finite with more genes than
+#' events in a fold. The same model is used whatever else is installed;
+#' `tune = list(theta = )` sets another fixed penalty. Its linear predictor
+#' on the test fold is scored by `survival::concordance()`: `concordance`
+#' is Harrell's C (the fraction of comparable pairs whose predicted risk is
+#' ordered as their times) and `concordance_uno` Uno's C (`timewt =
+#' "n/G2"`, each pair weighted by the inverse square of the test fold's
+#' censoring survival function; Uno, Cai, Pencina, D'Agostino and Wei
+#' 2011), which does not depend on the censoring distribution as
+#' Harrell's does. Both are reported; `summary()` and `print()` show both,
+#' and `plot()` draws Harrell's C unless half the samples or more are
+#' censored, when it draws Uno's. 0.5 is chance and higher is better (unlike
+#' the errors). A fold without comparable pairs has no concordance (`NA`,
+#' left out of the means).
+#'
 #' **Errors.** Classification: `error` is the fraction of misclassified
 #' test samples and `balanced_error` is \eqn{1 -} [bcr()]. Regression:
 #' `error` is \eqn{1 - r^2} between predictions and outcomes (the
@@ -88,9 +120,10 @@
 #'   `DelayedMatrix`, an `ExpressionSet` or a `SummarizedExperiment` (genes x
 #'   samples, turned around; see \link{input-classes}); for the methods, a
 #'   `bahsic_evaluation`.
-#' @param y the outcome: a factor (two or more classes) or a numeric vector
-#'   (regression); for a Bioconductor object also the name of a column of its
-#'   sample data.
+#' @param y the outcome: a factor (two or more classes), a numeric vector
+#'   (regression) or a right-censored `survival::Surv(time, event)` (see
+#'   "Censored survival outcomes"); for a Bioconductor object also the name of
+#'   a column of its sample data.
 #' @param selectors a character vector of built-in selector names, or a
 #'   named list of names and functions; see Details.
 #' @param n_features the sizes of the top lists to evaluate.
@@ -100,9 +133,11 @@
 #'   `repeats = 1`).
 #' @param repeats number of repeats of the cross-validation, each with new
 #'   folds.
-#' @param classifier `"svm"` or `"none"`.
+#' @param classifier `"svm"`, `"none"` or, for a censored survival outcome,
+#'   `"cox"` (its default: a ridge Cox model scored by concordance).
 #' @param tune `list(C = , sigma = )`: the grid of the SVM's cost and
-#'   Gaussian width (`"median"` allowed for the width).
+#'   Gaussian width (`"median"` allowed for the width); with `classifier =
+#'   "cox"`, `list(theta = )`, the ridge penalty (default 1).
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
 #' @template design-args
@@ -117,7 +152,9 @@
 #'     \item{`results`}{a data frame with one row per selector, number of
 #'       features, repeat and fold: `selector`, `n_features`, `rep`, `fold`,
 #'       `error`, `balanced_error` and, for regression, `rmse`; and for the
-#'       tuned SVM the chosen `C` and `sigma`.}
+#'       tuned SVM the chosen `C` and `sigma`; for a censored outcome
+#'       `concordance` (Harrell's C) and `concordance_uno` (Uno's C) in
+#'       place of the errors.}
 #'     \item{`stability`}{one row per selector, number of features and
 #'       repeat: `overlap` (features common to the top lists of all folds)
 #'       and `kuncheva` ([kuncheva_index()] of those lists).}
@@ -127,9 +164,17 @@
 #'     \item{`settings`, `call`}{the arguments.}
 #'   }
 #'   `summary()` averages over folds and repeats (mean and standard
-#'   deviation of the errors), `plot()` draws the mean error against the
-#'   number of features, one line per selector, with error bars of one
-#'   standard deviation (see "The plot").
+#'   deviation of the errors, or of the concordances), `plot()` draws the
+#'   mean error (or concordance) against the number of features, one line
+#'   per selector, with error bars of one standard deviation (see "The
+#'   plot").
+#' @references Harrell, F. E., Lee, K. L. and Mark, D. B. (1996).
+#'   Multivariable prognostic models. *Statistics in Medicine* 15, 361-387.
+#'
+#'   Uno, H., Cai, T., Pencina, M. J., D'Agostino, R. B. and Wei, L. J.
+#'   (2011). On the C-statistics for evaluating overall adequacy of risk
+#'   prediction procedures with censored survival data. *Statistics in
+#'   Medicine* 30, 1105-1117.
 #' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
 #'   [fohsic()], [randsel()] and [feature_scores()].
 #' @eval roxygen_progress("the folds (of every repeat)")
@@ -141,6 +186,14 @@
 #'   ev <- evaluate_selection(x, golub$y, selectors = c("bahsic", "t", "pam"),
 #'                            n_features = c(5, 10), folds = 5,
 #'                            tune = list(C = 100, sigma = "median"))
+#'   ev
+#'   plot(ev)
+#' }
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   set.seed(1)
+#'   sim <- simulate_survival(100, p = 50, censoring = 0.3)
+#'   ev <- evaluate_selection(sim$x, sim$y, selectors = c("fohsic", "hsic"),
+#'                            n_features = c(2, 5), folds = 5)
 #'   ev
 #'   plot(ev)
 #' }
@@ -186,7 +239,7 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   folds <- fo$folds
   given <- fo$given
   if (!is.null(given)) check_folds_blocks(given, design)
-  if (is_surv(y)) check_fold_events(y, folds, given)
+  if (is_surv(y)) check_fold_events(y, fo)
   if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
       any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
     stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
@@ -262,6 +315,7 @@ evaluate_folds <- function(folds, repeats, m) {
       stop(sprintf(paste0("'folds' must be a number of folds or the fold of each of the %d ",
                           "samples, without NA."), m), call. = FALSE)
     }
+    labels <- levels(factor(folds))
     given <- as.integer(factor(folds))
     folds <- max(given)
     if (folds < 2L) stop("'folds' names a single fold: give at least two.", call. = FALSE)
@@ -276,7 +330,7 @@ evaluate_folds <- function(folds, repeats, m) {
            call. = FALSE)
     }
   }
-  list(folds = folds, given = given)
+  list(folds = folds, given = given, labels = if (!is.null(given)) labels)
 }
 
 warn_small_classes <- function(y, folds) {
@@ -678,7 +732,9 @@ print.bahsic_evaluation <- function(x, ...) {
 }
 
 #' @rdname evaluate_selection
-#' @param type for `plot()`: `"error"` or `"balanced_error"`.
+#' @param type for `plot()`: `"error"` or `"balanced_error"`; for a censored
+#'   outcome `"concordance"` (Harrell's C) or `"concordance_uno"` (Uno's C),
+#'   by default Harrell's unless half the samples or more are censored.
 #' @section The plot: `plot()` draws, for each selector, the mean
 #'   cross-validated error against the number of features, with error bars
 #'   of plus and minus one standard deviation of the fold errors (over the
@@ -690,7 +746,9 @@ print.bahsic_evaluation <- function(x, ...) {
 #'   samples, so their errors are correlated and sd / sqrt(folds) would
 #'   understate the uncertainty of the mean (Bengio and Grandvalet 2004, *No
 #'   unbiased estimator of the variance of K-fold cross-validation*, JMLR 5,
-#'   section 3). It returns the summary table invisibly.
+#'   section 3). For a censored outcome it draws the mean concordance in the
+#'   same way (bars cut at 1, a dotted line at 0.5, chance; higher is
+#'   better). It returns the summary table invisibly.
 #' @export
 plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error", "concordance",
                                               "concordance_uno"), ...) {

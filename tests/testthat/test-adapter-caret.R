@@ -276,3 +276,13 @@ test_that("the caret functions take covariates and a block as columns of x", {
   sf <- run_sbf(xd, yy, ctrl)
   expect_false(any(c("batch", "pair") %in% unlist(sf$variables)))
 })
+
+test_that("rank() and score() refuse a censored outcome by name", {
+  skip_if_not_installed("survival")
+  set.seed(41)
+  s <- simulate_survival(30, p = 6, censoring = 0.3)
+  msg <- "caret's rfe/sbf do not support censored outcomes"
+  expect_error(bahsic_rfe_funcs$rank(NULL, s$x, s$y), msg, fixed = TRUE)
+  expect_error(hsic_sbf_funcs$score(s$x, s$y), msg, fixed = TRUE)
+  expect_error(hsic_sbf_funcs$score(s$x[, 1], s$y), msg, fixed = TRUE)
+})
