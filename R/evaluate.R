@@ -212,17 +212,13 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   inner_given <- !missing(inner_folds)
   classifier_given <- !missing(classifier)
   classifier <- arg_match(classifier)
-  if (classifier == "none") {
-    if (!missing(tune)) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
-    if (inner_given) {
-      stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
-    }
-  }
+  tune_given <- !missing(tune)
+  check_unused_tune(classifier, tune_given, inner_given)
   d <- evaluate_inputs(x, y, assay, spec)
   x <- d$x
   y <- d$y
   # a censored outcome: a ridge Cox model and its concordance (R/evaluate-survival.R)
-  classifier <- evaluate_classifier(y, classifier, classifier_given, tune, !missing(tune),
+  classifier <- evaluate_classifier(y, classifier, classifier_given, tune, tune_given,
                                     inner_given)
   if (is_surv(y) && missing(selectors)) selectors <- surv_default_selectors()
   design <- d$design
@@ -240,16 +236,11 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   given <- fo$given
   if (!is.null(given)) check_folds_blocks(given, design)
   if (is_surv(y)) check_fold_events(y, fo)
-  if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
-      any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
-    stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
-         call. = FALSE)
-  }
-  n_features <- sort(unique(as.integer(n_features)))
+  n_features <- evaluate_sizes(n_features, p)
   sel <- resolve_selectors(selectors, max(n_features), threads, design)
   if (is.factor(y)) warn_small_classes(y, folds)
   grid <- if (classifier == "svm") evaluate_grid(tune, inner_given) else
-    if (classifier == "cox") cox_theta(if (!missing(tune)) tune)
+    if (classifier == "cox") cox_theta(if (tune_given) tune)
   run <- check_parallel(parallel)
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
@@ -284,6 +275,24 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   settings$design <- design$text  # (no element without a design)
   if (is_surv(y)) settings <- c(settings, surv_evaluation_settings(y, grid))
   evaluation_result(out, sel, tasks, fold_of, call, settings)
+}
+
+# The SVM's settings given with classifier = "none": an error.
+check_unused_tune <- function(classifier, tune_given, inner_given) {
+  if (classifier != "none") return(invisible())
+  if (tune_given) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
+  if (inner_given) stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
+  invisible()
+}
+
+# The sizes of the top lists: whole numbers from 1 to p, sorted, once each.
+evaluate_sizes <- function(n_features, p) {
+  if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
+      any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
+    stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
+         call. = FALSE)
+  }
+  sort(unique(as.integer(n_features)))
 }
 
 # The data of evaluate_selection(): one outcome, features with distinct names.
