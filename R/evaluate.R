@@ -83,8 +83,8 @@
 #' `survival::coxph(y ~ ridge(genes, theta = 1, scale = FALSE))` (Efron's
 #' ties), is fitted on the top `n` genes of the training fold, each
 #' standardised with the training fold's mean and standard deviation: the
-#' penalty \eqn{	heta/2 \sum_j eta_j^2} is a normal prior with standard
-#' deviation \eqn{1/\sqrt{	heta}} = 1 on each gene's log hazard ratio per
+#' penalty \eqn{\theta/2 \sum_j \beta_j^2} is a normal prior with standard
+#' deviation \eqn{1/\sqrt{\theta}} = 1 on each gene's log hazard ratio per
 #' standard deviation, which keeps the fit finite with more genes than
 #' events in a fold. The same model is used whatever else is installed;
 #' `tune = list(theta = )` sets another fixed penalty. Its linear predictor
