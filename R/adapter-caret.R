@@ -71,9 +71,9 @@
 #' to `rfeControl()` or `sbfControl()`.
 #'
 #' **Censored survival outcomes** are not supported: caret's `rfe()` and
-#' `sbf()` do not handle a `survival::Surv` outcome (caret itself stops,
-#' "Invalid operation on a survival time", before it calls these
-#' functions), and the functions refuse one by name if they receive it. Use
+#' `sbf()` do not handle a `survival::Surv` outcome (their summaries would
+#' stop with "Invalid operation on a survival time"), so every function of
+#' these lists that receives the outcome refuses one by name. Use
 #' [bahsic()] or [feature_scores()] on the `Surv` outcome and
 #' [evaluate_selection()] (a ridge Cox model scored by concordance) directly.
 #'
@@ -336,8 +336,14 @@ rfe_function_list <- function(args, selector, design = list()) {
     data.frame(Overall = overall, var = vars, row.names = vars, stringsAsFactors = FALSE)
   }
   out <- list(
-    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
-    fit = function(x, y, first, last, ...) caret::train(x, y, ...),
+    summary = function(data, lev = NULL, model = NULL) {
+      caret_refuse_surv(data$obs)
+      caret::defaultSummary(data, lev, model)
+    },
+    fit = function(x, y, first, last, ...) {
+      caret_refuse_surv(y)
+      caret::train(x, y, ...)
+    },
     pred = function(object, x) caret::caretFuncs$pred(object, x),
     rank = rank,
     selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
@@ -408,8 +414,14 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
     keep
   }
   out <- list(
-    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
-    fit = function(x, y, ...) caret::caretSBF$fit(x, y, ...),
+    summary = function(data, lev = NULL, model = NULL) {
+      caret_refuse_surv(data$obs)
+      caret::defaultSummary(data, lev, model)
+    },
+    fit = function(x, y, ...) {
+      caret_refuse_surv(y)
+      caret::caretSBF$fit(x, y, ...)
+    },
     pred = function(object, x) caret::caretSBF$pred(object, x),
     score = score,
     filter = filter
@@ -419,11 +431,12 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
 }
 
 # caret's rfe() and sbf() have no censored outcomes: a Surv outcome is refused
-# by name (caret itself stops on one before calling the functions).
+# by name, by every function of the lists that sees the outcome (caret catches
+# errors of the resamples' fits and goes on to summary()).
 caret_refuse_surv <- function(y) {
   if (is_surv(y)) {
-    stop(paste0("caret's rfe/sbf do not support censored outcomes (survival::Surv); use ",
-                "bahsic() / evaluate_selection() directly."), call. = FALSE)
+    stop(paste0("caret's rfe/sbf do not support a censored survival outcome (survival::Surv); ",
+                "use bahsic() / evaluate_selection() directly."), call. = FALSE)
   }
   invisible()
 }
