@@ -70,6 +70,13 @@
 #' one resample is caret's part: give `index = caret::groupKFold(patient)`
 #' to `rfeControl()` or `sbfControl()`.
 #'
+#' **Censored survival outcomes** are not supported: caret's `rfe()` and
+#' `sbf()` do not handle a `survival::Surv` outcome (their summaries would
+#' stop with "Invalid operation on a survival time"), so every function of
+#' these lists that receives the outcome refuses one by name. Use
+#' [bahsic()] or [feature_scores()] on the `Surv` outcome and
+#' [evaluate_selection()] (a ridge Cox model scored by concordance) directly.
+#'
 #' The arguments given to the constructors are checked when the list is
 #' made, before any resampling: a misspelt name or a value [bahsic()] or
 #' [feature_scores()] would refuse is an error then. Arguments that the
@@ -309,6 +316,7 @@ rfe_function_list <- function(args, selector, design = list()) {
   force(selector)
   force(design)
   rank <- function(object, x, y) {
+    caret_refuse_surv(y)
     # `object` (the model on all features) is not used: the ranking is the
     # selector's, of every feature (a selector that must be told how many
     # gets them all); the design's columns come last, unranked
@@ -328,8 +336,14 @@ rfe_function_list <- function(args, selector, design = list()) {
     data.frame(Overall = overall, var = vars, row.names = vars, stringsAsFactors = FALSE)
   }
   out <- list(
-    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
-    fit = function(x, y, first, last, ...) caret::train(x, y, ...),
+    summary = function(data, lev = NULL, model = NULL) {
+      caret_refuse_surv(data$obs)
+      caret::defaultSummary(data, lev, model)
+    },
+    fit = function(x, y, first, last, ...) {
+      caret_refuse_surv(y)
+      caret::train(x, y, ...)
+    },
     pred = function(object, x) caret::caretFuncs$pred(object, x),
     rank = rank,
     selectSize = function(x, metric, maximize) caret::pickSizeBest(x, metric, maximize),
@@ -347,6 +361,7 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
   force(args)
   force(design)
   score <- function(x, y) {
+    caret_refuse_surv(y)
     one <- is.null(dim(x))
     if (one && length(design)) {
       stop(paste0("With covariates or a block, caret must score all columns at once (the ",
@@ -399,14 +414,31 @@ sbf_function_list <- function(method, cutoff, adjust, args, design = list()) {
     keep
   }
   out <- list(
-    summary = function(data, lev = NULL, model = NULL) caret::defaultSummary(data, lev, model),
-    fit = function(x, y, ...) caret::caretSBF$fit(x, y, ...),
+    summary = function(data, lev = NULL, model = NULL) {
+      caret_refuse_surv(data$obs)
+      caret::defaultSummary(data, lev, model)
+    },
+    fit = function(x, y, ...) {
+      caret_refuse_surv(y)
+      caret::caretSBF$fit(x, y, ...)
+    },
     pred = function(object, x) caret::caretSBF$pred(object, x),
     score = score,
     filter = filter
   )
   settings <- c(list(method = method, cutoff = cutoff, adjust = adjust), args, design)
   structure(out, class = "bahsic_caret_functions", settings = settings, for_caret = "sbf")
+}
+
+# caret's rfe() and sbf() have no censored outcomes: a Surv outcome is refused
+# by name, by every function of the lists that sees the outcome (caret catches
+# errors of the resamples' fits and goes on to summary()).
+caret_refuse_surv <- function(y) {
+  if (is_surv(y)) {
+    stop(paste0("caret's rfe/sbf do not support a censored survival outcome (survival::Surv); ",
+                "use bahsic() / evaluate_selection() directly."), call. = FALSE)
+  }
+  invisible()
 }
 
 #' @rdname caret-functions

@@ -81,6 +81,13 @@
 #' `block = task$col_roles$group` to adjust for it. The `stratum` role
 #' stratifies mlr3's resampling and is not used by the filters.
 #'
+#' **Censored survival outcomes.** The filters take classification and
+#' regression tasks only: survival tasks need mlr3proba (its `TaskSurv`),
+#' which is not on CRAN, so the filters do not declare the task type `surv`
+#' (mlr3filters refuses such a task), and a survival task that reaches them
+#' is an error by name. Rank genes against a `survival::Surv` outcome with
+#' [feature_scores()], [bahsic()] or [fohsic()] directly.
+#'
 #' A parameter that the chosen method does not use (a `kernel` with
 #' `method = "t"`) is an error when the scores are calculated, as it is in
 #' [feature_scores()]. `threads` is tagged `"threads"`, so
@@ -155,6 +162,12 @@ mlr3_filter_constructor <- function(id) {
 # `design`: list(covariates = <those columns>, block = <that column>), and
 # those columns are not scored.
 mlr3_task_data <- function(task, values = list()) {
+  if (identical(task$task_type, "surv")) {
+    stop(sprintf(paste0("Task '%s' is a survival task: bahsic's mlr3 filters take classification ",
+                        "and regression tasks (survival tasks need mlr3proba, which is not on ",
+                        "CRAN); use feature_scores(), bahsic() or fohsic() with the ",
+                        "survival::Surv outcome directly."), task$id), call. = FALSE)
+  }
   design <- mlr3_design(task, values)
   features <- setdiff(task$feature_names, design$columns)
   cols <- task$data(cols = features)

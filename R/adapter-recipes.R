@@ -217,8 +217,14 @@ check_step_options <- function(options, method) {
 #'   `?recipes::selections`); they must be numeric. A named entry is an error
 #'   (a misspelt argument).
 #' @param outcome the name of the outcome column (a factor of classes, a
-#'   character vector or a number), or `NULL` (default) for the recipe's one
-#'   variable with role `"outcome"`.
+#'   character vector, a number, or a censored survival outcome: a column
+#'   made with `survival::Surv(time, status)`, as in `data$surv <- Surv(time,
+#'   status); recipe(surv ~ ., data)`, which recipes passes on as it is), or
+#'   `NULL` (default) for the recipe's one variable with role `"outcome"`. A
+#'   `Surv` column is scored through [label_kernel_survival()] (the methods
+#'   and selectors that take a censored outcome; the others refuse it by
+#'   name). Time and status given as two outcome columns are two outcomes:
+#'   make one `Surv` column of them.
 #' @param role not used: the step makes no new columns (recipes' convention
 #'   for filters).
 #' @param trained,exclude set by `prep()`: whether the step is trained, and
@@ -340,12 +346,16 @@ step_outcome_name <- function(outcome, training, info) {
     outcomes <- info$variable[info$role %in% "outcome"]
     if (length(outcomes) != 1L) {
       stop(sprintf(paste0("step_select_hsic() needs an outcome: the recipe has %s, so give ",
-                          "outcome = \"<column>\"."),
+                          "outcome = \"<column>\".%s"),
                    if (length(outcomes)) {
                      sprintf("%d (%s)", length(outcomes), paste(outcomes, collapse = ", "))
                    } else {
                      "none"
-                   }), call. = FALSE)
+                   }, if (length(outcomes) == 2L) {
+                     # (time, status) as two outcomes: one Surv column is the survival outcome
+                     paste0(" For a censored survival outcome make one column of the two, ",
+                            "data$surv <- survival::Surv(time, status), and use surv ~ .")
+                   } else ""), call. = FALSE)
     }
     outcome <- outcomes
   }

@@ -68,6 +68,38 @@
 #' `folds` instead, e.g. `folds = patient` (one fold per patient) or
 #' `folds = <a fold number for each patient, repeated over its samples>`.
 #'
+#' **Censored survival outcomes.** With a right-censored
+#' `survival::Surv(time, event)` outcome the folds are stratified by event
+#' (the events, and the censored samples, each dealt out evenly over the
+#' folds, in order of time; with a design, by event together with the
+#' design's strata), so that every test fold has events: with `folds` a
+#' number, at least 2 events per fold are needed (an error says how many
+#' folds the events allow), and folds given as a vector must each hold an
+#' event. The selectors rank the training fold through the survival label
+#' kernel ([label_kernel_survival()]); the default `selectors` are
+#' `"bahsic"` and the default [feature_scores()] method of a `Surv` outcome.
+#' In place of the SVM (`classifier = "cox"`, the default for a `Surv`
+#' outcome; `"svm"` is an error) a Cox model with a ridge penalty,
+#' `survival::coxph(y ~ ridge(genes, theta = 1, scale = FALSE))` (Efron's
+#' ties), is fitted on the top `n` genes of the training fold, each
+#' standardised with the training fold's mean and standard deviation: the
+#' penalty \eqn{\theta/2 \sum_j \beta_j^2} is a normal prior with standard
+#' deviation \eqn{1/\sqrt{\theta}} = 1 on each gene's log hazard ratio per
+#' standard deviation, which keeps the fit finite with more genes than
+#' events in a fold. The same model is used whatever else is installed;
+#' `tune = list(theta = )` sets another fixed penalty. Its linear predictor
+#' on the test fold is scored by `survival::concordance()`: `concordance`
+#' is Harrell's C (the fraction of comparable pairs whose predicted risk is
+#' ordered as their times) and `concordance_uno` Uno's C (`timewt =
+#' "n/G2"`, each pair weighted by the inverse square of the test fold's
+#' censoring survival function; Uno, Cai, Pencina, D'Agostino and Wei
+#' 2011), which does not depend on the censoring distribution as
+#' Harrell's does. Both are reported; `summary()` and `print()` show both,
+#' and `plot()` draws Harrell's C unless half the samples or more are
+#' censored, when it draws Uno's. 0.5 is chance and higher is better (unlike
+#' the errors). A fold without comparable pairs has no concordance (`NA`,
+#' left out of the means).
+#'
 #' **Errors.** Classification: `error` is the fraction of misclassified
 #' test samples and `balanced_error` is \eqn{1 -} [bcr()]. Regression:
 #' `error` is \eqn{1 - r^2} between predictions and outcomes (the
@@ -88,9 +120,10 @@
 #'   `DelayedMatrix`, an `ExpressionSet` or a `SummarizedExperiment` (genes x
 #'   samples, turned around; see \link{input-classes}); for the methods, a
 #'   `bahsic_evaluation`.
-#' @param y the outcome: a factor (two or more classes) or a numeric vector
-#'   (regression); for a Bioconductor object also the name of a column of its
-#'   sample data.
+#' @param y the outcome: a factor (two or more classes), a numeric vector
+#'   (regression) or a right-censored `survival::Surv(time, event)` (see
+#'   "Censored survival outcomes"); for a Bioconductor object also the name of
+#'   a column of its sample data.
 #' @param selectors a character vector of built-in selector names, or a
 #'   named list of names and functions; see Details.
 #' @param n_features the sizes of the top lists to evaluate.
@@ -100,9 +133,11 @@
 #'   `repeats = 1`).
 #' @param repeats number of repeats of the cross-validation, each with new
 #'   folds.
-#' @param classifier `"svm"` or `"none"`.
+#' @param classifier `"svm"`, `"none"` or, for a censored survival outcome,
+#'   `"cox"` (its default: a ridge Cox model scored by concordance).
 #' @param tune `list(C = , sigma = )`: the grid of the SVM's cost and
-#'   Gaussian width (`"median"` allowed for the width).
+#'   Gaussian width (`"median"` allowed for the width); with `classifier =
+#'   "cox"`, `list(theta = )`, the ridge penalty (default 1).
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
 #' @template design-args
@@ -117,7 +152,9 @@
 #'     \item{`results`}{a data frame with one row per selector, number of
 #'       features, repeat and fold: `selector`, `n_features`, `rep`, `fold`,
 #'       `error`, `balanced_error` and, for regression, `rmse`; and for the
-#'       tuned SVM the chosen `C` and `sigma`.}
+#'       tuned SVM the chosen `C` and `sigma`; for a censored outcome
+#'       `concordance` (Harrell's C) and `concordance_uno` (Uno's C) in
+#'       place of the errors.}
 #'     \item{`stability`}{one row per selector, number of features and
 #'       repeat: `overlap` (features common to the top lists of all folds)
 #'       and `kuncheva` ([kuncheva_index()] of those lists).}
@@ -127,9 +164,17 @@
 #'     \item{`settings`, `call`}{the arguments.}
 #'   }
 #'   `summary()` averages over folds and repeats (mean and standard
-#'   deviation of the errors), `plot()` draws the mean error against the
-#'   number of features, one line per selector, with error bars of one
-#'   standard deviation (see "The plot").
+#'   deviation of the errors, or of the concordances), `plot()` draws the
+#'   mean error (or concordance) against the number of features, one line
+#'   per selector, with error bars of one standard deviation (see "The
+#'   plot").
+#' @references Harrell, F. E., Lee, K. L. and Mark, D. B. (1996).
+#'   Multivariable prognostic models. *Statistics in Medicine* 15, 361-387.
+#'
+#'   Uno, H., Cai, T., Pencina, M. J., D'Agostino, R. B. and Wei, L. J.
+#'   (2011). On the C-statistics for evaluating overall adequacy of risk
+#'   prediction procedures with censored survival data. *Statistics in
+#'   Medicine* 30, 1105-1117.
 #' @seealso [bcr()], [kuncheva_index()], the selectors [bahsic()],
 #'   [fohsic()], [randsel()] and [feature_scores()].
 #' @eval roxygen_progress("the folds (of every repeat)")
@@ -144,11 +189,19 @@
 #'   ev
 #'   plot(ev)
 #' }
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   set.seed(1)
+#'   sim <- simulate_survival(100, p = 50, censoring = 0.3)
+#'   ev <- evaluate_selection(sim$x, sim$y, selectors = c("fohsic", "hsic"),
+#'                            n_features = c(2, 5), folds = 5)
+#'   ev
+#'   plot(ev)
+#' }
 #' }
 #' @export
 evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                n_features = c(5, 10, 20), folds = 10, repeats = 1,
-                               classifier = c("svm", "none"),
+                               classifier = c("svm", "none", "cox"),
                                tune = list(C = c(0.1, 1, 10, 100, 1000),
                                            sigma = c(1, 10, 100, 1000)),
                                inner_folds = 5, parallel = NULL, threads = default_threads(),
@@ -157,16 +210,17 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   spec <- design_spec(covariates, block, data)
   call <- match.call()
   inner_given <- !missing(inner_folds)
+  classifier_given <- !missing(classifier)
   classifier <- arg_match(classifier)
-  if (classifier == "none") {
-    if (!missing(tune)) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
-    if (inner_given) {
-      stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
-    }
-  }
+  tune_given <- !missing(tune)
+  check_unused_tune(classifier, tune_given, inner_given)
   d <- evaluate_inputs(x, y, assay, spec)
   x <- d$x
   y <- d$y
+  # a censored outcome: a ridge Cox model and its concordance (R/evaluate-survival.R)
+  classifier <- evaluate_classifier(y, classifier, classifier_given, tune, tune_given,
+                                    inner_given)
+  if (is_surv(y) && missing(selectors)) selectors <- surv_default_selectors()
   design <- d$design
   m <- nrow(x)
   p <- ncol(x)
@@ -181,15 +235,12 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   folds <- fo$folds
   given <- fo$given
   if (!is.null(given)) check_folds_blocks(given, design)
-  if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
-      any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
-    stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
-         call. = FALSE)
-  }
-  n_features <- sort(unique(as.integer(n_features)))
+  if (is_surv(y)) check_fold_events(y, fo)
+  n_features <- evaluate_sizes(n_features, p)
   sel <- resolve_selectors(selectors, max(n_features), threads, design)
   if (is.factor(y)) warn_small_classes(y, folds)
-  grid <- if (classifier == "svm") evaluate_grid(tune, inner_given)
+  grid <- if (classifier == "svm") evaluate_grid(tune, inner_given) else
+    if (classifier == "cox") cox_theta(if (tune_given) tune)
   run <- check_parallel(parallel)
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
@@ -220,19 +271,42 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   settings <- list(selectors = names(sel), n_features = n_features,
                    folds = folds, repeats = repeats, classifier = classifier,
                    tune = tune, inner_folds = inner_folds,
-                   outcome = if (is.factor(y)) "classification" else "regression",
-                   n_samples = m, n_total = p)
+                   outcome = evaluation_outcome(y), n_samples = m, n_total = p)
   settings$design <- design$text  # (no element without a design)
+  if (is_surv(y)) settings <- c(settings, surv_evaluation_settings(y, grid))
   evaluation_result(out, sel, tasks, fold_of, call, settings)
+}
+
+# The SVM's settings given with classifier = "none": an error.
+check_unused_tune <- function(classifier, tune_given, inner_given) {
+  if (classifier != "none") return(invisible())
+  if (tune_given) stop_unused("tune", "classifier = \"svm\"", "classifier = \"none\"")
+  if (inner_given) stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"none\"")
+  invisible()
+}
+
+# The sizes of the top lists: whole numbers from 1 to p, sorted, once each.
+evaluate_sizes <- function(n_features, p) {
+  if (!is.numeric(n_features) || length(n_features) == 0L || anyNA(n_features) ||
+      any(n_features != round(n_features)) || any(n_features < 1) || any(n_features > p)) {
+    stop(sprintf("'n_features' must be whole numbers between 1 and the %d features.", p),
+         call. = FALSE)
+  }
+  sort(unique(as.integer(n_features)))
 }
 
 # The data of evaluate_selection(): one outcome, features with distinct names.
 evaluate_inputs <- function(x, y, assay, design = NULL) {
   d <- normalise_inputs(x, y, assay = assay, design = design)
+  if (is_surv(d$y)) return(evaluate_feature_names(d))
   if (is.matrix(d$y)) {
     stop("evaluate_selection() needs one outcome: a factor or a numeric vector, not a matrix.",
          call. = FALSE)
   }
+  evaluate_feature_names(d)
+}
+
+evaluate_feature_names <- function(d) {
   if (is.null(colnames(d$x))) colnames(d$x) <- paste0("V", seq_len(ncol(d$x)))
   if (anyDuplicated(colnames(d$x))) {
     stop("The features of 'x' need distinct names: the rankings are compared by name.",
@@ -250,6 +324,7 @@ evaluate_folds <- function(folds, repeats, m) {
       stop(sprintf(paste0("'folds' must be a number of folds or the fold of each of the %d ",
                           "samples, without NA."), m), call. = FALSE)
     }
+    labels <- levels(factor(folds))
     given <- as.integer(factor(folds))
     folds <- max(given)
     if (folds < 2L) stop("'folds' names a single fold: give at least two.", call. = FALSE)
@@ -264,7 +339,7 @@ evaluate_folds <- function(folds, repeats, m) {
            call. = FALSE)
     }
   }
-  list(folds = folds, given = given)
+  list(folds = folds, given = given, labels = if (!is.null(given)) labels)
 }
 
 warn_small_classes <- function(y, folds) {
@@ -312,7 +387,12 @@ evaluation_result <- function(out, sel, tasks, fold_of, call, settings) {
 # numeric outcome) is spread evenly over the folds.
 cv_folds <- function(y, k) {
   m <- length(y)
-  o <- order(if (is.factor(y)) as.integer(y) else y, stats::runif(m))
+  o <- if (is_surv(y)) {
+    # censored: events and censored samples each spread evenly (by time)
+    order(surv_event(y), surv_time(y), stats::runif(m))
+  } else {
+    order(if (is.factor(y)) as.integer(y) else y, stats::runif(m))
+  }
   f <- integer(m)
   f[o] <- sample.int(k)[rep_len(seq_len(k), m)]
   f
@@ -456,7 +536,12 @@ evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_
       row <- data.frame(selector = s, n_features = n, rep = r, fold = k,
                         error = NA_real_, balanced_error = NA_real_,
                         stringsAsFactors = FALSE)
-      if (!is.factor(y)) row$rmse <- NA_real_
+      if (is_surv(y)) row <- surv_evaluation_row(row)
+      if (!is.factor(y) && !is_surv(y)) row$rmse <- NA_real_
+      if (classifier == "cox") {
+        row[c("concordance", "concordance_uno")] <- as.list(cox_evaluate(
+          x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE], y[!train], grid))
+      }
       if (classifier == "svm") {
         fit <- svm_evaluate(x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE],
                             y[!train], grid, inner_folds)
@@ -506,13 +591,21 @@ svm_evaluate <- function(xtr, ytr, xte, yte, grid, inner_folds) {
   out
 }
 
-# A Gaussian-kernel SVM on the training fold's standardised features.
-svm_fit_predict <- function(xtr, ytr, xte, C, sigma) {
+# The training and test features standardised with the training fold's mean
+# and standard deviation (a constant feature is only centred).
+fold_standardise <- function(xtr, xte) {
   centre <- colMeans(xtr)
   s <- sqrt(colSums(sweep(xtr, 2L, centre)^2) / max(1L, nrow(xtr) - 1L))
   s[!is.finite(s) | s == 0] <- 1
-  xtr <- sweep(sweep(xtr, 2L, centre), 2L, s, "/")
-  xte <- sweep(sweep(xte, 2L, centre), 2L, s, "/")
+  list(train = sweep(sweep(xtr, 2L, centre), 2L, s, "/"),
+       test = sweep(sweep(xte, 2L, centre), 2L, s, "/"))
+}
+
+# A Gaussian-kernel SVM on the training fold's standardised features.
+svm_fit_predict <- function(xtr, ytr, xte, C, sigma) {
+  z <- fold_standardise(xtr, xte)
+  xtr <- z$train
+  xte <- z$test
   width <- if (identical(sigma, "median")) {
     dd <- as.vector(stats::dist(xtr))
     w <- if (length(dd)) stats::median(dd) else 1
@@ -590,9 +683,13 @@ summary.bahsic_evaluation <- function(object, ...) {
     e <- res[res$selector == s & res$n_features == n, ]
     st <- object$stability[object$stability$selector == s & object$stability$n_features == n, ]
     sdv <- function(v) if (sum(!is.na(v)) > 1L) stats::sd(v, na.rm = TRUE) else NA_real_
-    data.frame(selector = s, n_features = n,
-               error = mean(e$error), error_sd = sdv(e$error),
-               balanced_error = mean(e$balanced_error), balanced_error_sd = sdv(e$balanced_error),
+    perf <- if (identical(object$settings$outcome, "survival")) {
+      surv_summary_columns(e, sdv)
+    } else {
+      list(error = mean(e$error), error_sd = sdv(e$error),
+           balanced_error = mean(e$balanced_error), balanced_error_sd = sdv(e$balanced_error))
+    }
+    data.frame(selector = s, n_features = n, perf,
                overlap = mean(st$overlap), kuncheva = mean(st$kuncheva),
                stringsAsFactors = FALSE)
   })
@@ -616,13 +713,17 @@ print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
                 st$design))
   }
   cat(if (st$classifier == "none") "no classifier: stability only\n" else
+        if (st$outcome == "survival") surv_print_header(st) else
         if (st$outcome == "regression") "error: 1 - r^2 of a Gaussian SVR\n" else
         "error: misclassification rate of a Gaussian SVM; balanced: 1 - BCR\n")
   # mean (sd) in one column each, so that the table stays narrow
   f <- function(v) formatC(v, digits = digits, format = "f")
   ms <- function(mu, sdv) ifelse(is.na(sdv), f(mu), paste0(f(mu), " (", f(sdv), ")"))
   y <- data.frame(selector = x$selector, n = x$n_features, stringsAsFactors = FALSE)
-  if (st$classifier != "none") {
+  if (st$classifier == "cox") {
+    y[["Harrell's C (sd)"]] <- ms(x$concordance, x$concordance_sd)
+    y[["Uno's C (sd)"]] <- ms(x$concordance_uno, x$concordance_uno_sd)
+  } else if (st$classifier != "none") {
     y[["error (sd)"]] <- ms(x$error, x$error_sd)
     if (st$outcome != "regression") y[["balanced (sd)"]] <- ms(x$balanced_error, x$balanced_error_sd)
   }
@@ -640,7 +741,9 @@ print.bahsic_evaluation <- function(x, ...) {
 }
 
 #' @rdname evaluate_selection
-#' @param type for `plot()`: `"error"` or `"balanced_error"`.
+#' @param type for `plot()`: `"error"` or `"balanced_error"`; for a censored
+#'   outcome `"concordance"` (Harrell's C) or `"concordance_uno"` (Uno's C),
+#'   by default Harrell's unless half the samples or more are censored.
 #' @section The plot: `plot()` draws, for each selector, the mean
 #'   cross-validated error against the number of features, with error bars
 #'   of plus and minus one standard deviation of the fold errors (over the
@@ -652,15 +755,22 @@ print.bahsic_evaluation <- function(x, ...) {
 #'   samples, so their errors are correlated and sd / sqrt(folds) would
 #'   understate the uncertainty of the mean (Bengio and Grandvalet 2004, *No
 #'   unbiased estimator of the variance of K-fold cross-validation*, JMLR 5,
-#'   section 3). It returns the summary table invisibly.
+#'   section 3). For a censored outcome it draws the mean concordance in the
+#'   same way (bars cut at 1, a dotted line at 0.5, chance; higher is
+#'   better). It returns the summary table invisibly.
 #' @export
-plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) {
+plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error", "concordance",
+                                              "concordance_uno"), ...) {
   check_graphics_dots(..., .fn = "plot")
+  type_given <- !missing(type)
   type <- arg_match(type)
   if (x$settings$classifier == "none") {
     stop("This evaluation has no classifier (classifier = \"none\"): there is no error to plot.",
          call. = FALSE)
   }
+  # a censored outcome: concordance, higher is better (R/evaluate-survival.R)
+  surv <- identical(x$settings$outcome, "survival")
+  type <- evaluation_plot_type(x$settings, type, type_given)
   if (type == "balanced_error" && x$settings$outcome == "regression") {
     stop("A regression has no balanced error: use type = \"error\".", call. = FALSE)
   }
@@ -675,7 +785,8 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   }
   mat <- by_selector(type)
   bars <- error_bars(ns, mat, by_selector(paste0(type, "_sd")))
-  ylab <- if (x$settings$outcome == "regression") "1 - r^2" else
+  if (surv) bars$y1 <- pmin(bars$y1, 1)
+  ylab <- if (surv) concordance_label(type) else if (x$settings$outcome == "regression") "1 - r^2" else
     if (type == "error") "error rate" else "balanced error"
   k <- x$settings$folds * x$settings$repeats
   # room in the right margin for the legend: about half a line per character
@@ -684,12 +795,14 @@ plot.bahsic_evaluation <- function(x, type = c("error", "balanced_error"), ...) 
   args <- utils::modifyList(
     list(x = matrix(bars$x, length(ns)), y = mat, type = "b", pch = seq_along(sels),
          lty = seq_along(sels), col = seq_along(sels), xaxt = "n", xlab = "number of features", ylab = ylab,
-         ylim = range(0, bars$y0, bars$y1, mat, na.rm = TRUE),
-         main = "Cross-validated error of the top features",
+         ylim = range(if (surv) 0.5 else 0, bars$y0, bars$y1, mat, na.rm = TRUE),
+         main = sprintf("Cross-validated %s of the top features", if (surv) "concordance" else "error"),
          sub = as.expression(bquote(paste("bars: mean ", phantom() %+-% phantom(), " 1 sd of the ",
-                                          .(k), " fold errors")))),
+                                          .(k), .(if (surv) " fold concordances" else " fold errors"))))),
     list(...))
   do.call(graphics::matplot, args)
+  # chance: a concordance of 0.5
+  if (surv) graphics::abline(h = 0.5, lty = 3, col = "grey50")
   graphics::axis(1, at = ns)
   ok <- is.finite(bars$y0) & is.finite(bars$y1)
   if (any(ok)) {

@@ -336,6 +336,17 @@
 #'     an error that asks for a discrete version (\code{~ cut(age, 4)}).
 #'     Halves of blocks that differ in size by more than 2 samples (or 5\%)
 #'     draw a warning: the error bound assumes halves of equal size.}
+#'   \item{Resampling a censored outcome}{With a \code{Surv} outcome the
+#'     folds of \code{evaluate_selection()} and the halves of
+#'     \code{stability_selection()} are stratified by event. Fewer than 2
+#'     events per fold (an error that says how many folds the events allow),
+#'     folds given as a vector with a fold without events, fewer than 4
+#'     events for the halves, or (with blocks) events in one block only are
+#'     errors. \code{classifier = "svm"} with a \code{Surv} outcome is an
+#'     error that points to \code{"cox"} (the default there), and
+#'     \code{"cox"} without one an error too. caret's \code{rfe()} and
+#'     \code{sbf()} functions and the mlr3 filters refuse a censored outcome
+#'     by name.}
 #'   \item{Pairs of features}{\code{pair_scores()} meets every case as the
 #'     selectors do (column "the selectors"), except two: a constant
 #'     feature, or every feature constant, is an error that names them (its

@@ -14,6 +14,8 @@ resample_units <- function(y, design) {
   unit <- if (!is.null(design$block)) as.integer(design$block) else seq_len(m)
   parts <- list()
   if (is.factor(y)) parts$y <- y
+  # a censored outcome: events and censored samples each spread evenly
+  if (is_surv(y)) parts$event <- factor(surv_event(y))
   f <- design$frame$frame
   for (v in names(f)) if (is.factor(f[[v]])) parts[[v]] <- f[[v]]
   key <- if (length(parts)) {
@@ -26,7 +28,8 @@ resample_units <- function(y, design) {
 }
 
 # Cross-validation folds that keep every unit (block) in one fold, stratified
-# by the units' keys (a numeric outcome: units ordered by their mean outcome),
+# by the units' keys (a numeric outcome: units ordered by their mean outcome;
+# a censored one: by event, then by mean time),
 # dealt out in turn as cv_folds() does with samples.
 design_folds <- function(y, k, design) {
   u <- resample_units(y, design)
@@ -35,7 +38,8 @@ design_folds <- function(y, k, design) {
     stop(sprintf(paste0("'folds' = %d is more than the %d blocks, whose samples stay in one ",
                         "fold: use folds <= %d."), k, nu, nu), call. = FALSE)
   }
-  val <- if (is.factor(y)) numeric(nu) else vapply(split(y, u$unit), mean, 0)
+  val <- if (is.factor(y)) numeric(nu) else
+    vapply(split(if (is_surv(y)) surv_time(y) else y, u$unit), mean, 0)
   o <- order(u$key, val, stats::runif(nu))
   fu <- integer(nu)
   fu[o] <- sample.int(k)[rep_len(seq_len(k), nu)]
@@ -67,6 +71,14 @@ design_halves <- function(u) {
 
 # Every class must reach both halves: each needs two units (blocks) or more.
 check_half_units <- function(y, u) {
+  if (is_surv(y)) {
+    if (length(unique(u$unit[surv_event(y) > 0])) < 2L) {
+      stop(paste0("The events of 'y' are all in one block: each half of the samples keeps whole ",
+                  "blocks and needs events, so events are needed in at least 2 blocks."),
+           call. = FALSE)
+    }
+    return(invisible())
+  }
   if (!is.factor(y)) return(invisible())
   per_class <- vapply(levels(y), function(cl) length(unique(u$unit[y == cl])), 0L)
   if (any(per_class < 2L)) {

@@ -17,6 +17,14 @@
 #' \eqn{(1 + \#\{T_b \ge T\}) / (1 + B)} (ties within a relative
 #' \eqn{\sqrt{\epsilon}}, as in [hsic_test()]).
 #'
+#' **A censored survival outcome** (`survival::Surv(time, event)`) is
+#' permuted by whole samples: each sample's pair (time, event) moves
+#' together, as the kernel log-rank test permutes it (under independence and
+#' censoring independent of the features the pairs are exchangeable), and
+#' the statistic uses the fit's label kernel, by default
+#' [label_kernel_survival()]. With a design the pairs are permuted within
+#' its strata.
+#'
 #' **Why not [hsic_test()] on the selected features?** The selector picked
 #' the `n` features, out of many, *because* their HSIC with this outcome is
 #' large. Under independence the permuted outcome has not been through that

@@ -14,7 +14,11 @@
 #' 2010, section 2.2) each draw is one half: \eqn{B} fits. For a factor
 #' outcome the halves are stratified by class: each class is split evenly
 #' between the two halves (an odd sample of a class goes to a half at
-#' random), so every half holds every class. The draws, and then one seed
+#' random), so every half holds every class. For a censored survival
+#' outcome (`survival::Surv(time, event)`) they are stratified by event in
+#' the same way, so that each half holds half the events (at least 4 events
+#' are needed: 2 per half), and the selector ranks each half through the
+#' survival label kernel ([label_kernel_survival()]). The draws, and then one seed
 #' per fit, come from R's random number generator in this session, so
 #' `set.seed()` before the call reproduces it and the result is the same
 #' for every `parallel` back end and number of workers (a random selector,
@@ -23,7 +27,7 @@
 #' **Study designs.** With `covariates` and `block` (see [design]) every
 #' half keeps each block's samples together (no pair or patient split
 #' between the two halves of a draw), and the halves are stratified by the
-#' outcome's classes and the levels of the design's discrete covariates: the
+#' outcome's classes (or events) and the levels of the design's discrete covariates: the
 #' blocks (the samples, without a block) of each stratum are split evenly
 #' between the halves, as the samples of each class are without a design.
 #' Every class needs samples in two blocks or more. Each fit gets the design
@@ -510,8 +514,11 @@ stab_subsamples <- function(y, B, sampling, design = NULL) {
     stop(sprintf(paste0("Stability selection fits on halves of the samples: %d samples give ",
                         "halves of %d; give at least 6 samples."), m, m %/% 2L), call. = FALSE)
   }
+  # a censored outcome: every half needs events, split evenly between halves
+  if (is_surv(y)) check_surv_events(y, 4L, "Stability selection (2 events in every half)")
   if (!is.null(design)) return(stab_design_subsamples(y, B, sampling, design))
-  strata <- if (is.factor(y)) split(seq_len(m), y) else list(seq_len(m))
+  strata <- if (is.factor(y)) split(seq_len(m), y) else
+    if (is_surv(y)) split(seq_len(m), surv_event(y)) else list(seq_len(m))
   if (is.factor(y)) {
     n <- lengths(strata)
     if (any(n < 2L)) {

@@ -276,3 +276,28 @@ test_that("the caret functions take covariates and a block as columns of x", {
   sf <- run_sbf(xd, yy, ctrl)
   expect_false(any(c("batch", "pair") %in% unlist(sf$variables)))
 })
+
+test_that("rank() and score() refuse a censored outcome by name", {
+  skip_if_not_installed("survival")
+  set.seed(41)
+  s <- simulate_survival(30, p = 6, censoring = 0.3)
+  msg <- "caret's rfe/sbf do not support a censored survival outcome"
+  expect_error(bahsic_rfe_funcs$rank(NULL, s$x, s$y), msg, fixed = TRUE)
+  expect_error(hsic_sbf_funcs$score(s$x, s$y), msg, fixed = TRUE)
+  expect_error(hsic_sbf_funcs$score(s$x[, 1], s$y), msg, fixed = TRUE)
+})
+
+test_that("caret::rfe() and caret::sbf() with a censored outcome stop with that message", {
+  skip_peer("caret")
+  skip_if_not_installed("survival")
+  set.seed(42)
+  s <- simulate_survival(30, p = 6, censoring = 0.3)
+  x <- as.data.frame(s$x)
+  msg <- "caret's rfe/sbf do not support a censored survival outcome"
+  expect_error(caret::rfe(x, s$y, sizes = 2L,
+                          rfeControl = caret::rfeControl(functions = bahsic_rfe_funcs, number = 2L)),
+               msg, fixed = TRUE)
+  expect_error(caret::sbf(x, s$y,
+                          sbfControl = caret::sbfControl(functions = hsic_sbf_funcs, number = 2L)),
+               msg, fixed = TRUE)
+})

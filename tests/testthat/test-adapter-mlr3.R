@@ -304,3 +304,10 @@ test_that("the filters read covariates and a block from the task's columns", {
   expect_error(mlr3_scores(mlr3filters::flt("hsic", covariates = "nope"), task),
                "'nope', not a column of task 'paired'")
 })
+
+test_that("a survival task is refused by name", {
+  # survival tasks need mlr3proba (not on CRAN): the filters declare classif
+  # and regr only; one that reaches the task's data is refused
+  task <- list(task_type = "surv", id = "relapse")
+  expect_error(mlr3_task_data(task), "Task 'relapse' is a survival task", fixed = TRUE)
+})

@@ -378,3 +378,28 @@ test_that("step_select_hsic() takes covariates and a block by role: not scored, 
                                 top_n = 2, options = list(block = d$pair)),
                "step_select_hsic\\(block = \\)")
 })
+
+test_that("a Surv column passes through the recipe as its outcome", {
+  skip_if_not_installed("recipes")
+  skip_if_not_installed("survival")
+  set.seed(31)
+  s <- simulate_survival(50, p = 15, censoring = 0.3)
+  d <- data.frame(s$x)
+  d$surv <- s$y
+  rec <- recipes::recipe(surv ~ ., data = d)
+  pr <- recipes::prep(step_select_hsic(rec, recipes::all_predictors(), top_n = 3))
+  fs <- feature_scores(s$x, s$y, method = "hsic")
+  expect_setequal(setdiff(kept_columns(pr), "surv"), oracle_top(fs, 3))
+  baked <- recipes::bake(pr, new_data = NULL)
+  expect_s3_class(baked$surv, "Surv")
+  expect_identical(unclass(baked$surv), unclass(s$y))
+  # time and status as two outcomes: the error says to make one Surv column
+  d2 <- data.frame(s$x, time = surv_time(s$y), status = surv_event(s$y))
+  rec2 <- recipes::recipe(time + status ~ ., data = d2)
+  expect_error(recipes::prep(step_select_hsic(rec2, recipes::all_predictors(), top_n = 3)),
+               "make one column of the two, data\\$surv <- survival::Surv\\(time, status\\)")
+  # a method without survival refuses by name
+  expect_error(recipes::prep(step_select_hsic(rec, recipes::all_predictors(), top_n = 3,
+                                              method = "t")),
+               "compares two classes")
+})

@@ -239,3 +239,26 @@ test_that("on pure noise the naive test is anti-conservative and selection_test 
   expect_lt(mean(adjusted), 0.75)
   expect_lt(mean(adjusted <= 0.1), 0.4)
 })
+
+# ---- a censored survival outcome ---------------------------------------------------
+
+test_that("a Surv outcome is permuted by whole (time, event) pairs", {
+  skip_if_not_installed("survival")
+  set.seed(21)
+  s <- simulate_survival(40, p = 12, censoring = 0.3)
+  perm <- sample.int(40)
+  # the label of the permuted outcome is the permuted label (top_stat() permutes it)
+  yp <- s$y[perm, , drop = FALSE]
+  expect_s3_class(yp, "Surv")
+  expect_identical(unclass(yp)[, 2L], unclass(s$y)[perm, 2L])
+  expect_equal(surv_scores(yp), surv_scores(s$y)[perm])
+  fit <- fohsic(s$x, s$y, n_features = 3)
+  set.seed(22)
+  t1 <- selection_test(fit, 2, n_perm = 9)
+  expect_length(t1$null, 9L)
+  expect_true(t1$p.value > 0 && t1$p.value <= 1)
+  blk <- factor(rep(seq_len(20), each = 2))
+  set.seed(22)
+  t2 <- selection_test(fit, 2, n_perm = 9, block = blk)
+  expect_match(t2$method, "within strata")
+})

@@ -249,3 +249,66 @@ test_that("plot() draws the probabilities and refuses 'chosen'", {
   expect_error(plot(fit, chosen = 1), "'chosen' is not used")
   expect_error(plot(fit, colour = 2), "no argument 'colour'")
 })
+
+# ---- a censored survival outcome ---------------------------------------------------
+
+test_that("with a Surv outcome the halves are stratified by event", {
+  skip_if_not_installed("survival")
+  set.seed(11)
+  s <- simulate_survival(61, p = 10, censoring = 0.4)
+  h <- stab_subsamples(s$y, 4, "complementary")
+  ev <- apply(h, 2, function(r) sum(surv_event(s$y[r])))
+  k <- sum(surv_event(s$y))
+  # each pair of halves shares the events evenly
+  expect_true(all(abs(ev[c(TRUE, FALSE)] - ev[c(FALSE, TRUE)]) <= 1))
+  expect_true(all(ev >= floor(k / 2) - 1))
+  few <- survival::Surv(surv_time(s$y), c(1, 1, 1, rep(0, 58)))
+  expect_error(stability_selection(s$x, few, selector = "fohsic", n_features = 2,
+                                   n_subsamples = 2),
+               "Stability selection \\(2 events in every half\\) needs at least 4 events; 'y' has 3")
+  # a selector without survival refuses by name, before any fit
+  expect_error(stability_selection(s$x, s$y, selector = "t", n_features = 2, n_subsamples = 2),
+               "selector = \"t\" compares two classes")
+})
+
+test_that("with a Surv outcome and a block, halves keep blocks and split the events", {
+  skip_if_not_installed("survival")
+  set.seed(12)
+  s <- simulate_survival(60, p = 10, censoring = 0.3)
+  blk <- factor(rep(seq_len(30), each = 2))
+  top <- function(x, y, n, covariates = NULL, block = NULL) {
+    order(-abs(drop(crossprod(x, surv_scores(y)))))[seq_len(n)]
+  }
+  st <- stability_selection(s$x, s$y, selector = top, n_features = 2, n_subsamples = 3,
+                            block = blk)
+  halves <- if (is.list(st$subsamples)) st$subsamples else
+    lapply(seq_len(ncol(st$subsamples)), function(i) st$subsamples[, i])
+  for (h in halves) {
+    expect_true(all(table(droplevels(blk[h])) == 2L))
+  }
+  ev <- vapply(halves, function(h) sum(surv_event(s$y[h])), 0)
+  expect_true(all(abs(ev[c(TRUE, FALSE)] - ev[c(FALSE, TRUE)]) <= 2))
+  blk6 <- factor(rep(seq_len(10), each = 6))
+  one <- survival::Surv(surv_time(s$y), as.numeric(blk6 == "1"))
+  expect_error(stability_selection(s$x, one, selector = top, n_features = 2, n_subsamples = 2,
+                                   block = blk6),
+               "The events of 'y' are all in one block")
+})
+
+test_that("stability selection with a Surv outcome finds the planted log-linear gene", {
+  skip_if_not_installed("survival")
+  skip_statistical_under_checkers("stability selection with a Surv outcome")
+  set.seed(13)
+  s <- simulate_survival(80, p = 30, effect = 1.5, n_u = 0, censoring = 0.3)
+  st <- stability_selection(s$x, s$y, selector = "fohsic", n_features = 3, n_subsamples = 5)
+  expect_identical(selected(st, 1), s$truth$linear)
+})
+
+test_that("stability selection by BAHSIC takes a Surv outcome", {
+  skip_if_not_installed("survival")
+  skip_statistical_under_checkers("stability selection with a Surv outcome")
+  set.seed(13)
+  s <- simulate_survival(80, p = 30, effect = 1.5, n_u = 0, censoring = 0.3)
+  st <- stability_selection(s$x, s$y, selector = "bahsic", n_features = 3, n_subsamples = 5)
+  expect_identical(selected(st, 1), s$truth$linear)
+})
