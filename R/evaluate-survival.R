@@ -7,28 +7,30 @@
 # (Harrell's C and Uno's C). Higher is better.
 
 # The model of the evaluation: the SVM for classes and numbers, the ridge Cox
-# model ("cox") for a censored outcome; an SVM asked for by name with a Surv
-# outcome (or the Cox model without one) is an error that says what fits.
+# model ("ridge_cox") for a censored outcome; an SVM asked for by name with a
+# Surv outcome (or the Cox model without one) is an error that says what fits.
 evaluate_classifier <- function(y, classifier, given, tune, tune_given, inner_given) {
   if (!is_surv(y)) {
-    if (classifier == "cox") {
-      stop(paste0("classifier = \"cox\" needs a censored survival outcome, survival::Surv(time, ",
-                  "event); for classes or numbers use classifier = \"svm\" or \"none\"."),
+    if (classifier == "ridge_cox") {
+      stop(paste0("classifier = \"ridge_cox\" needs a censored survival outcome, ",
+                  "survival::Surv(time, event); for classes or numbers use classifier = ",
+                  "\"svm\" or \"none\"."),
            call. = FALSE)
     }
     return(classifier)
   }
-  if (!given) classifier <- "cox"
+  if (!given) classifier <- "ridge_cox"
   if (classifier == "svm") {
     stop(paste0("classifier = \"svm\" does not apply to a censored survival outcome (an SVM ",
-                "would read the censored times as observed): use classifier = \"cox\" (a ridge ",
-                "Cox model scored by concordance, the default for a Surv outcome) or \"none\"."),
+                "would read the censored times as observed): use classifier = \"ridge_cox\" ",
+                "(a ridge Cox model scored by concordance, the default for a Surv outcome) ",
+                "or \"none\"."),
          call. = FALSE)
   }
-  if (classifier == "cox" && inner_given) {
-    stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"cox\"")
+  if (classifier == "ridge_cox" && inner_given) {
+    stop_unused("inner_folds", "classifier = \"svm\"", "classifier = \"ridge_cox\"")
   }
-  if (classifier == "cox" && tune_given) cox_theta(tune)
+  if (classifier == "ridge_cox" && tune_given) cox_theta(tune)
   classifier
 }
 
@@ -46,10 +48,12 @@ cox_theta <- function(tune) {
   as.double(theta)
 }
 
-# The default selectors for a censored outcome: BAHSIC and the default score
-# method of a Surv outcome (the score table's `default_for`).
+# The default selectors for a censored outcome: the first default selector of
+# evaluate_selection() (BAHSIC) and the default score method of a Surv outcome
+# (the score table's `default_for`).
 surv_default_selectors <- function() {
-  c("bahsic", score_methods_with(function(r) "survival" %in% r$default_for)[1L])
+  c(eval(formals(evaluate_selection)$selectors)[1L],
+    score_methods_with(function(r) "survival" %in% r$default_for)[1L])
 }
 
 # Every test fold needs events: with k folds stratified by event at least 2k

@@ -78,8 +78,8 @@
 #' event. The selectors rank the training fold through the survival label
 #' kernel ([label_kernel_survival()]); the default `selectors` are
 #' `"bahsic"` and the default [feature_scores()] method of a `Surv` outcome.
-#' In place of the SVM (`classifier = "cox"`, the default for a `Surv`
-#' outcome; `"svm"` is an error) a Cox model with a ridge penalty,
+#' In place of the SVM (`classifier = "ridge_cox"`, the default for a
+#' `Surv` outcome; `"svm"` is an error) a Cox model with a ridge penalty,
 #' `survival::coxph(y ~ ridge(genes, theta = 1, scale = FALSE))` (Efron's
 #' ties), is fitted on the top `n` genes of the training fold, each
 #' standardised with the training fold's mean and standard deviation: the
@@ -134,10 +134,10 @@
 #' @param repeats number of repeats of the cross-validation, each with new
 #'   folds.
 #' @param classifier `"svm"`, `"none"` or, for a censored survival outcome,
-#'   `"cox"` (its default: a ridge Cox model scored by concordance).
+#'   `"ridge_cox"` (its default: a ridge Cox model scored by concordance).
 #' @param tune `list(C = , sigma = )`: the grid of the SVM's cost and
 #'   Gaussian width (`"median"` allowed for the width); with `classifier =
-#'   "cox"`, `list(theta = )`, the ridge penalty (default 1).
+#'   "ridge_cox"`, `list(theta = )`, the ridge penalty (default 1).
 #' @param inner_folds folds of the inner cross-validation that chooses `C`
 #'   and `sigma` when `tune` has more than one pair.
 #' @template design-args
@@ -201,7 +201,7 @@
 #' @export
 evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
                                n_features = c(5, 10, 20), folds = 10, repeats = 1,
-                               classifier = c("svm", "none", "cox"),
+                               classifier = c("svm", "none", "ridge_cox"),
                                tune = list(C = c(0.1, 1, 10, 100, 1000),
                                            sigma = c(1, 10, 100, 1000)),
                                inner_folds = 5, parallel = NULL, threads = default_threads(),
@@ -240,7 +240,7 @@ evaluate_selection <- function(x, y, selectors = c("bahsic", "t", "pam"),
   sel <- resolve_selectors(selectors, max(n_features), threads, design)
   if (is.factor(y)) warn_small_classes(y, folds)
   grid <- if (classifier == "svm") evaluate_grid(tune, inner_given) else
-    if (classifier == "cox") cox_theta(if (tune_given) tune)
+    if (classifier == "ridge_cox") cox_theta(if (tune_given) tune)
   run <- check_parallel(parallel)
 
   # the folds of every repeat, then one seed per (repeat, fold), all drawn
@@ -538,7 +538,7 @@ evaluate_fold <- function(x, y, train, sel, n_features, classifier, grid, inner_
                         stringsAsFactors = FALSE)
       if (is_surv(y)) row <- surv_evaluation_row(row)
       if (!is.factor(y) && !is_surv(y)) row$rmse <- NA_real_
-      if (classifier == "cox") {
+      if (classifier == "ridge_cox") {
         row[c("concordance", "concordance_uno")] <- as.list(cox_evaluate(
           x[train, feats, drop = FALSE], ytr, x[!train, feats, drop = FALSE], y[!train], grid))
       }
@@ -720,7 +720,7 @@ print.summary.bahsic_evaluation <- function(x, digits = 3, ...) {
   f <- function(v) formatC(v, digits = digits, format = "f")
   ms <- function(mu, sdv) ifelse(is.na(sdv), f(mu), paste0(f(mu), " (", f(sdv), ")"))
   y <- data.frame(selector = x$selector, n = x$n_features, stringsAsFactors = FALSE)
-  if (st$classifier == "cox") {
+  if (st$classifier == "ridge_cox") {
     y[["Harrell's C (sd)"]] <- ms(x$concordance, x$concordance_sd)
     y[["Uno's C (sd)"]] <- ms(x$concordance_uno, x$concordance_uno_sd)
   } else if (st$classifier != "none") {

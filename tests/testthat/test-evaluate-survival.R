@@ -36,7 +36,7 @@ test_that("the concordance is that of a ridge coxph() on the fold's top genes", 
   set.seed(3)
   ev <- evaluate_selection(s$x, s$y, selectors = "hsic", n_features = c(2, 4), folds = 3)
   expect_identical(ev$settings$outcome, "survival")
-  expect_identical(ev$settings$classifier, "cox")
+  expect_identical(ev$settings$classifier, "ridge_cox")
   expect_equal(ev$settings$theta, 1)
   res <- ev$results
   expect_true(all(c("concordance", "concordance_uno") %in% names(res)))
@@ -106,11 +106,11 @@ test_that("a censored outcome refuses the SVM, too few events and folds without 
                                   classifier = "svm"),
                "classifier = \"svm\" does not apply to a censored survival outcome")
   expect_error(evaluate_selection(golub$x[, 1:20], golub$y, selectors = "t", n_features = 2,
-                                  folds = 3, classifier = "cox"),
-               "classifier = \"cox\" needs a censored survival outcome")
+                                  folds = 3, classifier = "ridge_cox"),
+               "classifier = \"ridge_cox\" needs a censored survival outcome")
   expect_error(evaluate_selection(s$x, s$y, selectors = "hsic", n_features = 2, folds = 3,
                                   inner_folds = 3),
-               "'inner_folds' is not used with classifier = \"cox\"")
+               "'inner_folds' is not used with classifier = \"ridge_cox\"")
   expect_error(evaluate_selection(s$x, s$y, selectors = "hsic", n_features = 2, folds = 3,
                                   tune = list(C = 1, sigma = 1)),
                "'tune' must be list(theta = <one positive number>)", fixed = TRUE)
