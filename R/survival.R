@@ -174,7 +174,10 @@ nelson_aalen_residuals <- function(time, event) {
 #' log-linear gene only in 65% at 0.3. The offset was chosen among 1, 2, 3
 #' and 5 on 1,000 other data sets: U shapes found in 99%, 92%, 74% and 33%,
 #' the log-linear gene at 0.3 in 63%, 70%, 72% and 73% (Cox 75%). A kernel
-#' given as `kernel` is used as given.
+#' given as `kernel` is used as given. [hsic()] and [hsic_test()], which
+#' take sets of features, keep the Gaussian default (this kernel was
+#' measured on single genes); `hsic(scale(x[, j]), y, kernel =
+#' kernel_polynomial(2, 2), estimator = "biased")` is the score of gene `j`.
 #'
 #' **Censoring that depends on a covariate.** When the censoring rate depends
 #' on a covariate \eqn{z} that does not act on survival, the genes correlated
