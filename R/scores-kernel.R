@@ -91,7 +91,23 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
                          nrow = m)
   }
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
-                     threads, option_simd(), test)
+                     threads, option_simd(), test, isTRUE(kernel$standardize))
+}
+
+# The data kernel of the kernel methods when `kernel` is not given: the
+# Gaussian with the median heuristic's width per feature; for a censored
+# survival outcome the polynomial kernel (x x' + 2)^2 on each feature
+# standardised (centred, unit variance: feature_dot_scorer()), whose
+# features are in effect (2 x, x^2): the linear part is the Cox score at
+# beta = 0, the quadratic one sees U-shaped hazards; the offset 2 weighs the
+# linear part twice as much as offset 1 does. Chosen by measurement
+# (inst/bench/bench-survival-kernel.R, section 6; ?label_kernel_survival).
+default_data_kernel <- function(y) {
+  if (is.null(y) || !is_surv(y)) return(kernel_gaussian())
+  kernel <- kernel_polynomial(2, 2)
+  kernel$standardize <- TRUE
+  kernel$label <- "polynomial kernel (<x, x'> + 2)^2 on each feature standardised"
+  kernel
 }
 
 # The label side of the per-feature tests, made once (C_feature_hsic_test,
@@ -113,11 +129,20 @@ test_label_side <- function(L, m) {
 
 # Made apart so that the closure a worker receives holds W and the kernel's
 # parameters, not the label kernel of the caller.
-feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, test) {
+feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, test,
+                               standardize = FALSE) {
   function(b) {
     scan <- .Call(C_first_nonfinite, b)
     if (scan[1L] > 0) return(list(bad = scan[1L]))
     constant <- constant_features(b)
+    if (standardize) {
+      # the default kernel for a survival outcome (default_data_kernel()):
+      # each column centred and scaled to unit variance (sd with m - 1, as
+      # scale(); rescaled by a power of two first, so at any scale of the
+      # data), a constant one set to 0 (its kernel constant as before)
+      b <- .Call(C_standardize_columns, b)[[1L]]
+      scan[2L] <- max(abs(b))
+    }
     if (median_width) {
       # The median heuristic is per feature: a block's widths are its own.
       # sigma = 1 / median distance (squared for the Gaussian) makes the
