@@ -96,18 +96,31 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
 
 # The data kernel of the kernel methods when `kernel` is not given: the
 # Gaussian with the median heuristic's width per feature; for a censored
-# survival outcome the polynomial kernel (x x' + 2)^2 on each feature
-# standardised (centred, unit variance: feature_dot_scorer()), whose
-# features are in effect (2 x, x^2): the linear part is the Cox score at
-# beta = 0, the quadratic one sees U-shaped hazards; the offset 2 weighs the
-# linear part twice as much as offset 1 does. Chosen by measurement
-# (inst/bench/bench-survival-kernel.R, section 6; ?label_kernel_survival).
+# survival outcome the polynomial kernel (x x' + 2)^2 on each feature's
+# normal scores, standardised (feature_dot_scorer()), whose features are in
+# effect (2 x, x^2): the linear part is the Cox score at beta = 0 (of the
+# normal scores), the quadratic one sees U-shaped hazards; the offset 2
+# weighs the linear part twice as much as offset 1 does. The normal scores
+# give every feature the same null distribution, so that the ranking by
+# score is the ranking by p-value (with the standardised values a
+# heavy-tailed gene's square inflated its score), and no outlier dominates.
+# Chosen by measurement (inst/bench/bench-survival-kernel.R, section 6;
+# ?label_kernel_survival).
 default_data_kernel <- function(y) {
   if (is.null(y) || !is_surv(y)) return(kernel_gaussian())
   kernel <- kernel_polynomial(2, 2)
   kernel$standardize <- TRUE
-  kernel$label <- "polynomial kernel (<x, x'> + 2)^2 on each feature standardised"
+  kernel$label <- "polynomial kernel (<x, x'> + 2)^2 on each feature's normal scores"
   kernel
+}
+
+# Each column replaced by its normal scores, qnorm((rank - 1/2) / m), ties
+# given their mean rank (a constant column is 0).
+normal_scores <- function(b) {
+  m <- nrow(b)
+  out <- stats::qnorm((apply(b, 2L, rank) - 0.5) / m)
+  dim(out) <- dim(b)
+  out
 }
 
 # The label side of the per-feature tests, made once (C_feature_hsic_test,
@@ -137,10 +150,10 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
     constant <- constant_features(b)
     if (standardize) {
       # the default kernel for a survival outcome (default_data_kernel()):
-      # each column centred and scaled to unit variance (sd with m - 1, as
-      # scale(); rescaled by a power of two first, so at any scale of the
-      # data), a constant one set to 0 (its kernel constant as before)
-      b <- .Call(C_standardize_columns, b)[[1L]]
+      # each column by its normal scores, then centred and scaled to unit
+      # variance (sd with m - 1, as scale()); a constant one is 0 (its
+      # kernel constant as before)
+      b <- .Call(C_standardize_columns, normal_scores(b))[[1L]]
       scan[2L] <- max(abs(b))
     }
     if (median_width) {

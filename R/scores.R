@@ -29,7 +29,7 @@
 #' The kernel methods use a Gaussian kernel by default; with `sigma = NULL`
 #' each feature gets its own median-heuristic width. For a censored survival
 #' outcome `"hsic"` uses by default a polynomial kernel of degree 2 on each
-#' feature standardised (see `kernel`).
+#' feature's normal scores (see `kernel`).
 #'
 #' Scale: each feature is scored in units of a power of two of its own
 #' (exact), so no sum of squares underflows or overflows. The scores that do
@@ -259,9 +259,9 @@
 #'   the other methods, which do not use it). `NULL` (the default): a
 #'   Gaussian kernel with the median heuristic's width per feature
 #'   ([kernel_gaussian()]); for a censored survival outcome the polynomial
-#'   kernel \eqn{(x x' + 2)^2} on each feature centred and scaled to unit
-#'   variance (scale-invariant like the median heuristic), which found a
-#'   log-linear gene within 5 points as often as the Cox score test and a
+#'   kernel \eqn{(x x' + 2)^2} on each feature's normal scores (standardised;
+#'   invariant to any increasing transformation of a feature), which found a
+#'   log-linear gene within 6 points as often as the Cox score test and a
 #'   U-shaped one as often as the Gaussian (measured in
 #'   [label_kernel_survival()]). A kernel given is used as given.
 #' @param kernel_y label kernel for `"kta"` and `"hsic"` (`NULL`: default).

@@ -78,7 +78,9 @@ vg_seconds() {
     adapter-mlr3|unsupervised) echo 9 ;; design|qmi) echo 8 ;; approx-rff) echo 7 ;;
     inputs|inputs-large) echo 6 ;; simulate) echo 5 ;; evaluate|interrupts) echo 4 ;;
     labels|metrics|problem|simulate-counts) echo 3 ;; bioc|parallel|simulate-lsmi) echo 2 ;;
-    nonlinear-power) echo 1 ;; *) echo 20 ;;
+    nonlinear-power) echo 1 ;;
+    survival-entry-points) echo 43 ;; evaluate-survival) echo 31 ;; hsic-survival) echo 12 ;;
+    scores-cox|select-survival) echo 6 ;; survival) echo 3 ;; *) echo 20 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
