@@ -110,13 +110,19 @@ nelson_aalen_residuals <- function(time, event) {
 #' \hat\Lambda(T_i)} with \eqn{\hat\Lambda} the Nelson-Aalen cumulative
 #' hazard, and takes \eqn{L = a a^\top}. HSIC with a data kernel \eqn{K} is
 #' then \eqn{a^\top H K H a / m^2}, the kernel log-rank statistic of
-#' Fernandez, Gretton, Rindt and Sejdinovic (2023, section 3) with a constant kernel on
-#' the times: with a linear data kernel, the square of the Cox score at
-#' \eqn{\beta = 0} (Breslow's ties); with a Gaussian kernel it also sees
-#' effects on the hazard that are not monotone. When censoring is independent
-#' of the features, the pairs (time, event) are exchangeable across samples
-#' under independence, so the permutation null of HSIC, and its gamma
-#' approximation (the per-feature p-values of [feature_scores()] and
+#' Fernandez, Gretton, Rindt and Sejdinovic (2023, section 3) with a constant
+#' kernel on the times: with a linear data kernel, the square of the Cox score
+#' at \eqn{\beta = 0} (Breslow's ties, `feature_scores(method = "cox", ties =
+#' "breslow")`) divided by \eqn{m^2}; with a Gaussian or a quadratic kernel it
+#' also sees effects on the hazard that are not monotone. The scores depend
+#' on the times only through their order, so the time unit and any increasing
+#' transformation of the times change nothing. A constant kernel on the times
+#' weighs all event times alike: an effect that reverses over follow-up
+#' (crossing hazards) can cancel, as in the log-rank test. Under the null
+#' hypothesis that survival is independent of the features, and with
+#' censoring independent of the features, the pairs (time, event) are
+#' exchangeable across samples, so the permutation null of HSIC, and its
+#' gamma approximation (the per-feature p-values of [feature_scores()] and
 #' [hsic_test()]), apply.
 #'
 #' **Covariates and blocks.** With a `block` or discrete `covariates` (see
@@ -215,6 +221,17 @@ nelson_aalen_residuals <- function(time, event) {
 #' y <- survival::Surv(c(5, 8, 2, 9, 4), c(1, 0, 1, 1, 0))
 #' label_kernel_survival()
 #' label_kernel_matrix(label_kernel_survival(), y)
+#'
+#' # a gene with a U-shaped effect on the hazard: found by the kernel test,
+#' # not by the Cox score test
+#' set.seed(2)
+#' sim <- simulate_survival(120, p = 50, n_linear = 0, n_u = 1)
+#' u <- sim$truth$u
+#' hsic_test(sim$x[, u], sim$y)
+#' kern <- feature_scores(sim$x, sim$y, method = "hsic")
+#' cox <- feature_scores(sim$x, sim$y, method = "cox")
+#' rbind(kernel = kern[kern$feature == u, c("rank", "p_value")],
+#'       cox = cox[cox$feature == u, c("rank", "p_value")])
 #' @export
 label_kernel_survival <- function(type = "logrank", ...) {
   check_dots(...)
