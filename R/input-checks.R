@@ -94,7 +94,8 @@
 #'     and counting-process outcomes are errors that say so. Negative or
 #'     infinite times, a missing time or event indicator (\code{Surv()} turns
 #'     an event code other than 0/1, FALSE/TRUE or 1/2 into NA; na_action =
-#'     "omit" drops those samples) and an outcome without events are errors.
+#'     "omit" drops those samples), an outcome without events and one in
+#'     which no sample outlives another (one time for all) are errors.
 #'     A method that needs a minimum number of events says how many. A
 #'     \code{Surv} outcome is never read as a two-column numeric matrix: a
 #'     function or method that cannot use it refuses it by name.}

@@ -58,6 +58,17 @@ check_surv_outcome <- function(y) {
                         "information on survival. Check the event indicator (1 or TRUE: the event)."),
                  length(time)), call. = FALSE)
   }
+  # the survival analogue of a constant outcome: at every event time all the
+  # samples at risk have the event (e.g. one time for all), so every log-rank
+  # score is 0 and no sample's survival can be compared with another's
+  if (all(abs(surv_scores(y)) < 1e-12)) {
+    stop(sprintf(paste0("'y' carries no information on survival: at each event time every ",
+                        "sample still at risk has the event (%s), so no sample outlives ",
+                        "another. Check that the right times were given."),
+                 if (length(unique(time)) == 1L) sprintf("all %d times are %s", length(time),
+                                                         format(time[1L]))
+                 else "the censored times all precede the events"), call. = FALSE)
+  }
   invisible()
 }
 

@@ -29,6 +29,12 @@ test_that("other censoring, negative times, missing values and no events are err
   expect_error(check_outcome(bad), "missing event indicators .*event code other than 0/1")
   expect_error(check_outcome(survival::Surv(c(1, 2, 3, 4), c(0, 0, 0, 0))),
                "no events: all 4 survival times are censored")
+  # no sample outlives another: every log-rank score is 0
+  expect_error(check_outcome(survival::Surv(rep(0, 4), rep(1, 4))),
+               "carries no information on survival: .*all 4 times are 0")
+  expect_error(check_outcome(survival::Surv(c(1, 2, 5, 5), c(0, 0, 1, 1))),
+               "carries no information on survival: .*censored times all precede the events")
+  expect_silent(check_outcome(survival::Surv(c(5, 5, 5, 5), c(0, 1, 1, 0))))
   expect_error(check_surv_events(survival::Surv(1:4, c(1, 0, 0, 0)), 2L, "The test"),
                "The test needs at least 2 events; 'y' has 1 \\(of 4 samples\\)")
 })
