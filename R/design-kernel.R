@@ -320,9 +320,9 @@ design_block_scorer <- function(W_full, lab, spec, kernel, median_width, threads
   }
   score <- feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel),
                               median_width, threads, option_simd(), test,
-                              isTRUE(kernel$standardize))
-  # each block's features residualised first (design_features()), then
-  # standardised where the kernel asks (default_data_kernel())
+                              isTRUE(kernel$normal_scores))
+  # each block's features residualised first (design_features()), then by
+  # their normal scores where the kernel asks (default_data_kernel())
   function(b) {
     if (.Call(C_first_nonfinite, b)[1L] > 0) return(score(b))
     score(design_features(design, b))

@@ -91,7 +91,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
                          nrow = m)
   }
   feature_dot_scorer(W, kernel$name, kernel_code(kernel), kernel_param(kernel), median_width,
-                     threads, option_simd(), test, isTRUE(kernel$standardize))
+                     threads, option_simd(), test, isTRUE(kernel$normal_scores))
 }
 
 # The data kernel of the kernel methods when `kernel` is not given: the
@@ -109,7 +109,7 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
 default_data_kernel <- function(y) {
   if (is.null(y) || !is_surv(y)) return(kernel_gaussian())
   kernel <- kernel_polynomial(2, 2)
-  kernel$standardize <- TRUE
+  kernel$normal_scores <- TRUE
   kernel$label <- "polynomial kernel (<x, x'> + 2)^2 on each feature's normal scores"
   kernel
 }
@@ -143,12 +143,12 @@ test_label_side <- function(L, m) {
 # Made apart so that the closure a worker receives holds W and the kernel's
 # parameters, not the label kernel of the caller.
 feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, test,
-                               standardize = FALSE) {
+                               by_normal_scores = FALSE) {
   function(b) {
     scan <- .Call(C_first_nonfinite, b)
     if (scan[1L] > 0) return(list(bad = scan[1L]))
     constant <- constant_features(b)
-    if (standardize) {
+    if (by_normal_scores) {
       # the default kernel for a survival outcome (default_data_kernel()):
       # each column by its normal scores, then centred and scaled to unit
       # variance (sd with m - 1, as scale()); a constant one is 0 (its
