@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The standalone timing harness of the C core (tools/harness/harness.c): the
+# numeric core of src/ built without R into a static binary, so that it runs
+# on a machine without R (a many-core server), on the inputs that
+# tools/harness/export.R captures from R's own calls; it asserts that every
+# ranking and statistic is R's, bit for bit, at every thread count.
+#
+#   bash tools/harness.sh build [OUT]          # OUT default /tmp/bahsic-harness
+#   bash tools/harness.sh export DATA [LIB]    # R with bahsic (and ALL) installed
+#   bash tools/harness.sh run DATA [threads] [reps] [workloads]
+#   bash tools/harness.sh check                # build, export and run every workload once
+#                                              # on 1 and 2 threads (4 stability fits): CI's stage
+#
+# The binary is OUT/harness; `run` uses it (HARNESS=path to use another).
+# Built with R's CFLAGS (the same code generation as the package) and
+# -fopenmp; ridge.c and cox.c (LAPACK, and nothing the workloads call) are
+# left out. The workloads and their sizes: tools/harness/harness.c.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cc=${CC:-gcc}
+sources=(scale gram hsic kernel_test pace pairs select schedule scorer_pairs scorer_rff
+         scorer_ichol scorer_clinical scorer_mrmr series width clinical scores checks randsel
+         lowrank pairtop pairscore maxt ranks)
+
+build() {
+  local out=${1:-/tmp/bahsic-harness}
+  mkdir -p "$out"
+  local cflags srcs=()
+  for f in "${sources[@]}"; do srcs+=("$root/src/$f.c"); done
+  cflags=$(R CMD config CFLAGS 2>/dev/null || echo "-g -O2")
+  # shellcheck disable=SC2086
+  "$cc" $cflags -fopenmp -static -I "$root/src" -o "$out/harness" \
+    "$root/tools/harness/harness.c" "${srcs[@]}" -lm
+  echo "built $out/harness"
+}
+
+case "${1:-}" in
+  build) shift; build "$@" ;;
+  export) shift; Rscript "$root/tools/harness/export.R" "$@" ;;
+  run)
+    shift
+    "${HARNESS:-/tmp/bahsic-harness/harness}" "$@"
+    ;;
+  check)
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    build "$tmp"
+    Rscript "$root/tools/harness/export.R" "$tmp/data"
+    HARNESS_FITS=4 "$tmp/harness" "$tmp/data" 1,2 1
+    ;;
+  *) sed -n '2,16p' "${BASH_SOURCE[0]}"; exit 1 ;;
+esac

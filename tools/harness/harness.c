@@ -1,0 +1,561 @@
+/* harness.c: the standalone timing harness of bahsic's C core. Built from
+ * src/ without R (tools/harness.sh, a static binary, so that it runs on a
+ * machine without R), it reads the inputs that tools/harness/export.R
+ * captured from R's own calls, runs each workload at every thread count
+ * asked, asserts that every ranking and statistic is bit for bit R's, and
+ * prints the median wall time of each and the speed-up over one thread.
+ *
+ *   harness DIR [threads list, e.g. 1,2,4,8,16] [reps] [workloads]
+ *
+ * The workloads (all by default; a comma-separated subset as the 4th
+ * argument):
+ *   bahsic_all    BAHSIC's elimination on ALL (128 x 12,625, B vs T cells),
+ *                 the series screen (the default)
+ *   bahsic_exact  the same without the series screen (the exact loop)
+ *   bahsic_golub  BAHSIC on golub (38 x 3,051), the series screen
+ *   hsic          hsic(): m = 5,000, d = 50, a numeric outcome (the median
+ *                 on 1,000 rows, K, the label's Gram matrix with its median
+ *                 over all pairs, the statistics), fresh m x m buffers per
+ *                 call as in R
+ *   maxt          Welch's t and the step-down maxT counts on ALL BCR/ABL vs
+ *                 NEG (79 x 12,625), 1,000 labellings
+ *   stab_inside   stability selection's 100 BAHSIC fits (halves of 39),
+ *                 one after another, the threads inside each fit
+ *   stab_across   the same fits, one per thread (each on one thread)
+ *                 (HARNESS_FITS=n: the first n fits only)
+ * Exit status 1 if any result differs from R's. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "bahsic.h"
+#include "kernels.h"
+#include "hsic.h"
+#include "checks.h"
+#include "inference.h"
+
+static const char *dir;
+static int failures = 0;
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+static void die(const char *what, const char *more)
+{
+  fprintf(stderr, "harness: %s%s\n", what, more ? more : "");
+  exit(2);
+}
+
+static void *xmalloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p) die("out of memory", NULL);
+  return p;
+}
+
+/* ---- the exported arrays and options --------------------------------------- */
+typedef struct {
+  int type; /* 1 int, 2 double */
+  ptrdiff_t nr, nc;
+  void *v;
+} arr;
+
+static arr load(const char *sub, const char *name)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s/%s.bin", dir, sub, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) die("cannot open ", path);
+  int32_t h[3];
+  if (fread(h, 4, 3, f) != 3) die("short header in ", path);
+  arr a = {h[0], h[1], h[2], NULL};
+  size_t n = (size_t) a.nr * (size_t) a.nc, w = a.type == 1 ? 4 : 8;
+  a.v = xmalloc(n * w);
+  if (fread(a.v, w, n, f) != n) die("short data in ", path);
+  fclose(f);
+  return a;
+}
+
+/* option `name` of sub/opts.txt: up to max values into out; returns the count */
+static int opt(const char *sub, const char *name, double *out, int max)
+{
+  char path[4096], line[4096];
+  snprintf(path, sizeof path, "%s/%s/opts.txt", dir, sub);
+  FILE *f = fopen(path, "r");
+  if (!f) die("cannot open ", path);
+  int n = -1;
+  while (fgets(line, sizeof line, f)) {
+    char *sp = strchr(line, ' ');
+    if (!sp) continue;
+    *sp = 0;
+    if (strcmp(line, name) != 0) continue;
+    n = 0;
+    char *s = sp + 1, *e;
+    while (n < max) {
+      while (*s == ' ') s++;
+      if (!*s || *s == '\n') break;
+      if (strncmp(s, "NA", 2) == 0) {
+        out[n++] = NAN;
+        s += 2;
+        continue;
+      }
+      errno = 0;
+      out[n++] = strtod(s, &e);
+      if (e == s) break;
+      s = e;
+    }
+    break;
+  }
+  fclose(f);
+  if (n < 0) die("option missing: ", name);
+  return n;
+}
+static double opt1(const char *sub, const char *name)
+{
+  double v;
+  opt(sub, name, &v, 1);
+  return v;
+}
+
+static int same_doubles(const double *a, const double *b, ptrdiff_t n)
+{
+  for (ptrdiff_t i = 0; i < n; i++) {
+    if (isnan(a[i]) && isnan(b[i])) continue;
+    if (memcmp(a + i, b + i, sizeof(double)) != 0) return 0;
+  }
+  return 1;
+}
+
+static void check(int ok, const char *what, int nt)
+{
+  if (!ok) {
+    failures++;
+    fprintf(stderr, "MISMATCH: %s at %d threads differs from R's\n", what, nt);
+  }
+}
+
+/* fresh memory as R's allocMatrix() gives it, with the glue's huge-page hint */
+static double *fresh(size_t n)
+{
+  double *p = xmalloc(n * sizeof(double));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t) 1 << 21;
+  uintptr_t lo = ((uintptr_t) p + huge - 1) & ~(huge - 1),
+            hi = ((uintptr_t) (p + n)) & ~(huge - 1);
+  if (hi > lo) (void) madvise((void *) lo, (size_t) (hi - lo), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+/* ---- BAHSIC: the exact mode of C_select (select_call.c build_exact) ------- */
+typedef struct {
+  bk_select_opts o;
+  double grid[64];
+  int series;
+} sel_setup;
+
+static sel_setup read_select(const char *sub)
+{
+  sel_setup s;
+  memset(&s, 0, sizeof s);
+  s.o.kern.type = (int) opt1(sub, "kernel");
+  s.o.kern.p1 = opt1(sub, "p1");
+  s.o.kern.p2 = opt1(sub, "p2");
+  s.o.direction = (int) opt1(sub, "direction");
+  s.o.policy = (int) opt1(sub, "policy");
+  s.o.ngrid = opt(sub, "grid", s.grid, 64);
+  s.o.grid = s.grid;
+  s.o.grid_relative = (int) opt1(sub, "grid_relative");
+  s.o.step = opt1(sub, "step");
+  s.o.n_target = (ptrdiff_t) opt1(sub, "n_target");
+  s.o.simd = (int) opt1(sub, "simd");
+  s.series = (int) opt1(sub, "series");
+  return s;
+}
+
+/* one BAHSIC run; rank (d), path (4 (d + 1)) out; returns the path rows */
+static ptrdiff_t run_select(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                            const sel_setup *s, int series, int nt, int *rank, double *path)
+{
+  bk_select_opts o = s->o;
+  o.nthreads = nt;
+  bk_series se = {0};
+  double *swork = NULL;
+  if (series != 0 && o.kern.type == BK_GAUSSIAN) {
+    se.terms = series > 0 ? series : 0;
+    swork = xmalloc(sizeof(double) * (size_t) bk_series_work_doubles(m, d, nt));
+    se.work = swork;
+    o.series = &se;
+  }
+  double *work = xmalloc(sizeof(double) * (size_t) bk_select_work_doubles(m, d));
+  int *iwork = xmalloc(sizeof(int) * (size_t) bk_select_work_ints(d));
+  int *iter = xmalloc(sizeof(int) * (size_t) d);
+  double *score = xmalloc(sizeof(double) * (size_t) d);
+  const bk_select_out out = {rank, iter, score, path};
+  ptrdiff_t np = bk_select_features(x, m, d, W, &o, &out, work, iwork, NULL, NULL);
+  free(swork);
+  free(work);
+  free(iwork);
+  free(iter);
+  free(score);
+  return np;
+}
+
+typedef struct {
+  const char *sub;
+  arr x, W, rank, path;
+  sel_setup s;
+  int series;
+} bahsic_job;
+
+static double job_bahsic(void *ctx, int nt)
+{
+  bahsic_job *j = ctx;
+  const ptrdiff_t m = j->x.nr, d = j->x.nc;
+  int *rank = xmalloc(sizeof(int) * (size_t) d);
+  double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
+  double t0 = now();
+  ptrdiff_t np = run_select(j->x.v, m, d, j->W.v, &j->s, j->series, nt, rank, path);
+  double t = now() - t0;
+  check(memcmp(rank, j->rank.v, sizeof(int) * (size_t) d) == 0, "BAHSIC ranking", nt);
+  check(np == j->path.nc && same_doubles(path, j->path.v, 4 * np), "BAHSIC path", nt);
+  free(rank);
+  free(path);
+  return t;
+}
+
+/* ---- hsic(): the median on the sample rows, K, L with its median, stats ----- */
+typedef struct {
+  arr z1, z2, rows;
+  int kernel;
+  double sigma1, sigma2, estimate;
+} hsic_job;
+
+static const double *rescale(const double *x, ptrdiff_t n, int *e, double **own)
+{
+  *e = bk_pow2_shift(bk_max_abs(x, n), BK_DATA_RANGE);
+  *own = NULL;
+  if (*e == 0) return x;
+  *own = xmalloc(sizeof(double) * (size_t) n);
+  bk_copy_pow2(x, n, *e, *own);
+  return *own;
+}
+
+static double job_hsic(void *ctx, int nt)
+{
+  hsic_job *j = ctx;
+  const ptrdiff_t m = j->z1.nr, d = j->z1.nc, n = j->rows.nr;
+  const int *rows = j->rows.v;
+  const double *x = j->z1.v;
+  double t0 = now();
+  /* the median heuristic on the sample rows (R: pairwise_median()) */
+  double *xr = xmalloc(sizeof(double) * (size_t) (n * d));
+  for (ptrdiff_t c = 0; c < d; c++)
+    for (ptrdiff_t a = 0; a < n; a++) xr[a + n * c] = x[rows[a] + m * c];
+  int e;
+  double *own;
+  const double *xs = rescale(xr, n * d, &e, &own);
+  double *mwork = xmalloc(sizeof(double) * (size_t) BK_MEDIAN_WORK(n));
+  double *cross = xmalloc(sizeof(double) * (size_t) (n * n));
+  double med = bk_median_pairwise_ck(xs, n, d, 1, mwork, cross, NULL);
+  if (e != 0) med = ldexp(med, -2 * e);
+  free(own);
+  free(xr);
+  free(mwork);
+  free(cross);
+  /* K at that width */
+  bk_kernel k1 = {j->kernel, 1.0 / med, 0.0};
+  const double *x1 = rescale(x, m * d, &e, &own);
+  double *K = fresh((size_t) (m * m));
+  bk_gram_ck(x1, m, d, e, &k1, K, NULL, nt, 1, NULL);
+  free(own);
+  /* the label's Gram matrix, its width by the median over all pairs */
+  bk_kernel k2 = {j->kernel, NAN, 0.0};
+  const double *x2 = rescale(j->z2.v, m * j->z2.nc, &e, &own);
+  double *L = fresh((size_t) (m * m));
+  double *lwork = xmalloc(sizeof(double) * (size_t) BK_MEDIAN_WORK(m));
+  bk_gram_ck(x2, m, j->z2.nc, e, &k2, L, lwork, nt, 1, NULL);
+  free(own);
+  free(lwork);
+  double st[4], *work = xmalloc(sizeof(double) * (size_t) (8 * m));
+  bk_label lab = {L, NULL, 0};
+  bk_hsic_stats(K, m, lab, st, work, NULL);
+  double t = now() - t0;
+  check(1.0 / med == j->sigma1, "hsic() width of K", nt);
+  check(k2.p1 == j->sigma2, "hsic() width of L", nt);
+  check(st[1] == j->estimate, "hsic() estimate", nt);
+  free(K);
+  free(L);
+  free(work);
+  return t;
+}
+
+/* ---- maxT: bk_perm_stats() and bk_maxt_count() ------------------------------ */
+typedef struct {
+  arr xt, cls, perm, order, thr, raw, adj;
+} maxt_job;
+
+static double job_maxt(void *ctx, int nt)
+{
+  maxt_job *j = ctx;
+  const ptrdiff_t p = j->xt.nr, m = j->xt.nc, B = j->perm.nc, q = j->order.nr;
+  int *o0 = xmalloc(sizeof(int) * (size_t) q);
+  for (ptrdiff_t k = 0; k < q; k++) o0[k] = ((int *) j->order.v)[k] - 1;
+  double t0 = now();
+  double *stat = fresh((size_t) (p * B));
+  double *work = xmalloc(sizeof(double) * (size_t) (2 * p * (nt + 1) + 1));
+  bk_perm_stats(BK_PERM_WELCH, j->xt.v, p, m, j->cls.v, NULL, j->perm.v, B, stat, NULL,
+                work, nt);
+  int *iwork = xmalloc(sizeof(int) * (size_t) ((p + q) * nt + 1));
+  int *raw = xmalloc(sizeof(int) * (size_t) p), *adj = xmalloc(sizeof(int) * (size_t) q);
+  bk_maxt_count(stat, p, B, o0, q, j->thr.v, raw, adj, iwork, nt);
+  double t = now() - t0;
+  check(memcmp(raw, j->raw.v, sizeof(int) * (size_t) p) == 0, "maxT raw counts", nt);
+  check(memcmp(adj, j->adj.v, sizeof(int) * (size_t) q) == 0, "maxT adjusted counts", nt);
+  free(stat);
+  free(work);
+  free(iwork);
+  free(raw);
+  free(adj);
+  free(o0);
+  return t;
+}
+
+/* ---- stability selection's fits ---------------------------------------------- */
+typedef struct {
+  arr xraw, rows, W, rank, ncols;
+  sel_setup s;
+  int across;
+} stab_job;
+
+/* fit k: the half's rows, standardised as R's prepare_problem() does, then
+ * BAHSIC on nt threads; 1 if its ranking is R's */
+static int stab_fit(stab_job *j, ptrdiff_t k, int nt)
+{
+  const ptrdiff_t M = j->xraw.nr, d = j->xraw.nc, m = j->rows.nr;
+  const int *rows = (const int *) j->rows.v + m * k;
+  if (((int *) j->ncols.v)[k] != d) die("stability: a fit on a subset of the genes", NULL);
+  double *xh = xmalloc(sizeof(double) * (size_t) (m * d));
+  double *xs = xmalloc(sizeof(double) * (size_t) (m * d));
+  int *constant = xmalloc(sizeof(int) * (size_t) d);
+  const double *X = j->xraw.v;
+  for (ptrdiff_t c = 0; c < d; c++)
+    for (ptrdiff_t a = 0; a < m; a++) xh[a + m * c] = X[rows[a] + M * c];
+  bk_standardize_columns(xh, m, d, xs, constant);
+  int *rank = xmalloc(sizeof(int) * (size_t) d);
+  double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
+  run_select(xs, m, d, (const double *) j->W.v + m * m * k, &j->s, j->s.series, nt, rank,
+             path);
+  int ok = memcmp(rank, (const int *) j->rank.v + d * k, sizeof(int) * (size_t) d) == 0;
+  free(xh);
+  free(xs);
+  free(constant);
+  free(rank);
+  free(path);
+  return ok;
+}
+
+static double job_stab(void *ctx, int nt)
+{
+  stab_job *j = ctx;
+  /* HARNESS_FITS: the first so many fits only (a shorter run) */
+  const char *lim = getenv("HARNESS_FITS");
+  ptrdiff_t nfit = j->rows.nc;
+  if (lim && atol(lim) > 0 && atol(lim) < nfit) nfit = atol(lim);
+  int bad = 0;
+  double t0 = now();
+  if (j->across) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) reduction(+ : bad)
+    for (ptrdiff_t k = 0; k < nfit; k++) bad += !stab_fit(j, k, 1);
+  } else {
+    for (ptrdiff_t k = 0; k < nfit; k++) bad += !stab_fit(j, k, nt);
+  }
+  double t = now() - t0;
+  check(bad == 0, j->across ? "stability fits (across)" : "stability fits (inside)", nt);
+  return t;
+}
+
+/* ---- the table --------------------------------------------------------------- */
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* the speed-ups at the largest thread count, and the smallest over the
+ * counts, per workload (for the targets) */
+typedef struct {
+  const char *name;
+  double top, worst;
+} speedup;
+static speedup speedups[16];
+static int nspeedups = 0;
+
+static void run_job(const char *name, double (*f)(void *, int), void *ctx, const int *threads,
+                    int nthr, int reps)
+{
+  double base = NAN, worst = INFINITY, top = NAN;
+  printf("%-14s", name);
+  fflush(stdout);
+  for (int i = 0; i < nthr; i++) {
+    double t[64];
+    for (int r = 0; r < reps; r++) t[r] = f(ctx, threads[i]);
+    qsort(t, (size_t) reps, sizeof(double), cmp_double);
+    double med = t[reps / 2];
+    if (i == 0) base = med;
+    printf("  %2d: %8.4f s %5.2fx", threads[i], med, base / med);
+    fflush(stdout);
+    if (i > 0 && base / med < worst) worst = base / med;
+    top = base / med;
+  }
+  printf("\n");
+  if (nspeedups < 16) speedups[nspeedups++] = (speedup){name, top, worst};
+}
+
+static const speedup *find_speedup(const char *name)
+{
+  for (int i = 0; i < nspeedups; i++)
+    if (strcmp(speedups[i].name, name) == 0) return &speedups[i];
+  return NULL;
+}
+
+/* The targets at 16 threads or more: each workload's speed-up over one
+ * thread, and none slower than one thread at any count. */
+static void print_targets(int maxthreads)
+{
+  if (maxthreads < 16) {
+    printf("targets: need a run with 16 threads on a 16-core machine (largest here %d)\n",
+           maxthreads);
+    return;
+  }
+  static const struct {
+    const char *name, *alt;
+    double goal;
+  } goals[] = {{"bahsic_all", NULL, 8},
+               {"bahsic_golub", NULL, 3},
+               {"hsic", NULL, 8},
+               {"maxt", NULL, 12},
+               {"stab_across", "stab_inside", 10}};
+  for (size_t g = 0; g < sizeof goals / sizeof goals[0]; g++) {
+    const speedup *a = find_speedup(goals[g].name),
+                  *b = goals[g].alt ? find_speedup(goals[g].alt) : NULL;
+    if (!a && !b) continue;
+    const speedup *best = !a ? b : (!b || a->top >= b->top ? a : b);
+    printf("target %-12s >= %4.1fx at %d threads: %5.2fx (%s) %s\n", goals[g].name,
+           goals[g].goal, maxthreads, best->top, best->name,
+           best->top >= goals[g].goal ? "met" : "NOT MET");
+  }
+  for (int i = 0; i < nspeedups; i++)
+    printf("target %-12s no thread count slower than 1: smallest %5.2fx %s\n",
+           speedups[i].name, speedups[i].worst, speedups[i].worst >= 1 ? "met" : "NOT MET");
+}
+
+static int wanted(const char *list, const char *name)
+{
+  if (!list) return 1;
+  size_t n = strlen(name);
+  for (const char *s = list; (s = strstr(s, name)); s += n)
+    if ((s == list || s[-1] == ',') && (s[n] == ',' || s[n] == 0)) return 1;
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) die("usage: harness DIR [threads 1,2,4] [reps] [workloads]", NULL);
+  dir = argv[1];
+  int threads[64], nthr = 0;
+  const char *tl = argc > 2 ? argv[2] : "1,2";
+  for (const char *s = tl; *s && nthr < 64;) {
+    threads[nthr++] = atoi(s);
+    s = strchr(s, ',');
+    if (!s) break;
+    s++;
+  }
+  int reps = argc > 3 ? atoi(argv[3]) : 3;
+  if (reps < 1 || reps > 64) die("reps must be 1..64", NULL);
+  const char *only = argc > 4 ? argv[4] : NULL;
+  printf("median of %d runs; wall seconds and speed-up over %d thread(s)\n", reps,
+         threads[0]);
+
+  if (wanted(only, "bahsic_all") || wanted(only, "bahsic_exact")) {
+    bahsic_job j = {.sub = "bahsic_all"};
+    j.x = load("bahsic_all", "x");
+    j.W = load("bahsic_all", "W");
+    j.s = read_select("bahsic_all");
+    if (wanted(only, "bahsic_all")) {
+      j.rank = load("bahsic_all", "rank");
+      j.path = load("bahsic_all", "path");
+      j.series = j.s.series;
+      run_job("bahsic_all", job_bahsic, &j, threads, nthr, reps);
+    }
+    if (wanted(only, "bahsic_exact")) {
+      j.rank = load("bahsic_all", "rank_exact");
+      j.path = load("bahsic_all", "path_exact");
+      j.series = 0;
+      run_job("bahsic_exact", job_bahsic, &j, threads, nthr, reps);
+    }
+  }
+  if (wanted(only, "bahsic_golub")) {
+    bahsic_job j = {.sub = "bahsic_golub"};
+    j.x = load("bahsic_golub", "x");
+    j.W = load("bahsic_golub", "W");
+    j.s = read_select("bahsic_golub");
+    j.rank = load("bahsic_golub", "rank");
+    j.path = load("bahsic_golub", "path");
+    j.series = j.s.series;
+    run_job("bahsic_golub", job_bahsic, &j, threads, nthr, reps);
+  }
+  if (wanted(only, "hsic")) {
+    hsic_job j = {.z1 = load("hsic", "z1"), .z2 = load("hsic", "z2"),
+                  .rows = load("hsic", "median_rows")};
+    j.kernel = (int) opt1("hsic", "kernel");
+    j.sigma1 = opt1("hsic", "sigma1");
+    j.sigma2 = opt1("hsic", "sigma2");
+    j.estimate = opt1("hsic", "estimate");
+    run_job("hsic", job_hsic, &j, threads, nthr, reps);
+  }
+  if (wanted(only, "maxt")) {
+    maxt_job j = {load("maxt", "xt"), load("maxt", "cls"), load("maxt", "perm"),
+                  load("maxt", "order"), load("maxt", "thr"), load("maxt", "raw"),
+                  load("maxt", "adj")};
+    run_job("maxt", job_maxt, &j, threads, nthr, reps);
+  }
+  if (wanted(only, "stab_inside") || wanted(only, "stab_across")) {
+    stab_job j = {load("stability", "xraw"), load("stability", "rows"),
+                  load("stability", "W"), load("stability", "rank"),
+                  load("stability", "ncols")};
+    j.s = read_select("stability");
+    if (wanted(only, "stab_inside")) {
+      j.across = 0;
+      run_job("stab_inside", job_stab, &j, threads, nthr, reps);
+    }
+    if (wanted(only, "stab_across")) {
+      j.across = 1;
+      run_job("stab_across", job_stab, &j, threads, nthr, reps);
+    }
+  }
+  int maxthreads = 0;
+  for (int i = 0; i < nthr; i++)
+    if (threads[i] > maxthreads) maxthreads = threads[i];
+  print_targets(maxthreads);
+  if (failures) {
+    printf("FAILED: %d results differ from R's\n", failures);
+    return 1;
+  }
+  printf("every ranking and statistic identical to R's at every thread count\n");
+  return 0;
+}
