@@ -535,9 +535,9 @@ int main(int argc, char **argv)
     run_job("maxt", job_maxt, &j, threads, nthr, reps);
   }
   if (wanted(only, "stab_inside") || wanted(only, "stab_across")) {
-    stab_job j = {load("stability", "xraw"), load("stability", "rows"),
-                  load("stability", "W"), load("stability", "rank"),
-                  load("stability", "ncols")};
+    stab_job j = {.xraw = load("stability", "xraw"), .rows = load("stability", "rows"),
+                  .W = load("stability", "W"), .rank = load("stability", "rank"),
+                  .ncols = load("stability", "ncols")};
     j.s = read_select("stability");
     if (wanted(only, "stab_inside")) {
       j.across = 0;
