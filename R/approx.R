@@ -581,6 +581,50 @@ rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = o
                                simd = simd))
 }
 
+# Samples taken at a time by hsic(approx = "rff") when both kernels are
+# random features (rff_hsic2()): blocks of rff_rows x (3 D + 2 S) doubles,
+# 5 MB for D = S = 500, whatever m.
+rff_rows <- 256L
+
+# HSIC0, HSIC1 and the variance of HSIC1 from the random features of x (draws
+# dr) and of the regression outcome ymat (draws dry): C_rff_hsic2() takes
+# `rows` samples at a time and holds neither m x n_features matrix, only 7
+# doubles per sample and the n_features^2 cross-products (the same numbers
+# for any rows, threads and simd; tests set small rows to cross the block
+# boundaries). Refuses above the memory budget.
+rff_hsic2 <- function(x, ymat, dr, dry, approx, threads = 1L, rows = rff_rows,
+                      simd = option_simd()) {
+  m <- nrow(x)
+  rows <- max(1L, min(as.integer(rows), m))
+  D <- nrow(dr$W)
+  S <- nrow(dry$W)
+  doubles <- 7 * as.double(m) + 2 * D * S + 2 * (D + S) +
+    rows * (ncol(x) + ncol(ymat) + 3 * D + 2 * S)
+  check_factor_memory(m, doubles / m, approx)
+  .Call(C_rff_hsic2, x, ymat, list(W = dr$W, b = dr$b, Wy = dry$W, by = dry$b, rows = rows,
+                                   threads = as.integer(threads), simd = simd))
+}
+
+# hsic(approx = "rff") with a regression label kernel that has random features
+# and no design: list(kernel_y, ymat, dry), the label kernel resolved and its
+# draws made as label_factor() would make them (after the data side's), for
+# rff_hsic2(); NULL for every other label.
+rff_label_draws <- function(kernel_y, y, approx, design) {
+  kern <- kernel_y$params$kernel
+  if (!is.null(design) || kernel_y$type != "regression" ||
+      kern$name %in% c("linear", "precomputed") || !kernel_has(kern, "rff")) {
+    return(NULL)
+  }
+  check_kernel_approximable(kern, "kernel_y", approx)
+  ymat <- regression_outcome(y)
+  kern <- resolve_width_approx(kern, ymat, "y")
+  dry <- rff_draw(kern, ncol(ymat), approx$params$n_features)
+  kernel_y$params$kernel <- kern
+  kernel_y$label <- paste("regression label kernel:", kern$label)
+  storage.mode(ymat) <- "double"
+  list(kernel_y = kernel_y, ymat = ymat, dry = dry)
+}
+
 # The label factor F (m x s) with L ~ F F': classification label kernels and
 # the linear regression kernel are exactly low rank (label_gram()); other
 # regression kernels are factored like the data kernel (rff falls back to
@@ -639,6 +683,13 @@ hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L, design 
   } else {
     fx <- kernel_factor(kernel_x, x, approx, "kernel", warn = FALSE)
     fx$r <- ncol(fx$Z)
+  }
+  both <- if (approx$name == "rff") rff_label_draws(kernel_y, y, approx, design)
+  if (!is.null(both)) {
+    # both sides random features: neither feature matrix is made (rff_hsic2())
+    st <- rff_hsic2(x, both$ymat, dr, both$dry, approx, threads)
+    return(list(stats = st, kernel_x = fx$kernel, kernel_y = both$kernel_y,
+                rank = c(x = fx$r, y = nrow(both$dry$W)), residual = c(x = NA_real_, y = NA_real_)))
   }
   fy <- label_factor(kernel_y, y, approx, warn = FALSE)
   fy$F <- design_factor(design, fy$F)
