@@ -786,55 +786,114 @@ static void cols_times(const double *Ar, ptrdiff_t nb, ptrdiff_t n,
 }
 
 /* Mc[k + D l] += sum_i Zr[D i + k] Fc[i + nb l] for the columns l0..l1-1 of
- * Mc, every entry over the rows in their order (four columns at a time) */
-static void cross_block(const double *Zr, const double *Fc, ptrdiff_t nb,
-                        ptrdiff_t D, ptrdiff_t l0, ptrdiff_t l1, double *Mc)
+ * Mc, every entry over the rows in their order: tiles of four features by
+ * four columns in named variables (registers, paired into vectors), the
+ * entries left over one at a time with the same operations */
+#define CROSS_BLOCK_ARGS                                                       \
+  const double *Zr, const double *Fc, ptrdiff_t nb, ptrdiff_t D, ptrdiff_t l0, \
+      ptrdiff_t l1, double *Mc
+#define CROSS_BLOCK_BODY \
+  const ptrdiff_t lt = l0 + (l1 - l0) / 4 * 4, kt = D / 4 * 4;                 \
+  for (ptrdiff_t l = l0; l < lt; l += 4)                                       \
+    for (ptrdiff_t k = 0; k < kt; k += 4) {                                    \
+      double *c0 = Mc + k + D * l, *c1 = c0 + D, *c2 = c1 + D, *c3 = c2 + D;   \
+      double a00 = c0[0], a10 = c0[1], a20 = c0[2], a30 = c0[3];               \
+      double a01 = c1[0], a11 = c1[1], a21 = c1[2], a31 = c1[3];               \
+      double a02 = c2[0], a12 = c2[1], a22 = c2[2], a32 = c2[3];               \
+      double a03 = c3[0], a13 = c3[1], a23 = c3[2], a33 = c3[3];               \
+      const double *F0 = Fc + nb * l, *F1 = F0 + nb, *F2 = F1 + nb, *F3 = F2 + nb; \
+      for (ptrdiff_t i = 0; i < nb; i++) {                                     \
+        const double *z = Zr + D * i + k;                                      \
+        const double z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3];               \
+        double f = F0[i];                                                      \
+        a00 += z0 * f; a10 += z1 * f; a20 += z2 * f; a30 += z3 * f;            \
+        f = F1[i];                                                             \
+        a01 += z0 * f; a11 += z1 * f; a21 += z2 * f; a31 += z3 * f;            \
+        f = F2[i];                                                             \
+        a02 += z0 * f; a12 += z1 * f; a22 += z2 * f; a32 += z3 * f;            \
+        f = F3[i];                                                             \
+        a03 += z0 * f; a13 += z1 * f; a23 += z2 * f; a33 += z3 * f;            \
+      }                                                                        \
+      c0[0] = a00; c0[1] = a10; c0[2] = a20; c0[3] = a30;                      \
+      c1[0] = a01; c1[1] = a11; c1[2] = a21; c1[3] = a31;                      \
+      c2[0] = a02; c2[1] = a12; c2[2] = a22; c2[3] = a32;                      \
+      c3[0] = a03; c3[1] = a13; c3[2] = a23; c3[3] = a33;                      \
+    }                                                                          \
+  for (ptrdiff_t l = l0; l < l1; l++) {                                        \
+    const ptrdiff_t k0 = l < lt ? kt : 0;                                      \
+    double *c = Mc + D * l;                                                    \
+    for (ptrdiff_t i = 0; i < nb; i++) {                                       \
+      const double *z = Zr + D * i;                                            \
+      const double f = Fc[i + nb * l];                                         \
+      for (ptrdiff_t k = k0; k < D; k++) c[k] += z[k] * f;                     \
+    }                                                                          \
+  }
+
+static void cross_block(CROSS_BLOCK_ARGS) { CROSS_BLOCK_BODY }
+#ifdef RFF_X86_DISPATCH
+/* the same, compiled for AVX2 (no FMA: the same bits) */
+__attribute__((target("avx2"))) static void
+cross_block_avx2(CROSS_BLOCK_ARGS)
 {
-  ptrdiff_t l = l0;
-  for (; l + 4 <= l1; l += 4) {
-    double *M0 = Mc + D * l, *M1 = M0 + D, *M2 = M1 + D, *M3 = M2 + D;
-    const double *F0 = Fc + nb * l, *F1 = F0 + nb, *F2 = F1 + nb, *F3 = F2 + nb;
-    for (ptrdiff_t i = 0; i < nb; i++) {
-      const double *z = Zr + D * i;
-      const double f0 = F0[i], f1 = F1[i], f2 = F2[i], f3 = F3[i];
-      BK_SIMD
-      for (ptrdiff_t k = 0; k < D; k++) {
-        const double zk = z[k];
-        M0[k] += zk * f0;
-        M1[k] += zk * f1;
-        M2[k] += zk * f2;
-        M3[k] += zk * f3;
-      }
-    }
-  }
-  for (; l < l1; l++) {
-    double *M0 = Mc + D * l;
-    for (ptrdiff_t i = 0; i < nb; i++) {
-      const double *z = Zr + D * i;
-      const double f0 = Fc[i + nb * l];
-      BK_SIMD
-      for (ptrdiff_t k = 0; k < D; k++) M0[k] += z[k] * f0;
-    }
-  }
+  CROSS_BLOCK_BODY
 }
+#endif
 
 /* P[i + nb k] = sum_l Fc[i + nb l] M[k + D l] for the columns k0..k1-1 of
- * P, over l in its order */
-static void label_times_cross(const double *Fc, const double *M, ptrdiff_t nb,
-                              ptrdiff_t D, ptrdiff_t S, ptrdiff_t k0,
-                              ptrdiff_t k1, double *P)
-{
-  memset(P + nb * k0, 0, (size_t) (nb * (k1 - k0)) * sizeof(double));
-  for (ptrdiff_t l = 0; l < S; l++) {
-    const double *f = Fc + nb * l;
-    for (ptrdiff_t k = k0; k < k1; k++) {
-      double *p = P + nb * k;
-      const double t = M[k + D * l];
-      BK_SIMD
-      for (ptrdiff_t i = 0; i < nb; i++) p[i] += f[i] * t;
-    }
+ * P, over l in its order: tiles of four rows by four features in named
+ * variables, the rest one at a time with the same operations */
+#define LABEL_TIMES_ARGS                                                       \
+  const double *Fc, const double *M, ptrdiff_t nb, ptrdiff_t D, ptrdiff_t S,   \
+      ptrdiff_t k0, ptrdiff_t k1, double *P
+#define LABEL_TIMES_BODY \
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = nb / 4 * 4;                \
+  for (ptrdiff_t k = k0; k < kt; k += 4)                                       \
+    for (ptrdiff_t i = 0; i < it; i += 4) {                                    \
+      double a00 = 0.0, a10 = 0.0, a20 = 0.0, a30 = 0.0;                       \
+      double a01 = 0.0, a11 = 0.0, a21 = 0.0, a31 = 0.0;                       \
+      double a02 = 0.0, a12 = 0.0, a22 = 0.0, a32 = 0.0;                       \
+      double a03 = 0.0, a13 = 0.0, a23 = 0.0, a33 = 0.0;                       \
+      for (ptrdiff_t l = 0; l < S; l++) {                                      \
+        const double *f = Fc + nb * l + i, *w = M + k + D * l;                 \
+        const double f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3];               \
+        double t = w[0];                                                       \
+        a00 += f0 * t; a10 += f1 * t; a20 += f2 * t; a30 += f3 * t;            \
+        t = w[1];                                                              \
+        a01 += f0 * t; a11 += f1 * t; a21 += f2 * t; a31 += f3 * t;            \
+        t = w[2];                                                              \
+        a02 += f0 * t; a12 += f1 * t; a22 += f2 * t; a32 += f3 * t;            \
+        t = w[3];                                                              \
+        a03 += f0 * t; a13 += f1 * t; a23 += f2 * t; a33 += f3 * t;            \
+      }                                                                        \
+      double *p = P + i + nb * k;                                              \
+      p[0] = a00; p[1] = a10; p[2] = a20; p[3] = a30;                          \
+      p += nb;                                                                 \
+      p[0] = a01; p[1] = a11; p[2] = a21; p[3] = a31;                          \
+      p += nb;                                                                 \
+      p[0] = a02; p[1] = a12; p[2] = a22; p[3] = a32;                          \
+      p += nb;                                                                 \
+      p[0] = a03; p[1] = a13; p[2] = a23; p[3] = a33;                          \
+    }                                                                          \
+  for (ptrdiff_t k = k0; k < k1; k++) {                                        \
+    const ptrdiff_t i0 = k < kt ? it : 0;                                      \
+    double *p = P + nb * k;                                                    \
+    for (ptrdiff_t i = i0; i < nb; i++) p[i] = 0.0;                            \
+    for (ptrdiff_t l = 0; l < S; l++) {                                        \
+      const double *f = Fc + nb * l;                                           \
+      const double t = M[k + D * l];                                           \
+      for (ptrdiff_t i = i0; i < nb; i++) p[i] += f[i] * t;                    \
+    }                                                                          \
   }
+
+static void label_times_cross(LABEL_TIMES_ARGS) { LABEL_TIMES_BODY }
+#ifdef RFF_X86_DISPATCH
+/* the same, compiled for AVX2 (no FMA: the same bits) */
+__attribute__((target("avx2"))) static void
+label_times_cross_avx2(LABEL_TIMES_ARGS)
+{
+  LABEL_TIMES_BODY
 }
+#endif
 
 /* The block of rows i0..i0+nb-1: its x and y, both sides' features (tasks
  * of RFF2_FEAT features) and their row-major copies. Called by every thread
@@ -930,6 +989,12 @@ static void rff2_pass2(const rff2_ctx *c, ptrdiff_t i0)
   RFF2_OMP(for schedule(dynamic, 1))
   for (ptrdiff_t t = 0; t < ty; t++) {
     const ptrdiff_t l0 = t * RFF2_FEAT, l1 = l0 + RFF2_FEAT < S ? l0 + RFF2_FEAT : S;
+#ifdef RFF_X86_DISPATCH
+    if (c->avx2) {
+      cross_block_avx2(c->Zr, c->Fc, nb, D, l0, l1, c->Mc);
+      continue;
+    }
+#endif
     cross_block(c->Zr, c->Fc, nb, D, l0, l1, c->Mc);
   }
 }
@@ -954,6 +1019,12 @@ static void rff2_pass3(const rff2_ctx *c, ptrdiff_t i0)
   RFF2_OMP(for schedule(dynamic, 1))
   for (ptrdiff_t t = 0; t < tx; t++) {
     const ptrdiff_t k0 = t * RFF2_FEAT, k1 = k0 + RFF2_FEAT < D ? k0 + RFF2_FEAT : D;
+#ifdef RFF_X86_DISPATCH
+    if (c->avx2) {
+      label_times_cross_avx2(c->Fc, c->M, nb, D, S, k0, k1, c->P);
+      continue;
+    }
+#endif
     label_times_cross(c->Fc, c->M, nb, D, S, k0, k1, c->P);
   }
   RFF2_OMP(for schedule(static))
