@@ -75,7 +75,8 @@
 #'   passes that make each block's features afresh, \eqn{O(m (D + S) d +
 #'   m D S)} time and \eqn{O(m + D S)} memory besides the data (at \eqn{m =
 #'   200{,}000}, \eqn{d = 5}: 13 s of CPU and 29 MB above the data, where the
-#'   whole label feature matrix took 43 s and 1.6 GB, 1 thread,
+#'   whole label feature matrix took 43 s and 1.6 GB; at \eqn{m = 10^6}: 65 s
+#'   and 50 MB, where it took 238 s and 7.9 GB; 1 thread,
 #'   `inst/bench/bench-rff-label.R`). Its statistics are those of the whole
 #'   matrices to about \eqn{10^{-13}} relative (the sums over the samples
 #'   run in another order) and the same for any number of threads; `"block"`

@@ -199,3 +199,19 @@ test_that("hsic(approx = 'rff') with a numeric outcome uses both sides' draws in
     expect_identical(ap$rank, c(x = D, y = D))
   }
 })
+
+test_that("random features on both sides are refused above the memory budget", {
+  set.seed(40)
+  m <- 400
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- x[, 1] + rnorm(m)
+  # 7 doubles per sample, the 2 D S cross-products and the blocks of rows:
+  # about 0.3 MB for D = S = 30 here, never the m x D matrices
+  old <- options(bahsic.max_memory = 200000)
+  on.exit(options(old))
+  ky <- label_kernel_regression(kernel_gaussian(0.5))
+  fit <- function() hsic(x, y, kernel = kernel_gaussian(0.5), kernel_y = ky, approx = approx_rff(30))
+  expect_error(fit(), "approx = \"rff\" needs .*bahsic.max_memory")
+  options(bahsic.max_memory = 400000)
+  expect_silent(fit())
+})
