@@ -15,6 +15,17 @@
 # the binary label kernel (L = F F'), so that the error is the
 # approximation's alone.
 #
+# Measured (a98cf20 + docs, shared 2-core machine at load 7 to 11, so the
+# CPU seconds are compared; d = 50):
+#   m = 30,000: block 0.10 s, ichol 3.11 s (30.2x, target 2x: NOT met), rank
+#     500 with 26.1% of the trace left; exact HSIC1 1.2962e-12: ichol 20.2%
+#     low (HSIC0 21.7%; target 10%: NOT met), block 12.1% off with a
+#     standard error of 16% of the estimate
+#   m = 100,000: block 0.29 s, ichol 8.29 s (29.1x: NOT met), rank 500 with
+#     27.5% left (no exact reference)
+# A lower rank is the only way nearer block's time and leaves more of the
+# trace; the defaults are kept (?approximations says where they fall short).
+#
 # Usage, after installing the package:
 #   Rscript inst/bench/bench-ichol-large.R [m values, comma-separated] [d] [exact_max]
 # e.g. Rscript inst/bench/bench-ichol-large.R 30000,100000 50 30000
