@@ -42,7 +42,16 @@
 #' factor's residual trace is above 1% (an error that may reach 2%), [hsic()]
 #' and [bahsic()] warn once per call with the residual; raise `max_rank`
 #' then, or use `"block"` or `"rff"`, whose cost does not depend on the
-#' spectrum.
+#' spectrum. At larger m the same holds (`inst/bench/bench-ichol-large.R`, 50
+#' independent features, binary labels, one core on a shared machine): the
+#' defaults stop at rank 500 with 26% of the trace left at m = 30,000 (HSIC1
+#' and HSIC0 20% and 22% below the exact values) and 27.5% at m = 100,000,
+#' in 30 times the CPU time of `approx_block()` (3.1 s against 0.1 s, and
+#' 8.3 s against 0.3 s), whose estimate was within its standard error of the
+#' exact one. A lower rank, the only way nearer block's time, leaves more of
+#' the trace and so a larger error: the defaults stay those of the
+#' low-dimensional case above, and high-dimensional data call for `"block"`
+#' or `"rff"`.
 #'
 #' In [hsic()]:
 #'
@@ -59,7 +68,18 @@
 #'   4.5 to 8 s and a peak of 1.3 GB for the whole R process, whose data
 #'   take 0.4 GB, where the whole feature matrix took 37 s and 4.8 GB, and
 #'   `"ichol"` at rank 500 140 to 180 s and 6.8 GB;
-#'   `inst/bench/bench-hsic-large.R`, 2 threads on a shared machine); `"block"`
+#'   `inst/bench/bench-hsic-large.R`, 2 threads on a shared machine). With
+#'   a numeric outcome and a Gaussian or Laplace regression label kernel the
+#'   label side is \eqn{S} = `n_features` random features too, and neither
+#'   feature matrix is held: the samples are taken 256 at a time, in three
+#'   passes that make each block's features afresh, \eqn{O(m (D + S) d +
+#'   m D S)} time and \eqn{O(m + D S)} memory besides the data (at \eqn{m =
+#'   200{,}000}, \eqn{d = 5}: 13 s of CPU and 29 MB above the data, where the
+#'   whole label feature matrix took 43 s and 1.6 GB; at \eqn{m = 10^6}: 65 s
+#'   and 50 MB, where it took 238 s and 7.9 GB; 1 thread,
+#'   `inst/bench/bench-rff-label.R`). Its statistics are those of the whole
+#'   matrices to about \eqn{10^{-13}} relative (the sums over the samples
+#'   run in another order) and the same for any number of threads; `"block"`
 #'   \eqn{O(m B d)} time per partition, \eqn{O(B^2)} memory.
 #' * HSIC0, HSIC1 and the variance of HSIC1 come from the factors exactly as
 #'   from the matrices they stand for (Lemmas 6-7, section 2.6.3); the
@@ -329,7 +349,11 @@ check_kernel_rff <- function(kernel, arg) {
 # leaves 0.2% of the trace (HSIC within 0.3%); on 20 or more independent
 # features no affordable rank reaches 1% (7% is left at rank 3000, m =
 # 10,000, 50 features), which the warning below reports. Time O(m r^2):
-# 1 to 1.7 s at m = 10,000 and r = 500, 4 to 5.5 s at r = 1000.
+# 1 to 1.7 s at m = 10,000 and r = 500, 4 to 5.5 s at r = 1000. At m =
+# 30,000 and 100,000 on 50 independent features (inst/bench/bench-ichol-large.R)
+# rank 500 leaves 26-27.5% (HSIC 20% low) in 30 times block's CPU time; a
+# lower rank would be faster but further off, so the cap stays what the
+# low-dimensional kernels need and the warning points to "block".
 ichol_default_rank <- 500L
 
 # The residual trace, trace(K - G G') / trace(K), above which a factor earns
@@ -581,6 +605,50 @@ rff_hsic <- function(x, F, dr, approx, threads = 1L, chunk = rff_chunk, simd = o
                                simd = simd))
 }
 
+# Samples taken at a time by hsic(approx = "rff") when both kernels are
+# random features (rff_hsic2()): blocks of rff_rows x (3 D + 2 S) doubles,
+# 5 MB for D = S = 500, whatever m.
+rff_rows <- 256L
+
+# HSIC0, HSIC1 and the variance of HSIC1 from the random features of x (draws
+# dr) and of the regression outcome ymat (draws dry): C_rff_hsic2() takes
+# `rows` samples at a time and holds neither m x n_features matrix, only 7
+# doubles per sample and the n_features^2 cross-products (the same numbers
+# for any rows, threads and simd; tests set small rows to cross the block
+# boundaries). Refuses above the memory budget.
+rff_hsic2 <- function(x, ymat, dr, dry, approx, threads = 1L, rows = rff_rows,
+                      simd = option_simd()) {
+  m <- nrow(x)
+  rows <- max(1L, min(as.integer(rows), m))
+  D <- nrow(dr$W)
+  S <- nrow(dry$W)
+  doubles <- 7 * as.double(m) + 2 * D * S + 2 * (D + S) +
+    rows * (ncol(x) + ncol(ymat) + 3 * D + 2 * S)
+  check_factor_memory(m, doubles / m, approx)
+  .Call(C_rff_hsic2, x, ymat, list(W = dr$W, b = dr$b, Wy = dry$W, by = dry$b, rows = rows,
+                                   threads = as.integer(threads), simd = simd))
+}
+
+# hsic(approx = "rff") with a regression label kernel that has random features
+# and no design: list(kernel_y, ymat, dry), the label kernel resolved and its
+# draws made as label_factor() would make them (after the data side's), for
+# rff_hsic2(); NULL for every other label.
+rff_label_draws <- function(kernel_y, y, approx, design) {
+  kern <- kernel_y$params$kernel
+  if (!is.null(design) || kernel_y$type != "regression" ||
+      kern$name %in% c("linear", "precomputed") || !kernel_has(kern, "rff")) {
+    return(NULL)
+  }
+  check_kernel_approximable(kern, "kernel_y", approx)
+  ymat <- regression_outcome(y)
+  kern <- resolve_width_approx(kern, ymat, "y")
+  dry <- rff_draw(kern, ncol(ymat), approx$params$n_features)
+  kernel_y$params$kernel <- kern
+  kernel_y$label <- paste("regression label kernel:", kern$label)
+  storage.mode(ymat) <- "double"
+  list(kernel_y = kernel_y, ymat = ymat, dry = dry)
+}
+
 # The label factor F (m x s) with L ~ F F': classification label kernels and
 # the linear regression kernel are exactly low rank (label_gram()); other
 # regression kernels are factored like the data kernel (rff falls back to
@@ -639,6 +707,13 @@ hsic_lowrank <- function(x, y, kernel_x, kernel_y, approx, threads = 1L, design 
   } else {
     fx <- kernel_factor(kernel_x, x, approx, "kernel", warn = FALSE)
     fx$r <- ncol(fx$Z)
+  }
+  both <- if (approx$name == "rff") rff_label_draws(kernel_y, y, approx, design)
+  if (!is.null(both)) {
+    # both sides random features: neither feature matrix is made (rff_hsic2())
+    st <- rff_hsic2(x, both$ymat, dr, both$dry, approx, threads)
+    return(list(stats = st, kernel_x = fx$kernel, kernel_y = both$kernel_y,
+                rank = c(x = fx$r, y = nrow(both$dry$W)), residual = c(x = NA_real_, y = NA_real_)))
   }
   fy <- label_factor(kernel_y, y, approx, warn = FALSE)
   fy$F <- design_factor(design, fy$F)

@@ -47,6 +47,7 @@ SEXP C_ichol(SEXP x, SEXP opts);
 SEXP C_lowrank_hsic(SEXP G, SEXP F);
 SEXP C_rff(SEXP x, SEXP W, SEXP b);
 SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts);
+SEXP C_rff_hsic2(SEXP x, SEXP y, SEXP opts);
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts);
 SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_maxt_count(SEXP stat, SEXP opts);
@@ -99,6 +100,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_lowrank_hsic", (DL_FUNC) &C_lowrank_hsic, 2},
   {"C_rff", (DL_FUNC) &C_rff, 3},
   {"C_rff_hsic", (DL_FUNC) &C_rff_hsic, 3},
+  {"C_rff_hsic2", (DL_FUNC) &C_rff_hsic2, 3},
   {"C_ridge_select", (DL_FUNC) &C_ridge_select, 3},
   {"C_perm_stats", (DL_FUNC) &C_perm_stats, 3},
   {"C_maxt_count", (DL_FUNC) &C_maxt_count, 2},

@@ -727,3 +727,388 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
   offdiag_times(F, m, s, ld, k1, ts, Lk);
   lowrank_estimates(m, kd, ld, k1, l1, klrow, Kl, Lk, sumKL, cKL, out);
 }
+
+/* ---- random features on both sides (bk_rff_hsic2) ------------------------ */
+
+#ifdef _OPENMP
+#define RFF2_OMP(x) BK_PRAGMA(omp x)
+#else
+#define RFF2_OMP(x)
+#endif
+/* rows per task of the per-sample sums, features per task of the rest */
+#define RFF2_SUB 64
+#define RFF2_FEAT 16
+
+/* The state of bk_rff_hsic2(): the data and draws of both sides (x: m x d,
+ * W D x d, b; y: m x dy, Wy S x dy, by), and a block of nb rows: their x and
+ * y (xt, yt), their features column-major (Zc nb x D, Fc nb x S, as
+ * rff_block() makes them) and row-major (Zr, Fr), the products P = Fc M'
+ * (nb x D); the per-sample sums (m each) and the per-feature ones. */
+typedef struct {
+  rff_map x, y;
+  ptrdiff_t m, D, S, nb;
+  double sx, sy;
+  int avx2;
+  double *xt, *yt, *Zc, *Fc, *Zr, *Fr, *P;
+  double *kd, *ld, *k1, *l1, *klrow, *Kl, *Lk;
+  double *g1, *f1, *tr, *ts, *M, *Mc;
+} rff2_ctx;
+
+/* out[i] += sum_k A[i + nb k] v[k] (v NULL: A[i + nb k]^2) for the rows
+ * a..b-1 of the nb x n column-major A, the columns in their order */
+static void rows_times(const double *A, ptrdiff_t nb, ptrdiff_t n,
+                       const double *v, ptrdiff_t a, ptrdiff_t b, double *out)
+{
+  for (ptrdiff_t k = 0; k < n; k++) {
+    const double *Ak = A + nb * k;
+    if (!v) {
+      BK_SIMD
+      for (ptrdiff_t i = a; i < b; i++) out[i] += Ak[i] * Ak[i];
+      continue;
+    }
+    const double t = v[k];
+    BK_SIMD
+    for (ptrdiff_t i = a; i < b; i++) out[i] += Ak[i] * t;
+  }
+}
+
+/* acc[k] += sum_i Ar[n i + k] w[i] (w NULL: the plain sums) for the columns
+ * k0..k1-1 of the nb x n row-major Ar, the rows in their order */
+static void cols_times(const double *Ar, ptrdiff_t nb, ptrdiff_t n,
+                       const double *w, ptrdiff_t k0, ptrdiff_t k1, double *acc)
+{
+  for (ptrdiff_t i = 0; i < nb; i++) {
+    const double *a = Ar + n * i;
+    const double t = w ? w[i] : 1.0;
+    BK_SIMD
+    for (ptrdiff_t k = k0; k < k1; k++) acc[k] += a[k] * t;
+  }
+}
+
+/* Mc[k + D l] += sum_i Zr[D i + k] Fc[i + nb l] for the columns l0..l1-1 of
+ * Mc, every entry over the rows in their order: tiles of four features by
+ * four columns in named variables (registers, paired into vectors), the
+ * entries left over one at a time with the same operations */
+#define CROSS_BLOCK_ARGS                                                       \
+  const double *Zr, const double *Fc, ptrdiff_t nb, ptrdiff_t D, ptrdiff_t l0, \
+      ptrdiff_t l1, double *Mc
+#define CROSS_BLOCK_BODY \
+  const ptrdiff_t lt = l0 + (l1 - l0) / 4 * 4, kt = D / 4 * 4;                 \
+  for (ptrdiff_t l = l0; l < lt; l += 4)                                       \
+    for (ptrdiff_t k = 0; k < kt; k += 4) {                                    \
+      double *c0 = Mc + k + D * l, *c1 = c0 + D, *c2 = c1 + D, *c3 = c2 + D;   \
+      double a00 = c0[0], a10 = c0[1], a20 = c0[2], a30 = c0[3];               \
+      double a01 = c1[0], a11 = c1[1], a21 = c1[2], a31 = c1[3];               \
+      double a02 = c2[0], a12 = c2[1], a22 = c2[2], a32 = c2[3];               \
+      double a03 = c3[0], a13 = c3[1], a23 = c3[2], a33 = c3[3];               \
+      const double *F0 = Fc + nb * l, *F1 = F0 + nb, *F2 = F1 + nb, *F3 = F2 + nb; \
+      for (ptrdiff_t i = 0; i < nb; i++) {                                     \
+        const double *z = Zr + D * i + k;                                      \
+        const double z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3];               \
+        double f = F0[i];                                                      \
+        a00 += z0 * f; a10 += z1 * f; a20 += z2 * f; a30 += z3 * f;            \
+        f = F1[i];                                                             \
+        a01 += z0 * f; a11 += z1 * f; a21 += z2 * f; a31 += z3 * f;            \
+        f = F2[i];                                                             \
+        a02 += z0 * f; a12 += z1 * f; a22 += z2 * f; a32 += z3 * f;            \
+        f = F3[i];                                                             \
+        a03 += z0 * f; a13 += z1 * f; a23 += z2 * f; a33 += z3 * f;            \
+      }                                                                        \
+      c0[0] = a00; c0[1] = a10; c0[2] = a20; c0[3] = a30;                      \
+      c1[0] = a01; c1[1] = a11; c1[2] = a21; c1[3] = a31;                      \
+      c2[0] = a02; c2[1] = a12; c2[2] = a22; c2[3] = a32;                      \
+      c3[0] = a03; c3[1] = a13; c3[2] = a23; c3[3] = a33;                      \
+    }                                                                          \
+  for (ptrdiff_t l = l0; l < l1; l++) {                                        \
+    const ptrdiff_t k0 = l < lt ? kt : 0;                                      \
+    double *c = Mc + D * l;                                                    \
+    for (ptrdiff_t i = 0; i < nb; i++) {                                       \
+      const double *z = Zr + D * i;                                            \
+      const double f = Fc[i + nb * l];                                         \
+      for (ptrdiff_t k = k0; k < D; k++) c[k] += z[k] * f;                     \
+    }                                                                          \
+  }
+
+static void cross_block(CROSS_BLOCK_ARGS) { CROSS_BLOCK_BODY }
+#ifdef RFF_X86_DISPATCH
+/* the same, compiled for AVX2 (no FMA: the same bits) */
+__attribute__((target("avx2"))) static void
+cross_block_avx2(CROSS_BLOCK_ARGS)
+{
+  CROSS_BLOCK_BODY
+}
+#endif
+
+/* P[i + nb k] = sum_l Fc[i + nb l] M[k + D l] for the columns k0..k1-1 of
+ * P, over l in its order: tiles of four rows by four features in named
+ * variables, the rest one at a time with the same operations */
+#define LABEL_TIMES_ARGS                                                       \
+  const double *Fc, const double *M, ptrdiff_t nb, ptrdiff_t D, ptrdiff_t S,   \
+      ptrdiff_t k0, ptrdiff_t k1, double *P
+#define LABEL_TIMES_BODY \
+  const ptrdiff_t kt = k0 + (k1 - k0) / 4 * 4, it = nb / 4 * 4;                \
+  for (ptrdiff_t k = k0; k < kt; k += 4)                                       \
+    for (ptrdiff_t i = 0; i < it; i += 4) {                                    \
+      double a00 = 0.0, a10 = 0.0, a20 = 0.0, a30 = 0.0;                       \
+      double a01 = 0.0, a11 = 0.0, a21 = 0.0, a31 = 0.0;                       \
+      double a02 = 0.0, a12 = 0.0, a22 = 0.0, a32 = 0.0;                       \
+      double a03 = 0.0, a13 = 0.0, a23 = 0.0, a33 = 0.0;                       \
+      for (ptrdiff_t l = 0; l < S; l++) {                                      \
+        const double *f = Fc + nb * l + i, *w = M + k + D * l;                 \
+        const double f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3];               \
+        double t = w[0];                                                       \
+        a00 += f0 * t; a10 += f1 * t; a20 += f2 * t; a30 += f3 * t;            \
+        t = w[1];                                                              \
+        a01 += f0 * t; a11 += f1 * t; a21 += f2 * t; a31 += f3 * t;            \
+        t = w[2];                                                              \
+        a02 += f0 * t; a12 += f1 * t; a22 += f2 * t; a32 += f3 * t;            \
+        t = w[3];                                                              \
+        a03 += f0 * t; a13 += f1 * t; a23 += f2 * t; a33 += f3 * t;            \
+      }                                                                        \
+      double *p = P + i + nb * k;                                              \
+      p[0] = a00; p[1] = a10; p[2] = a20; p[3] = a30;                          \
+      p += nb;                                                                 \
+      p[0] = a01; p[1] = a11; p[2] = a21; p[3] = a31;                          \
+      p += nb;                                                                 \
+      p[0] = a02; p[1] = a12; p[2] = a22; p[3] = a32;                          \
+      p += nb;                                                                 \
+      p[0] = a03; p[1] = a13; p[2] = a23; p[3] = a33;                          \
+    }                                                                          \
+  for (ptrdiff_t k = k0; k < k1; k++) {                                        \
+    const ptrdiff_t i0 = k < kt ? it : 0;                                      \
+    double *p = P + nb * k;                                                    \
+    for (ptrdiff_t i = i0; i < nb; i++) p[i] = 0.0;                            \
+    for (ptrdiff_t l = 0; l < S; l++) {                                        \
+      const double *f = Fc + nb * l;                                           \
+      const double t = M[k + D * l];                                           \
+      for (ptrdiff_t i = i0; i < nb; i++) p[i] += f[i] * t;                    \
+    }                                                                          \
+  }
+
+static void label_times_cross(LABEL_TIMES_ARGS) { LABEL_TIMES_BODY }
+#ifdef RFF_X86_DISPATCH
+/* the same, compiled for AVX2 (no FMA: the same bits) */
+__attribute__((target("avx2"))) static void
+label_times_cross_avx2(LABEL_TIMES_ARGS)
+{
+  LABEL_TIMES_BODY
+}
+#endif
+
+/* The block of rows i0..i0+nb-1: its x and y, both sides' features (tasks
+ * of RFF2_FEAT features) and their row-major copies. Called by every thread
+ * of a region (or by one, outside any). */
+static void rff2_make(const rff2_ctx *c, ptrdiff_t i0)
+{
+  const ptrdiff_t nb = c->nb, m = c->m, D = c->D, S = c->S;
+  RFF2_OMP(single)
+  {
+    for (ptrdiff_t f = 0; f < c->x.d; f++)
+      memcpy(c->xt + nb * f, c->x.x + m * f + i0, (size_t) nb * sizeof(double));
+    for (ptrdiff_t f = 0; f < c->y.d; f++)
+      memcpy(c->yt + nb * f, c->y.x + m * f + i0, (size_t) nb * sizeof(double));
+  }
+  const rff_map bx = {.x = c->xt, .W = c->x.W, .b = c->x.b, .m = nb, .d = c->x.d, .D = D};
+  const rff_map by = {.x = c->yt, .W = c->y.W, .b = c->y.b, .m = nb, .d = c->y.d, .D = S};
+  const ptrdiff_t tx = (D + RFF2_FEAT - 1) / RFF2_FEAT,
+                  ty = (S + RFF2_FEAT - 1) / RFF2_FEAT;
+  RFF2_OMP(for schedule(dynamic, 1))
+  for (ptrdiff_t t = 0; t < tx + ty; t++) {
+    const int onx = t < tx;
+    const ptrdiff_t n = onx ? D : S, k0 = (onx ? t : t - tx) * RFF2_FEAT,
+                    k1 = k0 + RFF2_FEAT < n ? k0 + RFF2_FEAT : n;
+    double *Z = onx ? c->Zc : c->Fc, *Zr = onx ? c->Zr : c->Fr;
+    rff_block(onx ? &bx : &by, k0, k1, 0, nb, onx ? c->sx : c->sy, c->avx2, Z + nb * k0);
+    for (ptrdiff_t i = 0; i < nb; i++)
+      for (ptrdiff_t k = k0; k < k1; k++) Zr[n * i + k] = Z[i + nb * k];
+  }
+}
+
+/* Pass 1 over a block: diag(ZZ') and diag(FF') of its samples, and the
+ * column sums Z'1 and F'1 so far. */
+static void rff2_pass1(const rff2_ctx *c, ptrdiff_t i0)
+{
+  const ptrdiff_t nb = c->nb, D = c->D, S = c->S;
+  const ptrdiff_t nr = (nb + RFF2_SUB - 1) / RFF2_SUB,
+                  tx = (D + RFF2_FEAT - 1) / RFF2_FEAT,
+                  ty = (S + RFF2_FEAT - 1) / RFF2_FEAT;
+  RFF2_OMP(for schedule(static) nowait)
+  for (ptrdiff_t t = 0; t < nr; t++) {
+    const ptrdiff_t a = t * RFF2_SUB, b = a + RFF2_SUB < nb ? a + RFF2_SUB : nb;
+    rows_times(c->Zc, nb, D, NULL, a, b, c->kd + i0);
+    rows_times(c->Fc, nb, S, NULL, a, b, c->ld + i0);
+  }
+  RFF2_OMP(for schedule(static))
+  for (ptrdiff_t t = 0; t < tx + ty; t++) {
+    const int onx = t < tx;
+    const ptrdiff_t n = onx ? D : S, k0 = (onx ? t : t - tx) * RFF2_FEAT,
+                    k1 = k0 + RFF2_FEAT < n ? k0 + RFF2_FEAT : n;
+    cols_times(onx ? c->Zr : c->Fr, nb, n, NULL, k0, k1, onx ? c->g1 : c->f1);
+  }
+}
+
+/* Pass 2 over a block (Z'1 and F'1 complete): k1 = Z (Z'1) - kd and l1 of
+ * its samples, the sums Z'l1 and F'k1 so far, then the block centred by the
+ * column means and its share of the centred cross-product Mc. */
+static void rff2_pass2(const rff2_ctx *c, ptrdiff_t i0)
+{
+  const ptrdiff_t nb = c->nb, D = c->D, S = c->S;
+  const double md = (double) c->m;
+  const ptrdiff_t nr = (nb + RFF2_SUB - 1) / RFF2_SUB,
+                  tx = (D + RFF2_FEAT - 1) / RFF2_FEAT,
+                  ty = (S + RFF2_FEAT - 1) / RFF2_FEAT;
+  RFF2_OMP(for schedule(static))
+  for (ptrdiff_t t = 0; t < nr; t++) {
+    const ptrdiff_t a = i0 + t * RFF2_SUB,
+                    b = t * RFF2_SUB + RFF2_SUB < nb ? a + RFF2_SUB : i0 + nb;
+    rows_times(c->Zc, nb, D, c->g1, a - i0, b - i0, c->k1 + i0);
+    rows_times(c->Fc, nb, S, c->f1, a - i0, b - i0, c->l1 + i0);
+    for (ptrdiff_t i = a; i < b; i++) {
+      c->k1[i] -= c->kd[i];
+      c->l1[i] -= c->ld[i];
+    }
+  }
+  RFF2_OMP(for schedule(static))
+  for (ptrdiff_t t = 0; t < tx + ty; t++) {
+    const int onx = t < tx;
+    const ptrdiff_t n = onx ? D : S, k0 = (onx ? t : t - tx) * RFF2_FEAT,
+                    k1 = k0 + RFF2_FEAT < n ? k0 + RFF2_FEAT : n;
+    const double *sum = onx ? c->g1 : c->f1;
+    cols_times(onx ? c->Zr : c->Fr, nb, n, onx ? c->l1 + i0 : c->k1 + i0, k0, k1,
+               onx ? c->tr : c->ts);
+    if (onx) {
+      for (ptrdiff_t i = 0; i < nb; i++)
+        for (ptrdiff_t k = k0; k < k1; k++) c->Zr[D * i + k] -= sum[k] / md;
+    } else {
+      for (ptrdiff_t k = k0; k < k1; k++) {
+        const double mean = sum[k] / md;
+        for (ptrdiff_t i = 0; i < nb; i++) c->Fc[i + nb * k] -= mean;
+      }
+    }
+  }
+  RFF2_OMP(for schedule(dynamic, 1))
+  for (ptrdiff_t t = 0; t < ty; t++) {
+    const ptrdiff_t l0 = t * RFF2_FEAT, l1 = l0 + RFF2_FEAT < S ? l0 + RFF2_FEAT : S;
+#ifdef RFF_X86_DISPATCH
+    if (c->avx2) {
+      cross_block_avx2(c->Zr, c->Fc, nb, D, l0, l1, c->Mc);
+      continue;
+    }
+#endif
+    cross_block(c->Zr, c->Fc, nb, D, l0, l1, c->Mc);
+  }
+}
+
+/* Pass 3 over a block (Z'l1, F'k1 and M complete): Kl = Z (Z'l1) - kd o l1,
+ * Lk likewise and klrow = rowSums(Z o (F M')) - kd o ld of its samples. */
+static void rff2_pass3(const rff2_ctx *c, ptrdiff_t i0)
+{
+  const ptrdiff_t nb = c->nb, D = c->D, S = c->S;
+  const ptrdiff_t nr = (nb + RFF2_SUB - 1) / RFF2_SUB,
+                  tx = (D + RFF2_FEAT - 1) / RFF2_FEAT;
+  RFF2_OMP(for schedule(static) nowait)
+  for (ptrdiff_t t = 0; t < nr; t++) {
+    const ptrdiff_t a = t * RFF2_SUB, b = a + RFF2_SUB < nb ? a + RFF2_SUB : nb;
+    rows_times(c->Zc, nb, D, c->tr, a, b, c->Kl + i0);
+    rows_times(c->Fc, nb, S, c->ts, a, b, c->Lk + i0);
+    for (ptrdiff_t i = i0 + a; i < i0 + b; i++) {
+      c->Kl[i] -= c->kd[i] * c->l1[i];
+      c->Lk[i] -= c->ld[i] * c->k1[i];
+    }
+  }
+  RFF2_OMP(for schedule(dynamic, 1))
+  for (ptrdiff_t t = 0; t < tx; t++) {
+    const ptrdiff_t k0 = t * RFF2_FEAT, k1 = k0 + RFF2_FEAT < D ? k0 + RFF2_FEAT : D;
+#ifdef RFF_X86_DISPATCH
+    if (c->avx2) {
+      label_times_cross_avx2(c->Fc, c->M, nb, D, S, k0, k1, c->P);
+      continue;
+    }
+#endif
+    label_times_cross(c->Fc, c->M, nb, D, S, k0, k1, c->P);
+  }
+  RFF2_OMP(for schedule(static))
+  for (ptrdiff_t t = 0; t < nr; t++) {
+    const ptrdiff_t a = t * RFF2_SUB, b = a + RFF2_SUB < nb ? a + RFF2_SUB : nb;
+    double *kr = c->klrow + i0;
+    for (ptrdiff_t i = a; i < b; i++) kr[i] = -c->kd[i0 + i] * c->ld[i0 + i];
+    for (ptrdiff_t k = 0; k < D; k++) {
+      const double *z = c->Zc + nb * k, *p = c->P + nb * k;
+      BK_SIMD
+      for (ptrdiff_t i = a; i < b; i++) kr[i] += z[i] * p[i];
+    }
+  }
+}
+
+/* One pass over the blocks of `rows` samples: each block made and passed
+ * to pass 1, 2 or 3, in one parallel region (par) or on this thread. */
+static void rff2_sweep(rff2_ctx c, int pass, ptrdiff_t rows, int nthreads,
+                       int par, bk_pacer *pace)
+{
+  (void) nthreads;
+  (void) par;
+  for (ptrdiff_t i0 = 0; i0 < c.m; i0 += rows) {
+    c.nb = i0 + rows < c.m ? rows : c.m - i0;
+    const rff2_ctx *cp = &c;
+    RFF2_OMP(parallel num_threads(nthreads) if (par))
+    {
+      rff2_make(cp, i0);
+      if (pass == 1)
+        rff2_pass1(cp, i0);
+      else if (pass == 2)
+        rff2_pass2(cp, i0);
+      else
+        rff2_pass3(cp, i0);
+    }
+    bk_pace(pace, c.nb * (c.D * (c.x.d + 4) + c.S * (c.y.d + 4)) +
+                      (pass == 1 ? 0 : 2 * c.nb * c.D * c.S));
+  }
+}
+
+void bk_rff_hsic2(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                  const double *b, ptrdiff_t D, const double *y, ptrdiff_t dy,
+                  const double *Wy, const double *by, ptrdiff_t S,
+                  ptrdiff_t rows, int nthreads, int simd, double *out,
+                  double *work, bk_pacer *pace)
+{
+  if (rows < 1) rows = 1;
+  if (rows > m) rows = m;
+  rff2_ctx c = {.x = {.x = x, .W = W, .b = b, .m = m, .d = d, .D = D},
+                .y = {.x = y, .W = Wy, .b = by, .m = m, .d = dy, .D = S},
+                .m = m, .D = D, .S = S, .sx = sqrt(2.0 / (double) D),
+                .sy = sqrt(2.0 / (double) S), .avx2 = simd && bk_cpu_has_avx2_fma()};
+  c.kd = work;
+  c.ld = c.kd + m;
+  c.k1 = c.ld + m;
+  c.l1 = c.k1 + m;
+  c.klrow = c.l1 + m;
+  c.Kl = c.klrow + m;
+  c.Lk = c.Kl + m;
+  c.M = c.Lk + m;
+  c.Mc = c.M + D * S;
+  c.g1 = c.Mc + D * S;
+  c.f1 = c.g1 + D;
+  c.tr = c.f1 + S;
+  c.ts = c.tr + D;
+  c.xt = c.ts + S;
+  c.yt = c.xt + rows * d;
+  c.Zc = c.yt + rows * dy;
+  c.Zr = c.Zc + rows * D;
+  c.P = c.Zr + rows * D;
+  c.Fc = c.P + rows * D;
+  c.Fr = c.Fc + rows * S;
+  memset(work, 0, (size_t) (7 * m + 2 * D * S + 2 * (D + S)) * sizeof(double));
+  /* threads for enough work only: a block's cross-product */
+  const int par = nthreads > 1 && (double) rows * (double) D * (double) S >= BK_PAR_MIN_PAIRS;
+  rff2_sweep(c, 1, rows, nthreads, par, pace);
+  rff2_sweep(c, 2, rows, nthreads, par, pace);
+  /* M = Z'F = Mc + (Z'1)(F'1)' / m */
+  const double md = (double) m;
+  for (ptrdiff_t l = 0; l < S; l++)
+    for (ptrdiff_t k = 0; k < D; k++)
+      c.M[k + D * l] = c.Mc[k + D * l] + c.g1[k] * c.f1[l] / md;
+  rff2_sweep(c, 3, rows, nthreads, par, pace);
+  double sumKL, cKL;
+  sums_of_squares(c.M, c.Mc, D * S, &sumKL, &cKL);
+  lowrank_estimates(m, c.kd, c.ld, c.k1, c.l1, c.klrow, c.Kl, c.Lk, sumKL, cKL, out);
+}

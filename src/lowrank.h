@@ -67,4 +67,26 @@ void bk_rff_hsic(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
 #define BK_RFF_HSIC_WORK(m, D, s, chunk)                                       \
   ((7 + (s) + (chunk)) * (m) + 2 * (D) * (s) + 2 * (D) + 2 * (s))
 
+/* bk_rff_hsic(x, F = bk_rff(y, Wy, by)) without either feature matrix: both
+ * kernels random features (y: m x dy, Wy S x dy, by S), the samples taken
+ * `rows` at a time in three passes (the column sums; the centred
+ * cross-product (HZ)'(HF) and Z'l1, F'k1; then the per-sample sums of
+ * Lemma 7 through Z'F), each block's features made afresh in each pass.
+ * Memory O(m + D S + rows (D + S)) besides x and y; time O(m (D + S) d +
+ * m D S). Every sum runs over the samples, or over the features, in their
+ * order, so the results do not depend on nthreads, rows or simd; they
+ * differ from bk_rff_hsic()'s on the whole F in the last bits (its sums
+ * over the samples are vector reductions, Z'F is taken here as (HZ)'(HF)
+ * plus the means' product, and the features are made as rff_block() makes
+ * them). work: BK_RFF_HSIC2_WORK(m, d, dy, D, S, rows) doubles (rows at
+ * most m). */
+void bk_rff_hsic2(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                  const double *b, ptrdiff_t D, const double *y, ptrdiff_t dy,
+                  const double *Wy, const double *by, ptrdiff_t S,
+                  ptrdiff_t rows, int nthreads, int simd, double *out,
+                  double *work, bk_pacer *pace);
+#define BK_RFF_HSIC2_WORK(m, d, dy, D, S, rows)                                \
+  (7 * (m) + 2 * (D) * (S) + 2 * ((D) + (S)) +                                 \
+   (rows) * ((d) + (dy) + 3 * (D) + 2 * (S)))
+
 #endif

@@ -164,3 +164,42 @@ SEXP C_rff_hsic(SEXP x, SEXP F, SEXP opts)
   UNPROTECT(1);
   return out;
 }
+
+/* c(HSIC0, HSIC1, variance of HSIC1) of bk_lowrank_hsic() for the random
+ * features of x (m x d) and of y (m x dy, double matrices), without either
+ * m x D feature matrix (bk_rff_hsic2()). opts: a named list (read by name,
+ * glue.h):
+ *   W, b       the data side's frequencies (D x d) and phases (D)
+ *   Wy, by     the label side's (S x dy, S)
+ *   rows       the samples taken at a time (>= 1; above m, m)
+ *   threads    the number of threads (the result does not depend on it)
+ *   simd       TRUE: the AVX2 copy of the projections where the CPU has it
+ *              (the same bits) */
+SEXP C_rff_hsic2(SEXP x, SEXP y, SEXP opts)
+{
+  bk_need_double_matrix(x, "x");
+  bk_need_double_matrix(y, "y");
+  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), dy = Rf_ncols(y);
+  if (Rf_nrows(y) != m) Rf_error("'y' must have %td rows, as 'x'", m);
+  bk_opts op;
+  bk_opts_open(&op, opts, "C_rff_hsic2");
+  ptrdiff_t D = -1, S = -1, dw = d, dwy = dy;
+  const double *W = bk_opt_matrix(&op, "W", &D, &dw);
+  const double *b = bk_opt_real_vector(&op, "b", D, NULL);
+  const double *Wy = bk_opt_matrix(&op, "Wy", &S, &dwy);
+  const double *by = bk_opt_real_vector(&op, "by", S, NULL);
+  ptrdiff_t rows = bk_opt_int(&op, "rows", 1, INT_MAX);
+  const int nthreads = bk_opt_threads(&op);
+  const int simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
+  if (rows > m) rows = m;
+  if (rows < 1) rows = 1;
+  double *work = (double *) R_alloc(
+      (size_t) BK_RFF_HSIC2_WORK(m, d, dy, D, S, rows) + 1, sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  bk_pacer pace = {bk_check_limits, 0};
+  bk_rff_hsic2(REAL(x), m, d, W, b, D, REAL(y), dy, Wy, by, S, rows, nthreads, simd,
+               REAL(out), work, &pace);
+  UNPROTECT(1);
+  return out;
+}

@@ -27,6 +27,7 @@ c_exceptions <- c(
   "kernel_test.c: bk_feature_hsic_test" = "the per-feature kernel test: data, kernel and widths, label, three outputs, work, and the run's SIMD, threads and pacer",
   "lowrank.c: lowrank_estimates" = "the estimates from the eight sums of Song et al. 2012 (Lemmas 6-7), each named as in the paper",
   "lowrank.c: bk_rff_hsic" = "the random-feature HSIC: data, frequencies and phases, the label factor, the chunk, output, work, and the run's threads, SIMD and pacer",
+  "lowrank.c: bk_rff_hsic2" = "random features on both sides: the data, frequencies and phases of each side, the rows per block, output, work, and the run's threads, SIMD and pacer",
   "lsmi.c: bk_lsmi_cv" = "the cross-validation grid: data, folds, both grids with their sizes, output, work for doubles and ints, pacer",
   "lsmi.c: bk_lsmi_grad" = "the LSMI gradient: data, centres, weights, both parameters, the fixed label side, outputs and work",
   "lsmi.c: hsic_wgrad" = "the weighted-HSIC gradient shared by two entry points, with the two switches that tell them apart",

@@ -127,3 +127,91 @@ test_that("the vectorised cos() holds at large arguments and falls back beyond 1
     }
   }
 })
+
+# Both sides random features (a numeric outcome with a Gaussian or Laplace
+# label kernel, bk_rff_hsic2()): the samples taken a block of rows at a
+# time, neither feature matrix held.
+rff2_c <- function(x, y, dr, dry, rows, threads = 1L, simd = TRUE) {
+  .Call(bahsic:::C_rff_hsic2, x, y, list(W = dr$W, b = dr$b, Wy = dry$W, by = dry$b,
+                                         rows = as.integer(rows),
+                                         threads = as.integer(threads), simd = simd))
+}
+
+test_that("random features on both sides give the statistics of the whole matrices", {
+  set.seed(37)
+  m <- 300
+  x <- matrix(rnorm(m * 3), m, 3)
+  y <- cbind(sin(x[, 1]) + rnorm(m, sd = 0.3), rnorm(m))
+  dr <- list(W = matrix(rnorm(7 * 3, sd = 0.8), 7, 3), b = runif(7, 0, 2 * pi))
+  dry <- list(W = matrix(rnorm(5 * 2, sd = 0.6), 5, 2), b = runif(5, 0, 2 * pi))
+  Z <- rff_oracle_z(x, dr$W, dr$b)
+  F <- rff_oracle_z(y, dry$W, dry$b)
+  K <- tcrossprod(Z)
+  L <- tcrossprod(F)
+  # blocks of 1, 7 and 64 rows (300 is no multiple), one block, and above m
+  st <- lapply(c(1L, 7L, 64L, 300L, 1000L), function(r) rff2_c(x, y, dr, dry, r))
+  for (s in st) expect_identical(s, st[[1]])
+  expect_identical(rff2_c(x, y, dr, dry, 7L, simd = FALSE), st[[1]])
+  expect_equal(st[[1]], .Call(bahsic:::C_lowrank_hsic, Z, F), tolerance = 1e-12)
+  expect_equal(st[[1]], .Call(bahsic:::C_hsic_stats, K, list(L = L))[1:3], tolerance = 1e-12)
+  expect_equal(st[[1]][1], oracle_hsic0(K, L), tolerance = 1e-12)
+  expect_equal(st[[1]][2], oracle_hsic1(K, L), tolerance = 1e-12)
+})
+
+test_that("random features on both sides do not depend on the number of threads", {
+  set.seed(38)
+  # 256 rows x 70 x 70 features: above the threshold of the parallel regions
+  m <- 700
+  x <- matrix(rnorm(m * 4), m, 4)
+  y <- matrix(x[, 1]^2 + rnorm(m), m, 1)
+  dr <- list(W = matrix(rnorm(70 * 4, sd = 0.5), 70, 4), b = runif(70, 0, 2 * pi))
+  dry <- list(W = matrix(rnorm(70, sd = 0.7), 70, 1), b = runif(70, 0, 2 * pi))
+  one <- rff2_c(x, y, dr, dry, 256L, threads = 1L)
+  expect_identical(rff2_c(x, y, dr, dry, 256L, threads = 2L), one)
+  expect_identical(rff2_c(x, y, dr, dry, 100L, threads = 2L), one)
+})
+
+test_that("hsic(approx = 'rff') with a numeric outcome uses both sides' draws in order", {
+  set.seed(39)
+  m <- 150
+  d <- 2
+  D <- 20L
+  x <- matrix(rnorm(m * d), m, d)
+  y <- x[, 1]^2 + rnorm(m, sd = 0.5)
+  for (name in c("gaussian", "laplace")) {
+    ky <- if (name == "gaussian") kernel_gaussian(0.3) else kernel_laplace(0.5)
+    set.seed(6)
+    ap <- hsic(x, y, kernel = kernel_gaussian(0.4), kernel_y = label_kernel_regression(ky),
+               approx = approx_rff(D))
+    # the data side's draws, then the label side's (?approximations)
+    set.seed(6)
+    W <- sqrt(2 * 0.4) * matrix(rnorm(D * d), D, d)
+    b <- runif(D, 0, 2 * pi)
+    Wy <- matrix(rnorm(D), D, 1)
+    Wy <- if (name == "gaussian") sqrt(2 * 0.3) * Wy else 0.5 * Wy / abs(rnorm(D))
+    by <- runif(D, 0, 2 * pi)
+    K <- tcrossprod(rff_oracle_z(x, W, b))
+    L <- tcrossprod(rff_oracle_z(matrix(y), Wy, by))
+    ex <- hsic(x, y, kernel = kernel_precomputed(K), kernel_y = label_kernel_precomputed(L))
+    expect_equal(ap$hsic0, ex$hsic0, tolerance = 1e-12, label = name)
+    expect_equal(ap$hsic1, ex$hsic1, tolerance = 1e-12, label = name)
+    expect_equal(ap$se, ex$se, tolerance = 1e-12, label = name)
+    expect_identical(ap$rank, c(x = D, y = D))
+  }
+})
+
+test_that("random features on both sides are refused above the memory budget", {
+  set.seed(40)
+  m <- 400
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- x[, 1] + rnorm(m)
+  # 7 doubles per sample, the 2 D S cross-products and the blocks of rows:
+  # about 0.3 MB for D = S = 30 here, never the m x D matrices
+  old <- options(bahsic.max_memory = 200000)
+  on.exit(options(old))
+  ky <- label_kernel_regression(kernel_gaussian(0.5))
+  fit <- function() hsic(x, y, kernel = kernel_gaussian(0.5), kernel_y = ky, approx = approx_rff(30))
+  expect_error(fit(), "approx = \"rff\" needs .*bahsic.max_memory")
+  options(bahsic.max_memory = 400000)
+  expect_silent(fit())
+})
