@@ -237,6 +237,7 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
                    const int *order, ptrdiff_t q, const double *thr,
                    int *raw, int *adj, int *work, int nthreads)
 {
+  (void) nthreads; /* used by the pragma only: unused without OpenMP */
   const ptrdiff_t per = p + q;
   /* one region: each thread zeroes its counts, counts its labellings, and
    * after the barrier the counts are summed feature by feature (integer
