@@ -38,7 +38,14 @@
 #' 1.6 to 2.7 times slower than one, and the block estimator of [hsic()]
 #' (m = 50,000, a parallel region per small Gram matrix) 25 times slower;
 #' so a call takes only the cores that are free when it starts, and a region
-#' with less than about a million operations runs on one thread.
+#' with less than about a million operations runs on one thread. The
+#' selection loop of [bahsic()] and [fohsic()] runs several small regions
+#' per iteration (the candidates scored exactly after the series screen, the
+#' screen, the update of the set), so there a region goes parallel from some
+#' twenty microseconds of work when starting the threads takes a few
+#' microseconds (timed when the loop starts), and falls back to the million
+#' for the rest of the loop as soon as its threads cost more time than one
+#' thread would have taken (the machine has become busy).
 #' `inst/bench/bench-oversubscription.R` times the default against one thread
 #' and every core, idle and with one busy process per core: under that load
 #' the default chose one thread for every function, so it runs as

@@ -61,29 +61,31 @@ static double two_sample(int stat, double s1, double q1, double n1, double s2,
   return diff != 0.0 ? copysign(INFINITY, diff) : NAN;
 }
 
-/* the totals over all samples of every feature and of its squares, for
- * the class not summed */
+/* the totals over all samples of the features f0 .. f1 - 1 and of their
+ * squares, for the class not summed */
 static void feature_totals(const double *xt, ptrdiff_t p, ptrdiff_t m,
-                           double *tot, double *totq)
+                           ptrdiff_t f0, ptrdiff_t f1, double *tot,
+                           double *totq)
 {
-  for (ptrdiff_t j = 0; j < p; j++) tot[j] = totq[j] = 0.0;
+  for (ptrdiff_t j = f0; j < f1; j++) tot[j] = totq[j] = 0.0;
   for (ptrdiff_t i = 0; i < m; i++) {
     const double *xi = xt + p * i;
     BK_SIMD
-    for (ptrdiff_t j = 0; j < p; j++) {
+    for (ptrdiff_t j = f0; j < f1; j++) {
       tot[j] += xi[j];
       totq[j] += xi[j] * xi[j];
     }
   }
 }
 
-/* xt's rows and y are centred with unit norm: r = sum x_i y_pi(i), into acc
- * (zeroed), in blocks of features */
+/* xt's rows and y are centred with unit norm: r = sum x_i y_pi(i) of the
+ * features f0 .. f1 - 1, into acc (zeroed), in blocks of features */
 static void perm_correlations(const double *xt, ptrdiff_t p, ptrdiff_t m,
-                              const double *y, const int *pb, double *acc)
+                              const double *y, const int *pb, ptrdiff_t f0,
+                              ptrdiff_t f1, double *acc)
 {
-  for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
-    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+  for (ptrdiff_t j0 = f0; j0 < f1; j0 += BK_MAXT_BLOCK) {
+    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < f1 ? j0 + BK_MAXT_BLOCK : f1;
     for (ptrdiff_t i = 0; i < m; i++) {
       const double *xi = xt + p * i, yi = y[pb[i]];
       BK_SIMD
@@ -92,17 +94,18 @@ static void perm_correlations(const double *xt, ptrdiff_t p, ptrdiff_t m,
   }
 }
 
-/* the sums (acc) and sums of squares (accq), both zeroed, of every feature
- * over the samples of class `small` under the labelling pb: in blocks of
- * features whose two accumulators stay in the L1 cache while the samples
- * stream past, four samples per pass (a quarter of the loads and stores of
- * the accumulators); the order of the sums depends on the labelling only */
+/* the sums (acc) and sums of squares (accq), both zeroed, of the features
+ * f0 .. f1 - 1 over the samples of class `small` under the labelling pb: in
+ * blocks of features whose two accumulators stay in the L1 cache while the
+ * samples stream past, four samples per pass (a quarter of the loads and
+ * stores of the accumulators); the order of the sums depends on the
+ * labelling only */
 static void class_sums(const double *xt, ptrdiff_t p, ptrdiff_t m,
-                       const int *cls, const int *pb, int small, double *acc,
-                       double *accq)
+                       const int *cls, const int *pb, int small, ptrdiff_t f0,
+                       ptrdiff_t f1, double *acc, double *accq)
 {
-  for (ptrdiff_t j0 = 0; j0 < p; j0 += BK_MAXT_BLOCK) {
-    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < p ? j0 + BK_MAXT_BLOCK : p;
+  for (ptrdiff_t j0 = f0; j0 < f1; j0 += BK_MAXT_BLOCK) {
+    const ptrdiff_t j1 = j0 + BK_MAXT_BLOCK < f1 ? j0 + BK_MAXT_BLOCK : f1;
     const double *q[4];
     int nq = 0;
     for (ptrdiff_t i = 0; i < m; i++) {
@@ -129,6 +132,60 @@ static void class_sums(const double *xt, ptrdiff_t p, ptrdiff_t m,
   }
 }
 
+/* The features per tile of bk_perm_stats(): the tile's columns of every
+ * sample (m x tile doubles, some 256 kB) stay in a core's L2 cache while the
+ * labellings of its thread pass over them; a multiple of 8 */
+static ptrdiff_t perm_tile(ptrdiff_t m)
+{
+  ptrdiff_t t = ((ptrdiff_t) 1 << 15) / (m > 0 ? m : 1);
+  t = t / 8 * 8;
+  return t < 64 ? 64 : t > BK_MAXT_BLOCK ? BK_MAXT_BLOCK : t;
+}
+
+/* What every labelling of bk_perm_stats() shares */
+typedef struct {
+  int stat, small;
+  const double *xt, *y, *tot, *totq;
+  ptrdiff_t p, m, n1, n2;
+  const int *cls, *perm;
+  double *out, *out2;
+} perm_job;
+
+/* the statistics of the features f0 .. f1 - 1 under labelling b; acc and
+ * accq: p doubles each, the thread's */
+static void perm_tile_stats(const perm_job *jb, ptrdiff_t b, ptrdiff_t f0,
+                            ptrdiff_t f1, double *acc, double *accq)
+{
+  const ptrdiff_t p = jb->p, m = jb->m;
+  const int *pb = jb->perm + m * b;
+  double *ob = jb->out + p * b;
+  for (ptrdiff_t j = f0; j < f1; j++) acc[j] = accq[j] = 0.0;
+  if (jb->stat == BK_PERM_PC) {
+    perm_correlations(jb->xt, p, m, jb->y, pb, f0, f1, acc);
+    for (ptrdiff_t j = f0; j < f1; j++) ob[j] = acc[j];
+    return;
+  }
+  class_sums(jb->xt, p, m, jb->cls, pb, jb->small, f0, f1, acc, accq);
+  const double dn1 = (double) jb->n1, dn2 = (double) jb->n2;
+  double *ob2 = jb->out2 ? jb->out2 + p * b : NULL;
+  for (ptrdiff_t j = f0; j < f1; j++) {
+    double s2, q2, s1, q1, aux = 0.0;
+    if (jb->small == 1) {
+      s2 = acc[j];
+      q2 = accq[j];
+      s1 = jb->tot[j] - s2;
+      q1 = jb->totq[j] - q2;
+    } else {
+      s1 = acc[j];
+      q1 = accq[j];
+      s2 = jb->tot[j] - s1;
+      q2 = jb->totq[j] - q1;
+    }
+    ob[j] = two_sample(jb->stat, s1, q1, dn1, s2, q2, dn2, m, &aux);
+    if (ob2) ob2[j] = aux;
+  }
+}
+
 void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
                    const int *cls, const double *y, const int *perm,
                    ptrdiff_t B, double *out, double *out2, double *work,
@@ -136,43 +193,42 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
 {
   (void) nthreads; /* used by the pragma only: unused without OpenMP */
   double *tot = work, *totq = work + p;
-  if (stat != BK_PERM_PC) feature_totals(xt, p, m, tot, totq);
   ptrdiff_t n2 = 0;
   if (stat != BK_PERM_PC)
     for (ptrdiff_t i = 0; i < m; i++) n2 += cls[i];
   const ptrdiff_t n1 = m - n2;
   /* sum the smaller class; the other is the total minus it */
-  const int small = n2 <= n1 ? 1 : 0;
+  const perm_job jb = {.stat = stat, .small = n2 <= n1 ? 1 : 0, .xt = xt,
+                       .y = y, .tot = tot, .totq = totq, .p = p, .m = m,
+                       .n1 = n1, .n2 = n2, .cls = cls, .perm = perm,
+                       .out = out, .out2 = out2};
+  const ptrdiff_t tile = perm_tile(m);
 
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && B > 1)
-  for (ptrdiff_t b = 0; b < B; b++) {
-    double *acc = work + 2 * p + 2 * p * bk_thread_id(), *accq = acc + p;
-    const int *pb = perm + m * b;
-    double *ob = out + p * b;
-    for (ptrdiff_t j = 0; j < p; j++) acc[j] = accq[j] = 0.0;
-    if (stat == BK_PERM_PC) {
-      perm_correlations(xt, p, m, y, pb, acc);
-      for (ptrdiff_t j = 0; j < p; j++) ob[j] = acc[j];
-      continue;
+  /* each thread its own run of labellings (as a static schedule), tile by
+   * tile of features: every labelling of the run passes over a tile while
+   * it is in the cache, so the threads read the data from their caches, not
+   * from memory. Each statistic is summed over the samples as one
+   * labelling at a time would: the tiles change no bit. */
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1 && B > 1)
+  {
+#ifdef _OPENMP
+    const ptrdiff_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+    const ptrdiff_t tid = 0, nt = 1;
+#endif
+    /* the totals first, tile by tile (each feature's sum over the samples
+     * in their order) */
+    if (stat != BK_PERM_PC) {
+#pragma omp for schedule(static)
+      for (ptrdiff_t f0 = 0; f0 < p; f0 += tile)
+        feature_totals(xt, p, m, f0, f0 + tile < p ? f0 + tile : p, tot, totq);
     }
-    class_sums(xt, p, m, cls, pb, small, acc, accq);
-    const double dn1 = (double) n1, dn2 = (double) n2;
-    double *ob2 = out2 ? out2 + p * b : NULL;
-    for (ptrdiff_t j = 0; j < p; j++) {
-      double s2, q2, s1, q1, aux = 0.0;
-      if (small == 1) {
-        s2 = acc[j];
-        q2 = accq[j];
-        s1 = tot[j] - s2;
-        q1 = totq[j] - q2;
-      } else {
-        s1 = acc[j];
-        q1 = accq[j];
-        s2 = tot[j] - s1;
-        q2 = totq[j] - q1;
-      }
-      ob[j] = two_sample(stat, s1, q1, dn1, s2, q2, dn2, m, &aux);
-      if (ob2) ob2[j] = aux;
+    const ptrdiff_t b0 = B * tid / nt, b1 = B * (tid + 1) / nt;
+    double *acc = work + 2 * p + 2 * p * tid, *accq = acc + p;
+    for (ptrdiff_t f0 = 0; f0 < p; f0 += tile) {
+      const ptrdiff_t f1 = f0 + tile < p ? f0 + tile : p;
+      for (ptrdiff_t b = b0; b < b1; b++)
+        perm_tile_stats(&jb, b, f0, f1, acc, accq);
     }
   }
 }
@@ -181,31 +237,40 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
                    const int *order, ptrdiff_t q, const double *thr,
                    int *raw, int *adj, int *work, int nthreads)
 {
+  (void) nthreads; /* used by the pragma only: unused without OpenMP */
   const ptrdiff_t per = p + q;
-  for (ptrdiff_t j = 0; j < per * nthreads; j++) work[j] = 0;
-
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && B > 1)
-  for (ptrdiff_t b = 0; b < B; b++) {
-    int *r = work + per * bk_thread_id(), *a = r + p;
-    const double *sb = stat + p * b;
-    /* raw: |T_b,j| >= |T_j| (thr holds |T_j| less a rounding allowance);
-     * a NaN statistic counts for nothing */
-    for (ptrdiff_t j = 0; j < p; j++) r[j] += fabs(sb[j]) >= thr[j];
-    /* step-down: successive maxima from the least significant feature up
-     * (Ge, Dudoit and Speed 2003, algorithm 4) */
-    double u = -INFINITY;
-    for (ptrdiff_t k = q - 1; k >= 0; k--) {
-      const double v = fabs(sb[order[k]]);
-      if (v > u) u = v;
-      a[k] += u >= thr[order[k]];
+  /* one region: each thread zeroes its counts, counts its labellings, and
+   * after the barrier the counts are summed feature by feature (integer
+   * sums: the same in any order) */
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1 && B > 1)
+  {
+#ifdef _OPENMP
+    const ptrdiff_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+    const ptrdiff_t tid = 0, nt = 1;
+#endif
+    int *r = work + per * tid, *a = r + p;
+    for (ptrdiff_t j = 0; j < per; j++) r[j] = 0;
+    for (ptrdiff_t b = B * tid / nt; b < B * (tid + 1) / nt; b++) {
+      const double *sb = stat + p * b;
+      /* raw: |T_b,j| >= |T_j| (thr holds |T_j| less a rounding allowance);
+       * a NaN statistic counts for nothing */
+      for (ptrdiff_t j = 0; j < p; j++) r[j] += fabs(sb[j]) >= thr[j];
+      /* step-down: successive maxima from the least significant feature up
+       * (Ge, Dudoit and Speed 2003, algorithm 4) */
+      double u = -INFINITY;
+      for (ptrdiff_t k = q - 1; k >= 0; k--) {
+        const double v = fabs(sb[order[k]]);
+        if (v > u) u = v;
+        a[k] += u >= thr[order[k]];
+      }
     }
-  }
-  /* integer sums: the same in any order */
-  for (ptrdiff_t j = 0; j < p; j++) raw[j] = 0;
-  for (ptrdiff_t k = 0; k < q; k++) adj[k] = 0;
-  for (int t = 0; t < nthreads; t++) {
-    const int *r = work + per * t, *a = r + p;
-    for (ptrdiff_t j = 0; j < p; j++) raw[j] += r[j];
-    for (ptrdiff_t k = 0; k < q; k++) adj[k] += a[k];
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (ptrdiff_t j = 0; j < per; j++) {
+      int c = 0;
+      for (ptrdiff_t t = 0; t < nt; t++) c += work[per * t + j];
+      if (j < p) raw[j] = c; else adj[j - p] = c;
+    }
   }
 }

@@ -165,6 +165,50 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
     rank[order[i]] = (int) (ns + nelim - i);
 }
 
+double bk_par_now(void)
+{
+#ifdef _OPENMP
+  return omp_get_wtime();
+#else
+  return 0.0;
+#endif
+}
+
+void bk_par_watch_init(bk_par_watch *w, int nthreads)
+{
+  *w = (bk_par_watch){.gate = BK_PAR_MIN_PAIRS};
+#ifdef _OPENMP
+  if (nthreads < 2) return;
+  /* the first region may start or wake the threads; the slowest of the
+   * next three decides */
+  double slowest = 0.0;
+  for (int i = 0; i < 4; i++) {
+    const double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(nthreads)
+    {
+      (void) 0;
+    }
+    if (i > 0) slowest = fmax(slowest, omp_get_wtime() - t0);
+  }
+  if (slowest <= BK_REGION_CHEAP) w->gate = BK_PAR_MIN_SCHED;
+#else
+  (void) nthreads;
+#endif
+}
+
+int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale)
+{
+  return nthreads > 1 && ops >= fmin(BK_PAR_MIN_PAIRS, scale * w->gate);
+}
+
+void bk_par_watched(bk_par_watch *w, double ops, double wall, double busy)
+{
+  if (ops >= BK_PAR_MIN_PAIRS || w->gate >= BK_PAR_MIN_PAIRS) return;
+  w->wall += wall;
+  w->busy += busy;
+  if (w->wall > w->busy) w->gate = BK_PAR_MIN_PAIRS;
+}
+
 /* One run of bk_schedule(): the scorer, the options, the result arrays,
  * the scratch (active, order and pick: d ints each; sortbuf) and the tick;
  * np counts the path's rows */
@@ -173,6 +217,7 @@ typedef struct {
   const bk_schedule_opts *o;
   int *rank, *iter, *active, *order, *pick;
   double *score, *path, *sortbuf;
+  bk_par_watch *par; /* the gate of the parallel regions */
   ptrdiff_t np;
   bk_tick_fn tick;
   void *tctx;
@@ -191,8 +236,13 @@ static void score_some(const sched_run *r, double sigma, const int *pick,
   bk_pacer *pace = r->o->pace;
   int chunk = 1;
   const double cost = sc->cost(sc->ctx, &chunk);
-  const int par = nthreads > 1 && cost > 0.0 &&
-                  (double) np * cost >= BK_PAR_MIN_PAIRS;
+  const double ops = (double) np * cost;
+  const int par = np > 1 && cost > 0.0 && bk_par_go(r->par, nthreads, ops, 1.0);
+  /* a few candidates still reach every thread */
+  if (par && (ptrdiff_t) chunk * nthreads * 2 > np) {
+    const ptrdiff_t c = np / (2 * (ptrdiff_t) nthreads);
+    chunk = c > 1 ? (int) c : 1;
+  }
   /* the candidates in groups of about BK_CHECK_OPS operations, an interrupt
    * check between groups (each candidate is scored on its own, so the
    * groups change no score) */
@@ -200,14 +250,26 @@ static void score_some(const sched_run *r, double sigma, const int *pick,
       bk_pace_group(pace, cost, np, (ptrdiff_t) nthreads * chunk);
   for (ptrdiff_t g0 = 0; g0 < np; g0 += group) {
     const ptrdiff_t g1 = g0 + group < np ? g0 + group : np;
+    const double t0 = par ? bk_par_now() : 0.0;
+    double busy = 0.0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(nthreads) if (par)
+#pragma omp parallel num_threads(nthreads) if (par) reduction(+ : busy)
 #endif
-    for (ptrdiff_t i = g0; i < g1; i++) {
-      double *e = sortbuf + 3 * (pick ? pick[i] : i);
-      e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
-                                  bk_thread_id());
+    {
+      const double s0 = par ? bk_par_now() : 0.0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, chunk) nowait
+#endif
+      for (ptrdiff_t i = g0; i < g1; i++) {
+        double *e = sortbuf + 3 * (pick ? pick[i] : i);
+        e[2] = e[0] = sc->score_one(sc->ctx, sigma, (ptrdiff_t) e[1], sgn,
+                                    bk_thread_id());
+      }
+      if (par) busy += bk_par_now() - s0;
     }
+    if (par)
+      bk_par_watched(r->par, (double) (g1 - g0) * cost, bk_par_now() - t0,
+                     busy);
     bk_pace(pace, (ptrdiff_t) ((double) (g1 - g0) * cost));
   }
   (void) par;
@@ -525,10 +587,12 @@ ptrdiff_t bk_schedule(const bk_scorer *sc, ptrdiff_t d,
                       int *iter, double *path, double *sortbuf, int *iwork,
                       int *fail, bk_tick_fn tick, void *tctx)
 {
+  bk_par_watch par;
+  bk_par_watch_init(&par, o->nthreads);
   sched_run r = {.sc = sc, .o = o, .rank = rank, .iter = iter,
                  .active = iwork, .order = iwork + d, .pick = iwork + 2 * d,
                  .score = score, .path = path, .sortbuf = sortbuf, .np = 0,
-                 .tick = tick, .tctx = tctx};
+                 .tick = tick, .tctx = tctx, .par = &par};
   for (ptrdiff_t j = 0; j < d; j++) {
     rank[j] = 0;
     score[j] = NAN;

@@ -81,7 +81,48 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * (scorer_clinical.c) and the ridge-regression kernel (ridge.c). */
 
 /* BK_PAR_MIN_PAIRS (common.h): the schedule scores candidates in parallel
- * when their number times the scorer's cost reaches it. */
+ * when their number times the scorer's cost reaches it -- or, where a
+ * parallel region is cheap now, BK_PAR_MIN_SCHED (bk_par_gate()). */
+
+/* The operations from which the schedule's regions (several per iteration:
+ * scoring, screening, the update of the set) go parallel where starting
+ * them is cheap: some 20 microseconds of one core's work (2^14 pairs of the
+ * exact pass at about 1.4 ns each). On an idle machine a region of warm
+ * OpenMP threads costs a few microseconds, so a golub-sized iteration (a
+ * few hundred microseconds in all) can use many cores; on a busy one a
+ * region waits for threads whose cores other processes hold (65 to 600
+ * microseconds a region on a loaded 2-core machine), and the gate is
+ * BK_PAR_MIN_PAIRS, as for the rest of the core. */
+#define BK_PAR_MIN_SCHED 16384.0
+/* A region whose threads start and join within this (seconds) is cheap */
+#define BK_REGION_CHEAP 25e-6
+
+/* The gate of a selection's parallel regions, watched: where the threads
+ * are cheap to start at first (bk_par_watch_init(): an empty region timed
+ * four times, the first may start the threads, each of the last three
+ * within BK_REGION_CHEAP) the regions below BK_PAR_MIN_PAIRS go parallel
+ * from BK_PAR_MIN_SCHED; the wall time of those small regions and the time
+ * their threads were busy are summed (bk_par_watched()), and once the wall
+ * time exceeds the busy time (the threads cost more than one thread would
+ * have taken: the machine has become busy; a region that waits for a
+ * thread whose core another process holds loses at once) the gate is
+ * BK_PAR_MIN_PAIRS for the rest of the run. It decides only where work runs: results are the
+ * same bits for any gate and any number of threads. */
+typedef struct {
+  double gate;       /* the gate now (operations) */
+  double wall, busy; /* sums over the small regions run so far (seconds) */
+} bk_par_watch;
+
+void bk_par_watch_init(bk_par_watch *w, int nthreads);
+/* whether a region of ops operations, weighted by scale (the cost of its
+ * operation relative to a pair of the exact pass), runs in parallel on
+ * nthreads threads */
+int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale);
+/* after a parallel region of ops operations: its wall time and the sum of
+ * its threads' busy times */
+void bk_par_watched(bk_par_watch *w, double ops, double wall, double busy);
+/* seconds on a monotone clock (0 without OpenMP, where nothing is watched) */
+double bk_par_now(void);
 
 /* A scorer: ctx and the hooks the schedule calls, on the main thread except
  * score_one. "The set" is the scorer's current feature set: all d features

@@ -54,6 +54,7 @@ typedef struct {
   add4_fn add4;      /* update_Q's loop over four columns */
   bk_series_round sr; /* the screen's iteration (M formed by its first call) */
   bk_pacer *pace;    /* checks between groups of update_Q()'s columns */
+  bk_par_watch par;  /* the gate of its parallel regions */
 } pairs_state;
 BK_SCORER_FITS(pairs_state);
 
@@ -167,6 +168,51 @@ static add4_fn pick_add4(int simd)
 
 #define UPDATE_ROWS 16
 
+/* update_cols() on the rows rlo .. rhi - 1 */
+static void update_rows(const pairs_state *st, double *Q, const int *cols,
+                        ptrdiff_t ncols, double sgn, int clamp, ptrdiff_t rlo,
+                        ptrdiff_t rhi)
+{
+  const ptrdiff_t m = st->m;
+  const double *x = st->x;
+  const int dist = st->dist;
+  ptrdiff_t c = 0;
+  if (dist) {
+    /* four columns per pass over q: the same sums in the same order as
+     * one column at a time, with a quarter of the loads and stores of q */
+    for (; c + 4 <= ncols; c += 4) {
+      for (ptrdiff_t r = rlo; r < rhi; r++) {
+        const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+        if (b == 0) continue;
+        st->add4(Q + st->pair0[k] + PAIRS(b), x + m * cols[c] + r0,
+                 x + m * cols[c + 1] + r0, x + m * cols[c + 2] + r0,
+                 x + m * cols[c + 3] + r0, b, sgn);
+      }
+    }
+  }
+  for (ptrdiff_t r = rlo; r < rhi; r++) {
+    const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
+    if (b == 0) continue;
+    double *q = Q + st->pair0[k] + PAIRS(b);
+    for (ptrdiff_t cc = c; cc < ncols; cc++) {
+      const double *xj = x + m * cols[cc] + r0;
+      const double xb = xj[b];
+      if (dist) {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < b; a++) {
+          double u = xj[a] - xb;
+          q[a] += sgn * (u * u);
+        }
+      } else {
+        BK_SIMD
+        for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
+      }
+    }
+    if (clamp && dist && sgn < 0)
+      for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
+  }
+}
+
 /* Q += sgn * sum over the columns cols of q_j: the update when features
  * leave (sgn = -1) or join (sgn = +1) the set. The columns of the packed
  * triangles (one per row of x, within its block) are independent, so they
@@ -175,63 +221,45 @@ static void update_cols(pairs_state *st, double *Q, const int *cols,
                         ptrdiff_t ncols, double sgn, int clamp)
 {
   const ptrdiff_t m = st->m;
-  const double *x = st->x;
-  const int dist = st->dist, nthreads = st->nthreads;
-  const int par = nthreads > 1 && (double) ncols * (double) st->pair0[st->nblk] >=
-                                      BK_PAR_MIN_PAIRS;
+  const int nthreads = st->nthreads;
+  /* an update's pair operation costs about a third of a scored pair's */
+  const double ops = (double) ncols * (double) st->pair0[st->nblk];
+  const int par = bk_par_go(&st->par, nthreads, ops, 2.0);
   /* rows in chunks of UPDATE_ROWS: a chunk's pairs stay in cache while
    * every column passes over them (the column-by-column sums of each pair
-   * are in the same order for any chunking) */
-  const ptrdiff_t nchunk = (m + UPDATE_ROWS - 1) / UPDATE_ROWS;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (par)
-#endif
-  for (ptrdiff_t ch = 0; ch < nchunk; ch++) {
-    const ptrdiff_t rlo = ch * UPDATE_ROWS,
-                    rhi = rlo + UPDATE_ROWS < m ? rlo + UPDATE_ROWS : m;
-    ptrdiff_t c = 0;
-    if (dist) {
-      /* four columns per pass over q: the same sums in the same order as
-       * one column at a time, with a quarter of the loads and stores of q */
-      for (; c + 4 <= ncols; c += 4) {
-        for (ptrdiff_t r = rlo; r < rhi; r++) {
-          const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
-          if (b == 0) continue;
-          st->add4(Q + st->pair0[k] + PAIRS(b), x + m * cols[c] + r0,
-                   x + m * cols[c + 1] + r0, x + m * cols[c + 2] + r0,
-                   x + m * cols[c + 3] + r0, b, sgn);
-        }
-      }
-    }
-    for (ptrdiff_t r = rlo; r < rhi; r++) {
-      const ptrdiff_t k = block_of(st, r), r0 = st->row0[k], b = r - r0;
-      if (b == 0) continue;
-      double *q = Q + st->pair0[k] + PAIRS(b);
-      for (ptrdiff_t cc = c; cc < ncols; cc++) {
-        const double *xj = x + m * cols[cc] + r0;
-        const double xb = xj[b];
-        if (dist) {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a < b; a++) {
-            double u = xj[a] - xb;
-            q[a] += sgn * (u * u);
-          }
-        } else {
-          BK_SIMD
-          for (ptrdiff_t a = 0; a < b; a++) q[a] += sgn * (xj[a] * xb);
-        }
-      }
-      if (clamp && dist && sgn < 0)
-        for (ptrdiff_t a = 0; a < b; a++) q[a] = q[a] > 0.0 ? q[a] : 0.0;
-    }
+   * are in the same order for any chunking); in parallel, at least four
+   * chunks per thread, the last rows (the most pairs) first, so that the
+   * threads finish together */
+  ptrdiff_t rows = UPDATE_ROWS;
+  if (par && rows * 4 * nthreads > m) {
+    rows = m / (4 * (ptrdiff_t) nthreads);
+    if (rows < 1) rows = 1;
   }
-  if (!dist) {
+  const ptrdiff_t nchunk = (m + rows - 1) / rows;
+  const double t0 = par ? bk_par_now() : 0.0;
+  double busy = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads) if (par) reduction(+ : busy)
+#endif
+  {
+    const double s0 = par ? bk_par_now() : 0.0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1) nowait
+#endif
+    for (ptrdiff_t i = 0; i < nchunk; i++) {
+      const ptrdiff_t rlo = (nchunk - 1 - i) * rows;
+      update_rows(st, Q, cols, ncols, sgn, clamp, rlo,
+                  rlo + rows < m ? rlo + rows : m);
+    }
+    if (par) busy += bk_par_now() - s0;
+  }
+  if (par) bk_par_watched(&st->par, ops, bk_par_now() - t0, busy);
+  if (!st->dist) {
     for (ptrdiff_t c = 0; c < ncols; c++) {
-      const double *xj = x + m * cols[c];
+      const double *xj = st->x + m * cols[c];
       for (ptrdiff_t a = 0; a < m; a++) st->Qd[a] += sgn * xj[a] * xj[a];
     }
   }
-  (void) par;
 }
 
 /* update_cols() in groups of columns of about BK_CHECK_OPS pair updates,
@@ -528,8 +556,11 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
   const bk_series_round sr = st->sr;
   double *scratch = byterms + st->d;
   const int nthreads = st->nthreads;
-  const int par = nthreads > 1 && (double) n * (double) P >= BK_PAR_MIN_PAIRS;
+  /* a candidate-pair of the screen costs a fraction of a scored one's */
+  const int par = bk_par_go(&st->par, nthreads, (double) n * (double) P, 4.0);
   const ptrdiff_t ng = n1 / 4, nunits = ng + (n - 4 * ng);
+  /* a few units still reach every thread */
+  const int chunk = nunits >= 8 * (ptrdiff_t) nthreads ? 4 : 1;
   /* the units in groups of about BK_CHECK_OPS operations (a unit: up to
    * four candidates of a few passes over the pairs), an interrupt check
    * between groups; each unit writes its own candidates' intervals */
@@ -537,23 +568,36 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
                                         4 * (ptrdiff_t) nthreads);
   for (ptrdiff_t u0 = 0; u0 < nunits; u0 += group) {
     const ptrdiff_t u1 = u0 + group < nunits ? u0 + group : nunits;
+    const double t0 = par ? bk_par_now() : 0.0;
+    double busy = 0.0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads) if (par)
+#pragma omp parallel num_threads(nthreads) if (par) reduction(+ : busy)
 #endif
-    for (ptrdiff_t u = u0; u < u1; u++) {
-      double *pw = scratch + BK_SERIES_STRIDE(m) * bk_thread_id();
-      if (u < ng) {
-        screen_four(st, &sr, byterms + 4 * u, fstats, pw, sortbuf);
-      } else {
-        const ptrdiff_t at = 4 * ng + (u - ng);
-        const double v = byterms[at], c = floor(v);
-        screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
-                   fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
+    {
+      const double s0 = par ? bk_par_now() : 0.0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, chunk) nowait
+#endif
+      for (ptrdiff_t u = u0; u < u1; u++) {
+        double *pw = scratch + BK_SERIES_STRIDE(m) * bk_thread_id();
+        if (u < ng) {
+          screen_four(st, &sr, byterms + 4 * u, fstats, pw, sortbuf);
+        } else {
+          const ptrdiff_t at = 4 * ng + (u - ng);
+          const double v = byterms[at], c = floor(v);
+          screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
+                     fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
+        }
       }
+      if (par) busy += bk_par_now() - s0;
     }
+    if (par)
+      bk_par_watched(&st->par, (double) n * (double) P, bk_par_now() - t0,
+                     busy);
     bk_pace(st->pace, 4 * P * (u1 - u0));
   }
   (void) par;
+  (void) chunk;
   return 1;
 }
 
@@ -604,6 +648,7 @@ bk_scorer bk_pairs_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
       .pass = bk_pick_gauss_pass(0, o->simd), .maxrange2 = max_range2(x, m, d),
       .simd = o->simd, .nthreads = o->nthreads, .series = o->series,
       .add4 = pick_add4(o->simd), .pace = o->pace};
+  bk_par_watch_init(&st->par, o->nthreads);
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
   if (o->series)

@@ -132,6 +132,28 @@ test_that("1 and 2 threads and any batch size give identical results", {
   }
 })
 
+test_that("a feature's statistics do not depend on the others, for 1 and 2 threads", {
+  # 1,100 features of 40 samples: two tiles of features in C
+  set.seed(7)
+  x <- matrix(rnorm(40 * 1100), 40, 1100)
+  y <- factor(rep(c("a", "b"), c(15, 25)))
+  perm <- cbind(seq_len(40), replicate(6, sample.int(40)))
+  cols <- c(1:30, 800:840, 1070:1100)
+  for (method in c("t", "pc")) {
+    yy <- if (method == "pc") x[, 1] + rnorm(40) else y
+    full <- perm_stats(perm_problem(x, yy, method, FALSE), perm, 1L)
+    expect_identical(perm_stats(perm_problem(x, yy, method, FALSE), perm, 2L), full,
+                     label = method)
+    part <- perm_stats(perm_problem(x[, cols], yy, method, FALSE), perm, 1L)
+    expect_identical(full[cols, ], part, label = method)
+  }
+  run <- function(threads) {
+    set.seed(11)
+    maxt_run(x, y, "t", FALSE, 101L, threads, batch = 40L)
+  }
+  expect_identical(run(2L), run(1L))
+})
+
 test_that("the labellings come from the caller's RNG: same seed, same result", {
   d <- perm_data()
   set.seed(3)
