@@ -152,12 +152,14 @@ screen_pairs <- function(pr, x) {
   # genes that each differ between the classes differs too, and every pair
   # of strong genes would be an "interaction"; under a design, also without
   # its part along the covariates and blocks (P g: P centres too)
+  # (the column passes in C, src/screen.c: sweep(), tanh(1.5 * g) and the
+  # products of pairs in their very operations, without their temporaries)
   less <- function(g) {
-    g <- if (is.null(pr$design)) sweep(g, 2L, colMeans(g)) else design_residuals(pr$design, g)
+    g <- if (is.null(pr$design)) .Call(C_centre_columns, g) else design_residuals(pr$design, g)
     g - f$vectors %*% crossprod(f$vectors, g)
   }
   xl <- less(x)
-  xb <- less(tanh(1.5 * xl))
+  xb <- less(.Call(C_bounded_columns, xl))
   n <- min(screen_candidates, p * (p - 1) / 2)
   # the candidates by the product's screen alone (the 5,000th of 8e7 null
   # pairs is near chi-square 16, far below an XOR's, about 40 at m = 100):
@@ -165,13 +167,14 @@ screen_pairs <- function(pr, x) {
   cand <- screen_candidate_pairs(xl, f, n, pr$threads)
   scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, kernel_linear(),
                                 screen_label(pr, kernel_y), "biased", pr$threads)
-  lin <- scorer(xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE])
-  bnd <- scorer(xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE])
-  lin$p_value <- screen_recheck(pr, xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE],
-                                kernel_linear(), pr$y, kernel_y, lin$p_value,
+  # the product genes x_i o x_j of the candidates (as xl[, i] * xl[, j])
+  zl <- .Call(C_column_products, xl, cand$i, cand$j)
+  lin <- scorer(zl)
+  lin$p_value <- screen_recheck(pr, zl, kernel_linear(), pr$y, kernel_y, lin$p_value,
                                 n = p * (p - 1) / 2)
-  bnd$p_value <- screen_recheck(pr, xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE],
-                                kernel_linear(), pr$y, kernel_y, bnd$p_value,
+  zb <- .Call(C_column_products, xb, cand$i, cand$j)
+  bnd <- scorer(zb)
+  bnd$p_value <- screen_recheck(pr, zb, kernel_linear(), pr$y, kernel_y, bnd$p_value,
                                 n = p * (p - 1) / 2)
   pv <- pmin(1, 2 * pmin(lin$p_value, bnd$p_value))
   adj <- stats::p.adjust(pv, "BH", n = p * (p - 1) / 2)
@@ -263,8 +266,9 @@ screen_label_factor <- function(W, factor = NULL) {
 # the ratio. Its float32 ranking decides only which pairs are tested exactly;
 # it is identical for every thread count.
 screen_candidate_pairs <- function(x, f, n, threads) {
-  q <- sqrt(colSums(x^4))
-  xs <- x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x))  # a constant gene (q = 0) stays 0
+  # x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)),
+  # in one pass in C (src/screen.c); a constant gene (q = 0) stays 0
+  xs <- .Call(C_pair_scale_columns, x)
   top <- pair_top_lowrank(xs, f$vectors, f$values, n, threads)
   data.frame(i = top$i, j = top$j, ratio = top$score)
 }
