@@ -59,6 +59,7 @@ SEXP C_centre_columns(SEXP x);
 SEXP C_bounded_columns(SEXP x);
 SEXP C_pair_scale_columns(SEXP x);
 SEXP C_column_products(SEXP x, SEXP i, SEXP j);
+SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
@@ -115,6 +116,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_bounded_columns", (DL_FUNC) &C_bounded_columns, 1},
   {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 1},
   {"C_column_products", (DL_FUNC) &C_column_products, 3},
+  {"C_gamma_upper_tail", (DL_FUNC) &C_gamma_upper_tail, 2},
   {NULL, NULL, 0}
 };
 

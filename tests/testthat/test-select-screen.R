@@ -152,3 +152,15 @@ test_that("the screen's column passes in C are the R expressions they replace, b
   expect_error(.Call(bahsic:::C_column_products, x, 7L, 1L), "outside the 6 columns")
   expect_error(.Call(bahsic:::C_column_products, x, 1L, c(1L, 2L)), "same length")
 })
+
+test_that("the gamma upper tails in C are stats::pgamma()'s, NA where the test is undefined", {
+  z <- c(0, 0.5, 3, 40, 1e3, Inf, NA, NaN, 2, 2)
+  shape <- c(1, 0.3, 2.5, 4, 7, 2, 2, 2, NaN, 1e-3)
+  ok <- !is.nan(shape)
+  want <- rep(NA_real_, length(z))
+  want[ok] <- stats::pgamma(z[ok], shape = shape[ok], lower.tail = FALSE)
+  expect_identical(.Call(bahsic:::C_gamma_upper_tail, z, shape), want)
+  expect_warning(got <- .Call(bahsic:::C_gamma_upper_tail, 1, -1), "NaNs produced")
+  expect_identical(got, suppressWarnings(stats::pgamma(1, -1, lower.tail = FALSE)))
+  expect_error(.Call(bahsic:::C_gamma_upper_tail, 1, c(1, 2)), "same length")
+})
