@@ -134,9 +134,12 @@ check_selection_features <- function(features) {
     stop("'features$contribution' must be numeric (NA allowed).", call. = FALSE)
   }
   features$rank <- rank
-  features$score <- ifelse(ranked, score, NA_real_)
+  score[!ranked] <- NA_real_
+  features$score <- score
   features$iteration <- iteration
-  features$contribution <- ifelse(ranked, as.double(contribution), NA_real_)
+  contribution <- as.double(contribution)
+  contribution[!ranked] <- NA_real_
+  features$contribution <- contribution
   rownames(features) <- NULL
   need <- c(need, "contribution")
   features[c(need, setdiff(names(features), need))]
