@@ -179,6 +179,8 @@ check_selection_path <- function(path) {
 
 # Integer-valued numbers (or all NA) -> integer, else an error naming `arg`.
 as_whole <- function(value, arg) {
+  # (a plain integer vector, as the selectors hand in, is returned as it is)
+  if (is.integer(value) && is.null(attributes(value))) return(value)
   if (is.logical(value) && all(is.na(value))) return(rep(NA_integer_, length(value)))
   if (!is.numeric(value) || any(is.infinite(value)) ||
       any(value != round(value), na.rm = TRUE) ||
