@@ -205,11 +205,9 @@ feature_p_values <- function(b, opts, test, constant) {
   if (!is.null(test$perms)) opts <- c(opts, test[c("Wt", "perms")])
   out <- .Call(C_feature_hsic_test, b, opts)
   p <- if (is.null(test$perms)) {
-    # NaN shape: fewer than 4 samples, or a constant kernel
-    ok <- !is.nan(out$shape)
-    p <- rep(NA_real_, ncol(b))
-    p[ok] <- stats::pgamma(out$z[ok], shape = out$shape[ok], lower.tail = FALSE)
-    p
+    # NaN shape: fewer than 4 samples, or a constant kernel (NA); the upper
+    # tails in C (src/gamma_call.c), as stats::pgamma(lower.tail = FALSE)
+    .Call(C_gamma_upper_tail, out$z, out$shape)
   } else {
     (1 + out$count) / (1 + ncol(test$perms))
   }

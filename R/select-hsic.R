@@ -613,10 +613,14 @@ select_opts <- function(method, pr, k, args) {
 # The shared result class from the loop's ranks, scores and path.
 select_result <- function(method, pr, k, res, args, call, screen = NULL) {
   kernel <- if (is_ridge(k$kernel)) res$kernel else k$kernel
-  features <- data.frame(feature = pr$features,
-                         rank = ifelse(res$rank > 0L, res$rank, NA_integer_),
-                         score = ifelse(is.nan(res$score), NA_real_, res$score),
-                         iteration = ifelse(res$iteration > 0L, res$iteration, NA_integer_),
+  # (the loop's 0 and NaN for "none" made NA; by index, without ifelse()'s copies)
+  na_where <- function(v, none) {
+    v[none] <- NA
+    v
+  }
+  features <- data.frame(feature = pr$features, rank = na_where(res$rank, res$rank <= 0L),
+                         score = na_where(res$score, is.nan(res$score)),
+                         iteration = na_where(res$iteration, res$iteration <= 0L),
                          stringsAsFactors = FALSE)
   path <- as.data.frame(res$path)
   names(path) <- c("iteration", "n_features", "hsic", "sigma")

@@ -121,10 +121,6 @@ screen_genes <- function(pr, x, kernel) {
 # heavy-tailed; the bounded one keeps its sign pattern and loses the tails).
 screen_pairs <- function(pr, x) {
   p <- ncol(x)
-  empty <- data.frame(feature1 = character(), feature2 = character(), index1 = integer(),
-                      index2 = integer(), interaction = numeric(),
-                      interaction_bounded = numeric(), p_value = numeric(),
-                      adj_p_value = numeric(), stringsAsFactors = FALSE)
   # a numeric outcome is compared with the product gene linearly (its Gaussian
   # label kernel at the median width flattens the tails, where a product's
   # signal is); classes and a censored survival outcome (its log-rank scores,
@@ -146,18 +142,20 @@ screen_pairs <- function(pr, x) {
   } else {
     screen_label_factor(pr$W)
   }
-  if (p < 2L || is.null(f)) return(empty)
+  if (p < 2L || is.null(f)) return(screen_no_pairs())
   # each gene without its part along the outcome's label features (class
   # means, a numeric outcome's linear trend): otherwise the product of two
   # genes that each differ between the classes differs too, and every pair
   # of strong genes would be an "interaction"; under a design, also without
   # its part along the covariates and blocks (P g: P centres too)
+  # (the column passes in C, src/screen.c: sweep(), tanh(1.5 * g) and the
+  # products of pairs in their very operations, without their temporaries)
   less <- function(g) {
-    g <- if (is.null(pr$design)) sweep(g, 2L, colMeans(g)) else design_residuals(pr$design, g)
+    g <- if (is.null(pr$design)) .Call(C_centre_columns, g) else design_residuals(pr$design, g)
     g - f$vectors %*% crossprod(f$vectors, g)
   }
   xl <- less(x)
-  xb <- less(tanh(1.5 * xl))
+  xb <- less(.Call(C_bounded_columns, xl))
   n <- min(screen_candidates, p * (p - 1) / 2)
   # the candidates by the product's screen alone (the 5,000th of 8e7 null
   # pairs is near chi-square 16, far below an XOR's, about 40 at m = 100):
@@ -165,23 +163,32 @@ screen_pairs <- function(pr, x) {
   cand <- screen_candidate_pairs(xl, f, n, pr$threads)
   scorer <- kernel_block_scorer(pr$y, pr$m, screen_score_method, kernel_linear(),
                                 screen_label(pr, kernel_y), "biased", pr$threads)
-  lin <- scorer(xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE])
-  bnd <- scorer(xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE])
-  lin$p_value <- screen_recheck(pr, xl[, cand$i, drop = FALSE] * xl[, cand$j, drop = FALSE],
-                                kernel_linear(), pr$y, kernel_y, lin$p_value,
+  # the product genes x_i o x_j of the candidates (as xl[, i] * xl[, j])
+  zl <- .Call(C_column_products, xl, cand$i, cand$j)
+  lin <- scorer(zl)
+  lin$p_value <- screen_recheck(pr, zl, kernel_linear(), pr$y, kernel_y, lin$p_value,
                                 n = p * (p - 1) / 2)
-  bnd$p_value <- screen_recheck(pr, xb[, cand$i, drop = FALSE] * xb[, cand$j, drop = FALSE],
-                                kernel_linear(), pr$y, kernel_y, bnd$p_value,
+  zb <- .Call(C_column_products, xb, cand$i, cand$j)
+  bnd <- scorer(zb)
+  bnd$p_value <- screen_recheck(pr, zb, kernel_linear(), pr$y, kernel_y, bnd$p_value,
                                 n = p * (p - 1) / 2)
   pv <- pmin(1, 2 * pmin(lin$p_value, bnd$p_value))
   adj <- stats::p.adjust(pv, "BH", n = p * (p - 1) / 2)
   hit <- which(!is.na(adj) & adj <= screen_level)
-  if (!length(hit)) return(empty)
+  if (!length(hit)) return(screen_no_pairs())
   hit <- hit[order(adj[hit], pv[hit], cand$i[hit], cand$j[hit])]
   data.frame(feature1 = pr$features[cand$i[hit]], feature2 = pr$features[cand$j[hit]],
              index1 = cand$i[hit], index2 = cand$j[hit], interaction = lin$score[hit],
              interaction_bounded = bnd$score[hit], p_value = pv[hit], adj_p_value = adj[hit],
              stringsAsFactors = FALSE, row.names = NULL)
+}
+
+# The pairs' table without a row (made only when needed: a data frame costs
+# more than the screen's other steps on small data).
+screen_no_pairs <- function() {
+  data.frame(feature1 = character(), feature2 = character(), index1 = integer(),
+             index2 = integer(), interaction = numeric(), interaction_bounded = numeric(),
+             p_value = numeric(), adj_p_value = numeric(), stringsAsFactors = FALSE)
 }
 
 # Within small strata (pairs, a patient's samples; screen_recheck_size) the screen's one-pass gamma
@@ -263,10 +270,11 @@ screen_label_factor <- function(W, factor = NULL) {
 # the ratio. Its float32 ranking decides only which pairs are tested exactly;
 # it is identical for every thread count.
 screen_candidate_pairs <- function(x, f, n, threads) {
-  q <- sqrt(colSums(x^4))
-  xs <- x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x))  # a constant gene (q = 0) stays 0
+  # x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)),
+  # in one pass in C (src/screen.c); a constant gene (q = 0) stays 0
+  xs <- .Call(C_pair_scale_columns, x)
   top <- pair_top_lowrank(xs, f$vectors, f$values, n, threads)
-  data.frame(i = top$i, j = top$j, ratio = top$score)
+  list(i = top$i, j = top$j, ratio = top$score)
 }
 
 # BAHSIC on the seeds (ranked first) and on the other genes (after them),
@@ -275,7 +283,7 @@ screen_candidate_pairs <- function(x, f, n, threads) {
 # q < s seeds, else the others' at q - s.
 run_seeded <- function(method, pr, k, args, seeds) {
   s <- length(seeds)
-  rest <- setdiff(seq_len(pr$p), seeds)
+  rest <- seq_len(pr$p)[-seeds] # (seeds: sorted, unique, not empty)
   q <- args$n_features
   n_seeds <- if (!is.null(q) && q < s) q
   n_rest <- if (!is.null(q) && q > s) q - s
@@ -300,16 +308,17 @@ run_seeded <- function(method, pr, k, args, seeds) {
   offset <- 0L
   if (length(rest)) {
     first <- part(rest, n_rest)
-    rank[rest] <- ifelse(first$rank > 0L, first$rank + s, 0L)
+    ranked <- first$rank > 0L
+    rank[rest] <- first$rank + s * ranked
     score[rest] <- first$score
     iteration[rest] <- first$iteration
-    path <- as.matrix(as.data.frame(first$path))
+    path <- first$path # (C_select's: a double matrix, as are the seeds')
     offset <- max(path[, 1L], 0)
   }
   rank[seeds] <- second$rank
   score[seeds] <- second$score
-  iteration[seeds] <- ifelse(second$iteration > 0L, second$iteration + offset, 0L)
-  p2 <- as.matrix(as.data.frame(second$path))
+  iteration[seeds] <- second$iteration + offset * (second$iteration > 0L)
+  p2 <- second$path
   p2[, 1L] <- p2[, 1L] + offset
   progress_finish(bar)
   list(rank = rank, score = score, iteration = iteration,

@@ -134,9 +134,12 @@ check_selection_features <- function(features) {
     stop("'features$contribution' must be numeric (NA allowed).", call. = FALSE)
   }
   features$rank <- rank
-  features$score <- ifelse(ranked, score, NA_real_)
+  score[!ranked] <- NA_real_
+  features$score <- score
   features$iteration <- iteration
-  features$contribution <- ifelse(ranked, as.double(contribution), NA_real_)
+  contribution <- as.double(contribution)
+  contribution[!ranked] <- NA_real_
+  features$contribution <- contribution
   rownames(features) <- NULL
   need <- c(need, "contribution")
   features[c(need, setdiff(names(features), need))]
@@ -176,6 +179,8 @@ check_selection_path <- function(path) {
 
 # Integer-valued numbers (or all NA) -> integer, else an error naming `arg`.
 as_whole <- function(value, arg) {
+  # (a plain integer vector, as the selectors hand in, is returned as it is)
+  if (is.integer(value) && is.null(attributes(value))) return(value)
   if (is.logical(value) && all(is.na(value))) return(rep(NA_integer_, length(value)))
   if (!is.numeric(value) || any(is.infinite(value)) ||
       any(value != round(value), na.rm = TRUE) ||

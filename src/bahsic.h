@@ -27,6 +27,7 @@
  *   ranks.h      per-feature rank sums: Wilcoxon, Kruskal-Wallis (ranks.c)
  *   pairtop.h    the float32 screen of all pairs of features (pairtop.c)
  *   pairscore.h  the exact scores and tests of candidate pairs (pairscore.c)
+ *   screen.h     the column passes of bahsic()'s screen (screen.c)
  *
  * The glue (*_call.c) includes glue.h (R's headers and what the glue
  * shares) and the core headers of the entry points it calls.
@@ -52,5 +53,6 @@
 #include "ranks.h"
 #include "pairtop.h"
 #include "pairscore.h"
+#include "screen.h"
 
 #endif

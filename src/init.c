@@ -56,6 +56,11 @@ SEXP C_rank_sums(SEXP x, SEXP opts);
 SEXP C_pair_top(SEXP x, SEXP W, SEXP opts);
 SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts);
 SEXP C_pair_top_bytes(SEXP opts);
+SEXP C_centre_columns(SEXP x);
+SEXP C_bounded_columns(SEXP x);
+SEXP C_pair_scale_columns(SEXP x);
+SEXP C_column_products(SEXP x, SEXP i, SEXP j);
+SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
@@ -109,6 +114,11 @@ static const R_CallMethodDef call_methods[] = {
   {"C_pair_top", (DL_FUNC) &C_pair_top, 3},
   {"C_pair_top_lowrank", (DL_FUNC) &C_pair_top_lowrank, 3},
   {"C_pair_top_bytes", (DL_FUNC) &C_pair_top_bytes, 1},
+  {"C_centre_columns", (DL_FUNC) &C_centre_columns, 1},
+  {"C_bounded_columns", (DL_FUNC) &C_bounded_columns, 1},
+  {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 1},
+  {"C_column_products", (DL_FUNC) &C_column_products, 3},
+  {"C_gamma_upper_tail", (DL_FUNC) &C_gamma_upper_tail, 2},
   {NULL, NULL, 0}
 };
 

@@ -41,7 +41,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fuzz_dir="$root/tools/fuzz"
 seconds=${FUZZ_SECONDS:-60}
-core_sources=(scale gram hsic pace pairs select schedule scorer_pairs scorer_rff scorer_ichol scorer_clinical series width clinical scores checks randsel lowrank ridge pairtop)
+core_sources=(scale gram hsic pace pairs select schedule scorer_pairs scorer_rff scorer_ichol scorer_clinical series width clinical scores checks randsel lowrank ridge pairtop screen)
 
 log() { echo "[fuzz.sh] $*"; }
 

@@ -130,3 +130,37 @@ test_that("screen applies where it can; asked for elsewhere it is an error that 
   expect_error(bahsic(d$x, d$y, screen = NA), "'screen' must be \"nonlinear\"")
   expect_error(fohsic(d$x, d$y, screen = "none"), "fohsic\\(\\) has no argument 'screen'")
 })
+
+test_that("the screen's column passes in C are the R expressions they replace, bit for bit", {
+  set.seed(7)
+  x <- matrix(rnorm(9 * 6, sd = 3), 9, dimnames = list(paste0("s", 1:9), paste0("g", 1:6)))
+  x[, 2] <- 0            # a constant gene: q = 0, kept at 0
+  x[1:3, 3] <- c(1, -1, 0)  # the special cases of R's `^`
+  x[, 4] <- x[, 4] * 1e-150 # tiny values
+  expect_identical(.Call(bahsic:::C_centre_columns, x), sweep(x, 2L, colMeans(x)))
+  expect_identical(.Call(bahsic:::C_bounded_columns, x), tanh(1.5 * x))
+  q <- sqrt(colSums(x^4))
+  expect_identical(.Call(bahsic:::C_pair_scale_columns, x),
+                   x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)))
+  i <- c(1L, 6L, 3L, 3L)
+  j <- c(2L, 5L, 3L, 6L)
+  expect_identical(.Call(bahsic:::C_column_products, x, i, j), x[, i] * x[, j])
+  expect_identical(.Call(bahsic:::C_column_products, x, integer(), integer()),
+                   x[, integer()] * x[, integer()])
+  y <- unname(x)
+  expect_identical(.Call(bahsic:::C_column_products, y, i, j), y[, i] * y[, j])
+  expect_error(.Call(bahsic:::C_column_products, x, 7L, 1L), "outside the 6 columns")
+  expect_error(.Call(bahsic:::C_column_products, x, 1L, c(1L, 2L)), "same length")
+})
+
+test_that("the gamma upper tails in C are stats::pgamma()'s, NA where the test is undefined", {
+  z <- c(0, 0.5, 3, 40, 1e3, Inf, NA, NaN, 2, 2)
+  shape <- c(1, 0.3, 2.5, 4, 7, 2, 2, 2, NaN, 1e-3)
+  ok <- !is.nan(shape)
+  want <- rep(NA_real_, length(z))
+  want[ok] <- stats::pgamma(z[ok], shape = shape[ok], lower.tail = FALSE)
+  expect_identical(.Call(bahsic:::C_gamma_upper_tail, z, shape), want)
+  expect_warning(got <- .Call(bahsic:::C_gamma_upper_tail, 1, -1), "NaNs produced")
+  expect_identical(got, suppressWarnings(stats::pgamma(1, -1, lower.tail = FALSE)))
+  expect_error(.Call(bahsic:::C_gamma_upper_tail, 1, c(1, 2)), "same length")
+})
