@@ -280,3 +280,107 @@ void bk_eb_moderate(double *r, ptrdiff_t p, ptrdiff_t B, const double *a2, const
     }
   }
 }
+
+/* ---- ranks and the Benjamini-Hochberg adjustment -------------------------
+ * The order of order(-key, -tie, na.last = TRUE, method = "radix") and the
+ * adjustment of p.adjust(p, "BH"), without R: a stable least-significant-
+ * digit radix sort on the bits of the doubles, 11 bits a pass, with every
+ * digit's counts from one read of the keys. Equal keys keep the feature
+ * order, as R's radix sort does; -0 is 0; NaN (R's NA) goes last. */
+
+#define BK_RADIX_BITS 11
+#define BK_RADIX_SIZE (1 << BK_RADIX_BITS)
+#define BK_RADIX_PASSES 6 /* 6 x 11 >= 64 bits */
+#if BK_RADIX_COUNT != BK_RADIX_PASSES * BK_RADIX_SIZE
+#error "BK_RADIX_COUNT (inference.h) must be BK_RADIX_PASSES * BK_RADIX_SIZE"
+#endif
+
+/* bits of v as an unsigned integer whose descending order is v's (flip the
+ * sign bit of a positive double, every bit of a negative one; the
+ * complement turns ascending into descending); NaN the largest: last */
+static uint64_t desc_bits(double v)
+{
+  if (isnan(v)) return UINT64_MAX;
+  if (v == 0.0) v = 0.0;
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  u = (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
+  return ~u;
+}
+
+/* Stable sort of the pairs (key[i], idx[i]), i < n, by key (ascending),
+ * through key2/idx2; the result ends in key/idx.
+ * count: BK_RADIX_COUNT counters. */
+static void radix_sort(uint64_t *key, int *idx, uint64_t *key2, int *idx2,
+                       ptrdiff_t n, ptrdiff_t *count)
+{
+  uint64_t *k = key, *k2 = key2;
+  int *x = idx, *x2 = idx2;
+  memset(count, 0, sizeof(ptrdiff_t) * BK_RADIX_COUNT);
+  for (ptrdiff_t i = 0; i < n; i++)
+    for (int p = 0; p < BK_RADIX_PASSES; p++)
+      count[p * BK_RADIX_SIZE + ((k[i] >> (p * BK_RADIX_BITS)) & (BK_RADIX_SIZE - 1))]++;
+  for (int p = 0; p < BK_RADIX_PASSES && n > 0; p++) {
+    ptrdiff_t *c = count + p * BK_RADIX_SIZE, sum = 0;
+    int shift = p * BK_RADIX_BITS;
+    /* a digit all keys share moves nothing */
+    if (c[(k[0] >> shift) & (BK_RADIX_SIZE - 1)] == n) continue;
+    for (int b = 0; b < BK_RADIX_SIZE; b++) {
+      ptrdiff_t t = c[b];
+      c[b] = sum;
+      sum += t;
+    }
+    for (ptrdiff_t i = 0; i < n; i++) {
+      ptrdiff_t at = c[(k[i] >> shift) & (BK_RADIX_SIZE - 1)]++;
+      k2[at] = k[i];
+      x2[at] = x[i];
+    }
+    uint64_t *tk = k;
+    k = k2;
+    k2 = tk;
+    int *tx = x;
+    x = x2;
+    x2 = tx;
+  }
+  if (x != idx) {
+    memcpy(key, k, (size_t) n * sizeof *key);
+    memcpy(idx, x, (size_t) n * sizeof *idx);
+  }
+}
+
+void bk_rank_desc(const double *key, const double *tie, ptrdiff_t n, int *rank,
+                  uint64_t *kwork, int *iwork, ptrdiff_t *count)
+{
+  uint64_t *k = kwork, *k2 = kwork + n;
+  int *ord = iwork, *o2 = iwork + n;
+  for (ptrdiff_t i = 0; i < n; i++) ord[i] = (int) i;
+  if (tie) {
+    /* least significant key first: the sorts are stable */
+    for (ptrdiff_t i = 0; i < n; i++) k[i] = desc_bits(tie[i]);
+    radix_sort(k, ord, k2, o2, n, count);
+  }
+  for (ptrdiff_t i = 0; i < n; i++) k[i] = desc_bits(key[ord[i]]);
+  radix_sort(k, ord, k2, o2, n, count);
+  for (ptrdiff_t i = 0; i < n; i++) rank[ord[i]] = (int) i + 1;
+}
+
+void bk_p_adjust_bh(const double *p, ptrdiff_t n, double *out, uint64_t *kwork,
+                    int *iwork, ptrdiff_t *count)
+{
+  uint64_t *k = kwork;
+  int *ord = iwork;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    k[i] = desc_bits(p[i]);
+    ord[i] = (int) i;
+  }
+  /* the order of equal p-values does not matter: the running minimum gives
+   * them the same value */
+  radix_sort(k, ord, kwork + n, iwork + n, n, count);
+  double run = INFINITY;
+  for (ptrdiff_t a = 0; a < n; a++) {
+    /* p.adjust's n / i * p[o], i = n, n - 1, ..., 1, then cummin and pmin(1, .) */
+    double v = (double) n / (double) (n - a) * p[ord[a]];
+    run = v < run ? v : run;
+    out[ord[a]] = run < 1.0 ? run : 1.0;
+  }
+}
