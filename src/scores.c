@@ -135,6 +135,69 @@ static double shifted_mean(const double *v, ptrdiff_t m, double sc)
   return v0 + s / (double) m;
 }
 
+/* r from the sums of bk_col_cor(): NaN for a constant column */
+static double cor_of(double sxx, double sxy, double syy)
+{
+  if (!(sxx > 0.0)) return NAN;
+  /* product of square roots: sxx * syy could underflow or overflow */
+  double r = sxy / (sqrt(sxx) * sqrt(syy));
+  return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r);
+}
+
+/* bk_col_cor() of the four columns j..j + 3 (m > 0, syy > 0) in lockstep:
+ * each sum is a chain of dependent additions that leaves the processor
+ * idle, so the columns' chains run side by side; each column's operations
+ * are those of the loop below, in the same order (the same numbers). */
+static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc, double syy,
+                     double *out, double *mean, int *constant, ptrdiff_t *first_bad)
+{
+  const double *c0 = x + m * j, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+  double sc[4], bar[4];
+  for (int c = 0; c < 4; c++) {
+    int e;
+    ptrdiff_t bad = bk_scan_column(c0 + m * c, m, constant + j + c, &e);
+    if (bad >= 0 && *first_bad < 0) *first_bad = m * (j + c) + bad;
+    sc[c] = bk_pow2_scale(e);
+  }
+  const double p0 = sc[0], p1 = sc[1], p2 = sc[2], p3 = sc[3];
+  /* shifted_mean() of each */
+  double f0 = c0[0] * p0, f1 = c1[0] * p1, f2 = c2[0] * p2, f3 = c3[0] * p3;
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    a0 += c0[i] * p0 - f0;
+    a1 += c1[i] * p1 - f1;
+    a2 += c2[i] * p2 - f2;
+    a3 += c3[i] * p3 - f3;
+  }
+  const double b0 = f0 + a0 / (double) m, b1 = f1 + a1 / (double) m,
+               b2 = f2 + a2 / (double) m, b3 = f3 + a3 / (double) m;
+  bar[0] = b0;
+  bar[1] = b1;
+  bar[2] = b2;
+  bar[3] = b3;
+  double xx0 = 0.0, xx1 = 0.0, xx2 = 0.0, xx3 = 0.0, xy0 = 0.0, xy1 = 0.0, xy2 = 0.0,
+         xy3 = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    double d0 = c0[i] * p0 - b0, d1 = c1[i] * p1 - b1, d2 = c2[i] * p2 - b2,
+           d3 = c3[i] * p3 - b3;
+    xx0 += d0 * d0;
+    xy0 += d0 * yc[i];
+    xx1 += d1 * d1;
+    xy1 += d1 * yc[i];
+    xx2 += d2 * d2;
+    xy2 += d2 * yc[i];
+    xx3 += d3 * d3;
+    xy3 += d3 * yc[i];
+  }
+  /* the mean in the data's units: sc is a power of two */
+  if (mean)
+    for (int c = 0; c < 4; c++) mean[j + c] = bar[c] / sc[c];
+  out[j] = cor_of(xx0, xy0, syy);
+  out[j + 1] = cor_of(xx1, xy1, syy);
+  out[j + 2] = cor_of(xx2, xy2, syy);
+  out[j + 3] = cor_of(xx3, xy3, syy);
+}
+
 ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
                      const double *y, double *out, double *mean, int *constant,
                      double *work)
@@ -153,6 +216,11 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
 
   for (ptrdiff_t j = 0; j < d; j++) {
+    if (m > 0 && syy > 0.0 && j + 3 < d) {
+      cor_four(x, m, j, yc, syy, out, mean, constant, &first_bad);
+      j += 3;
+      continue;
+    }
     const double *xj = x + (ptrdiff_t) m * j;
     double xbar = 0.0, sxx = 0.0, sxy = 0.0, r;
     int e;

@@ -434,3 +434,20 @@ test_that("two_sided_t (in C, with R's pt()) is 2 * pt(-|t|, df); 0 for +-Inf, N
   expect_identical(two_sided_t(t, df), suppressWarnings(oracle(t, df)))
   expect_identical(two_sided_t(numeric(0), 3), numeric(0))
 })
+
+test_that("C_feature_cor: columns scored four at a time give the numbers of one at a time", {
+  set.seed(15)
+  x <- matrix(stats::rnorm(23 * 11), 23)
+  x[, 3] <- 2
+  x[, 6] <- x[, 6] * 1e-300
+  x[, 7] <- x[, 7] * 1e300
+  y <- stats::rnorm(23)
+  all <- .Call(C_feature_cor, x, y)
+  one <- lapply(seq_len(ncol(x)), function(j) .Call(C_feature_cor, x[, j, drop = FALSE], y))
+  for (what in c("score", "constant", "average")) {
+    expect_identical(all[[what]], unlist(lapply(one, `[[`, what)))
+  }
+  x[4, 10] <- NA
+  x[2, 11] <- Inf
+  expect_identical(.Call(C_feature_cor, x, y)$bad, 23 * 9 + 4)
+})
