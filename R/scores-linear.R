@@ -177,8 +177,13 @@ score_t <- function(mom, var_equal, method) {
 
 # Two-sided p-value of a t statistic (stats::t.test(), stats::cor.test());
 # NA where the statistic is, 0 where it is infinite (whatever the df: Welch's
-# df are 0 / 0 when neither class has a spread).
+# df are 0 / 0 when neither class has a spread). In one pass in C, with R's
+# own pt(): the numbers of 2 * stats::pt(-abs(t), df) (two_sided_t_r()).
 two_sided_t <- function(t, df) {
+  .Call(C_two_sided_t, as.double(t), as.double(df))
+}
+
+two_sided_t_r <- function(t, df) {
   p <- 2 * stats::pt(-abs(t), df)
   p[is.infinite(t)] <- 0
   p[is.na(t)] <- NA_real_
@@ -201,7 +206,7 @@ score_mt <- function(mom, method) {
     return(structure(list(score = eb$F, extra = NULL, statistic = eb$F, p_value = eb$p_value),
                      prior = eb$prior))
   }
-  eb <- moderated_t(mom, method)
+  eb <- moderated_t(mom, method, lods = FALSE)
   structure(list(score = eb$t, extra = NULL, statistic = eb$t,
                  p_value = two_sided_t(eb$t, eb$df_total)), prior = eb$prior)
 }
@@ -306,7 +311,7 @@ permutation_scorer <- function(y, method, var_equal, perms) {
 # units). At extreme scales those limits are beyond the doubles (1e338 at
 # x * 1e-170), so v0 is clamped, averaged and used in logs.
 moderated_t <- function(mom, method, proportion = 0.01,
-                        stdev_coef_lim = c(0.1, 4)) {
+                        stdev_coef_lim = c(0.1, 4), lods = TRUE) {
   check_classes(mom, 1L, TRUE, method)
   mom <- common_units(mom)
   unit <- mom$unit
@@ -327,11 +332,13 @@ moderated_t <- function(mom, method, proportion = 0.01,
   t[is.nan(t)] <- NA_real_
 
   df_total <- min(df + d0, d * df)
+  prior <- c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L))
+  # B only when asked (the moderated t alone does not need its prior)
+  if (!lods) return(list(t = t, df_total = df_total, prior = prior))
   log_s20 <- log(s20) + 2 * unit * log(2)     # s0^2 in the data's units
   b <- b_statistic(t, su, df_total, d0, log_s20, proportion, stdev_coef_lim)
   list(t = t, lods = b$lods, df_total = df_total,
-       prior = c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L),
-                 var_prior = exp(b$log_v0)))
+       prior = c(prior, var_prior = exp(b$log_v0)))
 }
 
 # B statistic: log posterior odds with prior variance v0 of the true

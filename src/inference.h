@@ -35,6 +35,18 @@ void bk_eb_moderate(double *r, ptrdiff_t p, ptrdiff_t B, const double *a2, const
 void bk_col_project(const double *x, ptrdiff_t m, ptrdiff_t d, const double *F,
                     ptrdiff_t r, double *out);
 
+/* The ranks of order(-key, -tie, na.last = TRUE, method = "radix"): rank[j]
+ * (1-based) of key[j] by decreasing key, NaN last; equal keys by decreasing
+ * tie (NULL: none; NaN last), then in index order. kwork: 2 n, iwork: 2 n,
+ * count: BK_RADIX_COUNT. */
+#define BK_RADIX_COUNT (6 * 2048)
+void bk_rank_desc(const double *key, const double *tie, ptrdiff_t n, int *rank,
+                  uint64_t *kwork, int *iwork, ptrdiff_t *count);
+/* stats::p.adjust(p, "BH") of n >= 2 p-values without NaN, into out; work
+ * as bk_rank_desc(). */
+void bk_p_adjust_bh(const double *p, ptrdiff_t n, double *out, uint64_t *kwork,
+                    int *iwork, ptrdiff_t *count);
+
 /* ---- permutation maxT (maxt.c) ----------------------------------------------
  * The statistics of bk_perm_stats(); the glue maps R's method names to them
  * (they do not cross .Call as numbers). */

@@ -17,6 +17,9 @@ SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls);
 SEXP C_feature_project(SEXP x, SEXP basis);
 SEXP C_eb_permuted(SEXP r, SEXP a2, SEXP keep, SEXP df, SEXP prior);
 SEXP C_feature_cor(SEXP x, SEXP y);
+SEXP C_rank_desc(SEXP key, SEXP tie);
+SEXP C_p_adjust_bh(SEXP p);
+SEXP C_two_sided_t(SEXP t, SEXP df);
 SEXP C_cox_scores(SEXP x, SEXP setup);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
 SEXP C_scale_columns(SEXP x);
@@ -76,6 +79,9 @@ static const R_CallMethodDef call_methods[] = {
   {"C_feature_project", (DL_FUNC) &C_feature_project, 2},
   {"C_eb_permuted", (DL_FUNC) &C_eb_permuted, 5},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
+  {"C_rank_desc", (DL_FUNC) &C_rank_desc, 2},
+  {"C_p_adjust_bh", (DL_FUNC) &C_p_adjust_bh, 1},
+  {"C_two_sided_t", (DL_FUNC) &C_two_sided_t, 2},
   {"C_cox_scores", (DL_FUNC) &C_cox_scores, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
   {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},

@@ -135,6 +135,69 @@ static double shifted_mean(const double *v, ptrdiff_t m, double sc)
   return v0 + s / (double) m;
 }
 
+/* r from the sums of bk_col_cor(): NaN for a constant column */
+static double cor_of(double sxx, double sxy, double syy)
+{
+  if (!(sxx > 0.0)) return NAN;
+  /* product of square roots: sxx * syy could underflow or overflow */
+  double r = sxy / (sqrt(sxx) * sqrt(syy));
+  return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r);
+}
+
+/* bk_col_cor() of the four columns j..j + 3 (m > 0, syy > 0) in lockstep:
+ * each sum is a chain of dependent additions that leaves the processor
+ * idle, so the columns' chains run side by side; each column's operations
+ * are those of the loop below, in the same order (the same numbers). */
+static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc, double syy,
+                     double *out, double *mean, int *constant, ptrdiff_t *first_bad)
+{
+  const double *c0 = x + m * j, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+  double sc[4], bar[4];
+  for (int c = 0; c < 4; c++) {
+    int e;
+    ptrdiff_t bad = bk_scan_column(c0 + m * c, m, constant + j + c, &e);
+    if (bad >= 0 && *first_bad < 0) *first_bad = m * (j + c) + bad;
+    sc[c] = bk_pow2_scale(e);
+  }
+  const double p0 = sc[0], p1 = sc[1], p2 = sc[2], p3 = sc[3];
+  /* shifted_mean() of each */
+  double f0 = c0[0] * p0, f1 = c1[0] * p1, f2 = c2[0] * p2, f3 = c3[0] * p3;
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    a0 += c0[i] * p0 - f0;
+    a1 += c1[i] * p1 - f1;
+    a2 += c2[i] * p2 - f2;
+    a3 += c3[i] * p3 - f3;
+  }
+  const double b0 = f0 + a0 / (double) m, b1 = f1 + a1 / (double) m,
+               b2 = f2 + a2 / (double) m, b3 = f3 + a3 / (double) m;
+  bar[0] = b0;
+  bar[1] = b1;
+  bar[2] = b2;
+  bar[3] = b3;
+  double xx0 = 0.0, xx1 = 0.0, xx2 = 0.0, xx3 = 0.0, xy0 = 0.0, xy1 = 0.0, xy2 = 0.0,
+         xy3 = 0.0;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    double d0 = c0[i] * p0 - b0, d1 = c1[i] * p1 - b1, d2 = c2[i] * p2 - b2,
+           d3 = c3[i] * p3 - b3;
+    xx0 += d0 * d0;
+    xy0 += d0 * yc[i];
+    xx1 += d1 * d1;
+    xy1 += d1 * yc[i];
+    xx2 += d2 * d2;
+    xy2 += d2 * yc[i];
+    xx3 += d3 * d3;
+    xy3 += d3 * yc[i];
+  }
+  /* the mean in the data's units: sc is a power of two */
+  if (mean)
+    for (int c = 0; c < 4; c++) mean[j + c] = bar[c] / sc[c];
+  out[j] = cor_of(xx0, xy0, syy);
+  out[j + 1] = cor_of(xx1, xy1, syy);
+  out[j + 2] = cor_of(xx2, xy2, syy);
+  out[j + 3] = cor_of(xx3, xy3, syy);
+}
+
 ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
                      const double *y, double *out, double *mean, int *constant,
                      double *work)
@@ -153,6 +216,11 @@ ptrdiff_t bk_col_cor(const double *x, ptrdiff_t m, ptrdiff_t d,
   }
 
   for (ptrdiff_t j = 0; j < d; j++) {
+    if (m > 0 && syy > 0.0 && j + 3 < d) {
+      cor_four(x, m, j, yc, syy, out, mean, constant, &first_bad);
+      j += 3;
+      continue;
+    }
     const double *xj = x + (ptrdiff_t) m * j;
     double xbar = 0.0, sxx = 0.0, sxy = 0.0, r;
     int e;
@@ -278,5 +346,109 @@ void bk_eb_moderate(double *r, ptrdiff_t p, ptrdiff_t B, const double *a2, const
       double post = inf ? scale[b] : (df * s2 + w) / den;
       rb[j] = sqrt(a2[j]) * rb[j] / sqrt(post);
     }
+  }
+}
+
+/* ---- ranks and the Benjamini-Hochberg adjustment -------------------------
+ * The order of order(-key, -tie, na.last = TRUE, method = "radix") and the
+ * adjustment of p.adjust(p, "BH"), without R: a stable least-significant-
+ * digit radix sort on the bits of the doubles, 11 bits a pass, with every
+ * digit's counts from one read of the keys. Equal keys keep the feature
+ * order, as R's radix sort does; -0 is 0; NaN (R's NA) goes last. */
+
+#define BK_RADIX_BITS 11
+#define BK_RADIX_SIZE (1 << BK_RADIX_BITS)
+#define BK_RADIX_PASSES 6 /* 6 x 11 >= 64 bits */
+#if BK_RADIX_COUNT != BK_RADIX_PASSES * BK_RADIX_SIZE
+#error "BK_RADIX_COUNT (inference.h) must be BK_RADIX_PASSES * BK_RADIX_SIZE"
+#endif
+
+/* bits of v as an unsigned integer whose descending order is v's (flip the
+ * sign bit of a positive double, every bit of a negative one; the
+ * complement turns ascending into descending); NaN the largest: last */
+static uint64_t desc_bits(double v)
+{
+  if (isnan(v)) return UINT64_MAX;
+  if (v == 0.0) v = 0.0;
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  u = (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
+  return ~u;
+}
+
+/* Stable sort of the pairs (key[i], idx[i]), i < n, by key (ascending),
+ * through key2/idx2; the result ends in key/idx.
+ * count: BK_RADIX_COUNT counters. */
+static void radix_sort(uint64_t *key, int *idx, uint64_t *key2, int *idx2,
+                       ptrdiff_t n, ptrdiff_t *count)
+{
+  uint64_t *k = key, *k2 = key2;
+  int *x = idx, *x2 = idx2;
+  memset(count, 0, sizeof(ptrdiff_t) * BK_RADIX_COUNT);
+  for (ptrdiff_t i = 0; i < n; i++)
+    for (int p = 0; p < BK_RADIX_PASSES; p++)
+      count[p * BK_RADIX_SIZE + ((k[i] >> (p * BK_RADIX_BITS)) & (BK_RADIX_SIZE - 1))]++;
+  for (int p = 0; p < BK_RADIX_PASSES && n > 0; p++) {
+    ptrdiff_t *c = count + p * BK_RADIX_SIZE, sum = 0;
+    int shift = p * BK_RADIX_BITS;
+    /* a digit all keys share moves nothing */
+    if (c[(k[0] >> shift) & (BK_RADIX_SIZE - 1)] == n) continue;
+    for (int b = 0; b < BK_RADIX_SIZE; b++) {
+      ptrdiff_t t = c[b];
+      c[b] = sum;
+      sum += t;
+    }
+    for (ptrdiff_t i = 0; i < n; i++) {
+      ptrdiff_t at = c[(k[i] >> shift) & (BK_RADIX_SIZE - 1)]++;
+      k2[at] = k[i];
+      x2[at] = x[i];
+    }
+    uint64_t *tk = k;
+    k = k2;
+    k2 = tk;
+    int *tx = x;
+    x = x2;
+    x2 = tx;
+  }
+  if (x != idx) {
+    memcpy(key, k, (size_t) n * sizeof *key);
+    memcpy(idx, x, (size_t) n * sizeof *idx);
+  }
+}
+
+void bk_rank_desc(const double *key, const double *tie, ptrdiff_t n, int *rank,
+                  uint64_t *kwork, int *iwork, ptrdiff_t *count)
+{
+  uint64_t *k = kwork, *k2 = kwork + n;
+  int *ord = iwork, *o2 = iwork + n;
+  for (ptrdiff_t i = 0; i < n; i++) ord[i] = (int) i;
+  if (tie) {
+    /* least significant key first: the sorts are stable */
+    for (ptrdiff_t i = 0; i < n; i++) k[i] = desc_bits(tie[i]);
+    radix_sort(k, ord, k2, o2, n, count);
+  }
+  for (ptrdiff_t i = 0; i < n; i++) k[i] = desc_bits(key[ord[i]]);
+  radix_sort(k, ord, k2, o2, n, count);
+  for (ptrdiff_t i = 0; i < n; i++) rank[ord[i]] = (int) i + 1;
+}
+
+void bk_p_adjust_bh(const double *p, ptrdiff_t n, double *out, uint64_t *kwork,
+                    int *iwork, ptrdiff_t *count)
+{
+  uint64_t *k = kwork;
+  int *ord = iwork;
+  for (ptrdiff_t i = 0; i < n; i++) {
+    k[i] = desc_bits(p[i]);
+    ord[i] = (int) i;
+  }
+  /* the order of equal p-values does not matter: the running minimum gives
+   * them the same value */
+  radix_sort(k, ord, kwork + n, iwork + n, n, count);
+  double run = INFINITY;
+  for (ptrdiff_t a = 0; a < n; a++) {
+    /* p.adjust's n / i * p[o], i = n, n - 1, ..., 1, then cummin and pmin(1, .) */
+    double v = (double) n / (double) (n - a) * p[ord[a]];
+    run = v < run ? v : run;
+    out[ord[a]] = run < 1.0 ? run : 1.0;
   }
 }

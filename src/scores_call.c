@@ -3,6 +3,7 @@
  * the checks a user can act on (factor levels, class sizes) are in
  * R/scores-linear.R.
  */
+#include <Rmath.h>
 #include "glue.h"
 #include "inference.h"
 #include "checks.h"
@@ -139,6 +140,101 @@ SEXP C_feature_project(SEXP x, SEXP basis)
   if (r > INT_MAX || d > INT_MAX) Rf_error("'x' or 'basis' is too large");
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) r, (int) d));
   bk_col_project(REAL(x), m, d, REAL(basis), r, REAL(out));
+  UNPROTECT(1);
+  return out;
+}
+
+/* ---- ranks, p-values and the BH adjustment of the per-feature scores ----- */
+
+/* the radix sort's work for n values */
+typedef struct {
+  uint64_t *k;
+  int *i;
+  ptrdiff_t *count;
+} sort_work;
+
+static sort_work sort_alloc(R_xlen_t n)
+{
+  sort_work w;
+  size_t n2 = 2 * (size_t) (n > 0 ? n : 1);
+  w.k = (uint64_t *) R_alloc(n2, sizeof(uint64_t));
+  w.i = (int *) R_alloc(n2, sizeof(int));
+  w.count = (ptrdiff_t *) R_alloc(BK_RADIX_COUNT, sizeof(ptrdiff_t));
+  return w;
+}
+
+/* a NaN that is not R's NA: R's radix sort puts it after the NAs, which the
+ * core does not tell apart */
+static int has_plain_nan(const double *v, R_xlen_t n)
+{
+  for (R_xlen_t i = 0; i < n; i++)
+    if (ISNAN(v[i]) && !R_IsNA(v[i])) return 1;
+  return 0;
+}
+
+/* The ranks of order(-key, -tie, na.last = TRUE, method = "radix") (tie
+ * NULL: order(-key, ...)), or NULL where a key is NaN but not NA (the caller
+ * then asks R) */
+SEXP C_rank_desc(SEXP key, SEXP tie)
+{
+  if (!Rf_isReal(key)) Rf_error("'key' must be a double vector");
+  R_xlen_t n = XLENGTH(key);
+  if (n > INT_MAX) Rf_error("too many features to rank");
+  if (!Rf_isNull(tie) && (!Rf_isReal(tie) || XLENGTH(tie) != n))
+    Rf_error("'tie' must be NULL or a double vector as long as 'key'");
+  const double *t = Rf_isNull(tie) ? NULL : REAL(tie);
+  if (has_plain_nan(REAL(key), n) || (t && has_plain_nan(t, n))) return R_NilValue;
+  sort_work w = sort_alloc(n);
+  SEXP rank = PROTECT(Rf_allocVector(INTSXP, n));
+  bk_rank_desc(REAL(key), t, n, INTEGER(rank), w.k, w.i, w.count);
+  UNPROTECT(1);
+  return rank;
+}
+
+/* stats::p.adjust(p, "BH"): NA (and NaN) stay and do not count */
+SEXP C_p_adjust_bh(SEXP p)
+{
+  if (!Rf_isReal(p)) Rf_error("'p' must be a double vector");
+  R_xlen_t n = XLENGTH(p), q = 0;
+  const double *pv = REAL(p);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  double *o = REAL(out);
+  memcpy(o, pv, (size_t) n * sizeof(double));
+  double *ok = (double *) R_alloc(n > 0 ? (size_t) n : 1, sizeof(double));
+  for (R_xlen_t i = 0; i < n; i++)
+    if (!ISNAN(pv[i])) ok[q++] = pv[i];
+  /* p.adjust() returns one p-value, or none, as it is */
+  if (q > 1) {
+    sort_work w = sort_alloc(q);
+    double *adj = (double *) R_alloc((size_t) q, sizeof(double));
+    bk_p_adjust_bh(ok, q, adj, w.k, w.i, w.count);
+    for (R_xlen_t i = 0, a = 0; i < n; i++)
+      if (!ISNAN(pv[i])) o[i] = adj[a++];
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* 2 * pt(-|t|, df) as R computes it (Rmath's pt), 0 where t is infinite and
+ * NA where it is NA or NaN; df one value or one per t */
+SEXP C_two_sided_t(SEXP t, SEXP df)
+{
+  if (!Rf_isReal(t) || !Rf_isReal(df)) Rf_error("'t' and 'df' must be double vectors");
+  R_xlen_t n = XLENGTH(t), nd = XLENGTH(df);
+  if (nd != 1 && nd != n) Rf_error("'df' must be one value or one per value of 't'");
+  const double *tv = REAL(t), *dv = REAL(df);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  double *o = REAL(out);
+  for (R_xlen_t i = 0; i < n; i++) {
+    double ti = tv[i];
+    if (ISNAN(ti)) o[i] = NA_REAL;
+    else if (!R_FINITE(ti)) o[i] = 0.0;
+    else {
+      double di = dv[nd == 1 ? 0 : i];
+      /* R's arithmetic on an NA or NaN df */
+      o[i] = R_IsNA(di) ? NA_REAL : (ISNAN(di) ? R_NaN : 2 * pt(-fabs(ti), di, 1, 0));
+    }
+  }
   UNPROTECT(1);
   return out;
 }

@@ -138,3 +138,78 @@ if (requireNamespace("matrixTests", quietly = TRUE)) {
 } else {
   cat("\nWilcoxon rank-sum: matrixTests is not installed, no comparison.\n")
 }
+
+# ---- time in C: the whole call against one read of the matrix ---------------------
+# feature_scores() with method "t", "mt" and "pc" and their p-value columns
+# (statistic, effect, mean, p_value, adj_p_value with the default adjust =
+# "BH"), one thread, against one read of the matrix from memory; target:
+# at most 2 reads. The read is colSums(x): R's own single pass over every
+# value, what a user of R knows as reading the matrix (a plain C sum is
+# faster, and it is printed too: bahsic's finiteness scan, C_first_nonfinite,
+# the check the scoring pass replaces, which reads each value once). Each of
+# `runs` (at least 50) rounds times one read, one scan and one call of each
+# method, back to back, with a sub-millisecond clock (Sys.time(), whose
+# resolution is a microsecond here); a ratio is a call over the read of its
+# own round (the load of a shared machine drifts between rounds), and the
+# figures are medians over the rounds. The processor time (user + system)
+# of batches of the same calls is printed beside them: on a loaded machine
+# the elapsed time counts the other processes too. The ranks, p-values and
+# adjusted p-values are checked against R's order(), pt() and p.adjust() first.
+runs <- max(50L, 4L * reps)
+yy <- list(t = y, mt = y, pc = y01)
+check_c <- function(s, df) {
+  key <- abs(s$score)
+  rank <- integer(length(key))
+  rank[order(-key, na.last = TRUE, method = "radix")] <- seq_along(key)
+  stopifnot(identical(s$rank, rank),
+            identical(s$adj_p_value, stats::p.adjust(s$p_value, "BH")))
+  if (!is.null(df)) stopifnot(identical(s$p_value, 2 * stats::pt(-abs(s$statistic), df)))
+}
+fits <- lapply(names(yy), function(mth) feature_scores(x, yy[[mth]], method = mth, threads = 1))
+names(fits) <- names(yy)
+check_c(fits$t, NULL)
+check_c(fits$mt, NULL)
+check_c(fits$pc, nrow(x) - 2)
+c_scan <- function() .Call(bahsic:::C_first_nonfinite, x)
+calls <- c(list(read = function() colSums(x), scan = c_scan),
+           lapply(names(yy), function(mth) {
+             force(mth)
+             function() feature_scores(x, yy[[mth]], method = mth, threads = 1)
+           }))
+names(calls)[3:5] <- names(yy)
+for (f in calls) f()
+now <- function() as.numeric(Sys.time())
+secs <- vapply(seq_len(runs), function(r) {
+  vapply(calls, function(f) {
+    t0 <- now()
+    f()
+    now() - t0
+  }, numeric(1))
+}, numeric(length(calls)))
+cpu_ms <- vapply(calls, function(f) {
+  n <- 20L
+  stats::median(vapply(seq_len(5L), function(b) {
+    p <- proc.time()
+    for (i in seq_len(n)) f()
+    q <- proc.time() - p
+    1000 * (q[["user.self"]] + q[["sys.self"]]) / n
+  }, numeric(1)))
+}, numeric(1))
+med_ms <- 1000 * apply(secs, 1L, stats::median)
+ratio <- apply(secs[names(yy), , drop = FALSE] / rep(secs["read", ], each = length(yy)), 1L,
+               stats::median)
+ratio_scan <- apply(secs[names(yy), , drop = FALSE] / rep(secs["scan", ], each = length(yy)),
+                    1L, stats::median)
+tc <- data.frame(method = names(yy), ms = med_ms[names(yy)], reads = ratio,
+                 target = 2, met = ifelse(ratio <= 2, "yes", "no"),
+                 c_scans = ratio_scan, cpu_ms = cpu_ms[names(yy)],
+                 cpu_reads = cpu_ms[names(yy)] / cpu_ms[["read"]], row.names = NULL)
+load <- if (file.exists("/proc/loadavg")) {
+  paste(utils::head(scan("/proc/loadavg", what = "", quiet = TRUE), 3), collapse = " ")
+} else {
+  "unknown"
+}
+cat(sprintf(paste0("\nTime in C, one thread, median of %d rounds: one read (colSums) %.3f ms, ",
+                   "the C scan %.3f ms (processor time %.3f and %.3f ms); load average %s\n"),
+            runs, med_ms[["read"]], med_ms[["scan"]], cpu_ms[["read"]], cpu_ms[["scan"]], load))
+print(tc, digits = 3, row.names = FALSE)

@@ -335,7 +335,9 @@ expect_limma <- function(x, y) {
   prior <- attr(mt, "prior")
   expect_close(prior[c("df_prior", "s2_prior")],
                c(fit$df.prior, fit$s2.prior))
-  expect_close(prior["var_prior"], fit$var.prior[2])
+  # B's prior variance: with lods (mt does not compute B)
+  expect_close(attr(lods, "prior")["var_prior"], fit$var.prior[2])
+  expect_identical(attr(lods, "prior")[c("df_prior", "s2_prior")], prior)
   invisible(fit)
 }
 
@@ -413,4 +415,39 @@ test_that("pam agrees with pamr at threshold 0, two and three classes", {
   expect_named(got$extra, c("d_B", "d_T", "d_X"))
   expect_close(as.matrix(got$extra), delta, 1e-10)
   expect_close(got$score, rowSums(delta^2), 1e-10)
+})
+
+test_that("two_sided_t (in C, with R's pt()) is 2 * pt(-|t|, df); 0 for +-Inf, NA for NA", {
+  set.seed(14)
+  t <- c(stats::rt(500, 4) * 3, Inf, -Inf, NA, NaN, 0, -0, 1e-300, 1e300)
+  oracle <- function(t, df) {
+    p <- 2 * stats::pt(-abs(t), df)
+    p[is.infinite(t)] <- 0
+    p[is.na(t)] <- NA_real_
+    p
+  }
+  for (df in list(126, 1.5, Inf, stats::runif(length(t), 1, 50))) {
+    expect_identical(two_sided_t(t, df), oracle(t, df))
+  }
+  df <- rep(10, length(t))
+  df[1:3] <- c(NA, NaN, 0)
+  expect_identical(two_sided_t(t, df), suppressWarnings(oracle(t, df)))
+  expect_identical(two_sided_t(numeric(0), 3), numeric(0))
+})
+
+test_that("C_feature_cor: columns scored four at a time give the numbers of one at a time", {
+  set.seed(15)
+  x <- matrix(stats::rnorm(23 * 11), 23)
+  x[, 3] <- 2
+  x[, 6] <- x[, 6] * 1e-300
+  x[, 7] <- x[, 7] * 1e300
+  y <- stats::rnorm(23)
+  all <- .Call(C_feature_cor, x, y)
+  one <- lapply(seq_len(ncol(x)), function(j) .Call(C_feature_cor, x[, j, drop = FALSE], y))
+  for (what in c("score", "constant", "average")) {
+    expect_identical(all[[what]], unlist(lapply(one, `[[`, what)))
+  }
+  x[4, 10] <- NA
+  x[2, 11] <- Inf
+  expect_identical(.Call(C_feature_cor, x, y)$bad, 23 * 9 + 4)
 })

@@ -365,3 +365,69 @@ test_that("feature_scores() reads a dense double matrix in place: no copy of x",
     expect_length(grep("^[0-9]+ ?:", allocations), 0L)
   }
 })
+
+# ---- ranks and the BH adjustment in C -------------------------------------------
+
+# keys with ties, NA, +-Inf and -0, in that mix
+messy_keys <- function(n, digits) {
+  k <- round(stats::rnorm(n), digits)
+  k[sample.int(n, n %/% 10)] <- NA
+  k[sample.int(n, n %/% 20)] <- Inf
+  k[sample.int(n, n %/% 20)] <- -Inf
+  k[sample.int(n, n %/% 20)] <- -0
+  k
+}
+
+test_that("C_rank_desc gives the ranks of order(-key, -tie, na.last = TRUE, method = \"radix\")", {
+  oracle <- function(key, tie = NULL) {
+    ord <- if (is.null(tie)) {
+      order(-key, na.last = TRUE, method = "radix")
+    } else {
+      order(-key, -tie, na.last = TRUE, method = "radix")
+    }
+    rank <- integer(length(key))
+    rank[ord] <- seq_along(ord)
+    rank
+  }
+  set.seed(11)
+  for (n in c(0L, 1L, 2L, 7L, 300L, 3000L)) {
+    for (digits in c(0L, 2L, 15L)) {
+      k <- messy_keys(n, digits)
+      tie <- round(stats::runif(n), 1)
+      tie[sample.int(n, n %/% 10)] <- NA
+      for (key in list(k, abs(k), k * 1e-300, k * 1e300)) {
+        expect_identical(.Call(C_rank_desc, key, NULL), oracle(key))
+        expect_identical(.Call(C_rank_desc, key, tie), oracle(key, tie))
+        expect_identical(rank_scores(key, "t"), oracle(abs(key)))
+      }
+    }
+  }
+  # a NaN that is not NA: R's own order
+  expect_null(.Call(C_rank_desc, c(1, NaN, NA), NULL))
+  expect_identical(rank_scores(c(1, NaN, NA, 3), "t"), oracle(c(1, NaN, NA, 3)))
+})
+
+test_that("C_p_adjust_bh is stats::p.adjust(p, \"BH\"): ties, NA, NaN, 0, one or no p-value", {
+  set.seed(12)
+  for (n in c(0L, 1L, 2L, 5L, 400L, 5000L)) {
+    p <- stats::runif(n)
+    p[sample.int(n, n %/% 4)] <- p[1L]
+    p[sample.int(n, n %/% 10)] <- 0
+    p[sample.int(n, n %/% 10)] <- NA
+    p[sample.int(n, n %/% 20)] <- NaN
+    expect_identical(.Call(C_p_adjust_bh, p), stats::p.adjust(p, "BH"))
+    expect_identical(adjust_p_values(p, "BH"), stats::p.adjust(p, "BH"))
+    expect_identical(adjust_p_values(p, "holm"), stats::p.adjust(p, "holm"))
+  }
+  expect_identical(.Call(C_p_adjust_bh, c(NA, 0.2, NA)), c(NA, 0.2, NA))
+})
+
+test_that("t, mt and pc: the same scores, ranks and p-values for 1 and 2 threads", {
+  set.seed(13)
+  x <- matrix(stats::rnorm(30 * 200), 30)
+  y <- factor(rep(c("a", "b"), c(18, 12)))
+  for (method in c("t", "mt", "pc")) {
+    one <- feature_scores(x, y, method = method, threads = 1)
+    expect_identical(feature_scores(x, y, method = method, threads = 2), one)
+  }
+})
