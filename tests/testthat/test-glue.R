@@ -21,7 +21,10 @@ valid_for <- list(
   C_codes = names(garbage),                    # takes no argument
   C_first_nonfinite = c("NaN", "1e300", "an empty double"),
   C_gamma_upper_tail = c("NaN", "1e300", "an empty double"), # NA, a tail, none
-  C_l1_project = "1e300"                       # the projection of 1e300 onto a ball of 1e300
+  C_l1_project = "1e300",                      # the projection of 1e300 onto a ball of 1e300
+  C_rank_desc = c("NaN", "1e300", "an empty double"),    # NULL for NaN (R sorts), a rank, none
+  C_p_adjust_bh = c("NaN", "1e300", "an empty double"),  # NaN kept, one p-value, none
+  C_two_sided_t = c("NaN", "1e300", "an empty double")   # NaN, a p-value, none
 )
 
 test_that("every registered routine refuses garbage with an R error", {
