@@ -146,8 +146,13 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
 
 # The counts of one batch of labellings (the columns of perm): for each
 # feature, how many reach its observed |T|; for each rank, how many maxima
-# reach it (src/maxt.c).
+# reach it (src/maxt.c). A statistic finished in C is counted as it is
+# computed (C_maxt_fused: no p x batch matrix of statistics); one that R
+# finishes (post) goes through the matrix.
 maxt_count <- function(perm, prep, opts) {
+  if (is.null(prep$post) && is.null(score_row(prep$method)$maxt$post)) {
+    return(.Call(C_maxt_fused, prep$xt, perm, c(prep$opts, opts)))
+  }
   .Call(C_maxt_count, perm_stats(prep, perm, opts$threads), opts)
 }
 

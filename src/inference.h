@@ -75,5 +75,21 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
 void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
                    const int *order, ptrdiff_t q, const double *thr,
                    int *raw, int *adj, int *work, int nthreads);
+/* The counts of bk_maxt_count() straight from the statistics of
+ * bk_perm_stats(), without the p x B matrix: each thread counts its
+ * labellings BK_MAXT_CHUNK at a time from its own buffer. The same counts.
+ * Not for BK_PERM_MOMENTS (R finishes that statistic). work: 2 p (nthreads
+ * + 1) + p BK_MAXT_CHUNK nthreads doubles; iwork: (p + q) nthreads ints. */
+#define BK_MAXT_CHUNK 16
+#define BK_MAXT_FUSED_WORK(p, nthreads) \
+  (2 * (p) * ((nthreads) + 1) + (p) * BK_MAXT_CHUNK * (nthreads))
+typedef struct {
+  int stat;                  /* not BK_PERM_MOMENTS */
+  const double *xt, *y, *thr; /* as bk_perm_stats(), bk_maxt_count() */
+  const int *cls, *perm, *order;
+  ptrdiff_t p, m, B, q;
+} bk_maxt_spec;
+void bk_maxt_fused(const bk_maxt_spec *s, int *raw, int *adj, double *work, int *iwork,
+                   int nthreads);
 
 #endif

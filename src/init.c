@@ -54,6 +54,7 @@ SEXP C_rff_hsic2(SEXP x, SEXP y, SEXP opts);
 SEXP C_ridge_select(SEXP x, SEXP W, SEXP opts);
 SEXP C_perm_stats(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_maxt_count(SEXP stat, SEXP opts);
+SEXP C_maxt_fused(SEXP xt, SEXP perm, SEXP opts);
 SEXP C_codes(void);
 SEXP C_rank_sums(SEXP x, SEXP opts);
 SEXP C_pair_top(SEXP x, SEXP W, SEXP opts);
@@ -115,6 +116,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_ridge_select", (DL_FUNC) &C_ridge_select, 3},
   {"C_perm_stats", (DL_FUNC) &C_perm_stats, 3},
   {"C_maxt_count", (DL_FUNC) &C_maxt_count, 2},
+  {"C_maxt_fused", (DL_FUNC) &C_maxt_fused, 3},
   {"C_codes", (DL_FUNC) &C_codes, 0},
   {"C_rank_sums", (DL_FUNC) &C_rank_sums, 2},
   {"C_pair_top", (DL_FUNC) &C_pair_top, 3},

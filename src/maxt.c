@@ -148,17 +148,43 @@ typedef struct {
   const double *xt, *y, *tot, *totq;
   ptrdiff_t p, m, n1, n2;
   const int *cls, *perm;
-  double *out, *out2;
 } perm_job;
 
-/* the statistics of the features f0 .. f1 - 1 under labelling b; acc and
- * accq: p doubles each, the thread's */
-static void perm_tile_stats(const perm_job *jb, ptrdiff_t b, ptrdiff_t f0,
-                            ptrdiff_t f1, double *acc, double *accq)
+/* the job of the statistic stat (bk_perm_stats()); tot and totq: p doubles
+ * each for the totals, filled in the parallel region (perm_totals()) */
+static perm_job perm_setup(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
+                           const int *cls, const double *y, const int *perm, double *tot,
+                           double *totq)
+{
+  ptrdiff_t n2 = 0;
+  if (stat != BK_PERM_PC)
+    for (ptrdiff_t i = 0; i < m; i++) n2 += cls[i];
+  const ptrdiff_t n1 = m - n2;
+  /* sum the smaller class; the other is the total minus it */
+  return (perm_job){.stat = stat, .small = n2 <= n1 ? 1 : 0, .xt = xt, .y = y,
+                    .tot = tot, .totq = totq, .p = p, .m = m, .n1 = n1, .n2 = n2,
+                    .cls = cls, .perm = perm};
+}
+
+/* inside a parallel region: the totals, tile by tile (each feature's sum
+ * over the samples in their order), with the region's implicit barrier */
+static void perm_totals(const perm_job *jb, ptrdiff_t tile, double *tot, double *totq)
+{
+  if (jb->stat == BK_PERM_PC) return;
+  const ptrdiff_t p = jb->p;
+#pragma omp for schedule(static)
+  for (ptrdiff_t f0 = 0; f0 < p; f0 += tile)
+    feature_totals(jb->xt, p, jb->m, f0, f0 + tile < p ? f0 + tile : p, tot, totq);
+}
+
+/* the statistics of the features f0 .. f1 - 1 under labelling b into ob
+ * (and the pooled variances into ob2, BK_PERM_MOMENTS only; else NULL), the
+ * labelling's p statistics; acc and accq: p doubles each, the thread's */
+static void perm_tile_stats(const perm_job *jb, ptrdiff_t b, double *ob, double *ob2,
+                            ptrdiff_t f0, ptrdiff_t f1, double *acc, double *accq)
 {
   const ptrdiff_t p = jb->p, m = jb->m;
   const int *pb = jb->perm + m * b;
-  double *ob = jb->out + p * b;
   for (ptrdiff_t j = f0; j < f1; j++) acc[j] = accq[j] = 0.0;
   if (jb->stat == BK_PERM_PC) {
     perm_correlations(jb->xt, p, m, jb->y, pb, f0, f1, acc);
@@ -167,7 +193,6 @@ static void perm_tile_stats(const perm_job *jb, ptrdiff_t b, ptrdiff_t f0,
   }
   class_sums(jb->xt, p, m, jb->cls, pb, jb->small, f0, f1, acc, accq);
   const double dn1 = (double) jb->n1, dn2 = (double) jb->n2;
-  double *ob2 = jb->out2 ? jb->out2 + p * b : NULL;
   for (ptrdiff_t j = f0; j < f1; j++) {
     double s2, q2, s1, q1, aux = 0.0;
     if (jb->small == 1) {
@@ -193,15 +218,7 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
 {
   (void) nthreads; /* used by the pragma only: unused without OpenMP */
   double *tot = work, *totq = work + p;
-  ptrdiff_t n2 = 0;
-  if (stat != BK_PERM_PC)
-    for (ptrdiff_t i = 0; i < m; i++) n2 += cls[i];
-  const ptrdiff_t n1 = m - n2;
-  /* sum the smaller class; the other is the total minus it */
-  const perm_job jb = {.stat = stat, .small = n2 <= n1 ? 1 : 0, .xt = xt,
-                       .y = y, .tot = tot, .totq = totq, .p = p, .m = m,
-                       .n1 = n1, .n2 = n2, .cls = cls, .perm = perm,
-                       .out = out, .out2 = out2};
+  const perm_job jb = perm_setup(stat, xt, p, m, cls, y, perm, tot, totq);
   const ptrdiff_t tile = perm_tile(m);
 
   /* each thread its own run of labellings (as a static schedule), tile by
@@ -216,20 +233,47 @@ void bk_perm_stats(int stat, const double *xt, ptrdiff_t p, ptrdiff_t m,
 #else
     const ptrdiff_t tid = 0, nt = 1;
 #endif
-    /* the totals first, tile by tile (each feature's sum over the samples
-     * in their order) */
-    if (stat != BK_PERM_PC) {
-#pragma omp for schedule(static)
-      for (ptrdiff_t f0 = 0; f0 < p; f0 += tile)
-        feature_totals(xt, p, m, f0, f0 + tile < p ? f0 + tile : p, tot, totq);
-    }
+    perm_totals(&jb, tile, tot, totq);
     const ptrdiff_t b0 = B * tid / nt, b1 = B * (tid + 1) / nt;
     double *acc = work + 2 * p + 2 * p * tid, *accq = acc + p;
     for (ptrdiff_t f0 = 0; f0 < p; f0 += tile) {
       const ptrdiff_t f1 = f0 + tile < p ? f0 + tile : p;
       for (ptrdiff_t b = b0; b < b1; b++)
-        perm_tile_stats(&jb, b, f0, f1, acc, accq);
+        perm_tile_stats(&jb, b, out + p * b, out2 ? out2 + p * b : NULL, f0, f1, acc,
+                        accq);
     }
+  }
+}
+
+/* the counts of one labelling's statistics sb (p) into r (p) and a (q) */
+static void count_labelling(const double *sb, ptrdiff_t p, const int *order, ptrdiff_t q,
+                            const double *thr, int *r, int *a)
+{
+  /* raw: |T_b,j| >= |T_j| (thr holds |T_j| less a rounding allowance); a
+   * NaN statistic counts for nothing */
+  for (ptrdiff_t j = 0; j < p; j++) r[j] += fabs(sb[j]) >= thr[j];
+  /* step-down: successive maxima from the least significant feature up
+   * (Ge, Dudoit and Speed 2003, algorithm 4) */
+  double u = -INFINITY;
+  for (ptrdiff_t k = q - 1; k >= 0; k--) {
+    const double v = fabs(sb[order[k]]);
+    if (v > u) u = v;
+    a[k] += u >= thr[order[k]];
+  }
+}
+
+/* inside a parallel region, after its threads' counts (per ints each, one
+ * row per thread of work): their sums feature by feature (integer sums: the
+ * same in any order) into raw (p) and adj */
+static void sum_counts(const int *work, ptrdiff_t p, ptrdiff_t per, ptrdiff_t nt, int *raw,
+                       int *adj)
+{
+#pragma omp barrier
+#pragma omp for schedule(static)
+  for (ptrdiff_t j = 0; j < per; j++) {
+    int c = 0;
+    for (ptrdiff_t t = 0; t < nt; t++) c += work[per * t + j];
+    if (j < p) raw[j] = c; else adj[j - p] = c;
   }
 }
 
@@ -240,8 +284,7 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
   (void) nthreads; /* used by the pragma only: unused without OpenMP */
   const ptrdiff_t per = p + q;
   /* one region: each thread zeroes its counts, counts its labellings, and
-   * after the barrier the counts are summed feature by feature (integer
-   * sums: the same in any order) */
+   * after the barrier the counts are summed */
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1 && B > 1)
   {
 #ifdef _OPENMP
@@ -251,26 +294,46 @@ void bk_maxt_count(const double *stat, ptrdiff_t p, ptrdiff_t B,
 #endif
     int *r = work + per * tid, *a = r + p;
     for (ptrdiff_t j = 0; j < per; j++) r[j] = 0;
-    for (ptrdiff_t b = B * tid / nt; b < B * (tid + 1) / nt; b++) {
-      const double *sb = stat + p * b;
-      /* raw: |T_b,j| >= |T_j| (thr holds |T_j| less a rounding allowance);
-       * a NaN statistic counts for nothing */
-      for (ptrdiff_t j = 0; j < p; j++) r[j] += fabs(sb[j]) >= thr[j];
-      /* step-down: successive maxima from the least significant feature up
-       * (Ge, Dudoit and Speed 2003, algorithm 4) */
-      double u = -INFINITY;
-      for (ptrdiff_t k = q - 1; k >= 0; k--) {
-        const double v = fabs(sb[order[k]]);
-        if (v > u) u = v;
-        a[k] += u >= thr[order[k]];
+    for (ptrdiff_t b = B * tid / nt; b < B * (tid + 1) / nt; b++)
+      count_labelling(stat + p * b, p, order, q, thr, r, a);
+    sum_counts(work, p, per, nt, raw, adj);
+  }
+}
+
+void bk_maxt_fused(const bk_maxt_spec *s, int *raw, int *adj, double *work, int *iwork,
+                   int nthreads)
+{
+  const ptrdiff_t p = s->p, B = s->B, q = s->q, per = p + q;
+  double *tot = work, *totq = work + p;
+  const perm_job jb = perm_setup(s->stat, s->xt, p, s->m, s->cls, s->y, s->perm, tot, totq);
+  const ptrdiff_t tile = perm_tile(s->m);
+  const int nw = nthreads > 1 ? nthreads : 1;
+  /* as bk_perm_stats(), but each thread keeps the statistics of at most
+   * BK_MAXT_CHUNK of its labellings (its own buffer, in the cache) and
+   * counts them at once: the p x B statistics are never written to memory */
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1 && B > 1)
+  {
+#ifdef _OPENMP
+    const ptrdiff_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+    const ptrdiff_t tid = 0, nt = 1;
+#endif
+    perm_totals(&jb, tile, tot, totq);
+    double *acc = work + 2 * p + 2 * p * tid, *accq = acc + p;
+    double *sb = work + 2 * p * (nw + 1) + p * BK_MAXT_CHUNK * tid;
+    int *r = iwork + per * tid, *a = r + p;
+    for (ptrdiff_t j = 0; j < per; j++) r[j] = 0;
+    const ptrdiff_t b0 = B * tid / nt, b1 = B * (tid + 1) / nt;
+    for (ptrdiff_t c0 = b0; c0 < b1; c0 += BK_MAXT_CHUNK) {
+      const ptrdiff_t c1 = c0 + BK_MAXT_CHUNK < b1 ? c0 + BK_MAXT_CHUNK : b1;
+      for (ptrdiff_t f0 = 0; f0 < p; f0 += tile) {
+        const ptrdiff_t f1 = f0 + tile < p ? f0 + tile : p;
+        for (ptrdiff_t b = c0; b < c1; b++)
+          perm_tile_stats(&jb, b, sb + p * (b - c0), NULL, f0, f1, acc, accq);
       }
+      for (ptrdiff_t b = c0; b < c1; b++)
+        count_labelling(sb + p * (b - c0), p, s->order, q, s->thr, r, a);
     }
-#pragma omp barrier
-#pragma omp for schedule(static)
-    for (ptrdiff_t j = 0; j < per; j++) {
-      int c = 0;
-      for (ptrdiff_t t = 0; t < nt; t++) c += work[per * t + j];
-      if (j < p) raw[j] = c; else adj[j - p] = c;
-    }
+    sum_counts(iwork, p, per, nt, raw, adj);
   }
 }

@@ -154,6 +154,41 @@ test_that("a feature's statistics do not depend on the others, for 1 and 2 threa
   expect_identical(run(2L), run(1L))
 })
 
+test_that("the counts made as the statistics are computed equal those of the statistics", {
+  # C_maxt_fused against C_perm_stats + C_maxt_count: 1,100 features of 40
+  # samples (two tiles), 37 labellings (chunks of 16, 16 and 5 on one
+  # thread, uneven runs on 2), every statistic finished in C, a constant and
+  # a separating feature
+  set.seed(9)
+  x <- matrix(rnorm(40 * 1100), 40, 1100)
+  y <- factor(rep(c("a", "b"), c(15, 25)))
+  x[, 5] <- 1
+  x[, 6] <- as.integer(y) + 0
+  perm <- cbind(seq_len(40), replicate(36, sample.int(40)))
+  for (method in c("t", "pc", "lin", "snr")) {
+    yy <- if (method == "pc") x[, 1] + rnorm(40) else y
+    for (var_equal in c(FALSE, method == "t")) {
+      prep <- perm_problem(x, yy, method, var_equal)
+      expect_null(prep$post)
+      observed <- perm_stats(prep, matrix(seq_len(40)), 1L)[, 1L]
+      ok <- which(!is.na(observed))
+      opts <- list(order = ok[order(-abs(observed[ok]), ok)],
+                   thr = abs(observed) * (1 - 1e-9), threads = 1L)
+      want <- .Call(C_maxt_count, perm_stats(prep, perm, 1L), opts)
+      for (threads in 1:2) {
+        opts$threads <- threads
+        got <- .Call(C_maxt_fused, prep$xt, perm, c(prep$opts, opts))
+        expect_identical(got, want, label = sprintf("%s, %d thread(s)", method, threads))
+      }
+      expect_gt(sum(want$adj), 0)
+    }
+  }
+  prep <- perm_problem(x, y, "mt", FALSE)
+  expect_error(.Call(C_maxt_fused, prep$xt, perm, c(prep$opts, list(order = 1L, thr = 1,
+                                                                  threads = 1L))),
+               "finished in R")
+})
+
 test_that("the labellings come from the caller's RNG: same seed, same result", {
   d <- perm_data()
   set.seed(3)

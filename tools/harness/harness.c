@@ -18,7 +18,9 @@
  *                 over all pairs, the statistics), fresh m x m buffers per
  *                 call as in R
  *   maxt          Welch's t and the step-down maxT counts on ALL BCR/ABL vs
- *                 NEG (79 x 12,625), 1,000 labellings
+ *                 NEG (79 x 12,625), 1,000 labellings in R's batches
+ *                 (HARNESS_MAXT_SPLIT=1: the statistics whole, then counted,
+ *                 where the core also counts them as it computes them)
  *   stab_inside   stability selection's 100 BAHSIC fits (halves of 39),
  *                 one after another, the threads inside each fit
  *   stab_across   the same fits, one per thread (each on one thread)
@@ -309,33 +311,68 @@ typedef struct {
   arr xt, cls, perm, order, thr, raw, adj;
 } maxt_job;
 
+/* one batch of nb labellings (perm: m x nb), counted into raw and adj: the
+ * statistics whole, then their counts (the baseline's path; HARNESS_WARM=1:
+ * one buffer for every batch and run, no fresh pages), or, where the core
+ * has it and HARNESS_MAXT_SPLIT is not 1, counted as they are computed */
+static void maxt_batch(const maxt_job *j, const int *perm, ptrdiff_t nb, const int *o0,
+                       int nt, int *raw, int *adj)
+{
+  const ptrdiff_t p = j->xt.nr, m = j->xt.nc, q = j->order.nr;
+  int *r = xmalloc(sizeof(int) * (size_t) p), *a = xmalloc(sizeof(int) * (size_t) q);
+  int *iwork = xmalloc(sizeof(int) * (size_t) ((p + q) * nt + 1));
+  const char *split = getenv("HARNESS_MAXT_SPLIT");
+#ifdef BK_MAXT_CHUNK
+  if (!split || atoi(split) != 1) {
+    double *work = xmalloc(sizeof(double) * (size_t) (BK_MAXT_FUSED_WORK(p, nt) + 1));
+    const bk_maxt_spec sp = {.stat = BK_PERM_WELCH, .xt = j->xt.v, .thr = j->thr.v,
+                             .cls = j->cls.v, .perm = perm, .order = o0, .p = p, .m = m,
+                             .B = nb, .q = q};
+    bk_maxt_fused(&sp, r, a, work, iwork, nt);
+    free(work);
+    split = NULL;
+  } else
+#endif
+  {
+    (void) split;
+    static double *warm = NULL;
+    const int reuse = getenv("HARNESS_WARM") && atoi(getenv("HARNESS_WARM")) == 1;
+    double *stat = reuse && warm ? warm : fresh((size_t) (p * nb));
+    double *work = xmalloc(sizeof(double) * (size_t) (2 * p * (nt + 1) + 1));
+    bk_perm_stats(BK_PERM_WELCH, j->xt.v, p, m, j->cls.v, NULL, perm, nb, stat, NULL, work,
+                  nt);
+    bk_maxt_count(stat, p, nb, o0, q, j->thr.v, r, a, iwork, nt);
+    free(work);
+    if (reuse)
+      warm = stat;
+    else
+      free(stat);
+  }
+  for (ptrdiff_t k = 0; k < p; k++) raw[k] += r[k];
+  for (ptrdiff_t k = 0; k < q; k++) adj[k] += a[k];
+  free(r);
+  free(a);
+  free(iwork);
+}
+
+/* in batches of R's size (maxt_run(): 2^21 / p labellings, 16 MB of
+ * statistics) */
 static double job_maxt(void *ctx, int nt)
 {
   maxt_job *j = ctx;
   const ptrdiff_t p = j->xt.nr, m = j->xt.nc, B = j->perm.nc, q = j->order.nr;
+  ptrdiff_t batch = ((ptrdiff_t) 1 << 21) / p;
+  batch = batch < 1 ? 1 : batch > B ? B : batch;
   int *o0 = xmalloc(sizeof(int) * (size_t) q);
   for (ptrdiff_t k = 0; k < q; k++) o0[k] = ((int *) j->order.v)[k] - 1;
-  /* HARNESS_WARM=1: one buffer for every run (no fresh pages: how much of
-   * the time is the first touch of p x B statistics) */
-  static double *warm = NULL;
-  const int reuse = getenv("HARNESS_WARM") && atoi(getenv("HARNESS_WARM")) == 1;
+  int *raw = calloc((size_t) p, sizeof(int)), *adj = calloc((size_t) q + 1, sizeof(int));
   double t0 = now();
-  double *stat = reuse && warm ? warm : fresh((size_t) (p * B));
-  double *work = xmalloc(sizeof(double) * (size_t) (2 * p * (nt + 1) + 1));
-  bk_perm_stats(BK_PERM_WELCH, j->xt.v, p, m, j->cls.v, NULL, j->perm.v, B, stat, NULL,
-                work, nt);
-  int *iwork = xmalloc(sizeof(int) * (size_t) ((p + q) * nt + 1));
-  int *raw = xmalloc(sizeof(int) * (size_t) p), *adj = xmalloc(sizeof(int) * (size_t) q);
-  bk_maxt_count(stat, p, B, o0, q, j->thr.v, raw, adj, iwork, nt);
+  for (ptrdiff_t b0 = 0; b0 < B; b0 += batch)
+    maxt_batch(j, (const int *) j->perm.v + m * b0, b0 + batch < B ? batch : B - b0, o0, nt,
+               raw, adj);
   double t = now() - t0;
   check(memcmp(raw, j->raw.v, sizeof(int) * (size_t) p) == 0, "maxT raw counts", nt);
   check(memcmp(adj, j->adj.v, sizeof(int) * (size_t) q) == 0, "maxT adjusted counts", nt);
-  if (reuse)
-    warm = stat;
-  else
-    free(stat);
-  free(work);
-  free(iwork);
   free(raw);
   free(adj);
   free(o0);
