@@ -1,10 +1,17 @@
 # Cost of stability_selection() (complementary pairs, Shah and Samworth 2013)
 # on ALL, BCR/ABL vs NEG (79 x 12625), n_subsamples = 50 (100 fits on halves
 # of 39 samples), q = 20, with selector "mt" (limma's moderated t) and
-# "bahsic" (BAHSIC stopped at q = 20 features, drop = 0.1): 1 and 2 threads
-# per fit in this session, and 2 future multisession workers of 1 thread.
-# Prints the minimum and median elapsed seconds of `reps` runs of each
-# (default 3 for "mt", 1 for "bahsic"), and the stable set of each run.
+# "bahsic" (BAHSIC stopped at q = 20 features, drop = 0.1), in three ways:
+# "threads inside" (the fits one after another, each on 1 or 2 threads: the
+# default before the fits went across workers, forced here by replacing the
+# internal fork_workers()), "fits across" (the default without `parallel`:
+# the fits across `threads` forked workers of 1 thread each; with 1 thread
+# the same run as threads inside) and 2 future multisession workers of 1
+# thread. Prints the minimum and median elapsed seconds of `reps` runs of
+# each (default 3 for "mt", 1 for "bahsic"), the stable set, asserts that
+# every configuration gives the identical result (the whole selection
+# object) and prints which of threads inside and fits across is faster at
+# 2 threads, the choice of the default.
 #
 #   Rscript inst/bench/bench-stability.R [LIB] [reps_mt] [reps_bahsic]
 #
@@ -34,25 +41,55 @@ run <- function(selector, threads, parallel) {
   el <- system.time(fit <- stability_selection(x, y, selector = selector, n_features = 20,
                                                n_subsamples = 50, threads = threads,
                                                parallel = parallel))[["elapsed"]]
-  list(elapsed = el, stable = selected(fit), pfer = fit$settings$pfer)
+  list(elapsed = el, fit = fit, stable = selected(fit), pfer = fit$settings$pfer)
 }
+
+# "threads inside": the fits one after another, as before the default changed
+across <- get("fork_workers", envir = asNamespace("bahsic"))
+inside <- function(threads, n) 1L
+set_fork <- function(f) utils::assignInNamespace("fork_workers", f, "bahsic")
 
 have_future <- requireNamespace("future", quietly = TRUE) &&
   requireNamespace("future.apply", quietly = TRUE)
+medians <- list()
 for (selector in c("mt", "bahsic")) {
-  configs <- list(list("1 thread", 1L, NULL), list("2 threads", 2L, NULL))
-  if (have_future) configs <- c(configs, list(list("2 future workers x 1 thread", 1L, "future")))
+  configs <- list(list("threads inside, 1 thread", 1L, NULL, inside),
+                  list("threads inside, 2 threads", 2L, NULL, inside),
+                  list("fits across, 1 thread", 1L, NULL, across),
+                  list("fits across, 2 forked workers", 2L, NULL, across))
+  if (have_future) {
+    configs <- c(configs, list(list("2 future workers x 1 thread", 1L, "future", across)))
+  }
+  ref <- NULL
   for (cf in configs) {
+    set_fork(cf[[4L]])
     if (identical(cf[[3L]], "future")) {
       old <- future::plan(future::multisession, workers = 2)
       invisible(future.apply::future_lapply(1:2, function(i) i)) # start the workers
     }
     r <- lapply(seq_len(reps[[selector]]), function(i) run(selector, cf[[2L]], cf[[3L]]))
     if (identical(cf[[3L]], "future")) future::plan(old)
+    set_fork(across)
+    for (ri in r) {
+      if (is.null(ref)) ref <- ri$fit
+      if (!identical(ri$fit, ref)) stop(sprintf("%s, %s: a result differs from the first", selector, cf[[1L]]))
+    }
     el <- vapply(r, `[[`, numeric(1), "elapsed")
-    cat(sprintf("%-7s %-28s min %7.2f s  median %7.2f s (%d run%s); PFER <= %s; stable: %s\n",
+    medians[[selector]][[cf[[1L]]]] <- stats::median(el)
+    cat(sprintf("%-7s %-30s min %7.2f s  median %7.2f s (%d run%s); PFER <= %s; stable: %s\n",
                 selector, cf[[1L]], min(el), stats::median(el), length(el),
                 if (length(el) > 1L) "s" else "", format(r[[1L]]$pfer),
                 paste(r[[1L]]$stable, collapse = " ")))
   }
+  cat(sprintf("%-7s identical results in every configuration: TRUE\n", selector))
+}
+for (selector in names(medians)) {
+  md <- medians[[selector]]
+  ins <- md[["threads inside, 2 threads"]]
+  acr <- md[["fits across, 2 forked workers"]]
+  one <- md[["threads inside, 1 thread"]]
+  cat(sprintf(paste0("%-7s 2 threads: threads inside %.2fx, fits across %.2fx over 1 thread; ",
+                     "choice: %s (%.2fx of threads inside)\n"),
+              selector, one / ins, one / acr,
+              if (acr <= ins) "fits across" else "threads inside", ins / acr))
 }
