@@ -222,10 +222,11 @@ fork_workers <- function(threads, n) {
 # unit that fails stops the run with its own error (the first in unit order
 # among the children that failed); a child that ends without a result (killed,
 # e.g. out of memory) is an error that says so. With a bar the units run in
-# about 10 consecutive chunks (a multiple of `workers` units each), a
-# chunk's tick after it: a child cannot signal the bar, and each chunk forks
-# the workers again (some milliseconds each, and the pages the child's
-# garbage collector touches are copied). Ctrl-C stops the children (mclapply() kills them on exit). The caller's
+# at most 10 consecutive chunks of a multiple of `workers` units, at least 4
+# a worker, a chunk's tick after it: a child cannot signal the bar, and each
+# chunk forks the workers again (each child copies the pages of the
+# session's small R objects that its garbage collector marks: some 100 MB
+# and tens of milliseconds in a session with ALL loaded). Ctrl-C stops the children (mclapply() kills them on exit). The caller's
 # random numbers are not touched: units draw theirs from their own seeds.
 fork_parallel <- function(workers) {
   force(workers)
@@ -234,7 +235,7 @@ fork_parallel <- function(workers) {
     unit <- function(u) list(g(u)) # a delivered result is never NULL
     if (is.null(progress)) return(keep_rng(fork_lapply(i, unit, workers)))
     amounts <- progress_amounts(i, amounts)
-    size <- workers * ceiling(length(i) / (10 * workers))
+    size <- workers * max(4, ceiling(length(i) / (10 * workers)))
     out <- vector("list", 0L)
     for (ch in chunk_units(length(i), size)) {
       out <- c(out, keep_rng(fork_lapply(i[ch], unit, workers)))

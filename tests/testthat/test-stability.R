@@ -319,6 +319,10 @@ test_that("the fits across forked workers give the result of the fits one after 
   expect_identical(bahsic:::fork_workers(2L, 10L), 2L)
   expect_identical(bahsic:::fork_workers(8L, 3L), 3L)
   expect_identical(bahsic:::fork_workers(1L, 10L), 1L)
+  # a selector's fits go across; a feature_scores() method's, or with a back end, stay
+  expect_identical(bahsic:::stab_workers(list(name = "bahsic"), NULL, 2L, 10L), 2L)
+  expect_identical(bahsic:::stab_workers(list(name = "mt"), NULL, 2L, 10L), 1L)
+  expect_identical(bahsic:::stab_workers(list(name = "bahsic"), "future", 2L, 10L), 1L)
   # a forked child runs its fits one after another
   expect_identical(parallel::mclapply(1:2, function(i) bahsic:::fork_workers(2L, 10L),
                                       mc.cores = 2L), list(1L, 1L))
