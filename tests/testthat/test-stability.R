@@ -315,6 +315,7 @@ test_that("stability selection by BAHSIC takes a Surv outcome", {
 
 test_that("the fits across forked workers give the result of the fits one after another", {
   skip_on_os("windows") # no fork: the fits run one after another there
+  skip_if(under_valgrind(), "under valgrind: R's forked workers, not our code")
   skip_if(bahsic:::max_threads() < 2L, "one core")
   expect_identical(bahsic:::fork_workers(2L, 10L), 2L)
   expect_identical(bahsic:::fork_workers(8L, 3L), 3L)
