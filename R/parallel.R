@@ -226,8 +226,9 @@ fork_workers <- function(threads, n) {
 # a worker, a chunk's tick after it: a child cannot signal the bar, and each
 # chunk forks the workers again (each child copies the pages of the
 # session's small R objects that its garbage collector marks: some 100 MB
-# and tens of milliseconds in a session with ALL loaded). Ctrl-C stops the children (mclapply() kills them on exit). The caller's
-# random numbers are not touched: units draw theirs from their own seeds.
+# and tens of milliseconds in a session with ALL loaded). Ctrl-C stops the
+# children (mclapply() kills them on exit). The caller's random numbers are
+# not touched: units draw theirs from their own seeds.
 fork_parallel <- function(workers) {
   force(workers)
   function(i, f, progress = NULL, amounts = NULL) {
@@ -264,9 +265,10 @@ fork_lapply <- function(i, unit, workers) {
   }
   lost <- !vapply(res, is.list, NA)
   if (any(lost)) {
-    stop(sprintf(paste0("%d of %d units got no result from their forked worker (the process ",
-                        "ended: killed, e.g. out of memory?). Run with threads = 1, or with ",
-                        "fewer threads."), sum(lost), length(res)), call. = FALSE)
+    stop(sprintf(paste0("%d of %d runs got no result from their forked worker (the process ",
+                        "ended: killed, e.g. out of memory?). Give fewer threads (each ",
+                        "worker holds its own copy of the session's small objects), or ",
+                        "threads = 1."), sum(lost), length(res)), call. = FALSE)
   }
   lapply(res, `[[`, 1L)
 }

@@ -82,7 +82,9 @@ for (selector in c("mt", "bahsic")) {
     set_workers(default)
     for (ri in r) {
       if (is.null(ref)) ref <- ri$fit
-      if (!identical(ri$fit, ref)) stop(sprintf("%s, %s: a result differs from the first", selector, cf[[1L]]))
+      if (!identical(ri$fit, ref)) {
+        stop(sprintf("%s, %s: a result differs from the first", selector, cf[[1L]]))
+      }
     }
     el <- vapply(r, `[[`, numeric(1), "elapsed")
     medians[[selector]][[cf[[1L]]]] <- stats::median(el)
