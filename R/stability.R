@@ -111,10 +111,26 @@
 #'   Bühlmann 2010).
 #' @param assumption the assumption of the error bound: `"unimodal"`,
 #'   `"r-concave"` or `"none"` (see Details).
-#' @eval roxygen_parallel("the fits")
-#' @param threads threads of each fit of a selector that takes them: by
-#'   default [default_threads()], or 1 per worker with `parallel` (see
-#'   \link{threads}).
+#' @eval roxygen_parallel("the fits", paste("one after another in this R session, or across",
+#'   "`threads` forked workers (see `threads`)"))
+#' @param threads threads for the fits: by default [default_threads()]. With
+#'   no `parallel` back end the fits of a selector run across that many
+#'   forked worker processes of 1 thread each (`parallel::mclapply()`, on
+#'   Linux and macOS; on Windows, which cannot fork, one after another, each
+#'   on that many threads); the fits of a [feature_scores()] method, which
+#'   take less time than starting a worker, run one after another on that
+#'   many threads; with `parallel`, 1 per worker unless given (see
+#'   \link{threads}). The result is the same either way. Small fits do not
+#'   feed many threads: on 16 cores BAHSIC ran the 32 fits of halves of the 39
+#'   ALL samples of `inst/bench/bench-stability.R` 9.3 times faster than on
+#'   one thread with the fits across 16 threads, and 1.56 times faster with
+#'   16 threads inside each fit (the C core without R). The workers share `x`
+#'   and the other large vectors of this session (copy-on-write); each holds
+#'   one fit at a time (its half of the samples and the selector's
+#'   workspace) and copies the pages of this session's small R objects that
+#'   its garbage collector marks (some 100 MB in a session with ALL loaded),
+#'   so the peak memory is this session's plus `threads` times that. Ctrl-C
+#'   stops the workers; an error in a fit stops the run with that error.
 #' @param na_action `"fail"` (an error on missing values) or `"omit"` (drop
 #'   the samples with missing values first).
 #' @param assay for a `SummarizedExperiment`: which assay.
@@ -212,7 +228,9 @@ stability_selection.default <- function(x, y, selector = "bahsic", n_features, c
   if (sel$name %in% score_methods) stab_check_outcome(sel, d$y)
   n_fits <- if (is.list(subsamples)) length(subsamples) else ncol(subsamples)
   seeds <- sample.int(.Machine$integer.max, n_fits)
-  run <- check_parallel(parallel)
+  workers <- stab_workers(sel, parallel, threads, n_fits)
+  run <- if (workers > 1L) fork_parallel(workers) else check_parallel(parallel)
+  if (workers > 1L) threads <- 1L
   # a bar over the fits; the selections inside report nothing
   bar <- progress_start(n_fits)
   on.exit(progress_end(bar), add = TRUE)
@@ -536,6 +554,16 @@ stab_subsamples <- function(y, B, sampling, design = NULL) {
   out <- do.call(cbind, unlist(halves, recursive = FALSE))
   dimnames(out) <- NULL
   out
+}
+
+# The forked workers of the fits (1: one after another, the threads inside
+# each fit). No back end: the fits of a selector across `threads` forked
+# workers of 1 thread each where R can fork (fork_workers()); a
+# feature_scores() method's fit takes less time than forking a worker
+# (inst/bench/bench-stability.R), so its threads stay inside.
+stab_workers <- function(sel, parallel, threads, n_fits) {
+  if (!is.null(parallel) || sel$name %in% score_methods) return(1L)
+  fork_workers(threads, n_fits)
 }
 
 # One fit: the selector on the subsample `i`, from its own seed; list(picks,

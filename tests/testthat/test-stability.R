@@ -312,3 +312,62 @@ test_that("stability selection by BAHSIC takes a Surv outcome", {
   st <- stability_selection(s$x, s$y, selector = "bahsic", n_features = 3, n_subsamples = 5)
   expect_identical(selected(st, 1), s$truth$linear)
 })
+
+test_that("the fits across forked workers give the result of the fits one after another", {
+  skip_on_os("windows") # no fork: the fits run one after another there
+  skip_if(under_valgrind(), "under valgrind: R's forked workers, not our code")
+  skip_if(bahsic:::max_threads() < 2L, "one core")
+  expect_identical(bahsic:::fork_workers(2L, 10L), 2L)
+  expect_identical(bahsic:::fork_workers(8L, 3L), 3L)
+  expect_identical(bahsic:::fork_workers(1L, 10L), 1L)
+  # a selector's fits go across; a feature_scores() method's, or with a back end, stay
+  expect_identical(bahsic:::stab_workers(list(name = "bahsic"), NULL, 2L, 10L), 2L)
+  expect_identical(bahsic:::stab_workers(list(name = "mt"), NULL, 2L, 10L), 1L)
+  expect_identical(bahsic:::stab_workers(list(name = "bahsic"), "future", 2L, 10L), 1L)
+  # a forked child runs its fits one after another
+  expect_identical(parallel::mclapply(1:2, function(i) bahsic:::fork_workers(2L, 10L),
+                                      mc.cores = 2L), list(1L, 1L))
+  set.seed(8)
+  d <- stab_noise(30, 40)
+  d$x[, 5] <- d$x[, 5] + (d$y == "b")
+  # a random selector: each fit runs from its own seed
+  noisy <- function(x, y, n) {
+    a <- y == levels(y)[1L]
+    s <- abs(colMeans(x[!a, , drop = FALSE]) - colMeans(x[a, , drop = FALSE])) +
+      stats::runif(ncol(x), 0, 0.5)
+    order(-s)[seq_len(n)]
+  }
+  run <- function(selector, threads, parallel = NULL, bar = TRUE) {
+    old <- options(progressr.enable = bar)
+    on.exit(options(old))
+    set.seed(9)
+    fit <- stability_selection(d$x, d$y, selector = selector, n_features = 3, n_subsamples = 5,
+                               threads = threads, parallel = parallel)
+    fit$call <- NULL
+    list(fit = fit, after = stats::runif(1))
+  }
+  for (selector in list("bahsic", noisy)) {
+    one <- run(selector, 1L)
+    expect_identical(run(selector, 2L), one)               # forked, a bar: chunks
+    expect_identical(run(selector, 2L, bar = FALSE), one)  # forked, one mclapply()
+  }
+  skip_if_not_installed("future.apply")
+  expect_identical(run(noisy, 2L, parallel = future::sequential), run(noisy, 1L))
+})
+
+test_that("an error in a forked worker stops the run with its message", {
+  skip_on_os("windows")
+  skip_if(bahsic:::max_threads() < 2L, "one core")
+  d <- stab_noise(20, 10)
+  bad <- function(x, y, n) stop("no fit on this half")
+  set.seed(1)
+  expect_error(stability_selection(d$x, d$y, selector = bad, n_features = 2, n_subsamples = 4,
+                                   threads = 2L), "no fit on this half")
+  # a worker killed (as by the out-of-memory killer) is an error, not a result
+  die <- function(x, y, n) {
+    tools::pskill(Sys.getpid(), tools::SIGKILL)
+    seq_len(n)
+  }
+  expect_error(stability_selection(d$x, d$y, selector = die, n_features = 2, n_subsamples = 2,
+                                   threads = 2L), "got no result from their forked worker")
+})
