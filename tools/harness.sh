@@ -12,6 +12,8 @@
 #                                              # on 1 and 2 threads (4 stability fits): CI's stage
 #
 # The binary is OUT/harness; `run` uses it (HARNESS=path to use another).
+# HARNESS_SRC=DIR builds it from another tree's src/ (e.g. a worktree of the
+# baseline commit), to compare two versions of the core on one machine.
 # Built with R's CFLAGS (the same code generation as the package) and
 # -fopenmp; ridge.c and cox.c (LAPACK, and nothing the workloads call) are
 # left out. The workloads and their sizes: tools/harness/harness.c.
@@ -26,10 +28,11 @@ build() {
   local out=${1:-/tmp/bahsic-harness}
   mkdir -p "$out"
   local cflags srcs=()
-  for f in "${sources[@]}"; do srcs+=("$root/src/$f.c"); done
+  local src=${HARNESS_SRC:-$root/src}
+  for f in "${sources[@]}"; do srcs+=("$src/$f.c"); done
   cflags=$(R CMD config CFLAGS 2>/dev/null || echo "-g -O2")
   # shellcheck disable=SC2086
-  "$cc" $cflags -fopenmp -static -I "$root/src" -o "$out/harness" \
+  "$cc" $cflags -fopenmp -static -I "$src" -o "$out/harness" \
     "$root/tools/harness/harness.c" "${srcs[@]}" -lm
   echo "built $out/harness"
 }
