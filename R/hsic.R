@@ -150,17 +150,23 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = if (unbiased) 4L else 2L, min_what = sprintf("The %s HSIC estimator", estimator),
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-    outcome_what = "hsic()", approximable = TRUE, design = design))
+    outcome_what = "hsic()", approximable = TRUE, design = design, panel = is.null(design)))
   lab <- prep$label
   if (!is.null(prep$design)) return(hsic_design_result(prep, approx, match.call()))
-  st <- .Call(C_hsic_stats, prep$K, label_arg(lab))
+  # the same numbers, to the last bit, with or without K (C_hsic_stats_x)
+  st <- if (is.null(prep$K)) {
+    .Call(C_hsic_stats_x, prep$x, gram_opts(prep$kernel_x, prep$threads), label_arg(lab))
+  } else {
+    .Call(C_hsic_stats, prep$K, label_arg(lab))
+  }
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
   se <- if (m >= 4L) st[4L] else NA_real_
   structure(list(estimate = if (estimator == "unbiased") st[2L] else st[1L],
                  estimator = estimator, se = se, hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
-                 kernel = attr(prep$K, "kernel"), kernel_y = lab$kernel,
+                 kernel = if (is.null(prep$K)) prep$kernel_x else attr(prep$K, "kernel"),
+                 kernel_y = lab$kernel,
                  call = match.call(), approx = approx),
             class = "bahsic_hsic")
 }
@@ -203,19 +209,44 @@ format_sigma <- function(kernel) {
 # Shared by hsic(), hsic_test() and qmi(): the problem (prepare_problem())
 # with the data kernel's Gram matrix K and the label Gram matrix (label).
 # spec: kernel_y, na_action, assay, threads, min_m, min_what, min_hint,
-# outcome_what and approximable (the memory error names the approximations).
+# outcome_what, approximable (the memory error names the approximations) and
+# panel: TRUE (hsic() and the gamma test without a design) for no K where the statistics can be
+# had from the data, a panel of K's columns at a time (C_hsic_stats_x): then
+# kernel_x, the kernel with its width, instead of K.
+#
+# Why panels, not K: K is 8 m^2 bytes of fresh pages (2 GB at m = 16,000),
+# and the system's time to fault them in and zero them (and, with the
+# huge-page hint, to compact memory for them) took most of hsic()'s time at
+# that size; the packed triangle halves that and a buffer kept between calls
+# holds it for the session. Every sum of the statistics runs over K's
+# columns in order, so a panel of some 4 MiB of them, made and used while
+# in cache, gives every number to the last bit, with no m x m buffer and no
+# pass over memory K's size. It makes each element twice (both triangles)
+# instead of once and mirroring it: cheaper than the faults. The gamma test
+# needs K's row means before its main sum, so it makes the panels twice. The
+# label side is low rank (Y, m x c) for classes and the linear kernel; a full
+# label L stays. The permutation test keeps K, which it rereads many times.
 hsic_prepare <- function(x, y, kernel, spec) {
   check_kernel(kernel, "kernel", ridge = TRUE)
   spec$threads <- check_threads(spec$threads)
   approximable <- isTRUE(spec$approximable)
-  prepare_problem(x, y, c(spec, list(
-    kernel = kernel, min_first = TRUE, labels = "gram", gram = TRUE,
+  panel <- isTRUE(spec$panel)
+  pr <- prepare_problem(x, y, c(spec, list(
+    kernel = kernel, min_first = TRUE, labels = "gram", gram = !panel,
     memory = function(pr) {
       kernel_y <- pr$kernel_y
       full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-      # K and a full label kernel, each with the median heuristic's workspace
-      check_memory(pr$m, 1.5 * (1 + full_label), approximable = approximable)
+      # K (unless its panels do) and a full label kernel, each with the
+      # median heuristic's workspace; a panel is some 4 MiB
+      with_k <- !(panel && gram_panel_likely(kernel, pr$m))
+      check_memory(pr$m, 1.5 * (with_k + full_label), approximable = approximable)
     })))
+  if (panel) {
+    pr$kernel_x <- gram_panel_kernel(kernel, pr$x, threads = pr$threads)
+    # where only K gives the width (gram() counts K against the budget)
+    if (is.null(pr$kernel_x)) pr$K <- gram(kernel, pr$x, pr$threads, sample_median = TRUE)
+  }
+  pr
 }
 
 #' Test of independence by HSIC
@@ -316,7 +347,8 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   prep <- hsic_prepare(x, y, kernel, list(
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = min_m, min_what = sprintf("The %s test", method), min_hint = hint,
-    outcome_what = "hsic_test()", design = design))
+    outcome_what = "hsic_test()", design = design,
+    panel = is.null(design) && method == "gamma"))
   lab <- prep$label
   m <- prep$m
   if (!is.null(prep$design) && method == "gamma") {
@@ -329,7 +361,11 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
-    g <- .Call(C_hsic_gamma, prep$K, label_arg(lab))
+    g <- if (is.null(prep$K)) {
+      .Call(C_hsic_gamma_x, prep$x, gram_opts(prep$kernel_x, prep$threads), label_arg(lab))
+    } else {
+      .Call(C_hsic_gamma, prep$K, label_arg(lab))
+    }
     stat <- g[1L]
     if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",

@@ -216,27 +216,41 @@ void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
   out[1] = ldexp(out[1], -(ek + el));
 }
 
-void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work, bk_pacer *pace)
+/* What bk_hsic_stats() sums up from K and the label (work of 8 m doubles
+ * and its sum T = tr(K~ L~)), and the threads of its last O(m^2) step. */
+typedef struct {
+  const double *kd, *k1, *ld, *l1, *klrow, *Kl;
+  double *Lk, *h, T;
+  bk_label lab;
+  ptrdiff_t m;
+  int nthreads;
+} stat_sums;
+
+/* Lk[b] = (L~ k1)_b for a full label L: one item of a paced loop */
+static void label_k1_one(void *ctx, ptrdiff_t b)
 {
-  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
-         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
-         *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
-  bk_kside(K, m, kd, k1, pace);
-  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY, pace);
+  stat_sums *s = ctx;
+  s->Lk[b] = dot_off(s->lab.L + s->m * b, s->k1, s->m, b);
+}
+
+/* HSIC0, HSIC1 and the variance of HSIC1 from those sums (out as in
+ * bk_hsic_stats()) */
+static void stats_tail(stat_sums *sums, double *out, bk_pacer *pace)
+{
+  const ptrdiff_t m = sums->m;
+  const bk_label lab = sums->lab;
+  const double *kd = sums->kd, *k1 = sums->k1, *ld = sums->ld, *l1 = sums->l1,
+               *klrow = sums->klrow, *Kl = sums->Kl;
+  double *Lk = sums->Lk, *h = sums->h, T = sums->T;
   int ek = kernel_exponent(kd, k1, m), el = kernel_exponent(ld, l1, m);
   estimators(m, kd, k1, ld, l1, T, ek, el, out);
 
-  /* K~ L~ 1 and L~ K~ 1 for the vector h of section 2.5 */
-  for (ptrdiff_t b = 0; b < m; b++) {
-    Kl[b] = dot_off(K + m * b, l1, m, b);
-    bk_pace(pace, m);
-  }
+  /* L~ K~ 1 for the vector h of section 2.5 (K~ L~ 1 is Kl) */
   if (lab.Y == NULL) {
-    for (ptrdiff_t b = 0; b < m; b++) {
-      Lk[b] = dot_off(lab.L + m * b, k1, m, b);
-      bk_pace(pace, m);
-    }
+    /* each b its own sum: threads change nothing */
+    const bk_paced_loop loop = {.item = label_k1_one, .ctx = sums,
+                                .ops = (double) m, .par_min = BK_PAR_MIN_PAIRS};
+    bk_paced_for(&loop, m, sums->nthreads, pace);
   } else {
     for (ptrdiff_t a = 0; a < m; a++) Lk[a] = -ld[a] * k1[a];
     for (ptrdiff_t k = 0; k < lab.c; k++) {
@@ -283,6 +297,192 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
   out[3] = ldexp(sqrt(var > 0.0 ? var : 0.0), -(ek + el));
 }
 
+void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace)
+{
+  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
+         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
+         *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
+  bk_kside(K, m, kd, k1, pace);
+  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY, pace);
+  /* K~ L~ 1 for the vector h of section 2.5 */
+  for (ptrdiff_t b = 0; b < m; b++) {
+    Kl[b] = dot_off(K + m * b, l1, m, b);
+    bk_pace(pace, m);
+  }
+  stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
+                    .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,
+                    .nthreads = 1};
+  stats_tail(&sums, out, pace);
+}
+
+/* bk_hsic_stats_x(): a panel of K's columns b0..b1-1, whole (P, m x (b1 -
+ * b0), column b at P + m (b - b0)), and what is summed from it */
+typedef struct {
+  const bk_gram_src *src;
+  int simd;
+  ptrdiff_t b0, b1;
+  double *P;
+  bk_label lab;
+  const double *l1;
+  double *kd, *k1, *Kl, *t, *klrow, *KY;
+} panel_ctx;
+
+/* the panel's columns four at a time (x streams past once per four), its
+ * rows in runs of a few pages */
+#define PANEL_COLS 4
+#define PANEL_ROWS 512
+
+static void panel_gram(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const bk_gram_src *g = c->src;
+  ptrdiff_t b0 = c->b0 + i * PANEL_COLS,
+            b1 = b0 + PANEL_COLS < c->b1 ? b0 + PANEL_COLS : c->b1;
+  bk_gram_panel(g->xs, g->m, g->d, g->e, g->kern, b0, b1,
+                c->P + g->m * (b0 - c->b0), c->simd);
+}
+
+/* column b's own sums, each as bk_hsic_stats() forms it from K's column b:
+ * kd, k1 (bk_kside()), tr(K~ L~)'s term (label_side()) and K~ L~ 1 */
+static void panel_col(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  c->k1[b] = sum_off(col, m, b);
+  if (c->lab.Y == NULL) c->t[i] = dot_off(col, c->lab.L + m * b, m, b);
+  c->Kl[b] = dot_off(col, c->l1, m, b);
+}
+
+/* rows a0..a1-1 of the sums over b: the row sums of K~ o L~ (full L) or
+ * K~ Y (a factor), added in the order of b as label_side() adds them */
+static void panel_rows(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, a0 = i * PANEL_ROWS,
+                  a1 = a0 + PANEL_ROWS < m ? a0 + PANEL_ROWS : m;
+  for (ptrdiff_t b = c->b0; b < c->b1; b++) {
+    const double *col = c->P + m * (b - c->b0);
+    /* a != b: [a0, lo) and [hi, a1) */
+    const ptrdiff_t lo = b < a1 ? (b > a0 ? b : a0) : a1,
+                    hi = b + 1 > a0 ? (b + 1 < a1 ? b + 1 : a1) : a0;
+    if (c->lab.Y == NULL) {
+      const double *Lcol = c->lab.L + m * b;
+      double *kl = c->klrow;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < lo; a++) kl[a] += col[a] * Lcol[a];
+      BK_SIMD
+      for (ptrdiff_t a = hi; a < a1; a++) kl[a] += col[a] * Lcol[a];
+    } else {
+      for (ptrdiff_t k = 0; k < c->lab.c; k++) {
+        const double yb = c->lab.Y[b + m * k];
+        double *KYk = c->KY + m * k;
+        BK_SIMD
+        for (ptrdiff_t a = a0; a < lo; a++) KYk[a] += col[a] * yb;
+        BK_SIMD
+        for (ptrdiff_t a = hi; a < a1; a++) KYk[a] += col[a] * yb;
+      }
+    }
+  }
+}
+
+/* the label's diagonal ld and off-diagonal row sums l1, as label_side()
+ * forms them (perm = NULL) */
+static void label_sums(ptrdiff_t m, bk_label lab, double *ld, double *l1)
+{
+  if (lab.Y == NULL) {
+    for (ptrdiff_t a = 0; a < m; a++) ld[a] = lab.L[a + m * a];
+    for (ptrdiff_t b = 0; b < m; b++) l1[b] = sum_off(lab.L + m * b, m, b);
+    return;
+  }
+  for (ptrdiff_t a = 0; a < m; a++) ld[a] = l1[a] = 0.0;
+  for (ptrdiff_t k = 0; k < lab.c; k++) {
+    const double *Yk = lab.Y + m * k;
+    double ysum = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) ysum += Yk[a];
+    for (ptrdiff_t a = 0; a < m; a++) {
+      ld[a] += Yk[a] * Yk[a];
+      l1[a] += Yk[a] * ysum;
+    }
+  }
+  for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
+}
+
+/* The statistics' sums over one panel of columns, each of its three steps
+ * one paced loop over independent items (threads change no bit); returns
+ * the panel's operations */
+static double panel_sums(panel_ctx *c, int nthreads)
+{
+  const bk_gram_src *g = c->src;
+  const ptrdiff_t m = g->m, nb = c->b1 - c->b0;
+  const double cost = (double) m * (double) (g->d / 4 + 14);
+  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
+                              .ops = PANEL_COLS * cost,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
+                      cols = {.item = panel_col, .ctx = c, .ops = 3.0 * m,
+                              .par_min = BK_PAR_MIN_PAIRS},
+                      rows = {.item = panel_rows, .ctx = c,
+                              .ops = (double) PANEL_ROWS * nb *
+                                     (c->lab.Y ? (double) c->lab.c : 1.0),
+                              .par_min = BK_PAR_MIN_PAIRS};
+  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
+  bk_paced_for(&cols, nb, nthreads, NULL);
+  bk_paced_for(&rows, (m + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
+  return nb * (cost + 3.0 * m) +
+         (double) m * nb * (c->lab.Y ? (double) c->lab.c : 1.0);
+}
+
+void bk_hsic_stats_x(const bk_gram_src *src, bk_label lab, double *out,
+                     double *work, int nthreads, int simd, bk_pacer *pace)
+{
+  const ptrdiff_t m = src->m, B = bk_hsic_panel(m);
+  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
+         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
+         *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
+         *P = t + B;
+  label_sums(m, lab, ld, l1);
+  memset(klrow, 0, (size_t) m * sizeof(double));
+  memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
+  double T = 0.0;
+  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
+    panel_ctx c = {.src = src, .simd = simd, .b0 = b0,
+                   .b1 = b0 + B < m ? b0 + B : m, .P = P, .lab = lab,
+                   .l1 = l1, .kd = kd, .k1 = k1, .Kl = Kl, .t = t,
+                   .klrow = klrow, .KY = KY};
+    double ops = panel_sums(&c, nthreads);
+    /* tr(K~ L~) in the order of b, as label_side() sums it */
+    if (lab.Y == NULL)
+      for (ptrdiff_t i = 0; i < c.b1 - b0; i++) T += t[i];
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  if (lab.Y != NULL) {
+    /* T and the row sums of K~ o L~ from K~ Y, as label_side() */
+    for (ptrdiff_t k = 0; k < lab.c; k++) {
+      const double *Yk = lab.Y + m * k, *KYk = KY + m * k;
+      for (ptrdiff_t a = 0; a < m; a++) {
+        double kl = Yk[a] * KYk[a];
+        T += kl;
+        klrow[a] += kl;
+      }
+    }
+  }
+  stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
+                    .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,
+                    .nthreads = nthreads};
+  stats_tail(&sums, out, pace);
+}
+
+/* the sum of a column, diagonal included (centring_terms()) */
+static inline double col_sum(const double *col, ptrdiff_t m)
+{
+  double s = 0.0;
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = 0; a < m; a++) s += col[a];
+  return s;
+}
+
 /* Row means r, grand mean 1'A1 / m^2 and trace of a symmetric m x m A: what
  * H A H is made of, (HAH)_ab = A_ab - r_a - r_b + mean. */
 static void centring_terms(const double *A, ptrdiff_t m, double *r,
@@ -291,9 +491,7 @@ static void centring_terms(const double *A, ptrdiff_t m, double *r,
   double md = (double) m, tot = 0.0, tr = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *col = A + m * b;
-    double s = 0.0;
-    BK_SIMD_SUM(s)
-    for (ptrdiff_t a = 0; a < m; a++) s += col[a];
+    double s = col_sum(col, m);
     r[b] = s / md;
     tot += s;
     tr += col[b];
@@ -304,12 +502,12 @@ static void centring_terms(const double *A, ptrdiff_t m, double *r,
 }
 
 /* The exponent e for a kernel A (m x m) from its diagonal and row means r,
- * as kernel_exponent() */
+ * as kernel_exponent(); A = NULL: the diagonal follows r, at r + m */
 static int centred_exponent(const double *A, ptrdiff_t m, const double *r)
 {
   double top = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    double v = fabs(A[a + m * a]), w = fabs(r[a]);
+    double v = fabs(A ? A[a + m * a] : r[m + a]), w = fabs(r[a]);
     v = v > w ? v : w;
     top = v > top ? v : top;
   }
@@ -362,40 +560,63 @@ static int scaled_factor(const double *Y, ptrdiff_t m, ptrdiff_t c, double *Yc,
   return e;
 }
 
-void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work, bk_pacer *pace)
+/* The gamma test's sums over the centred kernels, column by column (in the
+ * units of scaled_centring(): K times fk, L times fl) */
+typedef struct {
+  const double *rk, *rl, *Yc;
+  double fk, fl, sk, sl, trK, trL, stat, v;
+  int ek, el;
+  bk_label lab;
+  ptrdiff_t m;
+} gamma_sums;
+
+/* the label side of bk_hsic_gamma(): rl, sl and trL (or Yc for a factor),
+ * scaled; work for them: m + m c doubles at rl */
+static void gamma_label(gamma_sums *g, double *rl, bk_pacer *pace)
 {
-  double *rk = work, *rl = work + m, *Yc = work + 2 * m;
-  double md = (double) m, sk = 0.0, sl = 0.0, trK = 0.0, trL = 0.0;
-  ptrdiff_t c = lab.c;
-
-  /* each kernel times 2^e, the moments scaled back at the end */
-  int ek = scaled_centring(K, m, rk, &sk, &trK, pace), el;
-  const double fk = ldexp(1.0, ek);
-  if (lab.Y == NULL) {
-    el = scaled_centring(lab.L, m, rl, &sl, &trL, pace);
+  const ptrdiff_t m = g->m;
+  g->rl = rl;
+  g->Yc = rl + m;
+  if (g->lab.Y == NULL) {
+    g->el = scaled_centring(g->lab.L, m, rl, &g->sl, &g->trL, pace);
   } else {
-    el = scaled_factor(lab.Y, m, c, Yc, &sl, &trL);
+    g->el = scaled_factor(g->lab.Y, m, g->lab.c, rl + m, &g->sl, &g->trL);
   }
-  const double fl = ldexp(1.0, el);
+  g->fl = ldexp(1.0, g->el);
+}
 
-  double stat = 0.0, v = 0.0;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kcol = K + m * b;
-    for (ptrdiff_t a = 0; a < m; a++) {
-      double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
-      if (lab.Y == NULL) {
-        lc = lab.L[a + m * b] * fl - rl[a] - rl[b] + sl;
-      } else {
-        lc = 0.0;
-        for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
-      }
-      double p = kc * lc;
-      stat += p;
-      if (a != b) v += p * p;
+/* column b of K (Kcol) into the statistic and the sum of squares, element
+ * after element (one running sum over the whole matrix) */
+static void gamma_col(gamma_sums *g, const double *Kcol, ptrdiff_t b)
+{
+  const ptrdiff_t m = g->m, c = g->lab.c;
+  const double *rk = g->rk, *rl = g->rl, *Yc = g->Yc, fk = g->fk, fl = g->fl,
+               sk = g->sk, sl = g->sl;
+  double stat = g->stat, v = g->v;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
+    if (g->lab.Y == NULL) {
+      lc = g->lab.L[a + m * b] * fl - rl[a] - rl[b] + sl;
+    } else {
+      lc = 0.0;
+      for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
     }
-    bk_pace(pace, m * (c + 2));
+    double p = kc * lc;
+    stat += p;
+    if (a != b) v += p * p;
   }
+  g->stat = stat;
+  g->v = v;
+}
+
+/* the moments and the gamma distribution from the sums (out as in
+ * bk_hsic_gamma()) */
+static void gamma_finish(const gamma_sums *g, double *out)
+{
+  const double md = (double) g->m, sk = g->sk, sl = g->sl, trK = g->trK,
+               trL = g->trL, v = g->v;
+  double stat = g->stat;
+  const int ek = g->ek, el = g->el;
   stat /= md;
   /* Gretton et al. (2008): the null variance of HSIC_b = tr(KHLH) / m^2 */
   double var = v / 36.0 / (md * (md - 1.0));
@@ -420,6 +641,21 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   } else {
     out[3] = out[4] = NAN;
   }
+}
+
+void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace)
+{
+  gamma_sums g = {.rk = work, .lab = lab, .m = m};
+  /* each kernel times 2^e, the moments scaled back at the end */
+  g.ek = scaled_centring(K, m, work, &g.sk, &g.trK, pace);
+  g.fk = ldexp(1.0, g.ek);
+  gamma_label(&g, work + m, pace);
+  for (ptrdiff_t b = 0; b < m; b++) {
+    gamma_col(&g, K + m * b, b);
+    bk_pace(pace, m * (lab.c + 2));
+  }
+  gamma_finish(&g, out);
 }
 
 /* the features of bk_feature_dot(), one at a time */
@@ -503,4 +739,75 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                               .ops = (double) (P + m),
                               .par_min = BK_PAR_MIN_PAIRS / 8.0};
   bk_paced_for(&loop, d, nthreads, pace);
+}
+
+/* pass 1 of bk_hsic_gamma_x(): column b's sum (into t) and diagonal value */
+static void panel_colsum(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->t[i] = col_sum(col, m);
+  c->kd[b] = col[b];
+}
+
+/* a panel's Gram columns, and with item (NULL: none) a paced loop over its
+ * columns; returns the operations */
+static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
+                         int nthreads)
+{
+  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
+  const double cost = (double) m * (double) (c->src->d / 4 + 14);
+  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
+                              .ops = PANEL_COLS * cost,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
+                      cols = {.item = item, .ctx = c, .ops = (double) m,
+                              .par_min = BK_PAR_MIN_PAIRS};
+  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
+  if (item) bk_paced_for(&cols, nb, nthreads, NULL);
+  return nb * (cost + (double) m);
+}
+
+void bk_hsic_gamma_x(const bk_gram_src *src, bk_label lab, double *out,
+                     double *work, int nthreads, int simd, bk_pacer *pace)
+{
+  const ptrdiff_t m = src->m, B = bk_hsic_panel(m);
+  /* rk and the diagonal after it (centred_exponent()), the label's rl and
+   * Yc, the panel's column sums t and the panel */
+  double *rk = work, *kd = work + m, *t = work + 3 * m + m * lab.c,
+         *P = t + B;
+  const double md = (double) m;
+  double tot = 0.0, tr = 0.0;
+  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab, .kd = kd,
+                 .t = t};
+  /* pass 1: K's row means, sum and trace, as scaled_centring() */
+  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
+    c.b0 = b0;
+    c.b1 = b0 + B < m ? b0 + B : m;
+    double ops = panel_make(&c, panel_colsum, nthreads);
+    for (ptrdiff_t b = b0; b < c.b1; b++) {
+      rk[b] = t[b - b0] / md;
+      tot += t[b - b0];
+      tr += kd[b];
+    }
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  gamma_sums g = {.rk = rk, .lab = lab, .m = m, .sk = tot / (md * md),
+                  .trK = tr};
+  g.ek = centred_exponent(NULL, m, rk);
+  g.fk = ldexp(1.0, g.ek);
+  for (ptrdiff_t a = 0; a < m; a++) rk[a] *= g.fk;
+  g.sk *= g.fk;
+  g.trK *= g.fk;
+  gamma_label(&g, work + 2 * m, pace);
+  /* pass 2: the same columns again, summed in the order of bk_hsic_gamma() */
+  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
+    c.b0 = b0;
+    c.b1 = b0 + B < m ? b0 + B : m;
+    double ops = panel_make(&c, NULL, nthreads);
+    for (ptrdiff_t b = b0; b < c.b1; b++) gamma_col(&g, P + m * (b - b0), b);
+    ops += (double) (c.b1 - b0) * m * (lab.c + 2);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  gamma_finish(&g, out);
 }

@@ -52,8 +52,8 @@ for (m in ms) {
                                    threads = 1L))
   t_dhsic_fixed <- timed(function() dhsic(x, y, kernel = "gaussian.fixed", bandwidth = bw), 3L)
   rows <- round(seq(1, m, length.out = 1000))
-  t_med_sub <- timed(function() .Call(bahsic:::C_median_pairwise, x[rows, ], TRUE))
-  t_med_all <- timed(function() .Call(bahsic:::C_median_pairwise, x, TRUE), 3L)
+  t_med_sub <- timed(function() .Call(bahsic:::C_median_pairwise, x[rows, ], TRUE, 1L))
+  t_med_all <- timed(function() .Call(bahsic:::C_median_pairwise, x, TRUE, 1L), 3L)
 
   cat(sprintf("m = %d, d = %d\n", m, d))
   cat(sprintf("  %-58s %7.3f s\n", c(
