@@ -150,15 +150,12 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = if (unbiased) 4L else 2L, min_what = sprintf("The %s HSIC estimator", estimator),
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-    outcome_what = "hsic()", approximable = TRUE, design = design, panel = is.null(design)))
+    outcome_what = "hsic()", approximable = TRUE, design = design, panel = is.null(design),
+    panel_label = TRUE))
   lab <- prep$label
   if (!is.null(prep$design)) return(hsic_design_result(prep, approx, match.call()))
   # the same numbers, to the last bit, with or without K (C_hsic_stats_x)
-  st <- if (is.null(prep$K)) {
-    .Call(C_hsic_stats_x, prep$x, gram_opts(prep$kernel_x, prep$threads), label_arg(lab))
-  } else {
-    .Call(C_hsic_stats, prep$K, label_arg(lab))
-  }
+  st <- hsic_from(prep, C_hsic_stats_x, C_hsic_stats)
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
   se <- if (m >= 4L) st[4L] else NA_real_
@@ -232,21 +229,72 @@ hsic_prepare <- function(x, y, kernel, spec) {
   approximable <- isTRUE(spec$approximable)
   panel <- isTRUE(spec$panel)
   pr <- prepare_problem(x, y, c(spec, list(
-    kernel = kernel, min_first = TRUE, labels = "gram", gram = !panel,
+    kernel = kernel, min_first = TRUE, labels = if (panel) "kernel" else "gram", gram = !panel,
     memory = function(pr) {
       kernel_y <- pr$kernel_y
       full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-      # K (unless its panels do) and a full label kernel, each with the
-      # median heuristic's workspace; a panel is some 4 MiB
-      with_k <- !(panel && gram_panel_likely(kernel, pr$m))
-      check_memory(pr$m, 1.5 * (with_k + full_label), approximable = approximable)
+      # K and a full label kernel L, each with the median heuristic's
+      # workspace, unless made a panel (some 4 MiB) at a time
+      panel_x <- panel && gram_panel_likely(kernel, pr$m)
+      panel_y <- panel_x && isTRUE(spec$panel_label) && label_panel_likely(kernel_y, pr$y)
+      check_memory(pr$m, 1.5 * (!panel_x + (full_label && !panel_y)),
+                   approximable = approximable)
     })))
   if (panel) {
     pr$kernel_x <- gram_panel_kernel(kernel, pr$x, threads = pr$threads)
-    # where only K gives the width (gram() counts K against the budget)
-    if (is.null(pr$kernel_x)) pr$K <- gram(kernel, pr$x, pr$threads, sample_median = TRUE)
+    if (is.null(pr$kernel_x)) {
+      # where only K gives the width (gram() counts K against the budget)
+      pr$K <- gram(kernel, pr$x, pr$threads, sample_median = TRUE)
+    }
+    pr$label <- if (is.null(pr$K) && isTRUE(spec$panel_label)) {
+      panel_label(pr$kernel_y, pr$y, pr$threads)
+    } else {
+      label_gram(pr$kernel_y, pr$y, pr$threads)
+    }
+    pr$kernel_y <- pr$label$kernel
   }
   pr
+}
+
+# A statistic of hsic_prepare()'s problem: from the data (from_x:
+# C_hsic_stats_x, C_hsic_gamma_x) where it holds no K, the outcome as data
+# where its label does (panel_label()), else from K (from_k); the same
+# numbers to the last bit.
+hsic_from <- function(prep, from_x, from_k) {
+  lab <- prep$label
+  if (!is.null(prep$K)) return(.Call(from_k, prep$K, label_arg(lab)))
+  opts <- gram_opts(prep$kernel_x, prep$threads)
+  if (is.null(lab$src)) return(.Call(from_x, prep$x, opts, label_arg(lab), NULL, NULL))
+  .Call(from_x, prep$x, opts, NULL, lab$src, gram_opts(lab$kernel$params$kernel, prep$threads))
+}
+
+# Whether panel_label() will give the outcome rather than L, as far as the
+# label kernel and the outcome tell (a median of 0 aside)
+label_panel_likely <- function(kernel_y, y) {
+  kernel_y$type == "regression" && NCOL(y) == 1L && !is_surv(y) && !is.factor(y) &&
+    !kernel_y$params$kernel$name %in% c("precomputed", "linear", "ridge", "clinical")
+}
+
+# The label of hsic()'s statistics from the data (C_hsic_stats_x):
+# label_gram()'s, but a regression kernel on a one-column outcome comes as
+# the outcome itself, list(L = NULL, Y = NULL, src = the m x 1 outcome,
+# kernel = the label kernel with its width), its L made a panel at a time
+# in C, the width that of gram(): the median over all pairs, taken from the
+# sorted outcome (O(m log m), no pairs held) with the same value.
+panel_label <- function(kernel_y, y, threads) {
+  if (!label_panel_likely(kernel_y, y)) return(label_gram(kernel_y, y, threads))
+  ymat <- regression_outcome(y)
+  kern <- kernel_y$params$kernel
+  check_kernel_range(kern, ymat, "y")
+  if (kernel_has(kern, "width") && is.null(kern$params$sigma)) {
+    med <- if (nrow(ymat) >= 2L) pairwise_median(ymat, kernel_has(kern, "squared"), "y")
+    # all outcomes equal, or a single one: gram()'s fallback
+    if (!isTRUE(med > 0)) return(label_gram(kernel_y, y, threads))
+    kern$params$sigma <- 1 / med
+    kern$label <- paste0(kern$label, " (sigma by the median heuristic)")
+  }
+  kernel_y$params$kernel <- kern
+  list(L = NULL, Y = NULL, src = ymat, kernel = kernel_y)
 }
 
 #' Test of independence by HSIC
@@ -348,7 +396,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = min_m, min_what = sprintf("The %s test", method), min_hint = hint,
     outcome_what = "hsic_test()", design = design,
-    panel = is.null(design) && method == "gamma"))
+    panel = is.null(design) && method == "gamma", panel_label = TRUE))
   lab <- prep$label
   m <- prep$m
   if (!is.null(prep$design) && method == "gamma") {
@@ -361,11 +409,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
-    g <- if (is.null(prep$K)) {
-      .Call(C_hsic_gamma_x, prep$x, gram_opts(prep$kernel_x, prep$threads), label_arg(lab))
-    } else {
-      .Call(C_hsic_gamma, prep$K, label_arg(lab))
-    }
+    g <- hsic_from(prep, C_hsic_gamma_x, C_hsic_gamma)
     stat <- g[1L]
     if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",

@@ -102,51 +102,70 @@ SEXP C_gram(SEXP x, SEXP opts)
   return K;
 }
 
-/* A statistic of x's Gram matrix and the label, from x itself (core:
- * bk_hsic_stats_x(), bk_hsic_gamma_x(); nout values): opts as C_gram()'s,
- * with a width given (p1 finite); label: list(L = ) or list(Y = ), as
- * C_hsic_stats()'s. Holds a panel of K's columns, not K: no m x m buffer to
- * fault in and zero. */
-typedef void (*hsic_x_fn)(const bk_gram_src *src, bk_label lab, double *out,
-                          double *work, int nthreads, int simd,
-                          bk_pacer *pace);
-static SEXP hsic_x(SEXP x, SEXP opts, SEXP label, const char *entry,
-                   hsic_x_fn core, R_xlen_t nout)
+/* The data of a Gram matrix (bk_gram_src) from x and opts as C_gram()'s,
+ * with a width given (p1 finite); *nthreads and *simd from opts too. */
+static bk_gram_src read_src(SEXP x, SEXP opts, const char *entry,
+                            int *nthreads, int *simd)
 {
   bk_need_double_matrix(x, "x");
   bk_opts op;
   bk_opts_open(&op, opts, entry);
   const double p1 = bk_opt_real(&op, "p1");
-  bk_kernel k = data_kernel(&op, p1);
-  const int nthreads = bk_opt_threads(&op);
-  const int simd = bk_opt_flag(&op, "simd");
+  bk_gram_src src = {.m = Rf_nrows(x), .d = Rf_ncols(x),
+                     .kern = data_kernel(&op, p1)};
+  *nthreads = bk_opt_threads(&op);
+  *simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
-  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  bk_opts_open(&op, label, entry);
-  bk_label lab = bk_opt_label(&op, m);
-  bk_opts_done(&op);
-  bk_gram_src src = {.m = m, .d = d, .kern = k};
-  src.xs = bk_kernel_uses_distance(k.type) ? rescaled(REAL(x), m * d, &src.e)
-                                           : REAL(x);
-  double *work = (double *) R_alloc((size_t) BK_HSIC_X_WORK(m, lab.c),
+  src.xs = bk_kernel_uses_distance(src.kern.type)
+               ? rescaled(REAL(x), src.m * src.d, &src.e)
+               : REAL(x);
+  return src;
+}
+
+/* A statistic of x's Gram matrix and the label from x itself (core:
+ * bk_hsic_stats_x(), bk_hsic_gamma_x(); nout values); opts as C_gram()'s,
+ * with a width given. The label is list(L = ) or list(Y = ), as
+ * C_hsic_stats()'s, or, with label = NULL, the Gram matrix of y (m rows) by
+ * yopts (the same form as opts). Holds a panel of K's columns (and L's), not
+ * K: no m x m buffer to fault in and zero. */
+typedef void (*hsic_x_fn)(const bk_gram_src *src, const bk_gram_src *ysrc,
+                          bk_label lab, double *out, double *work,
+                          int nthreads, int simd, bk_pacer *pace);
+static SEXP hsic_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts,
+                   const char *entry, hsic_x_fn core, R_xlen_t nout)
+{
+  int nthreads, simd, ythreads, ysimd;
+  bk_gram_src src = read_src(x, opts, entry, &nthreads, &simd), ysrc = {0};
+  bk_label lab = {NULL, NULL, 0};
+  if (Rf_isNull(label)) {
+    ysrc = read_src(y, yopts, entry, &ythreads, &ysimd);
+    if (ysrc.m != src.m) Rf_error("'y' must have %td rows", src.m);
+  } else {
+    bk_opts op;
+    bk_opts_open(&op, label, entry);
+    lab = bk_opt_label(&op, src.m);
+    bk_opts_done(&op);
+  }
+  double *work = (double *) R_alloc((size_t) BK_HSIC_X_WORK(src.m, lab.c),
                                     sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, nout));
   bk_pacer pace = {bk_check_limits, 0};
-  core(&src, lab, REAL(out), work, nthreads, simd, &pace);
+  core(&src, Rf_isNull(label) ? &ysrc : NULL, lab, REAL(out), work, nthreads,
+       simd, &pace);
   UNPROTECT(1);
   return out;
 }
 
 /* C_hsic_stats()'s four numbers, to the last bit, from x */
-SEXP C_hsic_stats_x(SEXP x, SEXP opts, SEXP label)
+SEXP C_hsic_stats_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts)
 {
-  return hsic_x(x, opts, label, "C_hsic_stats_x", bk_hsic_stats_x, 4);
+  return hsic_x(x, opts, label, y, yopts, "C_hsic_stats_x", bk_hsic_stats_x, 4);
 }
 
 /* C_hsic_gamma()'s five numbers, to the last bit, from x */
-SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label)
+SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts)
 {
-  return hsic_x(x, opts, label, "C_hsic_gamma_x", bk_hsic_gamma_x, 5);
+  return hsic_x(x, opts, label, y, yopts, "C_hsic_gamma_x", bk_hsic_gamma_x, 5);
 }
 
 /* The median of the pairwise squared distances (squared = TRUE) or

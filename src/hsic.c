@@ -223,7 +223,7 @@ typedef struct {
   double *Lk, *h, T;
   bk_label lab;
   ptrdiff_t m;
-  int nthreads;
+  int nthreads, lk_done; /* lk_done: Lk is given (a label as data) */
 } stat_sums;
 
 /* Lk[b] = (L~ k1)_b for a full label L: one item of a paced loop */
@@ -246,7 +246,9 @@ static void stats_tail(stat_sums *sums, double *out, bk_pacer *pace)
   estimators(m, kd, k1, ld, l1, T, ek, el, out);
 
   /* L~ K~ 1 for the vector h of section 2.5 (K~ L~ 1 is Kl) */
-  if (lab.Y == NULL) {
+  if (sums->lk_done) {
+    /* given */
+  } else if (lab.Y == NULL) {
     /* each b its own sum: threads change nothing */
     const bk_paced_loop loop = {.item = label_k1_one, .ctx = sums,
                                 .ops = (double) m, .par_min = BK_PAR_MIN_PAIRS};
@@ -317,12 +319,13 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
 }
 
 /* bk_hsic_stats_x(): a panel of K's columns b0..b1-1, whole (P, m x (b1 -
- * b0), column b at P + m (b - b0)), and what is summed from it */
+ * b0), column b at P + m (b - b0)), with those of L beside it (PL) where
+ * the label comes as data (ysrc), and what is summed from them */
 typedef struct {
-  const bk_gram_src *src;
+  const bk_gram_src *src, *ysrc;
   int simd;
   ptrdiff_t b0, b1;
-  double *P;
+  double *P, *PL;
   bk_label lab;
   const double *l1;
   double *kd, *k1, *Kl, *t, *klrow, *KY;
@@ -336,11 +339,21 @@ typedef struct {
 static void panel_gram(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
-  const bk_gram_src *g = c->src;
+  const bk_gram_src *g = c->src, *y = c->ysrc;
   ptrdiff_t b0 = c->b0 + i * PANEL_COLS,
             b1 = b0 + PANEL_COLS < c->b1 ? b0 + PANEL_COLS : c->b1;
   bk_gram_panel(g->xs, g->m, g->d, g->e, g->kern, b0, b1,
                 c->P + g->m * (b0 - c->b0), c->simd);
+  if (y)
+    bk_gram_panel(y->xs, y->m, y->d, y->e, y->kern, b0, b1,
+                  c->PL + y->m * (b0 - c->b0), c->simd);
+}
+
+/* column b of the label: of L, or of the panel PL */
+static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
+{
+  const ptrdiff_t m = c->src->m;
+  return c->PL ? c->PL + m * (b - c->b0) : c->lab.L + m * b;
 }
 
 /* column b's own sums, each as bk_hsic_stats() forms it from K's column b:
@@ -352,8 +365,28 @@ static void panel_col(void *ctx, ptrdiff_t i)
   const double *col = c->P + m * i;
   c->kd[b] = col[b];
   c->k1[b] = sum_off(col, m, b);
-  if (c->lab.Y == NULL) c->t[i] = dot_off(col, c->lab.L + m * b, m, b);
+  if (c->lab.Y == NULL) c->t[i] = dot_off(col, label_col(c, b), m, b);
   c->Kl[b] = dot_off(col, c->l1, m, b);
+}
+
+/* a column's diagonal value and off-diagonal sum (into kd, k1): of L, as
+ * label_side() forms ld and l1 */
+static void panel_diag_off(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  c->k1[b] = sum_off(col, m, b);
+}
+
+/* a column times l1, off the diagonal (into Kl): of L times k1, L~ K~ 1 as
+ * stats_tail() forms it */
+static void panel_dot(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  c->Kl[b] = dot_off(c->P + m * i, c->l1, m, b);
 }
 
 /* rows a0..a1-1 of the sums over b: the row sums of K~ o L~ (full L) or
@@ -369,7 +402,7 @@ static void panel_rows(void *ctx, ptrdiff_t i)
     const ptrdiff_t lo = b < a1 ? (b > a0 ? b : a0) : a1,
                     hi = b + 1 > a0 ? (b + 1 < a1 ? b + 1 : a1) : a0;
     if (c->lab.Y == NULL) {
-      const double *Lcol = c->lab.L + m * b;
+      const double *Lcol = label_col(c, b);
       double *kl = c->klrow;
       BK_SIMD
       for (ptrdiff_t a = a0; a < lo; a++) kl[a] += col[a] * Lcol[a];
@@ -388,10 +421,64 @@ static void panel_rows(void *ctx, ptrdiff_t i)
   }
 }
 
-/* the label's diagonal ld and off-diagonal row sums l1, as label_side()
- * forms them (perm = NULL) */
-static void label_sums(ptrdiff_t m, bk_label lab, double *ld, double *l1)
+/* a panel's Gram columns (and L's, with ysrc), and with item (NULL: none) a
+ * paced loop over its columns; returns the operations */
+static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
+                         int nthreads)
 {
+  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
+  double cost = (double) m * (double) (c->src->d / 4 + 14);
+  if (c->ysrc) cost += (double) m * (double) (c->ysrc->d / 4 + 14);
+  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
+                              .ops = PANEL_COLS * cost,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
+                      cols = {.item = item, .ctx = c, .ops = 3.0 * m,
+                              .par_min = BK_PAR_MIN_PAIRS};
+  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
+  if (item) bk_paced_for(&cols, nb, nthreads, NULL);
+  return nb * (cost + 3.0 * m);
+}
+
+/* every panel of c's matrix (c->src) in turn, item over its columns */
+static void panel_pass(panel_ctx *c, void (*item)(void *, ptrdiff_t),
+                       int nthreads, bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m, B = bk_hsic_panel(m);
+  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, item, nthreads);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+}
+
+/* The statistics' sums over one panel of columns: the panel, its columns'
+ * sums and its rows', each one paced loop over independent items (threads
+ * change no bit); returns the panel's operations */
+static double panel_sums(panel_ctx *c, int nthreads)
+{
+  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
+  const double per_row = (double) nb * (c->lab.Y ? (double) c->lab.c : 1.0);
+  const bk_paced_loop rows = {.item = panel_rows, .ctx = c,
+                              .ops = PANEL_ROWS * per_row,
+                              .par_min = BK_PAR_MIN_PAIRS};
+  double ops = panel_make(c, panel_col, nthreads);
+  bk_paced_for(&rows, (m + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
+  return ops + (double) m * per_row;
+}
+
+/* the label's diagonal ld and off-diagonal row sums l1, as label_side()
+ * forms them (perm = NULL); a label as data (ysrc) a panel of L at a time */
+static void label_sums(panel_ctx *c, double *ld, double *l1, int nthreads,
+                       bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m;
+  const bk_label lab = c->lab;
+  if (c->ysrc) {
+    panel_ctx lc = {.src = c->ysrc, .simd = c->simd, .P = c->PL, .kd = ld,
+                    .k1 = l1};
+    panel_pass(&lc, panel_diag_off, nthreads, pace);
+    return;
+  }
   if (lab.Y == NULL) {
     for (ptrdiff_t a = 0; a < m; a++) ld[a] = lab.L[a + m * a];
     for (ptrdiff_t b = 0; b < m; b++) l1[b] = sum_off(lab.L + m * b, m, b);
@@ -410,51 +497,29 @@ static void label_sums(ptrdiff_t m, bk_label lab, double *ld, double *l1)
   for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
 }
 
-/* The statistics' sums over one panel of columns, each of its three steps
- * one paced loop over independent items (threads change no bit); returns
- * the panel's operations */
-static double panel_sums(panel_ctx *c, int nthreads)
-{
-  const bk_gram_src *g = c->src;
-  const ptrdiff_t m = g->m, nb = c->b1 - c->b0;
-  const double cost = (double) m * (double) (g->d / 4 + 14);
-  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
-                              .ops = PANEL_COLS * cost,
-                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
-                      cols = {.item = panel_col, .ctx = c, .ops = 3.0 * m,
-                              .par_min = BK_PAR_MIN_PAIRS},
-                      rows = {.item = panel_rows, .ctx = c,
-                              .ops = (double) PANEL_ROWS * nb *
-                                     (c->lab.Y ? (double) c->lab.c : 1.0),
-                              .par_min = BK_PAR_MIN_PAIRS};
-  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
-  bk_paced_for(&cols, nb, nthreads, NULL);
-  bk_paced_for(&rows, (m + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
-  return nb * (cost + 3.0 * m) +
-         (double) m * nb * (c->lab.Y ? (double) c->lab.c : 1.0);
-}
-
-void bk_hsic_stats_x(const bk_gram_src *src, bk_label lab, double *out,
-                     double *work, int nthreads, int simd, bk_pacer *pace)
+void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace)
 {
   const ptrdiff_t m = src->m, B = bk_hsic_panel(m);
   double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
          *P = t + B;
-  label_sums(m, lab, ld, l1);
+  panel_ctx c = {.src = src, .ysrc = ysrc, .simd = simd, .P = P,
+                 .PL = ysrc ? P + m * B : NULL, .lab = lab, .l1 = l1,
+                 .kd = kd, .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow,
+                 .KY = KY};
+  label_sums(&c, ld, l1, nthreads, pace);
   memset(klrow, 0, (size_t) m * sizeof(double));
   memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
   double T = 0.0;
-  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
-    panel_ctx c = {.src = src, .simd = simd, .b0 = b0,
-                   .b1 = b0 + B < m ? b0 + B : m, .P = P, .lab = lab,
-                   .l1 = l1, .kd = kd, .k1 = k1, .Kl = Kl, .t = t,
-                   .klrow = klrow, .KY = KY};
+  for (c.b0 = 0; c.b0 < m; c.b0 += B) {
+    c.b1 = c.b0 + B < m ? c.b0 + B : m;
     double ops = panel_sums(&c, nthreads);
     /* tr(K~ L~) in the order of b, as label_side() sums it */
     if (lab.Y == NULL)
-      for (ptrdiff_t i = 0; i < c.b1 - b0; i++) T += t[i];
+      for (ptrdiff_t i = 0; i < c.b1 - c.b0; i++) T += t[i];
     bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
   }
   if (lab.Y != NULL) {
@@ -468,9 +533,14 @@ void bk_hsic_stats_x(const bk_gram_src *src, bk_label lab, double *out,
       }
     }
   }
+  if (ysrc) {
+    /* L~ K~ 1 a panel of L at a time (stats_tail() reads L otherwise) */
+    panel_ctx lc = {.src = ysrc, .simd = simd, .P = c.PL, .l1 = k1, .Kl = Lk};
+    panel_pass(&lc, panel_dot, nthreads, pace);
+  }
   stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
                     .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,
-                    .nthreads = nthreads};
+                    .nthreads = nthreads, .lk_done = ysrc != NULL};
   stats_tail(&sums, out, pace);
 }
 
@@ -585,9 +655,11 @@ static void gamma_label(gamma_sums *g, double *rl, bk_pacer *pace)
   g->fl = ldexp(1.0, g->el);
 }
 
-/* column b of K (Kcol) into the statistic and the sum of squares, element
- * after element (one running sum over the whole matrix) */
-static void gamma_col(gamma_sums *g, const double *Kcol, ptrdiff_t b)
+/* column b of K (Kcol; of L, Lcol, for a full label) into the statistic
+ * and the sum of squares, element after element (one running sum over the
+ * whole matrix) */
+static void gamma_col(gamma_sums *g, const double *Kcol, const double *Lcol,
+                     ptrdiff_t b)
 {
   const ptrdiff_t m = g->m, c = g->lab.c;
   const double *rk = g->rk, *rl = g->rl, *Yc = g->Yc, fk = g->fk, fl = g->fl,
@@ -596,7 +668,7 @@ static void gamma_col(gamma_sums *g, const double *Kcol, ptrdiff_t b)
   for (ptrdiff_t a = 0; a < m; a++) {
     double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
     if (g->lab.Y == NULL) {
-      lc = g->lab.L[a + m * b] * fl - rl[a] - rl[b] + sl;
+      lc = Lcol[a] * fl - rl[a] - rl[b] + sl;
     } else {
       lc = 0.0;
       for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
@@ -652,7 +724,7 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   g.fk = ldexp(1.0, g.ek);
   gamma_label(&g, work + m, pace);
   for (ptrdiff_t b = 0; b < m; b++) {
-    gamma_col(&g, K + m * b, b);
+    gamma_col(&g, K + m * b, lab.Y == NULL ? lab.L + m * b : NULL, b);
     bk_pace(pace, m * (lab.c + 2));
   }
   gamma_finish(&g, out);
@@ -751,62 +823,71 @@ static void panel_colsum(void *ctx, ptrdiff_t i)
   c->kd[b] = col[b];
 }
 
-/* a panel's Gram columns, and with item (NULL: none) a paced loop over its
- * columns; returns the operations */
-static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
-                         int nthreads)
+/* A pass over the panels of c's matrix A (c->src) for what
+ * scaled_centring() gives: A's row means r (with its diagonal after them, at
+ * r + m), mean *s and trace *tr, scaled by 2^e; returns e. t: a panel's
+ * column sums. */
+static int panel_centring(panel_ctx *c, double *r, double *t, double *s,
+                          double *tr, int nthreads, bk_pacer *pace)
 {
-  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
-  const double cost = (double) m * (double) (c->src->d / 4 + 14);
-  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
-                              .ops = PANEL_COLS * cost,
-                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
-                      cols = {.item = item, .ctx = c, .ops = (double) m,
-                              .par_min = BK_PAR_MIN_PAIRS};
-  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
-  if (item) bk_paced_for(&cols, nb, nthreads, NULL);
-  return nb * (cost + (double) m);
-}
-
-void bk_hsic_gamma_x(const bk_gram_src *src, bk_label lab, double *out,
-                     double *work, int nthreads, int simd, bk_pacer *pace)
-{
-  const ptrdiff_t m = src->m, B = bk_hsic_panel(m);
-  /* rk and the diagonal after it (centred_exponent()), the label's rl and
-   * Yc, the panel's column sums t and the panel */
-  double *rk = work, *kd = work + m, *t = work + 3 * m + m * lab.c,
-         *P = t + B;
+  const ptrdiff_t m = c->src->m, B = bk_hsic_panel(m);
   const double md = (double) m;
-  double tot = 0.0, tr = 0.0;
-  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab, .kd = kd,
-                 .t = t};
-  /* pass 1: K's row means, sum and trace, as scaled_centring() */
-  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
-    c.b0 = b0;
-    c.b1 = b0 + B < m ? b0 + B : m;
-    double ops = panel_make(&c, panel_colsum, nthreads);
-    for (ptrdiff_t b = b0; b < c.b1; b++) {
-      rk[b] = t[b - b0] / md;
-      tot += t[b - b0];
-      tr += kd[b];
+  double tot = 0.0, trace = 0.0;
+  c->kd = r + m;
+  c->t = t;
+  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, panel_colsum, nthreads);
+    /* as centring_terms(), in the order of b */
+    for (ptrdiff_t b = c->b0; b < c->b1; b++) {
+      r[b] = t[b - c->b0] / md;
+      tot += t[b - c->b0];
+      trace += c->kd[b];
     }
     bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
   }
-  gamma_sums g = {.rk = rk, .lab = lab, .m = m, .sk = tot / (md * md),
-                  .trK = tr};
-  g.ek = centred_exponent(NULL, m, rk);
+  *s = tot / (md * md);
+  *tr = trace;
+  int e = centred_exponent(NULL, m, r);
+  const double f = ldexp(1.0, e);
+  for (ptrdiff_t a = 0; a < m; a++) r[a] *= f;
+  *s *= f;
+  *tr *= f;
+  return e;
+}
+
+void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace)
+{
+  const ptrdiff_t m = src->m, B = bk_hsic_panel(m);
+  /* rk and K's diagonal after it (centred_exponent()), the label's rl and
+   * Yc (or L's diagonal), the panel's column sums t and the panels */
+  double *rk = work, *rl = work + 2 * m, *t = work + 4 * m + m * lab.c,
+         *P = t + B, *PL = P + m * B;
+  gamma_sums g = {.rk = rk, .lab = lab, .m = m};
+  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab};
+  /* pass 1: K's row means, sum and trace, as scaled_centring() */
+  g.ek = panel_centring(&c, rk, t, &g.sk, &g.trK, nthreads, pace);
   g.fk = ldexp(1.0, g.ek);
-  for (ptrdiff_t a = 0; a < m; a++) rk[a] *= g.fk;
-  g.sk *= g.fk;
-  g.trK *= g.fk;
-  gamma_label(&g, work + 2 * m, pace);
+  if (ysrc) {
+    /* L's, a panel at a time */
+    panel_ctx lc = {.src = ysrc, .simd = simd, .P = PL};
+    g.rl = rl;
+    g.el = panel_centring(&lc, rl, t, &g.sl, &g.trL, nthreads, pace);
+    g.fl = ldexp(1.0, g.el);
+    c.ysrc = ysrc;
+    c.PL = PL;
+  } else {
+    gamma_label(&g, rl, pace);
+  }
   /* pass 2: the same columns again, summed in the order of bk_hsic_gamma() */
-  for (ptrdiff_t b0 = 0; b0 < m; b0 += B) {
-    c.b0 = b0;
-    c.b1 = b0 + B < m ? b0 + B : m;
+  for (c.b0 = 0; c.b0 < m; c.b0 += B) {
+    c.b1 = c.b0 + B < m ? c.b0 + B : m;
     double ops = panel_make(&c, NULL, nthreads);
-    for (ptrdiff_t b = b0; b < c.b1; b++) gamma_col(&g, P + m * (b - b0), b);
-    ops += (double) (c.b1 - b0) * m * (lab.c + 2);
+    for (ptrdiff_t b = c.b0; b < c.b1; b++)
+      gamma_col(&g, P + m * (b - c.b0), lab.Y == NULL ? label_col(&c, b) : NULL, b);
+    ops += (double) (c.b1 - c.b0) * m * (lab.c + 2);
     bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
   }
   gamma_finish(&g, out);

@@ -48,13 +48,16 @@ static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
 /* bk_hsic_stats() of the Gram matrix K of src, to the last bit, without
  * holding K: its columns are made a panel at a time (bk_gram_panel()) and
  * every sum bk_hsic_stats() takes over K's columns is taken over the
- * panel's, in the same order. nthreads: for the panels' columns and rows and
- * the last O(m^2) step, which change no bit; simd as for bk_gram_ck().
+ * panel's, in the same order. The label: lab, or, with ysrc != NULL (lab
+ * then {NULL, NULL, 0}), the Gram matrix L of ysrc, also made a panel at a
+ * time (three passes over it). nthreads: for the panels' columns and rows
+ * and the last O(m^2) step, which change no bit; simd as for bk_gram_ck().
  * work: BK_HSIC_X_WORK(m, c) doubles (c: the columns of a factor label, 0
  * for a full L). */
-#define BK_HSIC_X_WORK(m, c) ((8 + (c)) * (m) + ((m) + 1) * bk_hsic_panel(m))
-void bk_hsic_stats_x(const bk_gram_src *src, bk_label lab, double *out,
-                     double *work, int nthreads, int simd, bk_pacer *pace);
+#define BK_HSIC_X_WORK(m, c) ((8 + (c)) * (m) + (2 * (m) + 1) * bk_hsic_panel(m))
+void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace);
 
 /* The data-side quantities every estimator needs, computed once per K:
  * kd = diag(K) and k1 = K~ 1 (row sums without the diagonal). */
@@ -85,9 +88,11 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
  * holding K: two passes of panels (bk_gram_panel()), the first for K's row
  * means, the second for the sums, each column in the order bk_hsic_gamma()
  * takes them (one running sum: the sums are serial, the panels' columns
- * are made on nthreads). work: BK_HSIC_X_WORK(m, c) doubles. */
-void bk_hsic_gamma_x(const bk_gram_src *src, bk_label lab, double *out,
-                     double *work, int nthreads, int simd, bk_pacer *pace);
+ * are made on nthreads). The label as in bk_hsic_stats_x() (L of ysrc: two
+ * passes over it). work: BK_HSIC_X_WORK(m, c) doubles. */
+void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace);
 
 /* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
  * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC
