@@ -46,12 +46,12 @@
 #' kernel cannot be approximated by `"ichol"` or `"rff"`. The default
 #' `"exact"` is the computation above; when its matrices would exceed the
 #' memory budget (option `bahsic.max_memory`) the error names the
-#' approximations. Without covariates it holds no \eqn{m \times m} matrix
-#' where the kernel's width is given or set on 1000 samples: \eqn{K} (and a
-#' label kernel on a one-column outcome) is made a panel of some 4 MiB of
-#' columns at a time and summed as it is made, the same numbers to the last
-#' bit in \eqn{O(m)} memory, with no time lost to the system's zeroing of
-#' fresh pages (`inst/bench/bench-hsic.R`).
+#' approximations. Without covariates and above 1000 samples it holds no
+#' \eqn{m \times m} matrix: \eqn{K} (and a label kernel on a one-column
+#' outcome) is made a panel of some 16 MiB of columns at a time and summed as
+#' it is made, the same numbers to the last bit in \eqn{O(m)} memory, with
+#' no time lost to the system's zeroing of fresh pages
+#' (`inst/bench/bench-hsic.R`).
 #'
 #' @param x samples x features: a numeric matrix or data.frame, a `Matrix`
 #'   (e.g. sparse `dgCMatrix`) or `DelayedMatrix` (e.g. HDF5-backed), an
@@ -221,7 +221,7 @@ format_sigma <- function(kernel) {
 # huge-page hint, to compact memory for them) took most of hsic()'s time at
 # that size; the packed triangle halves that and a buffer kept between calls
 # holds it for the session. Every sum of the statistics runs over K's
-# columns in order, so a panel of some 4 MiB of them, made and used while
+# columns in order, so a panel of some 16 MiB of them, made and used while
 # in cache, gives every number to the last bit, with no m x m buffer and no
 # pass over memory K's size. It makes each element twice (both triangles)
 # instead of once and mirroring it: cheaper than the faults. The gamma test
@@ -239,7 +239,7 @@ hsic_prepare <- function(x, y, kernel, spec) {
       kernel_y <- pr$kernel_y
       full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
       # K and a full label kernel L, each with the median heuristic's
-      # workspace, unless made a panel (some 4 MiB) at a time
+      # workspace, unless made a panel (some 16 MiB) at a time
       panel_x <- panel && gram_panel_likely(kernel, pr$m)
       panel_y <- panel_x && isTRUE(spec$panel_label) && label_panel_likely(kernel_y, pr$y)
       check_memory(pr$m, 1.5 * (!panel_x + (full_label && !panel_y)),

@@ -430,12 +430,14 @@ sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
 
 # hsic()'s kernel for its statistics from the data (C_hsic_stats_x, which
 # holds a panel of K's columns, not K): the kernel with its width resolved as
-# gram() resolves it, or NULL where only the Gram matrix gives it (a
-# precomputed, ridge or clinical kernel; the median over all pairs, m <=
-# median_max_rows or all sampled pairs coinciding, which C_gram takes from
-# the distances it computes anyway).
+# gram() resolves it, or NULL where the Gram matrix is made whole: a
+# precomputed, ridge or clinical kernel; all sampled pairs coinciding (the
+# median over all pairs, which C_gram takes from the distances it computes
+# anyway); m <= median_max_rows, where K is at most 8 MB, in cache, and the
+# panels, which make both of its triangles, cost more than the pages of K
+# (inst/bench/bench-hsic.R, m = 500 and 1000).
 gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
-  if (kernel$name %in% c("precomputed", "ridge", "clinical")) return(NULL)
+  if (!gram_panel_likely(kernel, nrow(x))) return(NULL)
   check_kernel_range(kernel, x, arg)
   kernel <- sample_median_width(kernel, x, arg, threads)
   if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) return(NULL)
@@ -445,8 +447,7 @@ gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
 # Whether gram_panel_kernel() will give a kernel for m samples, as far as
 # the kernel and m tell (all sampled pairs coinciding aside)
 gram_panel_likely <- function(kernel, m) {
-  !kernel$name %in% c("precomputed", "ridge", "clinical") &&
-    (!kernel_has(kernel, "width") || !is.null(kernel$params$sigma) || m > median_max_rows)
+  m > median_max_rows && !kernel$name %in% c("precomputed", "ridge", "clinical")
 }
 
 # The options of C_gram and C_hsic_stats_x, read by name in C

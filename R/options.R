@@ -19,10 +19,9 @@
 #'   matrices (8 m^2 bytes each), in m x m double matrices: [kernel_matrix()]
 #'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
 #'   and the gamma [hsic_test()] without covariates none where the kernels
-#'   are made a panel of some 4 MiB of columns at a time (a kernel with its
-#'   width given, or set on 1000 samples when m > 1000; a label kernel on a
-#'   one-column outcome), else 1.5 for K and 1.5 for a full label kernel made
-#'   whole (a precomputed kernel; the median heuristic with m <= 1000; an
+#'   are made a panel of some 16 MiB of columns at a time (m > 1000, a data
+#'   kernel; a label kernel on a one-column outcome), else 1.5 for K and 1.5
+#'   for a full label kernel made whole (m <= 1000; a precomputed kernel; an
 #'   outcome of several columns), the permutation test and the tests and
 #'   estimates given covariates 1.5, or 3 with a full (non-linear regression)
 #'   label kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and

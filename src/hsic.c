@@ -329,10 +329,11 @@ typedef struct {
   bk_label lab;
   const double *l1;
   double *kd, *k1, *Kl, *t, *klrow, *KY;
+  void (*item)(void *, ptrdiff_t); /* a column's own sums (panel_make()) */
 } panel_ctx;
 
 /* the panel's columns two at a time (x streams past once per two), its rows
- * in runs of 128: at m = 5000 (a panel of 104 columns) some 50 and 40
+ * in runs of 128: at m = 5000 (a panel of 419 columns) some 210 and 40
  * items, enough for 16 threads; neither changes a bit */
 #define PANEL_COLS 2
 #define PANEL_ROWS 128
@@ -422,22 +423,35 @@ static void panel_rows(void *ctx, ptrdiff_t i)
   }
 }
 
-/* a panel's Gram columns (and L's, with ysrc), and with item (NULL: none) a
- * paced loop over its columns; returns the operations */
+/* a group of a panel's columns made, then each one's own sums (c->item),
+ * while they are in cache */
+static void panel_group(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  panel_gram(ctx, i);
+  if (c->item) {
+    ptrdiff_t j0 = i * PANEL_COLS,
+              j1 = j0 + PANEL_COLS < c->b1 - c->b0 ? j0 + PANEL_COLS : c->b1 - c->b0;
+    for (ptrdiff_t j = j0; j < j1; j++) c->item(ctx, j);
+  }
+}
+
+/* a panel's Gram columns (and L's, with ysrc), and with item (NULL: none)
+ * each column's own sums: one parallel region (a region's start and end
+ * cost most on a busy machine, where a thread may wait for its core);
+ * returns the operations */
 static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
                          int nthreads)
 {
   const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
-  double cost = (double) m * (double) (c->src->d / 4 + 14);
+  double cost = (double) m * (double) (c->src->d / 4 + 17);
   if (c->ysrc) cost += (double) m * (double) (c->ysrc->d / 4 + 14);
-  const bk_paced_loop gram = {.item = panel_gram, .ctx = c,
+  c->item = item;
+  const bk_paced_loop gram = {.item = panel_group, .ctx = c,
                               .ops = PANEL_COLS * cost,
-                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1},
-                      cols = {.item = item, .ctx = c, .ops = 3.0 * m,
-                              .par_min = BK_PAR_MIN_PAIRS};
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
   bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
-  if (item) bk_paced_for(&cols, nb, nthreads, NULL);
-  return nb * (cost + 3.0 * m);
+  return nb * cost;
 }
 
 /* every panel of c's matrix (c->src) in turn, item over its columns */
