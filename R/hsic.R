@@ -46,7 +46,12 @@
 #' kernel cannot be approximated by `"ichol"` or `"rff"`. The default
 #' `"exact"` is the computation above; when its matrices would exceed the
 #' memory budget (option `bahsic.max_memory`) the error names the
-#' approximations.
+#' approximations. Without covariates and above 1000 samples it holds no
+#' \eqn{m \times m} matrix: \eqn{K} (and a label kernel on a one-column
+#' outcome) is made a panel of some 16 MiB of columns at a time and summed as
+#' it is made, the same numbers to the last bit in \eqn{O(m)} memory, with
+#' no time lost to the system's zeroing of fresh pages
+#' (`inst/bench/bench-hsic.R`).
 #'
 #' @param x samples x features: a numeric matrix or data.frame, a `Matrix`
 #'   (e.g. sparse `dgCMatrix`) or `DelayedMatrix` (e.g. HDF5-backed), an
@@ -150,17 +155,20 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = if (unbiased) 4L else 2L, min_what = sprintf("The %s HSIC estimator", estimator),
     min_hint = if (unbiased) "Use estimator = \"biased\", which needs 2.",
-    outcome_what = "hsic()", approximable = TRUE, design = design))
+    outcome_what = "hsic()", approximable = TRUE, design = design, panel = is.null(design),
+    panel_label = TRUE))
   lab <- prep$label
   if (!is.null(prep$design)) return(hsic_design_result(prep, approx, match.call()))
-  st <- .Call(C_hsic_stats, prep$K, label_arg(lab))
+  # the same numbers, to the last bit, with or without K (C_hsic_stats_x)
+  st <- hsic_from(prep, C_hsic_stats_x, C_hsic_stats)
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
   se <- if (m >= 4L) st[4L] else NA_real_
   structure(list(estimate = if (estimator == "unbiased") st[2L] else st[1L],
                  estimator = estimator, se = se, hsic0 = st[1L],
                  hsic1 = if (m >= 4L) st[2L] else NA_real_, m = m,
-                 kernel = attr(prep$K, "kernel"), kernel_y = lab$kernel,
+                 kernel = if (is.null(prep$K)) prep$kernel_x else attr(prep$K, "kernel"),
+                 kernel_y = lab$kernel,
                  call = match.call(), approx = approx),
             class = "bahsic_hsic")
 }
@@ -203,19 +211,95 @@ format_sigma <- function(kernel) {
 # Shared by hsic(), hsic_test() and qmi(): the problem (prepare_problem())
 # with the data kernel's Gram matrix K and the label Gram matrix (label).
 # spec: kernel_y, na_action, assay, threads, min_m, min_what, min_hint,
-# outcome_what and approximable (the memory error names the approximations).
+# outcome_what, approximable (the memory error names the approximations) and
+# panel: TRUE (hsic() and the gamma test without a design) for no K where the statistics can be
+# had from the data, a panel of K's columns at a time (C_hsic_stats_x): then
+# kernel_x, the kernel with its width, instead of K.
+#
+# Why panels, not K: K is 8 m^2 bytes of fresh pages (2 GB at m = 16,000),
+# and the system's time to fault them in and zero them (and, with the
+# huge-page hint, to compact memory for them) took most of hsic()'s time at
+# that size; the packed triangle halves that and a buffer kept between calls
+# holds it for the session. Every sum of the statistics runs over K's
+# columns in order, so a panel of some 16 MiB of them, made and used while
+# in cache, gives every number to the last bit, with no m x m buffer and no
+# pass over memory K's size. It makes each element twice (both triangles)
+# instead of once and mirroring it: cheaper than the faults. The gamma test
+# needs K's row means before its main sum, so it makes the panels twice. The
+# label side is low rank (Y, m x c) for classes and the linear kernel; a full
+# label L stays. The permutation test keeps K, which it rereads many times.
 hsic_prepare <- function(x, y, kernel, spec) {
   check_kernel(kernel, "kernel", ridge = TRUE)
   spec$threads <- check_threads(spec$threads)
   approximable <- isTRUE(spec$approximable)
-  prepare_problem(x, y, c(spec, list(
-    kernel = kernel, min_first = TRUE, labels = "gram", gram = TRUE,
+  panel <- isTRUE(spec$panel)
+  pr <- prepare_problem(x, y, c(spec, list(
+    kernel = kernel, min_first = TRUE, labels = if (panel) "kernel" else "gram", gram = !panel,
     memory = function(pr) {
       kernel_y <- pr$kernel_y
       full_label <- kernel_y$type == "regression" && kernel_y$params$kernel$name != "linear"
-      # K and a full label kernel, each with the median heuristic's workspace
-      check_memory(pr$m, 1.5 * (1 + full_label), approximable = approximable)
+      # K and a full label kernel L, each with the median heuristic's
+      # workspace, unless made a panel (some 16 MiB) at a time
+      panel_x <- panel && gram_panel_likely(kernel, pr$m)
+      panel_y <- panel_x && isTRUE(spec$panel_label) && label_panel_likely(kernel_y, pr$y)
+      check_memory(pr$m, 1.5 * (!panel_x + (full_label && !panel_y)),
+                   approximable = approximable)
     })))
+  if (panel) {
+    pr$kernel_x <- gram_panel_kernel(kernel, pr$x, threads = pr$threads)
+    if (is.null(pr$kernel_x)) {
+      # where only K gives the width (gram() counts K against the budget)
+      pr$K <- gram(kernel, pr$x, pr$threads, sample_median = TRUE)
+    }
+    pr$label <- if (is.null(pr$K) && isTRUE(spec$panel_label)) {
+      panel_label(pr$kernel_y, pr$y, pr$threads)
+    } else {
+      label_gram(pr$kernel_y, pr$y, pr$threads)
+    }
+    pr$kernel_y <- pr$label$kernel
+  }
+  pr
+}
+
+# A statistic of hsic_prepare()'s problem: from the data (from_x:
+# C_hsic_stats_x, C_hsic_gamma_x) where it holds no K, the outcome as data
+# where its label does (panel_label()), else from K (from_k); the same
+# numbers to the last bit.
+hsic_from <- function(prep, from_x, from_k) {
+  lab <- prep$label
+  if (!is.null(prep$K)) return(.Call(from_k, prep$K, label_arg(lab)))
+  opts <- gram_opts(prep$kernel_x, prep$threads)
+  if (is.null(lab$src)) return(.Call(from_x, prep$x, opts, label_arg(lab), NULL, NULL))
+  .Call(from_x, prep$x, opts, NULL, lab$src, gram_opts(lab$kernel$params$kernel, prep$threads))
+}
+
+# Whether panel_label() will give the outcome rather than L, as far as the
+# label kernel and the outcome tell (a median of 0 aside)
+label_panel_likely <- function(kernel_y, y) {
+  kernel_y$type == "regression" && NCOL(y) == 1L && !is_surv(y) && !is.factor(y) &&
+    !kernel_y$params$kernel$name %in% c("precomputed", "linear", "ridge", "clinical")
+}
+
+# The label of hsic()'s statistics from the data (C_hsic_stats_x):
+# label_gram()'s, but a regression kernel on a one-column outcome comes as
+# the outcome itself, list(L = NULL, Y = NULL, src = the m x 1 outcome,
+# kernel = the label kernel with its width), its L made a panel at a time
+# in C, the width that of gram(): the median over all pairs, taken from the
+# sorted outcome (O(m log m), no pairs held) with the same value.
+panel_label <- function(kernel_y, y, threads) {
+  if (!label_panel_likely(kernel_y, y)) return(label_gram(kernel_y, y, threads))
+  ymat <- regression_outcome(y)
+  kern <- kernel_y$params$kernel
+  check_kernel_range(kern, ymat, "y")
+  if (kernel_has(kern, "width") && is.null(kern$params$sigma)) {
+    med <- if (nrow(ymat) >= 2L) pairwise_median(ymat, kernel_has(kern, "squared"), "y")
+    # all outcomes equal, or a single one: gram()'s fallback
+    if (!isTRUE(med > 0)) return(label_gram(kernel_y, y, threads))
+    kern$params$sigma <- 1 / med
+    kern$label <- paste0(kern$label, " (sigma by the median heuristic)")
+  }
+  kernel_y$params$kernel <- kern
+  list(L = NULL, Y = NULL, src = ymat, kernel = kernel_y)
 }
 
 #' Test of independence by HSIC
@@ -229,6 +313,11 @@ hsic_prepare <- function(x, y, kernel, spec) {
 #' [set.seed()]) and reports the proportion of permuted statistics at least
 #' as large as the observed one, counting the observed one:
 #' \eqn{(1 + \#\{T_b \ge T\}) / (1 + B)}.
+#'
+#' Like [hsic()], the gamma test without covariates makes the kernel
+#' matrices a panel of columns at a time (twice: first for their row
+#' means), never whole; the permutation test holds \eqn{K}, which it
+#' rereads for every permutation.
 #'
 #' The gamma test follows Gretton et al.'s reference code (`hsicTestGamma`):
 #' null mean \eqn{(\bar k_{ii} - \mu_x)(\bar l_{ii} - \mu_y)/m} and null
@@ -316,7 +405,8 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   prep <- hsic_prepare(x, y, kernel, list(
     kernel_y = kernel_y, na_action = na_action, assay = assay, threads = threads,
     min_m = min_m, min_what = sprintf("The %s test", method), min_hint = hint,
-    outcome_what = "hsic_test()", design = design))
+    outcome_what = "hsic_test()", design = design,
+    panel = is.null(design) && method == "gamma", panel_label = TRUE))
   lab <- prep$label
   m <- prep$m
   if (!is.null(prep$design) && method == "gamma") {
@@ -329,7 +419,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
-    g <- .Call(C_hsic_gamma, prep$K, label_arg(lab))
+    g <- hsic_from(prep, C_hsic_gamma_x, C_hsic_gamma)
     stat <- g[1L]
     if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",

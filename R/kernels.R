@@ -320,8 +320,8 @@ feature_sigmas <- function(name, x) {
 # when x's scale is extreme (exactly: the same number for ordinary data); an
 # error when the median or its inverse, the width, is not a representable
 # (normal) double in x's units.
-pairwise_median <- function(x, squared, arg = "x") {
-  med <- .Call(C_median_pairwise, x, squared)
+pairwise_median <- function(x, squared, arg = "x", threads = 1L) {
+  med <- .Call(C_median_pairwise, x, squared, threads)
   if (is.nan(med)) stop_width_range(x, squared, arg)
   med
 }
@@ -408,6 +408,56 @@ median_rows <- function(m, n_max = median_max_rows) {
   if (m <= n_max) seq_len(m) else unique(round(seq(1, m, length.out = n_max)))
 }
 
+# A kernel whose width is left to the median heuristic, with the width of
+# the median over median_rows(m) when m > median_max_rows: O(n^2 d) for n =
+# median_max_rows instead of a selection among m (m - 1) / 2 distances. The
+# kernel as it is otherwise, and when all pairs among those samples coincide
+# (the median over all samples is then gram()'s).
+sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
+  m <- nrow(x)
+  if (!kernel_has(kernel, "width") || !is.null(kernel$params$sigma) || m <= median_max_rows) {
+    return(kernel)
+  }
+  med <- pairwise_median(x[median_rows(m), , drop = FALSE], kernel_has(kernel, "squared"), arg,
+                         threads)
+  if (med > 0) {
+    kernel$params$sigma <- 1 / med
+    kernel$label <- paste0(kernel$label, sprintf(" (sigma by the median heuristic on %d samples)",
+                                                 median_max_rows))
+  }
+  kernel
+}
+
+# hsic()'s kernel for its statistics from the data (C_hsic_stats_x, which
+# holds a panel of K's columns, not K): the kernel with its width resolved as
+# gram() resolves it, or NULL where the Gram matrix is made whole: a
+# precomputed, ridge or clinical kernel; all sampled pairs coinciding (the
+# median over all pairs, which C_gram takes from the distances it computes
+# anyway); m <= median_max_rows, where K is at most 8 MB, in cache, and the
+# panels, which make both of its triangles, cost more than the pages of K
+# (inst/bench/bench-hsic.R, m = 500 and 1000).
+gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
+  if (!gram_panel_likely(kernel, nrow(x))) return(NULL)
+  check_kernel_range(kernel, x, arg)
+  kernel <- sample_median_width(kernel, x, arg, threads)
+  if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) return(NULL)
+  kernel
+}
+
+# Whether gram_panel_kernel() will give a kernel for m samples, as far as
+# the kernel and m tell (all sampled pairs coinciding aside)
+gram_panel_likely <- function(kernel, m) {
+  m > median_max_rows && !kernel$name %in% c("precomputed", "ridge", "clinical")
+}
+
+# The options of C_gram and C_hsic_stats_x, read by name in C
+# (src/gram_call.c), for a kernel whose width is given or NA (the median)
+gram_opts <- function(kernel, threads) {
+  p <- kernel_param(kernel)
+  list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
+       threads = threads, simd = option_simd())
+}
+
 # Gram matrix of a (possibly unresolved) kernel on a validated double matrix;
 # arg names x in errors. sample_median: a width left to the median heuristic
 # is the median over median_rows(m) (hsic(), hsic_test(), kernel_matrix());
@@ -428,29 +478,15 @@ gram <- function(kernel, x, threads = 1L, arg = "x", sample_median = FALSE) {
     return(clinical_gram(kernel, x, threads))
   }
   check_kernel_range(kernel, x, arg)
+  if (sample_median) kernel <- sample_median_width(kernel, x, arg, threads)
   median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
-  if (median_width && sample_median && m > median_max_rows) {
-    # the median heuristic on median_max_rows samples: O(n^2 d) for n =
-    # median_max_rows instead of a selection among m (m - 1) / 2 distances;
-    # when all pairs among them coincide, the median over all samples below
-    med <- pairwise_median(x[median_rows(m), , drop = FALSE], kernel_has(kernel, "squared"), arg)
-    if (med > 0) {
-      kernel$params$sigma <- 1 / med
-      kernel$label <- paste0(kernel$label, sprintf(" (sigma by the median heuristic on %d samples)",
-                                                   median_max_rows))
-      median_width <- FALSE
-    }
-  }
   # K, and the packed distances of the median heuristic
   check_memory(m, 1 + 0.5 * median_width)
   if (median_width && m < 2L) kernel$params$sigma <- 1
-  p <- kernel_param(kernel)
-  # with p[1] = NA the C code sets the width by the median heuristic from the
+  # with p1 = NA the C code sets the width by the median heuristic from the
   # distances it computes anyway (on x rescaled by a power of two when x's
   # scale is extreme)
-  # the options of C_gram, read by name in C (src/gram_call.c)
-  opts <- list(kernel = kernel_code(kernel), p1 = as.double(p[1L]), p2 = as.double(p[2L]),
-               threads = threads, simd = option_simd())
+  opts <- gram_opts(kernel, threads)
   K <- .Call(C_gram, x, opts)
   if (median_width) {
     sigma <- attr(K, "p1")

@@ -206,7 +206,7 @@ lsmi_basis <- function(y, m, n_basis, folds, L = NULL, gram = TRUE) {
     ys <- scale(as.matrix(y))
     ys[, attr(ys, "scaled:scale") == 0] <- 0
     ys <- matrix(as.double(ys), nrow(ys))
-    med <- .Call(C_median_pairwise, ys, TRUE)
+    med <- .Call(C_median_pairwise, ys, TRUE, 1L)
     sigma_y <- if (is.finite(med) && med > 0) sqrt(med) else 1
     phiy <- .Call(C_lsmi_gauss, .Call(C_lsmi_sqdist, ys, ys[centres, , drop = FALSE],
                                       rep(1, ncol(ys))), sigma_y)

@@ -18,9 +18,14 @@
 #'   *before allocating* when that exceeds the budget: the m x m kernel
 #'   matrices (8 m^2 bytes each), in m x m double matrices: [kernel_matrix()]
 #'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
-#'   and [hsic_test()] 1.5, or 3 with a full (non-linear regression) label
-#'   kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
-#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as [hsic()],
+#'   and the gamma [hsic_test()] without covariates none where the kernels
+#'   are made a panel of some 16 MiB of columns at a time (m > 1000, a data
+#'   kernel; a label kernel on a one-column outcome), else 1.5 for K and 1.5
+#'   for a full label kernel made whole (m <= 1000; a precomputed kernel; an
+#'   outcome of several columns), the permutation test and the tests and
+#'   estimates given covariates 1.5, or 3 with a full (non-linear regression)
+#'   label kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
+#'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as the permutation test,
 #'   [clinical_rfe()] 7.5 (the SVM solver's copies), [randsel()] its label kernel and
 #'   every thread's workspace (about `threads` times (q + 3) matrices of the
 #'   subsample's size, q the bootstraps per batch). [lsmi()] and [l1_lsmi()]

@@ -223,7 +223,7 @@ l1_hsic.default <- function(x, y, n_features, kernel_y = NULL, restarts = 3L,
   W <- prep$W
   criterion <- function(w_start) {
     xw <- sweep(xs, 2L, w_start, "*", check.margin = FALSE)
-    med <- .Call(C_median_pairwise, xw, TRUE)
+    med <- .Call(C_median_pairwise, xw, TRUE, 1L)
     gamma <- if (is.finite(med) && med > 0) 1 / med else 1
     list(sigma = gamma, lambda = NA_real_,
          f = function(w) .Call(C_l1hsic_grad, xs, w, gamma, W))

@@ -8,33 +8,42 @@
 #include <string.h>
 #include "kernels.h"
 
-/* Columns b0..b1-1 of the upper triangle of K (see bk_cross()). */
+/* Columns b0..b1-1 of the upper triangle of K (see bk_cross()): column b
+ * at COL(b), its first N(b) values (TRI_*); or of the whole of K, every row,
+ * column b at K + m (b - b0) (FULL_*, bk_gram_panel()). An element is the
+ * same sum of the same terms either way, and (x_a - x_b)^2 = (x_b - x_a)^2
+ * and x_a x_b = x_b x_a exactly: a panel's lower part is bit for bit the
+ * mirrored upper triangle. */
+#define TRI_COL(b) (K + m * (b))
+#define TRI_N(b) ((b) + 1)
+#define FULL_COL(b) (K + m * ((b) - b0))
+#define FULL_N(b) (m)
 #define CROSS_ARGS                                                            \
   const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,            \
       ptrdiff_t b0, ptrdiff_t b1
-#define CROSS_BODY                                                            \
+#define CROSS_BODY(COL, N)                                                    \
   for (ptrdiff_t b = b0; b < b1; b++)                                        \
-    memset(K + m * b, 0, (size_t) (b + 1) * sizeof(double));                 \
+    memset(COL(b), 0, (size_t) N(b) * sizeof(double));                       \
   /* four features per sweep over a column block: a quarter of the loads    \
    * and stores of K, which is what bounds this loop */                     \
   ptrdiff_t j = 0;                                                           \
   for (; j + 4 <= d; j += 4) {                                               \
     const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;  \
     for (ptrdiff_t b = b0; b < b1; b++) {                                    \
-      double *col = K + m * b;                                               \
+      double *col = COL(b);                                                  \
       const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];           \
       /* omp simd: at R's -O2 gcc vectorises only loops whose trip count    \
        * is a multiple of the vector width */                               \
       if (dist) {                                                            \
         BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a <= b; a++) {                                 \
+        for (ptrdiff_t a = 0; a < N(b); a++) {                               \
           double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,          \
                  t3 = x3[a] - c3;                                            \
           col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);               \
         }                                                                    \
       } else {                                                               \
         BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a <= b; a++)                                   \
+        for (ptrdiff_t a = 0; a < N(b); a++)                                 \
           col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);   \
       }                                                                      \
     }                                                                        \
@@ -42,23 +51,24 @@
   for (; j < d; j++) {                                                       \
     const double *xj = x + m * j;                                            \
     for (ptrdiff_t b = b0; b < b1; b++) {                                    \
-      double *col = K + m * b;                                               \
+      double *col = COL(b);                                                  \
       const double xb = xj[b];                                               \
       if (dist) {                                                            \
         BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a <= b; a++) {                                 \
+        for (ptrdiff_t a = 0; a < N(b); a++) {                               \
           double t = xj[a] - xb;                                             \
           col[a] += t * t;                                                   \
         }                                                                    \
       } else {                                                               \
         BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a <= b; a++) col[a] += xj[a] * xb;             \
+        for (ptrdiff_t a = 0; a < N(b); a++) col[a] += xj[a] * xb;           \
       }                                                                      \
     }                                                                        \
   }
 
 typedef void (*cross_fn)(CROSS_ARGS);
-static void cross_columns(CROSS_ARGS) { CROSS_BODY }
+static void cross_columns(CROSS_ARGS) { CROSS_BODY(TRI_COL, TRI_N) }
+static void cross_full(CROSS_ARGS) { CROSS_BODY(FULL_COL, FULL_N) }
 
 /* The Gram matrix's per-column kernel map: column b's b + 1 distances or
  * products in col become kernel values (post: the factor of a kernel with a
@@ -107,7 +117,11 @@ static void map_column(MAP_ARGS) { MAP_BODY(SQRT_SCALAR) }
   }
 __attribute__((target("avx2"))) static void cross_columns_avx2(CROSS_ARGS)
 {
-  CROSS_BODY
+  CROSS_BODY(TRI_COL, TRI_N)
+}
+__attribute__((target("avx2"))) static void cross_full_avx2(CROSS_ARGS)
+{
+  CROSS_BODY(FULL_COL, FULL_N)
 }
 __attribute__((target("avx2"))) static void map_column_avx2(MAP_ARGS)
 {
@@ -272,6 +286,27 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
      * triangle): some thirty operations per element */
     bk_pace(pace, 32 * T * (m - b0));
   }
+}
+
+void bk_gram_panel(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                   bk_kernel kern_in, ptrdiff_t b0, ptrdiff_t b1, double *P,
+                   int simd)
+{
+  cross_fn cross = cross_full;
+  map_fn map = map_column;
+#ifdef GRAM_X86_DISPATCH
+  if (gram_avx2(simd)) {
+    cross = cross_full_avx2;
+    map = map_column_avx2;
+  }
+#endif
+  (void) simd;
+  cross(xs, m, d, bk_kernel_uses_distance(kern_in.type), P, b0, b1);
+  /* the kernel and factor of bk_gram_ck() for a width given */
+  bk_kernel kern = bk_scaled_kernel(kern_in, e);
+  const double post = bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? ldexp(1.0, e) : 1.0;
+  if (kern.type != BK_LINEAR)
+    for (ptrdiff_t b = b0; b < b1; b++) map(P + m * (b - b0), m, kern, post);
 }
 
 static void swap(double *v, ptrdiff_t i, ptrdiff_t j)

@@ -8,19 +8,22 @@
 #include <sys/mman.h>
 #endif
 
-/* A Gram matrix of m = 5000 is 200 MB of fresh pages, and on Linux the first
- * touch of each 4 KiB page is a fault: at that size half of the time of a
- * Gaussian Gram matrix went into them (inst/bench/bench-hsic.R). Asking for
- * transparent huge pages for the 2 MiB-aligned interior of K makes that 512
- * times fewer faults. A hint only: where the kernel has them turned off
- * ("never"), or on other systems, nothing changes, and never a value. */
-static void advise_huge(double *p, size_t n)
+/* A Gram matrix of m = 16,000 is 2 GB of fresh pages. With the transparent
+ * huge-page hint (MADV_HUGEPAGE) each 2 MiB page was zeroed at its first
+ * touch and, memory being fragmented, compacted for first: the kernel's
+ * clear_page and compaction took most of the time of hsic() at that size.
+ * Without the hint, 4 KiB pages are faulted in as the Gram loop reaches
+ * them; MADV_NOHUGEPAGE says so also where huge pages are on for every
+ * mapping ("always"), so that no fill of K stalls on compaction
+ * (inst/bench/bench-hsic.R measures the system time of kernel_matrix()).
+ * A hint only: on other systems nothing changes, and never a value. */
+static void advise_no_huge(double *p, size_t n)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t) 1 << 21;
-  uintptr_t lo = ((uintptr_t) p + huge - 1) & ~(huge - 1),
-            hi = ((uintptr_t) (p + n)) & ~(huge - 1);
-  if (hi > lo) (void) madvise((void *) lo, (size_t) (hi - lo), MADV_HUGEPAGE);
+#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
+  const uintptr_t page = (uintptr_t) 1 << 12;
+  uintptr_t lo = ((uintptr_t) p + page - 1) & ~(page - 1),
+            hi = ((uintptr_t) (p + n)) & ~(page - 1);
+  if (hi > lo) (void) madvise((void *) lo, (size_t) (hi - lo), MADV_NOHUGEPAGE);
 #else
   (void) p;
   (void) n;
@@ -90,7 +93,7 @@ SEXP C_gram(SEXP x, SEXP opts)
   if (ISNAN(k.p1) && bk_kernel_has_width(k.type) && m > 1)
     work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
   SEXP K = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) m));
-  advise_huge(REAL(K), (size_t) (m * m));
+  advise_no_huge(REAL(K), (size_t) (m * m));
   bk_pacer pace = {bk_check_limits, 0};
   bk_gram_ck(xs, m, d, e, &k, REAL(K), work, nthreads, simd, &pace);
   SEXP width = PROTECT(Rf_ScalarReal(k.p1));
@@ -99,11 +102,77 @@ SEXP C_gram(SEXP x, SEXP opts)
   return K;
 }
 
+/* The data of a Gram matrix (bk_gram_src) from x and opts as C_gram()'s,
+ * with a width given (p1 finite); *nthreads and *simd from opts too. */
+static bk_gram_src read_src(SEXP x, SEXP opts, const char *entry,
+                            int *nthreads, int *simd)
+{
+  bk_need_double_matrix(x, "x");
+  bk_opts op;
+  bk_opts_open(&op, opts, entry);
+  const double p1 = bk_opt_real(&op, "p1");
+  bk_gram_src src = {.m = Rf_nrows(x), .d = Rf_ncols(x),
+                     .kern = data_kernel(&op, p1)};
+  *nthreads = bk_opt_threads(&op);
+  *simd = bk_opt_flag(&op, "simd");
+  bk_opts_done(&op);
+  src.xs = bk_kernel_uses_distance(src.kern.type)
+               ? rescaled(REAL(x), src.m * src.d, &src.e)
+               : REAL(x);
+  return src;
+}
+
+/* A statistic of x's Gram matrix and the label from x itself (core:
+ * bk_hsic_stats_x(), bk_hsic_gamma_x(); nout values); opts as C_gram()'s,
+ * with a width given. The label is list(L = ) or list(Y = ), as
+ * C_hsic_stats()'s, or, with label = NULL, the Gram matrix of y (m rows) by
+ * yopts (the same form as opts). Holds a panel of K's columns (and L's), not
+ * K: no m x m buffer to fault in and zero. */
+typedef void (*hsic_x_fn)(const bk_gram_src *src, const bk_gram_src *ysrc,
+                          bk_label lab, double *out, double *work,
+                          int nthreads, int simd, bk_pacer *pace);
+static SEXP hsic_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts,
+                   const char *entry, hsic_x_fn core, R_xlen_t nout)
+{
+  int nthreads, simd, ythreads, ysimd;
+  bk_gram_src src = read_src(x, opts, entry, &nthreads, &simd), ysrc = {0};
+  bk_label lab = {NULL, NULL, 0};
+  if (Rf_isNull(label)) {
+    ysrc = read_src(y, yopts, entry, &ythreads, &ysimd);
+    if (ysrc.m != src.m) Rf_error("'y' must have %td rows", src.m);
+  } else {
+    bk_opts op;
+    bk_opts_open(&op, label, entry);
+    lab = bk_opt_label(&op, src.m);
+    bk_opts_done(&op);
+  }
+  double *work = (double *) R_alloc((size_t) BK_HSIC_X_WORK(src.m, lab.c),
+                                    sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, nout));
+  bk_pacer pace = {bk_check_limits, 0};
+  core(&src, Rf_isNull(label) ? &ysrc : NULL, lab, REAL(out), work, nthreads,
+       simd, &pace);
+  UNPROTECT(1);
+  return out;
+}
+
+/* C_hsic_stats()'s four numbers, to the last bit, from x */
+SEXP C_hsic_stats_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts)
+{
+  return hsic_x(x, opts, label, y, yopts, "C_hsic_stats_x", bk_hsic_stats_x, 4);
+}
+
+/* C_hsic_gamma()'s five numbers, to the last bit, from x */
+SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts)
+{
+  return hsic_x(x, opts, label, y, yopts, "C_hsic_gamma_x", bk_hsic_gamma_x, 5);
+}
+
 /* The median of the pairwise squared distances (squared = TRUE) or
- * distances of the rows of x: NA for fewer than 2 rows, 0 when all rows
+ * distances of the rows of x (threads: a whole number >= 1): NA for fewer than 2 rows, 0 when all rows
  * coincide, NaN when it is positive but not representable with its inverse
  * (median_in_units()). */
-SEXP C_median_pairwise(SEXP x, SEXP squared)
+SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
@@ -114,7 +183,16 @@ SEXP C_median_pairwise(SEXP x, SEXP squared)
   double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
                         : NULL;
   bk_pacer pace = {bk_check_limits, 0};
-  double med = bk_median_pairwise_ck(xs, m, d, sq, work, cross, &pace);
+  /* the distances on threads (each column its own: the same values), then
+   * the selection among them, as bk_median_pairwise_ck() */
+  const int nthreads = Rf_asInteger(threads);
+  double med;
+  if (d > 1) {
+    bk_cross(xs, m, d, 1, cross, nthreads > 1 ? nthreads : 1, &pace);
+    med = bk_median_triangle_ck(cross, m, 0, sq, work, &pace);
+  } else {
+    med = bk_median_pairwise_ck(xs, m, d, sq, work, cross, &pace);
+  }
   return Rf_ScalarReal(median_in_units(med, e, sq));
 }
 

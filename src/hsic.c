@@ -216,27 +216,43 @@ void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
   out[1] = ldexp(out[1], -(ek + el));
 }
 
-void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work, bk_pacer *pace)
+/* What bk_hsic_stats() sums up from K and the label (work of 8 m doubles
+ * and its sum T = tr(K~ L~)), and the threads of its last O(m^2) step. */
+typedef struct {
+  const double *kd, *k1, *ld, *l1, *klrow, *Kl;
+  double *Lk, *h, T;
+  bk_label lab;
+  ptrdiff_t m;
+  int nthreads, lk_done; /* lk_done: Lk is given (a label as data) */
+} stat_sums;
+
+/* Lk[b] = (L~ k1)_b for a full label L: one item of a paced loop */
+static void label_k1_one(void *ctx, ptrdiff_t b)
 {
-  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
-         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
-         *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
-  bk_kside(K, m, kd, k1, pace);
-  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY, pace);
+  stat_sums *s = ctx;
+  s->Lk[b] = dot_off(s->lab.L + s->m * b, s->k1, s->m, b);
+}
+
+/* HSIC0, HSIC1 and the variance of HSIC1 from those sums (out as in
+ * bk_hsic_stats()) */
+static void stats_tail(stat_sums *sums, double *out, bk_pacer *pace)
+{
+  const ptrdiff_t m = sums->m;
+  const bk_label lab = sums->lab;
+  const double *kd = sums->kd, *k1 = sums->k1, *ld = sums->ld, *l1 = sums->l1,
+               *klrow = sums->klrow, *Kl = sums->Kl;
+  double *Lk = sums->Lk, *h = sums->h, T = sums->T;
   int ek = kernel_exponent(kd, k1, m), el = kernel_exponent(ld, l1, m);
   estimators(m, kd, k1, ld, l1, T, ek, el, out);
 
-  /* K~ L~ 1 and L~ K~ 1 for the vector h of section 2.5 */
-  for (ptrdiff_t b = 0; b < m; b++) {
-    Kl[b] = dot_off(K + m * b, l1, m, b);
-    bk_pace(pace, m);
-  }
-  if (lab.Y == NULL) {
-    for (ptrdiff_t b = 0; b < m; b++) {
-      Lk[b] = dot_off(lab.L + m * b, k1, m, b);
-      bk_pace(pace, m);
-    }
+  /* L~ K~ 1 for the vector h of section 2.5 (K~ L~ 1 is Kl) */
+  if (sums->lk_done) {
+    /* given */
+  } else if (lab.Y == NULL) {
+    /* each b its own sum: threads change nothing */
+    const bk_paced_loop loop = {.item = label_k1_one, .ctx = sums,
+                                .ops = (double) m, .par_min = BK_PAR_MIN_PAIRS};
+    bk_paced_for(&loop, m, sums->nthreads, pace);
   } else {
     for (ptrdiff_t a = 0; a < m; a++) Lk[a] = -ld[a] * k1[a];
     for (ptrdiff_t k = 0; k < lab.c; k++) {
@@ -283,6 +299,288 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
   out[3] = ldexp(sqrt(var > 0.0 ? var : 0.0), -(ek + el));
 }
 
+void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace)
+{
+  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
+         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
+         *h = work + 7 * m, *Yp = work + 8 * m, *KY = Yp + m * lab.c;
+  bk_kside(K, m, kd, k1, pace);
+  double T = label_side(K, m, lab, NULL, ld, l1, klrow, Yp, KY, pace);
+  /* K~ L~ 1 for the vector h of section 2.5 */
+  for (ptrdiff_t b = 0; b < m; b++) {
+    Kl[b] = dot_off(K + m * b, l1, m, b);
+    bk_pace(pace, m);
+  }
+  stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
+                    .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,
+                    .nthreads = 1};
+  stats_tail(&sums, out, pace);
+}
+
+/* bk_hsic_stats_x(): a panel of K's columns b0..b1-1, whole (P, m x (b1 -
+ * b0), column b at P + m (b - b0)), with those of L beside it (PL) where
+ * the label comes as data (ysrc), and what is summed from them */
+typedef struct {
+  const bk_gram_src *src, *ysrc;
+  int simd;
+  ptrdiff_t b0, b1;
+  double *P, *PL;
+  bk_label lab;
+  const double *l1;
+  double *kd, *k1, *Kl, *t, *klrow, *KY;
+  void (*item)(void *, ptrdiff_t); /* a column's own sums (panel_make()) */
+} panel_ctx;
+
+/* the panel's columns two at a time (x streams past once per two), its rows
+ * in runs of 128: at m = 5000 (a panel of 419 columns) some 210 and 40
+ * items, enough for 16 threads; neither changes a bit */
+#define PANEL_COLS 2
+#define PANEL_ROWS 128
+
+static void panel_gram(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const bk_gram_src *g = c->src, *y = c->ysrc;
+  ptrdiff_t b0 = c->b0 + i * PANEL_COLS,
+            b1 = b0 + PANEL_COLS < c->b1 ? b0 + PANEL_COLS : c->b1;
+  bk_gram_panel(g->xs, g->m, g->d, g->e, g->kern, b0, b1,
+                c->P + g->m * (b0 - c->b0), c->simd);
+  if (y)
+    bk_gram_panel(y->xs, y->m, y->d, y->e, y->kern, b0, b1,
+                  c->PL + y->m * (b0 - c->b0), c->simd);
+}
+
+/* column b of the label: of L, or of the panel PL */
+static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
+{
+  const ptrdiff_t m = c->src->m;
+  return c->PL ? c->PL + m * (b - c->b0) : c->lab.L + m * b;
+}
+
+/* column b's own sums, each as bk_hsic_stats() forms it from K's column b:
+ * kd, k1 (bk_kside()), tr(K~ L~)'s term (label_side()) and K~ L~ 1 */
+static void panel_col(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  c->k1[b] = sum_off(col, m, b);
+  if (c->lab.Y == NULL) c->t[i] = dot_off(col, label_col(c, b), m, b);
+  c->Kl[b] = dot_off(col, c->l1, m, b);
+}
+
+/* a column's diagonal value and off-diagonal sum (into kd, k1): of L, as
+ * label_side() forms ld and l1 */
+static void panel_diag_off(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  c->k1[b] = sum_off(col, m, b);
+}
+
+/* a column times l1, off the diagonal (into Kl): of L times k1, L~ K~ 1 as
+ * stats_tail() forms it */
+static void panel_dot(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  c->Kl[b] = dot_off(c->P + m * i, c->l1, m, b);
+}
+
+/* rows a0..a1-1 of the sums over b: the row sums of K~ o L~ (full L) or
+ * K~ Y (a factor), added in the order of b as label_side() adds them */
+static void panel_rows(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, a0 = i * PANEL_ROWS,
+                  a1 = a0 + PANEL_ROWS < m ? a0 + PANEL_ROWS : m;
+  for (ptrdiff_t b = c->b0; b < c->b1; b++) {
+    const double *col = c->P + m * (b - c->b0);
+    /* a != b: [a0, lo) and [hi, a1) */
+    const ptrdiff_t lo = b < a1 ? (b > a0 ? b : a0) : a1,
+                    hi = b + 1 > a0 ? (b + 1 < a1 ? b + 1 : a1) : a0;
+    if (c->lab.Y == NULL) {
+      const double *Lcol = label_col(c, b);
+      double *kl = c->klrow;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < lo; a++) kl[a] += col[a] * Lcol[a];
+      BK_SIMD
+      for (ptrdiff_t a = hi; a < a1; a++) kl[a] += col[a] * Lcol[a];
+    } else {
+      for (ptrdiff_t k = 0; k < c->lab.c; k++) {
+        const double yb = c->lab.Y[b + m * k];
+        double *KYk = c->KY + m * k;
+        BK_SIMD
+        for (ptrdiff_t a = a0; a < lo; a++) KYk[a] += col[a] * yb;
+        BK_SIMD
+        for (ptrdiff_t a = hi; a < a1; a++) KYk[a] += col[a] * yb;
+      }
+    }
+  }
+}
+
+/* The columns of a panel: on one thread a quarter of bk_hsic_panel()'s
+ * (some 4 MiB, in cache: some 10% faster); on several all of them, so that
+ * the panels, each two parallel regions, are few: on a busy machine a
+ * region's end waits for a thread that waits for its core (with 4 MiB
+ * panels, two threads on a 2-core machine with one busy process took 3
+ * times one thread's time, with 16 MiB ones 1.3 times). */
+static ptrdiff_t panel_cols(ptrdiff_t m, int nthreads)
+{
+  const ptrdiff_t B = bk_hsic_panel(m), b = B / 4;
+  return nthreads > 1 || b < 16 ? B : b;
+}
+
+/* a group of a panel's columns made, then each one's own sums (c->item),
+ * while they are in cache */
+static void panel_group(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  panel_gram(ctx, i);
+  if (c->item) {
+    ptrdiff_t j0 = i * PANEL_COLS,
+              j1 = j0 + PANEL_COLS < c->b1 - c->b0 ? j0 + PANEL_COLS : c->b1 - c->b0;
+    for (ptrdiff_t j = j0; j < j1; j++) c->item(ctx, j);
+  }
+}
+
+/* a panel's Gram columns (and L's, with ysrc), and with item (NULL: none)
+ * each column's own sums: one parallel region (a region's start and end
+ * cost most on a busy machine, where a thread may wait for its core);
+ * returns the operations */
+static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
+                         int nthreads)
+{
+  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
+  double cost = (double) m * (double) (c->src->d / 4 + 17);
+  if (c->ysrc) cost += (double) m * (double) (c->ysrc->d / 4 + 14);
+  c->item = item;
+  const bk_paced_loop gram = {.item = panel_group, .ctx = c,
+                              .ops = PANEL_COLS * cost,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
+  bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
+  return nb * cost;
+}
+
+/* every panel of c's matrix (c->src) in turn, item over its columns */
+static void panel_pass(panel_ctx *c, void (*item)(void *, ptrdiff_t),
+                       int nthreads, bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
+  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, item, nthreads);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+}
+
+/* The statistics' sums over one panel of columns: the panel, its columns'
+ * sums and its rows', each one paced loop over independent items (threads
+ * change no bit); returns the panel's operations */
+static double panel_sums(panel_ctx *c, int nthreads)
+{
+  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
+  const double per_row = (double) nb * (c->lab.Y ? (double) c->lab.c : 1.0);
+  const bk_paced_loop rows = {.item = panel_rows, .ctx = c,
+                              .ops = PANEL_ROWS * per_row,
+                              .par_min = BK_PAR_MIN_PAIRS};
+  double ops = panel_make(c, panel_col, nthreads);
+  bk_paced_for(&rows, (m + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
+  return ops + (double) m * per_row;
+}
+
+/* the label's diagonal ld and off-diagonal row sums l1, as label_side()
+ * forms them (perm = NULL); a label as data (ysrc) a panel of L at a time */
+static void label_sums(panel_ctx *c, double *ld, double *l1, int nthreads,
+                       bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m;
+  const bk_label lab = c->lab;
+  if (c->ysrc) {
+    panel_ctx lc = {.src = c->ysrc, .simd = c->simd, .P = c->PL, .kd = ld,
+                    .k1 = l1};
+    panel_pass(&lc, panel_diag_off, nthreads, pace);
+    return;
+  }
+  if (lab.Y == NULL) {
+    for (ptrdiff_t a = 0; a < m; a++) ld[a] = lab.L[a + m * a];
+    for (ptrdiff_t b = 0; b < m; b++) l1[b] = sum_off(lab.L + m * b, m, b);
+    return;
+  }
+  for (ptrdiff_t a = 0; a < m; a++) ld[a] = l1[a] = 0.0;
+  for (ptrdiff_t k = 0; k < lab.c; k++) {
+    const double *Yk = lab.Y + m * k;
+    double ysum = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) ysum += Yk[a];
+    for (ptrdiff_t a = 0; a < m; a++) {
+      ld[a] += Yk[a] * Yk[a];
+      l1[a] += Yk[a] * ysum;
+    }
+  }
+  for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
+}
+
+void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace)
+{
+  /* Bw: the room for a panel's columns, B: the columns of a panel */
+  const ptrdiff_t m = src->m, Bw = bk_hsic_panel(m), B = panel_cols(m, nthreads);
+  double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
+         *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
+         *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
+         *P = t + Bw;
+  panel_ctx c = {.src = src, .ysrc = ysrc, .simd = simd, .P = P,
+                 .PL = ysrc ? P + m * Bw : NULL, .lab = lab, .l1 = l1,
+                 .kd = kd, .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow,
+                 .KY = KY};
+  label_sums(&c, ld, l1, nthreads, pace);
+  memset(klrow, 0, (size_t) m * sizeof(double));
+  memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
+  double T = 0.0;
+  for (c.b0 = 0; c.b0 < m; c.b0 += B) {
+    c.b1 = c.b0 + B < m ? c.b0 + B : m;
+    double ops = panel_sums(&c, nthreads);
+    /* tr(K~ L~) in the order of b, as label_side() sums it */
+    if (lab.Y == NULL)
+      for (ptrdiff_t i = 0; i < c.b1 - c.b0; i++) T += t[i];
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  if (lab.Y != NULL) {
+    /* T and the row sums of K~ o L~ from K~ Y, as label_side() */
+    for (ptrdiff_t k = 0; k < lab.c; k++) {
+      const double *Yk = lab.Y + m * k, *KYk = KY + m * k;
+      for (ptrdiff_t a = 0; a < m; a++) {
+        double kl = Yk[a] * KYk[a];
+        T += kl;
+        klrow[a] += kl;
+      }
+    }
+  }
+  if (ysrc) {
+    /* L~ K~ 1 a panel of L at a time (stats_tail() reads L otherwise) */
+    panel_ctx lc = {.src = ysrc, .simd = simd, .P = c.PL, .l1 = k1, .Kl = Lk};
+    panel_pass(&lc, panel_dot, nthreads, pace);
+  }
+  stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
+                    .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,
+                    .nthreads = nthreads, .lk_done = ysrc != NULL};
+  stats_tail(&sums, out, pace);
+}
+
+/* the sum of a column, diagonal included (centring_terms()) */
+static inline double col_sum(const double *col, ptrdiff_t m)
+{
+  double s = 0.0;
+  BK_SIMD_SUM(s)
+  for (ptrdiff_t a = 0; a < m; a++) s += col[a];
+  return s;
+}
+
 /* Row means r, grand mean 1'A1 / m^2 and trace of a symmetric m x m A: what
  * H A H is made of, (HAH)_ab = A_ab - r_a - r_b + mean. */
 static void centring_terms(const double *A, ptrdiff_t m, double *r,
@@ -291,9 +589,7 @@ static void centring_terms(const double *A, ptrdiff_t m, double *r,
   double md = (double) m, tot = 0.0, tr = 0.0;
   for (ptrdiff_t b = 0; b < m; b++) {
     const double *col = A + m * b;
-    double s = 0.0;
-    BK_SIMD_SUM(s)
-    for (ptrdiff_t a = 0; a < m; a++) s += col[a];
+    double s = col_sum(col, m);
     r[b] = s / md;
     tot += s;
     tr += col[b];
@@ -304,12 +600,12 @@ static void centring_terms(const double *A, ptrdiff_t m, double *r,
 }
 
 /* The exponent e for a kernel A (m x m) from its diagonal and row means r,
- * as kernel_exponent() */
+ * as kernel_exponent(); A = NULL: the diagonal follows r, at r + m */
 static int centred_exponent(const double *A, ptrdiff_t m, const double *r)
 {
   double top = 0.0;
   for (ptrdiff_t a = 0; a < m; a++) {
-    double v = fabs(A[a + m * a]), w = fabs(r[a]);
+    double v = fabs(A ? A[a + m * a] : r[m + a]), w = fabs(r[a]);
     v = v > w ? v : w;
     top = v > top ? v : top;
   }
@@ -362,40 +658,65 @@ static int scaled_factor(const double *Y, ptrdiff_t m, ptrdiff_t c, double *Yc,
   return e;
 }
 
-void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
-                   double *work, bk_pacer *pace)
+/* The gamma test's sums over the centred kernels, column by column (in the
+ * units of scaled_centring(): K times fk, L times fl) */
+typedef struct {
+  const double *rk, *rl, *Yc;
+  double fk, fl, sk, sl, trK, trL, stat, v;
+  int ek, el;
+  bk_label lab;
+  ptrdiff_t m;
+} gamma_sums;
+
+/* the label side of bk_hsic_gamma(): rl, sl and trL (or Yc for a factor),
+ * scaled; work for them: m + m c doubles at rl */
+static void gamma_label(gamma_sums *g, double *rl, bk_pacer *pace)
 {
-  double *rk = work, *rl = work + m, *Yc = work + 2 * m;
-  double md = (double) m, sk = 0.0, sl = 0.0, trK = 0.0, trL = 0.0;
-  ptrdiff_t c = lab.c;
-
-  /* each kernel times 2^e, the moments scaled back at the end */
-  int ek = scaled_centring(K, m, rk, &sk, &trK, pace), el;
-  const double fk = ldexp(1.0, ek);
-  if (lab.Y == NULL) {
-    el = scaled_centring(lab.L, m, rl, &sl, &trL, pace);
+  const ptrdiff_t m = g->m;
+  g->rl = rl;
+  g->Yc = rl + m;
+  if (g->lab.Y == NULL) {
+    g->el = scaled_centring(g->lab.L, m, rl, &g->sl, &g->trL, pace);
   } else {
-    el = scaled_factor(lab.Y, m, c, Yc, &sl, &trL);
+    g->el = scaled_factor(g->lab.Y, m, g->lab.c, rl + m, &g->sl, &g->trL);
   }
-  const double fl = ldexp(1.0, el);
+  g->fl = ldexp(1.0, g->el);
+}
 
-  double stat = 0.0, v = 0.0;
-  for (ptrdiff_t b = 0; b < m; b++) {
-    const double *Kcol = K + m * b;
-    for (ptrdiff_t a = 0; a < m; a++) {
-      double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
-      if (lab.Y == NULL) {
-        lc = lab.L[a + m * b] * fl - rl[a] - rl[b] + sl;
-      } else {
-        lc = 0.0;
-        for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
-      }
-      double p = kc * lc;
-      stat += p;
-      if (a != b) v += p * p;
+/* column b of K (Kcol; of L, Lcol, for a full label) into the statistic
+ * and the sum of squares, element after element (one running sum over the
+ * whole matrix) */
+static void gamma_col(gamma_sums *g, const double *Kcol, const double *Lcol,
+                     ptrdiff_t b)
+{
+  const ptrdiff_t m = g->m, c = g->lab.c;
+  const double *rk = g->rk, *rl = g->rl, *Yc = g->Yc, fk = g->fk, fl = g->fl,
+               sk = g->sk, sl = g->sl;
+  double stat = g->stat, v = g->v;
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double kc = Kcol[a] * fk - rk[a] - rk[b] + sk, lc;
+    if (g->lab.Y == NULL) {
+      lc = Lcol[a] * fl - rl[a] - rl[b] + sl;
+    } else {
+      lc = 0.0;
+      for (ptrdiff_t k = 0; k < c; k++) lc += Yc[a * c + k] * Yc[b * c + k];
     }
-    bk_pace(pace, m * (c + 2));
+    double p = kc * lc;
+    stat += p;
+    if (a != b) v += p * p;
   }
+  g->stat = stat;
+  g->v = v;
+}
+
+/* the moments and the gamma distribution from the sums (out as in
+ * bk_hsic_gamma()) */
+static void gamma_finish(const gamma_sums *g, double *out)
+{
+  const double md = (double) g->m, sk = g->sk, sl = g->sl, trK = g->trK,
+               trL = g->trL, v = g->v;
+  double stat = g->stat;
+  const int ek = g->ek, el = g->el;
   stat /= md;
   /* Gretton et al. (2008): the null variance of HSIC_b = tr(KHLH) / m^2 */
   double var = v / 36.0 / (md * (md - 1.0));
@@ -420,6 +741,21 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   } else {
     out[3] = out[4] = NAN;
   }
+}
+
+void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
+                   double *work, bk_pacer *pace)
+{
+  gamma_sums g = {.rk = work, .lab = lab, .m = m};
+  /* each kernel times 2^e, the moments scaled back at the end */
+  g.ek = scaled_centring(K, m, work, &g.sk, &g.trK, pace);
+  g.fk = ldexp(1.0, g.ek);
+  gamma_label(&g, work + m, pace);
+  for (ptrdiff_t b = 0; b < m; b++) {
+    gamma_col(&g, K + m * b, lab.Y == NULL ? lab.L + m * b : NULL, b);
+    bk_pace(pace, m * (lab.c + 2));
+  }
+  gamma_finish(&g, out);
 }
 
 /* the features of bk_feature_dot(), one at a time */
@@ -503,4 +839,85 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                               .ops = (double) (P + m),
                               .par_min = BK_PAR_MIN_PAIRS / 8.0};
   bk_paced_for(&loop, d, nthreads, pace);
+}
+
+/* pass 1 of bk_hsic_gamma_x(): column b's sum (into t) and diagonal value */
+static void panel_colsum(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->t[i] = col_sum(col, m);
+  c->kd[b] = col[b];
+}
+
+/* A pass over the panels of c's matrix A (c->src) for what
+ * scaled_centring() gives: A's row means r (with its diagonal after them, at
+ * r + m), mean *s and trace *tr, scaled by 2^e; returns e. t: a panel's
+ * column sums. */
+static int panel_centring(panel_ctx *c, double *r, double *t, double *s,
+                          double *tr, int nthreads, bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
+  const double md = (double) m;
+  double tot = 0.0, trace = 0.0;
+  c->kd = r + m;
+  c->t = t;
+  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, panel_colsum, nthreads);
+    /* as centring_terms(), in the order of b */
+    for (ptrdiff_t b = c->b0; b < c->b1; b++) {
+      r[b] = t[b - c->b0] / md;
+      tot += t[b - c->b0];
+      trace += c->kd[b];
+    }
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  *s = tot / (md * md);
+  *tr = trace;
+  int e = centred_exponent(NULL, m, r);
+  const double f = ldexp(1.0, e);
+  for (ptrdiff_t a = 0; a < m; a++) r[a] *= f;
+  *s *= f;
+  *tr *= f;
+  return e;
+}
+
+void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace)
+{
+  const ptrdiff_t m = src->m, Bw = bk_hsic_panel(m), B = panel_cols(m, nthreads);
+  /* rk and K's diagonal after it (centred_exponent()), the label's rl and
+   * Yc (or L's diagonal), the panel's column sums t and the panels (room
+   * for Bw columns each) */
+  double *rk = work, *rl = work + 2 * m, *t = work + 4 * m + m * lab.c,
+         *P = t + Bw, *PL = P + m * Bw;
+  gamma_sums g = {.rk = rk, .lab = lab, .m = m};
+  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab};
+  /* pass 1: K's row means, sum and trace, as scaled_centring() */
+  g.ek = panel_centring(&c, rk, t, &g.sk, &g.trK, nthreads, pace);
+  g.fk = ldexp(1.0, g.ek);
+  if (ysrc) {
+    /* L's, a panel at a time */
+    panel_ctx lc = {.src = ysrc, .simd = simd, .P = PL};
+    g.rl = rl;
+    g.el = panel_centring(&lc, rl, t, &g.sl, &g.trL, nthreads, pace);
+    g.fl = ldexp(1.0, g.el);
+    c.ysrc = ysrc;
+    c.PL = PL;
+  } else {
+    gamma_label(&g, rl, pace);
+  }
+  /* pass 2: the same columns again, summed in the order of bk_hsic_gamma() */
+  for (c.b0 = 0; c.b0 < m; c.b0 += B) {
+    c.b1 = c.b0 + B < m ? c.b0 + B : m;
+    double ops = panel_make(&c, NULL, nthreads);
+    for (ptrdiff_t b = c.b0; b < c.b1; b++)
+      gamma_col(&g, P + m * (b - c.b0), lab.Y == NULL ? label_col(&c, b) : NULL, b);
+    ops += (double) (c.b1 - c.b0) * m * (lab.c + 2);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  gamma_finish(&g, out);
 }

@@ -26,6 +26,40 @@ typedef struct {
 void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
                    double *work, bk_pacer *pace);
 
+/* The data a Gram matrix is made of, as bk_gram_ck() takes them: xs (m x d)
+ * = 2^e times the data, the kernel with its width given (p1 finite, in the
+ * data's units). */
+typedef struct {
+  const double *xs;
+  ptrdiff_t m, d;
+  int e;
+  bk_kernel kern;
+} bk_gram_src;
+
+/* The columns of K that bk_hsic_stats_x() holds at a time: some 16 MiB of
+ * them (at least 16, at most m), each panel two parallel regions' worth of
+ * work (some 2e7 kernel values). */
+static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
+{
+  ptrdiff_t b = ((ptrdiff_t) 1 << 21) / (m > 1 ? m : 1);
+  b = b < 16 ? 16 : b;
+  return b < m ? b : (m > 1 ? m : 1);
+}
+
+/* bk_hsic_stats() of the Gram matrix K of src, to the last bit, without
+ * holding K: its columns are made a panel at a time (bk_gram_panel()) and
+ * every sum bk_hsic_stats() takes over K's columns is taken over the
+ * panel's, in the same order. The label: lab, or, with ysrc != NULL (lab
+ * then {NULL, NULL, 0}), the Gram matrix L of ysrc, also made a panel at a
+ * time (three passes over it). nthreads: for the panels' columns and rows
+ * and the last O(m^2) step, which change no bit; simd as for bk_gram_ck().
+ * work: BK_HSIC_X_WORK(m, c) doubles (c: the columns of a factor label, 0
+ * for a full L). */
+#define BK_HSIC_X_WORK(m, c) ((8 + (c)) * (m) + (2 * (m) + 1) * bk_hsic_panel(m))
+void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace);
+
 /* The data-side quantities every estimator needs, computed once per K:
  * kd = diag(K) and k1 = K~ 1 (row sums without the diagonal). */
 void bk_kside(const double *K, ptrdiff_t m, double *kd, double *k1,
@@ -50,6 +84,16 @@ void bk_hsic_pair(const double *K, ptrdiff_t m, const double *kd,
  * work: 4 m + 2 m c doubles. */
 void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
                    double *work, bk_pacer *pace);
+
+/* bk_hsic_gamma() of the Gram matrix K of src, to the last bit, without
+ * holding K: two passes of panels (bk_gram_panel()), the first for K's row
+ * means, the second for the sums, each column in the order bk_hsic_gamma()
+ * takes them (one running sum: the sums are serial, the panels' columns
+ * are made on nthreads). The label as in bk_hsic_stats_x() (L of ysrc: two
+ * passes over it). work: BK_HSIC_X_WORK(m, c) doubles. */
+void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
+                     bk_label lab, double *out, double *work, int nthreads,
+                     int simd, bk_pacer *pace);
 
 /* For every feature j of x (m x d): sum_{a,b} k(x_aj, x_bj) W_ab, with the
  * kernel's parameter p1 taken from par[j] when par != NULL. Because both HSIC

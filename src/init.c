@@ -5,9 +5,11 @@
 #include <R_ext/Visibility.h>
 
 SEXP C_gram(SEXP x, SEXP opts);
-SEXP C_median_pairwise(SEXP x, SEXP squared);
+SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads);
 SEXP C_median_columns(SEXP x, SEXP squared);
 SEXP C_hsic_stats(SEXP K, SEXP label);
+SEXP C_hsic_stats_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts);
+SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts);
 SEXP C_hsic_perm(SEXP K, SEXP label, SEXP perms);
 SEXP C_hsic_gamma(SEXP K, SEXP label);
 SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts);
@@ -68,9 +70,11 @@ SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
-  {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 2},
+  {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 3},
   {"C_median_columns", (DL_FUNC) &C_median_columns, 2},
   {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 2},
+  {"C_hsic_stats_x", (DL_FUNC) &C_hsic_stats_x, 5},
+  {"C_hsic_gamma_x", (DL_FUNC) &C_hsic_gamma_x, 5},
   {"C_hsic_perm", (DL_FUNC) &C_hsic_perm, 3},
   {"C_hsic_gamma", (DL_FUNC) &C_hsic_gamma, 2},
   {"C_feature_dot", (DL_FUNC) &C_feature_dot, 3},

@@ -116,6 +116,14 @@ void bk_cross(const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,
 void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
                 bk_kernel *kern, double *K, double *work, int nthreads,
                 int simd, bk_pacer *pace);
+/* Columns b0..b1-1 of that Gram matrix, all m rows, into P (m x (b1 - b0),
+ * column b at P + m (b - b0)), for a kernel whose width is given (kern.p1
+ * finite, in x's units): every value is bit for bit the one bk_gram_ck()
+ * puts at K[a, b], whichever the columns. One thread; simd as above. What
+ * bk_hsic_stats_x() holds of K instead of K. */
+void bk_gram_panel(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                   bk_kernel kern, ptrdiff_t b0, ptrdiff_t b1, double *P,
+                   int simd);
 /* bk_gram_ck() of unscaled data without interrupt checks (small matrices
  * inside loops that check themselves) */
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,

@@ -29,7 +29,9 @@ test_that("a workspace over the memory budget is refused before it is allocated"
   old <- options(bahsic.max_memory = NULL)
   on.exit(options(old), add = TRUE)
   calls <- guarded_calls(1e5)
-  for (f in names(calls)) {
+  # hsic() and the gamma test hold no m x m matrix there (their kernels a
+  # panel of columns at a time): see the test below
+  for (f in setdiff(names(calls), c("hsic", "hsic_regression", "hsic_test"))) {
     # nothing of m x m size was allocated: R's peak stayed far below one
     # matrix (gc()'s "max used" column, in MB; not under valgrind, where a
     # full collection of R's heap takes seconds and checks R's code, not ours)
@@ -38,6 +40,21 @@ test_that("a workspace over the memory budget is refused before it is allocated"
                  label = f)
     if (!under_valgrind()) expect_lt(sum(gc()[, 6L]), 2000, label = f)
   }
+})
+
+test_that("hsic() and the gamma test make their kernels a panel at a time, within a budget below one matrix", {
+  # m = 1100 > 1000: the width on 1000 samples, K (and the numeric outcome's
+  # L) made a panel of columns at a time, so a budget of 1 MB, below one
+  # 1100 x 1100 matrix (9.7 MB), does not stop them; the permutation test
+  # keeps K and is refused
+  old <- options(bahsic.max_memory = 1e6)
+  on.exit(options(old), add = TRUE)
+  calls <- guarded_calls(1100)
+  for (f in c("hsic", "hsic_regression", "hsic_test")) expect_no_error(calls[[f]]())
+  set.seed(3)
+  x <- matrix(rnorm(2200), 1100, 2)
+  expect_error(hsic_test(x, x[, 1], method = "permutation", n_perm = 2),
+               "above the memory budget")
 })
 
 test_that("the budget is the option's, and the message names the size", {

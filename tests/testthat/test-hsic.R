@@ -324,3 +324,58 @@ test_that("hsic_test() takes a whole number of permutations, as feature_scores()
                  "'n_perm' must be a whole number of at least 1", info = format(n))
   }
 })
+
+test_that("hsic() and the gamma test from panels of K give K's statistics to the last bit, on 1 and 2 threads", {
+  # C_hsic_stats_x / C_hsic_gamma_x make K's columns a panel at a time
+  # (at m = 1100 three panels, with the width of the median on 1000 samples)
+  # and must equal C_hsic_stats / C_hsic_gamma of the whole K, bit for bit;
+  # hsic() with a numeric outcome makes L's columns so too (its width the
+  # median over all pairs, from the sorted outcome; the rounded outcome has
+  # ties)
+  set.seed(41)
+  cases <- list(
+    list(m = 1100L, d = 3L, kernel = kernel_gaussian(), y = function(x) factor(x[, 1] > 0)),
+    list(m = 1100L, d = 2L, kernel = kernel_laplace(),
+         y = function(x) factor(sample(c("a", "b", "c"), nrow(x), TRUE))),
+    list(m = 61L, d = 5L, kernel = kernel_gaussian(sigma = 0.3),
+         y = function(x) x[, 1]^2 + rnorm(nrow(x))),
+    list(m = 1050L, d = 2L, kernel = kernel_gaussian(), y = function(x) round(x[, 1] + rnorm(nrow(x)), 1)),
+    list(m = 45L, d = 4L, kernel = kernel_linear(), y = function(x) x[, 2] + rnorm(nrow(x))),
+    list(m = 33L, d = 3L, kernel = kernel_polynomial(degree = 2),
+         y = function(x) factor(x[, 1] > 0)))
+  for (cs in cases) {
+    x <- matrix(rnorm(cs$m * cs$d), cs$m, cs$d)
+    y <- cs$y(x)
+    pr <- bahsic:::hsic_prepare(x, y, cs$kernel, list(
+      kernel_y = NULL, na_action = "fail", assay = 1L, threads = 1L, min_m = 6L,
+      min_what = "x", outcome_what = "hsic()"))
+    lab <- bahsic:::label_arg(pr$label)
+    kern <- attr(pr$K, "kernel")
+    st <- .Call(bahsic:::C_hsic_stats, pr$K, lab)
+    g <- .Call(bahsic:::C_hsic_gamma, pr$K, lab)
+    for (threads in 1:2) {
+      opts <- bahsic:::gram_opts(kern, threads)
+      expect_identical(.Call(bahsic:::C_hsic_stats_x, x, opts, lab, NULL, NULL), st)
+      expect_identical(.Call(bahsic:::C_hsic_gamma_x, x, opts, lab, NULL, NULL), g)
+    }
+    h1 <- hsic(x, y, kernel = cs$kernel, threads = 1L)
+    h2 <- hsic(x, y, kernel = cs$kernel, threads = 2L)
+    expect_identical(c(h1$hsic0, h1$hsic1, h1$se), unname(st[c(1L, 2L, 4L)]))
+    expect_identical(h1$kernel, kern)
+    expect_identical(h1$kernel_y, pr$label$kernel)
+    expect_identical(h2[names(h2) != "call"], h1[names(h1) != "call"])
+    t1 <- hsic_test(x, y, kernel = cs$kernel, threads = 1L)
+    t2 <- hsic_test(x, y, kernel = cs$kernel, threads = 2L)
+    expect_identical(unname(c(t1$statistic, t1$parameter)), unname(g[c(1L, 4L, 5L)]))
+    expect_identical(t2, t1)
+  }
+})
+
+test_that("the median heuristic on 1000 samples is the same on 1 and 2 threads", {
+  set.seed(42)
+  x <- matrix(rnorm(300 * 6), 300, 6)
+  for (sq in c(TRUE, FALSE)) {
+    expect_identical(.Call(bahsic:::C_median_pairwise, x, sq, 2L),
+                     .Call(bahsic:::C_median_pairwise, x, sq, 1L))
+  }
+})

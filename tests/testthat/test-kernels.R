@@ -38,7 +38,7 @@ test_that("quickselect returns order statistics on tied and sorted data", {
   set.seed(3)
   for (v in list(rnorm(101), rep(1, 20), 1:50, 50:1, sample(rep(1:3, 30)))) {
     x <- matrix(as.double(v), ncol = 1)
-    expect_equal(.Call(bahsic:::C_median_pairwise, x, TRUE), median(dist(x)^2))
+    expect_equal(.Call(bahsic:::C_median_pairwise, x, TRUE, 1L), median(dist(x)^2))
   }
   x <- matrix(rnorm(30), 10, 3)
   expect_equal(.Call(bahsic:::C_median_columns, x, FALSE),
@@ -245,8 +245,8 @@ test_that("the median heuristic's selection is exact when most pairs share a buc
       g <- outer(v[seq_len(n)], v[seq_len(n)], "-")
       d2 <- g[upper.tri(g)]^2
       x <- cbind(v[seq_len(n)], 0)
-      expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE), oracle_pair_median(d2))
-      expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE),
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE, 1L), oracle_pair_median(d2))
+      expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE, 1L),
                        oracle_pair_median(sqrt(d2)))
     }
   }
@@ -447,9 +447,9 @@ test_that("every median heuristic follows the rule for ties on residue genes (pl
       # column adds nothing), and the Gram matrix's own
       expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), med)
       expect_identical(.Call(bahsic:::C_median_columns, x1, FALSE), oracle_tie_median(q, FALSE))
-      expect_identical(.Call(bahsic:::C_median_pairwise, x1, TRUE), med)
-      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE), med)
-      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), FALSE),
+      expect_identical(.Call(bahsic:::C_median_pairwise, x1, TRUE, 1L), med)
+      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE, 1L), med)
+      expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), FALSE, 1L),
                        oracle_tie_median(q, FALSE))
       K <- kernel_matrix(kernel_gaussian(), x1, threads = 1)
       expect_identical(attr(K, "kernel")$params$sigma, 1 / med)
@@ -487,7 +487,7 @@ test_that("the rule for ties leaves the width of every ordinary feature as the p
     q <- pair_sq(v)
     x1 <- matrix(v, ncol = 1)
     expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), plain(q), label = name)
-    expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE), plain(q), label = name)
+    expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE, 1L), plain(q), label = name)
     expect_identical(attr(kernel_matrix(kernel_gaussian(), x1), "kernel")$params$sigma,
                      1 / plain(q), label = name)
   }
