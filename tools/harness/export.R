@@ -162,25 +162,25 @@ set.seed(1)
 mh <- 5000L
 xh <- matrix(stats::rnorm(mh * 50L), mh, 50L)
 yh <- xh[, 1]^2 + stats::rnorm(mh)
-grams <- list()
-trace("gram", where = ns, print = FALSE, exit = quote({
-  grams[[length(grams) + 1L]] <<- list(x = x, sigma = attr(returnValue(), "kernel")$params$sigma,
-                                       sample_median = sample_median,
-                                       kernel = attr(returnValue(), "kernel")$name)
+# what the statistics are computed from: the data and the outcome as
+# hsic_prepare() hands them on, and the two widths (the data's by the median
+# on median_rows(m), the outcome's over all pairs)
+hs <- NULL
+trace("hsic_from", where = ns, print = FALSE, tracer = quote({
+  hs <<- list(x = prep$x, sigma1 = prep$kernel_x$params$sigma, y = prep$label$src,
+              sigma2 = prep$label$kernel$params$kernel$params$sigma)
 }))
 est <- hsic(xh, yh, threads = 1L)
-untrace("gram", where = ns)
-if (length(grams) != 2L) stop("hsic(): expected two Gram matrices, got ", length(grams))
+untrace("hsic_from", where = ns)
+if (is.null(hs$y)) stop("hsic(): the outcome's label was not made from the outcome")
 d <- wdir("hsic")
-for (g in seq_along(grams)) {
-  wbin(d, paste0("z", g), grams[[g]]$x)
-  cat(sprintf("hsic(): Gram matrix %d: %s on %d x %d, sigma %.6g, sample median %s\n", g,
-              grams[[g]]$kernel, nrow(grams[[g]]$x), ncol(grams[[g]]$x), grams[[g]]$sigma,
-              grams[[g]]$sample_median))
-}
+wbin(d, "z1", hs$x)
+wbin(d, "z2", hs$y)
+cat(sprintf("hsic(): %d x %d, sigma %.6g; outcome sigma %.6g\n", nrow(hs$x), ncol(hs$x),
+            hs$sigma1, hs$sigma2))
 wbin(d, "median_rows", as.integer(bahsic:::median_rows(mh) - 1L))
-wopts(d, list(kernel = bahsic:::kernel_code(kernel_gaussian()), sigma1 = grams[[1]]$sigma,
-              sigma2 = grams[[2]]$sigma, estimate = est$estimate))
+wopts(d, list(kernel = bahsic:::kernel_code(kernel_gaussian()), sigma1 = hs$sigma1,
+              sigma2 = hs$sigma2, estimate = est$estimate))
 
 # ---- maxT: Welch's t on ALL BCR/ABL vs NEG, 1,000 labellings ------------------
 mt <- list(perm = list(), raw = 0, adj = 0)
