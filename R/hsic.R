@@ -242,7 +242,7 @@ hsic_prepare <- function(x, y, kernel, spec) {
       # workspace, unless made a panel (some 16 MiB) at a time
       panel_x <- panel && gram_panel_likely(kernel, pr$m)
       panel_y <- panel_x && isTRUE(spec$panel_label) && label_panel_likely(kernel_y, pr$y)
-      check_memory(pr$m, 1.5 * (!panel_x + (full_label && !panel_y)),
+      check_memory(pr$m, 1.5 * ((!panel_x) + (full_label && !panel_y)),
                    approximable = approximable)
     })))
   if (panel) {
