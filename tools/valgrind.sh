@@ -70,7 +70,7 @@ vg_seconds() {
     kernel-clinical|select-mrmr) echo 31 ;; bahsic-package) echo 29 ;;
     contribution|threads) echo 28 ;; scores-inference) echo 26 ;;
     kernel-test|pairtop|select-design) echo 25 ;; plots|scores-corners) echo 23 ;;
-    args|permutation) echo 22 ;; hsic) echo 21 ;; options) echo 20 ;;
+    args) echo 22 ;; permutation) echo 30 ;; hsic) echo 60 ;; options) echo 20 ;;
     approx|hsic-design|scores|select-rfe) echo 19 ;; cluster) echo 18 ;;
     kernel-ridge|select-l1) echo 17 ;; design-entry-points|selection-test) echo 15 ;;
     select-randsel|selection) echo 14 ;; select-weights) echo 13 ;;

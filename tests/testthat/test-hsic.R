@@ -333,16 +333,17 @@ test_that("hsic() and the gamma test from panels of K give K's statistics to the
   # median over all pairs, from the sorted outcome; the rounded outcome has
   # ties)
   set.seed(41)
-  cases <- list(
+  # under valgrind the first two: K and L in several panels, and one panel
+  cases <- test_cases(list(
+    list(m = 1050L, d = 2L, kernel = kernel_gaussian(), y = function(x) round(x[, 1] + rnorm(nrow(x)), 1)),
+    list(m = 61L, d = 5L, kernel = kernel_gaussian(sigma = 0.3),
+         y = function(x) x[, 1]^2 + rnorm(nrow(x))),
     list(m = 1100L, d = 3L, kernel = kernel_gaussian(), y = function(x) factor(x[, 1] > 0)),
     list(m = 1100L, d = 2L, kernel = kernel_laplace(),
          y = function(x) factor(sample(c("a", "b", "c"), nrow(x), TRUE))),
-    list(m = 61L, d = 5L, kernel = kernel_gaussian(sigma = 0.3),
-         y = function(x) x[, 1]^2 + rnorm(nrow(x))),
-    list(m = 1050L, d = 2L, kernel = kernel_gaussian(), y = function(x) round(x[, 1] + rnorm(nrow(x)), 1)),
     list(m = 45L, d = 4L, kernel = kernel_linear(), y = function(x) x[, 2] + rnorm(nrow(x))),
     list(m = 33L, d = 3L, kernel = kernel_polynomial(degree = 2),
-         y = function(x) factor(x[, 1] > 0)))
+         y = function(x) factor(x[, 1] > 0))))
   for (cs in cases) {
     x <- matrix(rnorm(cs$m * cs$d), cs$m, cs$d)
     y <- cs$y(x)
