@@ -463,7 +463,7 @@ static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
                               .ops = PANEL_COLS * cost,
                               .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
   bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
-  return nb * cost;
+  return (double) nb * cost;
 }
 
 /* every panel of c's matrix (c->src) in turn, item over its columns */
@@ -916,7 +916,7 @@ void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
     double ops = panel_make(&c, NULL, nthreads);
     for (ptrdiff_t b = c.b0; b < c.b1; b++)
       gamma_col(&g, P + m * (b - c.b0), lab.Y == NULL ? label_col(&c, b) : NULL, b);
-    ops += (double) (c.b1 - c.b0) * m * (lab.c + 2);
+    ops += (double) (c.b1 - c.b0) * (double) m * (double) (lab.c + 2);
     bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
   }
   gamma_finish(&g, out);
