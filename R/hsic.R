@@ -160,7 +160,7 @@ hsic.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   lab <- prep$label
   if (!is.null(prep$design)) return(hsic_design_result(prep, approx, match.call()))
   # the same numbers, to the last bit, with or without K (C_hsic_stats_x)
-  st <- hsic_from(prep, C_hsic_stats_x, C_hsic_stats)
+  st <- hsic_from(prep, "stats")
   m <- prep$m
   # st[4]: sqrt(max(variance, 0)), representable where the variance may not be
   se <- if (m >= 4L) st[4L] else NA_real_
@@ -261,16 +261,25 @@ hsic_prepare <- function(x, y, kernel, spec) {
   pr
 }
 
-# A statistic of hsic_prepare()'s problem: from the data (from_x:
-# C_hsic_stats_x, C_hsic_gamma_x) where it holds no K, the outcome as data
-# where its label does (panel_label()), else from K (from_k); the same
-# numbers to the last bit.
-hsic_from <- function(prep, from_x, from_k) {
+# A statistic of hsic_prepare()'s problem ("stats": C_hsic_stats's four
+# numbers, "gamma": C_hsic_gamma's five): from the data (C_hsic_stats_x,
+# C_hsic_gamma_x) where it holds no K, the outcome as data where its label
+# does (panel_label()), else from K; the same numbers to the last bit. The
+# routines are named in each .Call (R CMD check resolves them there).
+hsic_from <- function(prep, what = c("stats", "gamma")) {
+  what <- match.arg(what)
   lab <- prep$label
-  if (!is.null(prep$K)) return(.Call(from_k, prep$K, label_arg(lab)))
+  if (!is.null(prep$K)) {
+    return(switch(what, stats = .Call(C_hsic_stats, prep$K, label_arg(lab)),
+                  gamma = .Call(C_hsic_gamma, prep$K, label_arg(lab))))
+  }
   opts <- gram_opts(prep$kernel_x, prep$threads)
-  if (is.null(lab$src)) return(.Call(from_x, prep$x, opts, label_arg(lab), NULL, NULL))
-  .Call(from_x, prep$x, opts, NULL, lab$src, gram_opts(lab$kernel$params$kernel, prep$threads))
+  from_y <- !is.null(lab$src)
+  label <- if (!from_y) label_arg(lab)
+  y <- if (from_y) lab$src
+  yopts <- if (from_y) gram_opts(lab$kernel$params$kernel, prep$threads)
+  switch(what, stats = .Call(C_hsic_stats_x, prep$x, opts, label, y, yopts),
+         gamma = .Call(C_hsic_gamma_x, prep$x, opts, label, y, yopts))
 }
 
 # Whether panel_label() will give the outcome rather than L, as far as the
@@ -419,7 +428,7 @@ hsic_test.default <- function(x, y, kernel = kernel_gaussian(), kernel_y = NULL,
   } else if (method == "gamma") {
     # g: the statistic, its null mean and variance, and the gamma distribution
     # with those moments (shape, scale; NaN when the mean or variance is 0)
-    g <- hsic_from(prep, C_hsic_gamma_x, C_hsic_gamma)
+    g <- hsic_from(prep, "gamma")
     stat <- g[1L]
     if (is.nan(g[4L])) {
       warning("A kernel is constant on these data: the gamma approximation is undefined.",
