@@ -233,7 +233,9 @@ fork_parallel <- function(workers) {
   force(workers)
   function(i, f, progress = NULL, amounts = NULL) {
     g <- progress_unit(f)
-    unit <- function(u) list(g(u)) # a delivered result is never NULL
+    budget <- option_max_memory()
+    # a delivered result is never NULL
+    unit <- function(u) list(budget_share(g(u), budget, workers))
     if (is.null(progress)) return(keep_rng(fork_lapply(i, unit, workers)))
     amounts <- progress_amounts(i, amounts)
     size <- workers * max(4, ceiling(length(i) / (10 * workers)))
@@ -245,6 +247,25 @@ fork_parallel <- function(workers) {
     names(out) <- names(i)
     out
   }
+}
+
+# Evaluate expr within a worker's share of the memory budget: the workers
+# run at once, so each checks its workspace against budget / workers (option
+# bahsic.max_memory set for the evaluation); an error over that share says
+# so and what to do.
+budget_share <- function(expr, budget, workers) {
+  old <- options(bahsic.max_memory = budget / workers)
+  on.exit(options(old))
+  withCallingHandlers(expr, error = function(e) {
+    msg <- conditionMessage(e)
+    if (workers > 1L && grepl("bahsic.max_memory", msg, fixed = TRUE)) {
+      stop(sprintf(paste0("%s (%d forked workers run the fits at once, each within %s, ",
+                          "its share of the budget of %s: give fewer threads, or raise the ",
+                          "option.)"),
+                   msg, workers, format_gib(budget / workers), format_gib(budget)),
+           call. = FALSE)
+    }
+  })
 }
 
 # parallel::mclapply() of `unit` (which wraps its value in a list) over i,

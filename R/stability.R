@@ -129,8 +129,12 @@
 #'   one fit at a time (its half of the samples and the selector's
 #'   workspace) and copies the pages of this session's small R objects that
 #'   its garbage collector marks (some 100 MB in a session with ALL loaded),
-#'   so the peak memory is this session's plus `threads` times that. Ctrl-C
-#'   stops the workers; an error in a fit stops the run with that error.
+#'   so the peak memory is this session's plus `threads` times that. Each
+#'   worker checks its fit's workspace against its share of the memory
+#'   budget (option `bahsic.max_memory` divided by the number of workers), so
+#'   the fits together stay within it; a fit over its share is an error that
+#'   says so. Ctrl-C stops the workers; an error in a fit stops the run with
+#'   that error.
 #' @param na_action `"fail"` (an error on missing values) or `"omit"` (drop
 #'   the samples with missing values first).
 #' @param assay for a `SummarizedExperiment`: which assay.

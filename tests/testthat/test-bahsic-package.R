@@ -7,6 +7,8 @@
 neighbours <- c("caret", "recipes", "mlr3", "mlr3filters", "limma", "genefilter", "Biobase",
                 "SummarizedExperiment", "stabs", "stats", "utils", "graphics", "grDevices",
                 "methods", "base")
+# the packages bahsic itself loads (its Imports) and R's own
+loaded_anyway <- c("stabs", "stats", "utils", "graphics", "grDevices", "methods", "base")
 
 # The names bahsic exports that `pkg` exports too, as a different object.
 masked_by_bahsic <- function(pkg) {
@@ -22,7 +24,8 @@ for (pkg in neighbours) {
   local({
     p <- pkg
     test_that(sprintf("no export of bahsic masks one of %s", p), {
-      skip_if_not_installed(p)
+      # loading caret, mlr3 or Bioconductor under valgrind checks their code, not ours
+      if (p %in% loaded_anyway) skip_if_not_installed(p) else skip_peer(p)
       expect_identical(masked_by_bahsic(p), character(0), info = p)
     })
   })

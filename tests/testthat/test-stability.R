@@ -358,6 +358,35 @@ test_that("the fits across forked workers give the result of the fits one after 
   expect_identical(run(noisy, 2L, parallel = future::sequential), run(noisy, 1L))
 })
 
+test_that("forked workers share the memory budget, and a fit over its share says so", {
+  skip_on_os("windows")
+  skip_if(bahsic:::max_threads() < 2L, "one core")
+  d <- stab_noise(20, 10)
+  old <- options(bahsic.max_memory = "1 GiB")
+  on.exit(options(old))
+  # each worker sees its share of the budget, and the session's option is unchanged
+  share <- function(x, y, n) {
+    if (getOption("bahsic.max_memory") != 1024^3 / 2) stop("not the worker's share")
+    seq_len(n)
+  }
+  set.seed(1)
+  expect_no_error(stability_selection(d$x, d$y, selector = share, n_features = 2,
+                                      n_subsamples = 4, threads = 2L))
+  expect_identical(getOption("bahsic.max_memory"), "1 GiB")
+  # a fit over its share: the selector's own error, with the share and what to do
+  big <- function(x, y, n) {
+    bahsic:::check_size(0.75 * 1024^3, "n", n, "a test's workspace")
+    seq_len(n)
+  }
+  expect_error(stability_selection(d$x, d$y, selector = big, n_features = 2, n_subsamples = 4,
+                                   threads = 2L),
+               "2 forked workers run the fits at once, each within 0.5 GiB, its share of the budget of 1.0 GiB",
+               fixed = TRUE)
+  # one after another (threads = 1) the whole budget is the fit's
+  expect_no_error(stability_selection(d$x, d$y, selector = big, n_features = 2,
+                                      n_subsamples = 4, threads = 1L))
+})
+
 test_that("an error in a forked worker stops the run with its message", {
   skip_on_os("windows")
   skip_if(bahsic:::max_threads() < 2L, "one core")
