@@ -20,8 +20,8 @@
 # the binary label kernel (L = F F'), so that the error is the
 # approximation's alone. Above exact_max the script writes x, V = [F, HF, 1]
 # and sigma to $BAHSIC_BENCH_EXPORT/m<m>-{x,V}.bin (column-major doubles) for
-# a standalone program that computes K V on a larger machine (for instance
-# the 30 lines of C in the comment at the end), and reads its result back
+# a standalone program that computes K V on a larger machine
+# (inst/bench/exact-kv.c; the command line is printed), and reads its result back
 # from $BAHSIC_BENCH_EXPORT/m<m>-KV.bin when that exists.
 #
 # Measured (bc6ba68 + this script; a shared 2-core machine at load 2 to 6,
@@ -43,6 +43,9 @@
 # Usage, after installing the package:
 #   Rscript inst/bench/bench-ichol-large.R [m values] [d] [exact_max] [ranks]
 # e.g. Rscript inst/bench/bench-ichol-large.R 30000 50 30000 50,100,200,500,1000,2000
+# and, for m = 100,000: BAHSIC_BENCH_EXPORT=dir Rscript ... 100000 50 30000
+# 50,100,200,500,1000, then the printed exact_kv command (32 s on 16 cores),
+# then the same Rscript command again.
 
 suppressPackageStartupMessages(library(bahsic))
 ns <- asNamespace("bahsic")
@@ -166,7 +169,3 @@ for (m in ms) {
     target(sprintf("m = %d: some rank of the grid meets both", m), any(tab$ok))
   }
 }
-
-# The K V program for exports (gcc -O3 -fopenmp exact_kv.c -o exact_kv -lm):
-# for each i (parallel): acc[k] = sum_j exp(-sigma ||x_i - x_j||^2) V[j, k],
-# with x and V read column-major from the files and KV written column-major.
