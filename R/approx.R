@@ -42,16 +42,28 @@
 #' factor's residual trace is above 1% (an error that may reach 2%), [hsic()]
 #' and [bahsic()] warn once per call with the residual; raise `max_rank`
 #' then, or use `"block"` or `"rff"`, whose cost does not depend on the
-#' spectrum. At larger m the same holds (`inst/bench/bench-ichol-large.R`, 50
-#' independent features, binary labels, one core on a shared machine): the
-#' defaults stop at rank 500 with 26% of the trace left at m = 30,000 (HSIC1
-#' and HSIC0 20% and 22% below the exact values) and 27.5% at m = 100,000,
-#' in 30 times the CPU time of `approx_block()` (3.1 s against 0.1 s, and
-#' 8.3 s against 0.3 s), whose estimate was within its standard error of the
-#' exact one. A lower rank, the only way nearer block's time, leaves more of
-#' the trace and so a larger error: the defaults stay those of the
-#' low-dimensional case above, and high-dimensional data call for `"block"`
-#' or `"rff"`.
+#' spectrum. At larger m (`inst/bench/bench-ichol-large.R`: 50 independent
+#' standard normal features, binary labels that depend on two of them,
+#' errors against the exact HSIC with the same widths, CPU time on one core
+#' of a shared machine) no `max_rank` is both within 10% of the exact HSIC
+#' and within twice the time of `approx_block()` at its defaults; the error
+#' falls about as the residual trace, and the time grows as \eqn{m r^2}:
+#'
+#' | `max_rank` | residual trace, m = 30,000 / 100,000 | HSIC1 vs exact | CPU time / block's |
+#' |---|---|---|---|
+#' | 50 | 52% / 54% | -68% / -70% | 1.2 / 1.2 |
+#' | 100 | 44% / 45% | -53% / -53% | 2.6 / 3.2 |
+#' | 200 | 35% / 37% | -36% / -37% | 7.1 / 7.5 |
+#' | 500 (default) | 26% / 27.5% | -20% / -22% | 35 / 32 |
+#' | 1000 | 20% / 22% | -12% / -14% | 115 / 118 |
+#' | 2000 | 14% / - | -6.5% / - | 418 / - |
+#'
+#' (block: 0.10 s and 0.25 s, its HSIC1 3% below and 14% above the exact
+#' value with standard errors of 15% and 8.5% of it). The defaults stay: a
+#' lower cap is faster but further off, a higher one little closer for its
+#' time, and 500 is what five features need at `tol = 1e-3` (above). When
+#' the cap leaves more than 10% of the trace the warning says that raising
+#' it helps slowly and names `"block"`.
 #'
 #' In [hsic()]:
 #'
@@ -350,10 +362,12 @@ check_kernel_rff <- function(kernel, arg) {
 # features no affordable rank reaches 1% (7% is left at rank 3000, m =
 # 10,000, 50 features), which the warning below reports. Time O(m r^2):
 # 1 to 1.7 s at m = 10,000 and r = 500, 4 to 5.5 s at r = 1000. At m =
-# 30,000 and 100,000 on 50 independent features (inst/bench/bench-ichol-large.R)
-# rank 500 leaves 26-27.5% (HSIC 20% low) in 30 times block's CPU time; a
-# lower rank would be faster but further off, so the cap stays what the
-# low-dimensional kernels need and the warning points to "block".
+# 30,000 and 100,000 on 50 independent features (inst/bench/bench-ichol-large.R,
+# ranks 50 to 2000) no rank is within 10% of exact HSIC at twice block's CPU
+# time: rank 500 leaves 26-27.5% (HSIC 20-22% low) in 32-35 times block's
+# time, rank 100 53% low in 3 times, rank 2000 6.5% low in 418 times; so the
+# cap stays what the low-dimensional kernels need and the warning points to
+# "block" (ichol_slow_residual).
 ichol_default_rank <- 500L
 
 # The residual trace, trace(K - G G') / trace(K), above which a factor earns
@@ -362,6 +376,14 @@ ichol_default_rank <- 500L
 # 136 factors with a residual of at least 0.5%), so 1% keeps them within
 # about 2% (0.4% at most over the factors measured with a residual <= 1%).
 ichol_warn_residual <- 0.01
+
+# The residual trace above which a factor stopped by its rank cap is told
+# that raising the cap helps slowly. Measured (inst/bench/bench-ichol-large.R,
+# 50 independent features, m = 30,000): 26% left at rank 500, 20% at 1000
+# and 14% at 2000 (HSIC1 20%, 12% and 6.5% low) in 3.3 and 12 times rank
+# 500's CPU time; where so much is left the spectrum is flat, and the block
+# estimator (unbiased HSIC1) is the cheaper way to an estimate.
+ichol_slow_residual <- 0.1
 
 # The rank cap of an ichol factor with m rows: max_rank as given, refused
 # above the memory budget (check_factor_memory(); C_ichol holds at most 2 m
@@ -415,11 +437,19 @@ ichol_residual_warning <- function(fits) {
   } else {
     "Raise 'max_rank' in approx_ichol()"
   }
+  slow <- if (all(capped) && !any(budget) &&
+              max(vapply(fits, `[[`, 0, "residual")) > ichol_slow_residual) {
+    paste0(" Above 10% left at the cap the rank needed grows fast (the table in ",
+           "?approximations: 26% at rank 500 fell to 14% at rank 2000 in 12 times the time): ",
+           "approx = \"block\" is the cheaper estimate.")
+  } else {
+    ""
+  }
   warning(sprintf(paste0("approx = \"ichol\" left a residual trace(K - GG') / trace(K) of %s: ",
                          "HSIC is then too low by up to about twice that fraction ",
                          "(see ?approximations). %s (time O(m r^2), memory 16 m r bytes), ",
-                         "or use approx = \"block\" or \"rff\"."),
-                  paste(parts, collapse = " and "), fix), call. = FALSE)
+                         "or use approx = \"block\" or \"rff\".%s"),
+                  paste(parts, collapse = " and "), fix, slow), call. = FALSE)
   invisible(TRUE)
 }
 

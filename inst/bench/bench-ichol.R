@@ -79,7 +79,8 @@ accuracy <- function() {
       dat <- make_data(design, m)
       kx <- ns$resolve_width_approx(kernel_gaussian(), dat$x)
       p <- ns$kernel_param(kx)
-      f <- .Call(ns$C_ichol, dat$x, ns$kernel_code(kx), p[1L], p[2L], 0, rmax)
+      f <- .Call(ns$C_ichol, dat$x, list(kernel = ns$kernel_code(kx), p1 = p[1L], p2 = p[2L],
+                                         tol = 0, max_rank = rmax))
       G <- f$G
       rr <- ncol(G)
       # residual trace and largest residual diagonal after every column

@@ -442,6 +442,26 @@ test_that("a large residual trace warns once, with the residual and what to do",
   expect_no_warning(hsic(x, y, approx = approx_ichol(max_rank = 300)))
 })
 
+test_that("a cap that leaves more than 10% says that the rank helps slowly and names block", {
+  set.seed(43)
+  x <- matrix(rnorm(300 * 20), 300, 20)
+  y <- x[, 1] + rnorm(300)
+  # rank 30 leaves about 39%, rank 200 about 4% (both above the 1% warning)
+  msg <- function(r) {
+    tryCatch(hsic(x, y, approx = approx_ichol(max_rank = r)), warning = conditionMessage)
+  }
+  w <- msg(30)
+  expect_match(w, "Raise 'max_rank' in approx_ichol\\(\\)")
+  expect_match(w, "Above 10% left at the cap the rank needed grows fast")
+  expect_match(w, "approx = \"block\" is the cheaper estimate")
+  w <- msg(200)
+  expect_match(w, "Raise 'max_rank' in approx_ichol\\(\\)")
+  expect_no_match(w, "Above 10%")
+  # nor when tol stopped the factor
+  expect_no_match(tryCatch(hsic(x, y, approx = approx_ichol(tol = 0.5)), warning = conditionMessage),
+                  "Above 10%")
+})
+
 test_that("a precomputed label kernel's factor reports its residual too", {
   set.seed(44)
   x <- matrix(rnorm(200 * 2), 200, 2)
