@@ -1,6 +1,7 @@
 /*
  * fuzz_hsic.c: libFuzzer target for hsic.c (bk_hsic_stats, bk_kside,
- * bk_hsic_pair, bk_hsic_gamma, bk_feature_dot), pairs.c
+ * bk_hsic_pair, bk_hsic_gamma, bk_feature_dot, and the panel paths
+ * bk_hsic_stats_x, bk_hsic_gamma_x), gram.c (bk_gram_panel), pairs.c
  * (bk_pick_gauss_pass, bk_pack_upper), scores.c (bk_class_moments,
  * bk_col_cor) and checks.c (bk_first_nonfinite, bk_constant_columns).
  *
@@ -16,7 +17,15 @@
  *   - bk_class_moments(): counts add up to m, an empty class has mean NaN
  *     and ss 0, and ss >= 0;
  *   - bk_first_nonfinite() and bk_constant_columns() agree with a naive scan
- *     (checked for every input).
+ *     (checked for every input);
+ *   - the panel paths, for finite data (x, and y or the label): every column
+ *     of bk_gram_panel() is bk_gram_ck()'s, and bk_hsic_stats_x() and
+ *     bk_hsic_gamma_x() give the numbers of bk_hsic_stats() and
+ *     bk_hsic_gamma() on the whole K, bit for bit, for a label L, a factor Y
+ *     and the Gram matrix of y (ysrc); m up to 80, so that one thread takes
+ *     K in four panels (m >= 64) and two threads in one. The data are
+ *     rescaled by 2^e for the distance kernels, as gram_call.c does; the
+ *     width is finite (the glue's contract).
  *
  * Preconditions of the core respected here (not all stated in bahsic.h):
  *   - perm of bk_hsic_pair() is a permutation of 0..m-1;
@@ -39,6 +48,109 @@ static void exp_arg_range(const double *q, const double *xj, ptrdiff_t m,
       if (!(arg >= *lo)) *lo = arg;
       if (!(arg <= *hi)) *hi = arg;
     }
+}
+
+/* The data of a Gram matrix as gram_call.c's read_src() makes them: x
+ * itself, or for a distance kernel of data of an extreme scale a copy
+ * times 2^e (*xs_own, to free; NULL when x is used). */
+static bk_gram_src panel_src(const double *x, ptrdiff_t m, ptrdiff_t d,
+                             bk_kernel kern, double **xs_own)
+{
+  bk_gram_src src = {.xs = x, .m = m, .d = d, .e = 0, .kern = kern};
+  *xs_own = NULL;
+  if (bk_kernel_uses_distance(kern.type)) {
+    src.e = bk_pow2_shift(bk_max_abs(x, m * d), BK_DATA_RANGE);
+    if (src.e != 0) {
+      *xs_own = FZ_NEW(double, m * d);
+      bk_copy_pow2(x, m * d, src.e, *xs_own);
+      src.xs = *xs_own;
+    }
+  }
+  return src;
+}
+
+/* a kernel with its width given (p1 and p2 finite: the glue's contract) */
+static bk_kernel panel_kernel(fz_in *f)
+{
+  bk_kernel k = fz_kernel(f, BK_LINEAR, BK_INVDIST);
+  if (!isfinite(k.p1)) k.p1 = 1.0;
+  if (!isfinite(k.p2)) k.p2 = 0.0;
+  return k;
+}
+
+/* bk_hsic_stats_x(), bk_hsic_gamma_x() and bk_gram_panel() against the
+ * whole K (and L) of bk_gram_ck() */
+static void fuzz_panels(fz_in *f)
+{
+  const ptrdiff_t m = fz_int(f, 0, 80), d = fz_int(f, 0, 4),
+                  dy = fz_int(f, 0, 3), c = fz_int(f, 0, 3);
+  const int nthreads = fz_int(f, 1, 2), simd = fz_int(f, 0, 1),
+            lmode = fz_int(f, 0, 2); /* 0: L, 1: Y, 2: the Gram matrix of y */
+  const bk_kernel kx = panel_kernel(f), ky = panel_kernel(f);
+  const ptrdiff_t cl = lmode == 1 ? c : 0;
+  double *x = FZ_NEW(double, m * d), *y = FZ_NEW(double, m * dy),
+         *L = FZ_NEW(double, m * m), *Y = FZ_NEW(double, m * cl),
+         *K = FZ_NEW(double, m * m);
+  fz_doubles(f, x, m * d);
+  int finite = fz_all_finite(x, m * d);
+  if (lmode == 0) {
+    fz_symmetric(f, L, m);
+    finite &= fz_all_finite(L, m * m);
+  } else if (lmode == 1) {
+    fz_doubles(f, Y, m * cl);
+    finite &= fz_all_finite(Y, m * cl);
+  } else {
+    fz_doubles(f, y, m * dy);
+    finite &= fz_all_finite(y, m * dy);
+  }
+  double *xs_own, *ys_own = NULL;
+  const bk_gram_src src = panel_src(x, m, d, kx, &xs_own);
+  bk_gram_src ysrc = {0};
+  bk_kernel kk = kx;
+  bk_gram_ck(src.xs, m, d, src.e, &kk, K, NULL, nthreads, simd, NULL);
+  if (lmode == 2) {
+    ysrc = panel_src(y, m, dy, ky, &ys_own);
+    bk_kernel kl = ky;
+    bk_gram_ck(ysrc.xs, m, dy, ysrc.e, &kl, L, NULL, nthreads, simd, NULL);
+  }
+
+  /* a panel of columns b0..b1-1 */
+  {
+    const ptrdiff_t b0 = fz_int(f, 0, (int) m), b1 = fz_int(f, (int) b0, (int) m);
+    double *P = FZ_NEW(double, m * (b1 - b0));
+    bk_gram_panel(src.xs, m, d, src.e, kx, b0, b1, P, simd);
+    if (finite)
+      for (ptrdiff_t b = b0; b < b1; b++)
+        for (ptrdiff_t a = 0; a < m; a++)
+          FZ_CHECK(fz_same(P[a + m * (b - b0)], K[a + m * b]));
+    free(P);
+  }
+
+  /* the label as the glue hands it: {L}, {Y} or ysrc with {NULL, NULL, 0} */
+  const bk_label whole = {lmode == 1 ? NULL : L, lmode == 1 ? Y : NULL, cl},
+                 lab = lmode == 2 ? (bk_label){NULL, NULL, 0} : whole;
+  const bk_gram_src *ys = lmode == 2 ? &ysrc : NULL;
+  double st[4], stx[4], g[5], gx[5];
+  double *w8 = FZ_NEW(double, 8 * m + 2 * m * cl), *w4 = FZ_NEW(double, 4 * m + 2 * m * cl),
+         *wx = FZ_NEW(double, BK_HSIC_X_WORK(m, lab.c));
+  bk_hsic_stats(K, m, whole, st, w8, NULL);
+  bk_hsic_stats_x(&src, ys, lab, stx, wx, nthreads, simd, NULL);
+  bk_hsic_gamma(K, m, whole, g, w4, NULL);
+  bk_hsic_gamma_x(&src, ys, lab, gx, wx, nthreads, simd, NULL);
+  if (finite) {
+    for (int i = 0; i < 4; i++) FZ_CHECK(fz_same(st[i], stx[i]));
+    for (int i = 0; i < 5; i++) FZ_CHECK(fz_same(g[i], gx[i]));
+  }
+  free(w8);
+  free(w4);
+  free(wx);
+  free(x);
+  free(y);
+  free(L);
+  free(Y);
+  free(K);
+  free(xs_own);
+  free(ys_own);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -207,5 +319,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   free(kd);
   free(k1);
   free(ident);
+  fuzz_panels(&f);
   return 0;
 }

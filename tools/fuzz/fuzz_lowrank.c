@@ -1,21 +1,117 @@
 /*
  * fuzz_lowrank.c: libFuzzer target for lowrank.c (bk_ichol,
- * bk_lowrank_hsic, bk_rff), the low-rank approximations of hsic() and the
- * selectors (approx = "ichol" / "rff").
+ * bk_lowrank_hsic, bk_rff, bk_rff_hsic, bk_rff_hsic2), the low-rank
+ * approximations of hsic() and the selectors (approx = "ichol" / "rff").
  *
  * The buffers are exactly as large as bahsic.h documents (G m x max_rank,
- * piv max_rank, work m; BK_LOWRANK_HSIC_WORK; Z m x D), so ASan catches any
- * access beyond them. max_rank may exceed m, tol may be 0, negative, NaN or
- * infinite.
+ * piv max_rank, work m; BK_LOWRANK_HSIC_WORK; Z m x D; BK_RFF_HSIC_WORK
+ * and BK_RFF_HSIC2_WORK with chunk and rows clamped as lowrank_call.c
+ * clamps them), so ASan catches any access beyond them. max_rank may
+ * exceed m, tol may be 0, negative, NaN or infinite; D and S may be 0.
  *
  * Invariants checked (abort()):
  *   - always: 0 <= rank <= min(max_rank, m);
  *   - for finite data and parameters: the pivots are distinct and in 0..m-1;
  *   - for factors whose values are at most 1e30: HSIC0 >= 0 (it is a sum of
  *     squares of the centred cross-products) for m >= 2;
- *   - for finite x, W and b: |Z| <= sqrt(2 / D) (up to rounding).
+ *   - for finite x, W and b: |Z| <= sqrt(2 / D) (up to rounding);
+ *   - for finite data and draws: bk_rff_hsic() gives the same three numbers,
+ *     bit for bit, for any chunk, nthreads and simd, and bk_rff_hsic2() for
+ *     any nthreads and simd, and for any rows where every argument
+ *     |x w_k + b_k| (and |y w_l + b_l|) is at most 5e4. (Beyond 1e5,
+ *     BK_COS_MAX, the cosines of a block of rows are glibc's cos() where
+ *     one of its arguments is that large, else bk_cos_core(), so a sample's
+ *     feature may differ in its last bits with the rows it is blocked with:
+ *     bk_rff_hsic2()'s results then depend on rows. R passes a fixed rows.)
+ *   - for data and draws within [-64, 64], D, S >= 1 and m >= 2: HSIC0 of
+ *     bk_rff_hsic() and of bk_rff_hsic2() is that of bk_lowrank_hsic() on
+ *     the feature matrices of bk_rff() up to rounding (1e-9 relative, the
+ *     sums run in other orders).
  */
 #include "fuzz_input.h"
+
+/* within 1e-9 of each other, relative to the larger magnitude (and 1) */
+static int near(double a, double b)
+{
+  return fabs(a - b) <= 1e-9 * (1.0 + fmax(fabs(a), fabs(b)));
+}
+
+/* 1 if |x_i w_k + b_k| <= lim for every sample i and feature k (x m x d,
+ * W D x d) */
+static int args_within(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                       const double *b, ptrdiff_t D, double lim)
+{
+  for (ptrdiff_t k = 0; k < D; k++)
+    for (ptrdiff_t i = 0; i < m; i++) {
+      double a = b[k];
+      for (ptrdiff_t j = 0; j < d; j++) a += x[i + m * j] * W[k + D * j];
+      if (!(fabs(a) <= lim)) return 0;
+    }
+  return 1;
+}
+
+/* bk_rff_hsic() and bk_rff_hsic2() for x (m x d) and Z = bk_rff(x, W, b)
+ * (m x D), against each other (chunk, rows, nthreads, simd) and against
+ * bk_lowrank_hsic(Z, F = bk_rff(y, Wy, by)) */
+static void fuzz_rff_hsic(fz_in *f, const double *x, ptrdiff_t m, ptrdiff_t d,
+                          const double *W, const double *b, ptrdiff_t D,
+                          const double *Z)
+{
+  const ptrdiff_t dy = fz_int(f, 0, 4), S = fz_int(f, 0, 8);
+  ptrdiff_t chunk[3] = {fz_int(f, 1, 9), fz_int(f, 1, 9), 0},
+            rows[3] = {fz_int(f, 1, 44), 0, fz_int(f, 1, 44)};
+  rows[1] = rows[0]; /* nthreads and simd alone */
+  const int simd = fz_int(f, 0, 1);
+  double *y = FZ_NEW(double, m * dy), *Wy = FZ_NEW(double, S * dy),
+         *by = FZ_NEW(double, S), *F = FZ_NEW(double, m * S);
+  fz_doubles(f, y, m * dy);
+  fz_doubles(f, Wy, S * dy);
+  fz_doubles(f, by, S);
+  bk_rff(y, m, dy, Wy, by, S, F);
+  const int finite = fz_all_finite(x, m * d) && fz_all_finite(W, D * d) &&
+                     fz_all_finite(b, D) && fz_all_finite(y, m * dy) &&
+                     fz_all_finite(Wy, S * dy) && fz_all_finite(by, S);
+  const int tame = finite && fz_all_within(x, m * d, 64) && fz_all_within(W, D * d, 64) &&
+                   fz_all_within(b, D, 64) && fz_all_within(y, m * dy, 64) &&
+                   fz_all_within(Wy, S * dy, 64) && fz_all_within(by, S, 64) &&
+                   D >= 1 && S >= 1 && m >= 2;
+  double ref[3], o1[3][3], o2[3][3];
+  double *w = FZ_NEW(double, BK_LOWRANK_HSIC_WORK(m, D, S));
+  bk_lowrank_hsic(Z, m, D, F, S, ref, w);
+  free(w);
+  /* call k: nthreads 1, 2, 1 and simd, !simd, simd */
+  for (int k = 0; k < 3; k++) {
+    const int nt = k == 1 ? 2 : 1, sm = k == 1 ? !simd : simd;
+    /* the clamps of lowrank_call.c */
+    if (chunk[k] > D) chunk[k] = D;
+    if (rows[k] > m) rows[k] = m;
+    if (rows[k] < 1) rows[k] = 1;
+    if (k < 2) {
+      w = FZ_NEW(double, BK_RFF_HSIC_WORK(m, D, S, chunk[k]));
+      bk_rff_hsic(x, m, d, W, b, D, F, S, chunk[k], nt, sm, o1[k], w, NULL);
+      free(w);
+    }
+    w = FZ_NEW(double, BK_RFF_HSIC2_WORK(m, d, dy, D, S, rows[k]));
+    bk_rff_hsic2(x, m, d, W, b, D, y, dy, Wy, by, S, rows[k], nt, sm, o2[k], w, NULL);
+    free(w);
+  }
+  const int small_args = finite && args_within(x, m, d, W, b, D, 5e4) &&
+                         args_within(y, m, dy, Wy, by, S, 5e4);
+  if (finite)
+    for (int i = 0; i < 3; i++) {
+      FZ_CHECK(fz_same(o1[0][i], o1[1][i]));
+      FZ_CHECK(fz_same(o2[0][i], o2[1][i]));
+      if (small_args) FZ_CHECK(fz_same(o2[0][i], o2[2][i]));
+    }
+  if (tame) {
+    FZ_CHECK(near(o1[0][0], ref[0]));
+    FZ_CHECK(near(o2[0][0], ref[0]));
+  }
+  free(y);
+  free(Wy);
+  free(by);
+  free(F);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,6 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       for (ptrdiff_t i = 0; i < m * D; i++)
         FZ_CHECK(!(fabs(Z[i]) > lim)); /* NaN allowed: x W' may overflow to Inf */
     }
+    fuzz_rff_hsic(&f, x, m, d, W, b, D, Z);
     free(W);
     free(b);
     free(Z);
