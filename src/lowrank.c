@@ -335,14 +335,18 @@ static inline double bk_cos_core(double x)
   return v;
 }
 
-/* z = scale cos(z) for n values: bk_cos_core() when every |z| <= BK_COS_MAX
- * (random features' arguments are a few units), else glibc's cos(). */
+/* z = scale cos(z) for n values: bk_cos_core() where |z| <= BK_COS_MAX
+ * (random features' arguments are a few units), glibc's cos() beyond, each
+ * value on its own (so a value does not depend on the others of its block:
+ * the results do not depend on how the rows are blocked); the vectorised
+ * loop when no value is beyond. */
 #define RFF_COS_BODY                                                           \
   double over = 0.0;                                                           \
   BK_SIMD_SUM(over)                                                            \
   for (ptrdiff_t i = 0; i < n; i++) over += (double) !(fabs(z[i]) <= BK_COS_MAX); \
   if (over > 0.0) {                                                            \
-    for (ptrdiff_t i = 0; i < n; i++) z[i] = scale * cos(z[i]);               \
+    for (ptrdiff_t i = 0; i < n; i++)                                          \
+      z[i] = scale * (fabs(z[i]) <= BK_COS_MAX ? bk_cos_core(z[i]) : cos(z[i])); \
   } else {                                                                     \
     BK_SIMD                                                                    \
     for (ptrdiff_t i = 0; i < n; i++) z[i] = scale * bk_cos_core(z[i]);       \

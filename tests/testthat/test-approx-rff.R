@@ -158,6 +158,23 @@ test_that("random features on both sides give the statistics of the whole matric
   expect_equal(st[[1]][2], oracle_hsic1(K, L), tolerance = 1e-12)
 })
 
+test_that("random features on both sides do not depend on the blocks where an argument is huge", {
+  # arguments beyond 1e5 take glibc's cos(), the others the package's: each
+  # value on its own, whichever rows share its block
+  set.seed(1)
+  m <- 30
+  x <- matrix(rnorm(m * 2), m, 2)
+  y <- matrix(rnorm(m), m, 1)
+  y[c(5, 17, 26)] <- c(3e5, 1e6, -2e5)
+  dr <- list(W = matrix(rnorm(10), 5, 2), b = runif(5, 0, 2 * pi))
+  dry <- list(W = matrix(rnorm(5), 5, 1), b = runif(5, 0, 2 * pi))
+  one <- rff2_c(x, y, dr, dry, m)
+  for (r in c(1L, 4L, 7L, 16L)) expect_identical(rff2_c(x, y, dr, dry, r), one, label = r)
+  expect_identical(rff2_c(x, y, dr, dry, 7L, simd = FALSE), one)
+  expect_equal(one, .Call(bahsic:::C_lowrank_hsic, rff_oracle_z(x, dr$W, dr$b),
+                          rff_oracle_z(y, dry$W, dry$b)), tolerance = 1e-9)
+})
+
 test_that("random features on both sides do not depend on the number of threads", {
   set.seed(38)
   # 256 rows x 70 x 70 features: above the threshold of the parallel regions
