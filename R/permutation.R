@@ -99,7 +99,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
     all_perm <- perm_enumerate(prep, m)
     n_perm <- ncol(all_perm)
   }
-  if (is.null(batch)) batch <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  if (is.null(batch)) batch <- maxt_batch(n_perm, p, threads, run)
   if (!is.null(run)) batch <- max(1L, min(batch, ceiling(n_perm / 20)))
   draw <- function(from, to) {
     if (exact) return(all_perm[, from:to, drop = FALSE])
@@ -268,6 +268,17 @@ all_permutations <- function(m) {
     rest <- seq_len(m)[-i]
     rbind(i, matrix(rest[sub], m - 1L))
   }))
+}
+
+# The default batch of maxt_run(): about 16 MB of statistics (2^21 / p
+# labellings), and in the threads' own process (no back end) a multiple of
+# the threads, since each thread counts an equal run of a batch's
+# labellings: of 166 labellings of 12,625 genes on 16 threads, six threads
+# count an 11th while ten wait; of 160, none (the batches change no count).
+maxt_batch <- function(n_perm, p, threads, run = NULL) {
+  batch <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+  if (is.null(run) && batch > threads) batch <- batch %/% threads * threads
+  as.integer(batch)
 }
 
 # The batch of maxt_run() under a bar (inference_p_values()): at most the

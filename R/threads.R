@@ -43,9 +43,11 @@
 #' per iteration (the candidates scored exactly after the series screen, the
 #' screen, the update of the set), so there a region goes parallel from some
 #' twenty microseconds of work when starting the threads takes a few
-#' microseconds (timed when the loop starts), and falls back to the million
-#' for the rest of the loop as soon as its threads cost more time than one
-#' thread would have taken (the machine has become busy).
+#' microseconds (timed when the loop starts); a region whose threads cost
+#' more time than one thread would have taken raises that threshold above
+#' its own size (a clear gain lowers it again), and once three regions have
+#' lost and the threads have cost more time than they saved over all of them
+#' (the machine has become busy) it is the million for the rest of the loop.
 #' `inst/bench/bench-oversubscription.R` times the default against one thread
 #' and every core, idle and with one busy process per core: under that load
 #' the default chose one thread for every function, so it runs as

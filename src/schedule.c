@@ -68,13 +68,42 @@ void bk_sort_candidates(double *sortbuf, ptrdiff_t n,
 }
 
 
-/* Reorder the n triples of sortbuf so that the k (1 <= k <= n) first by cmp
- * come first, in any order (quickselect, the middle of three as pivot). */
-static void select_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
-                         int (*cmp)(const void *, const void *))
+/* by the first entry, descending, then by the second (so that no two
+ * entries tie: quickselect stays linear with many equal first entries) */
+static int cmp_first_desc(const void *p, const void *q)
 {
-  ptrdiff_t lo = 0, hi = n - 1;
-  double t[3];
+  const double *u = p, *v = q;
+  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
+  return u[1] < v[1] ? -1 : (u[1] > v[1]);
+}
+
+/* Reorder the n triples of sortbuf so that the k (1 <= k <= n) first by
+ * CMP come first, in any order (quickselect, the middle of three as pivot):
+ * the body of select_first() and of its copies for the comparisons the
+ * screened iterations use, which the compiler can inline (the same swaps,
+ * so the same order). */
+#define SELECT_FIRST_BODY(CMP)                                                \
+  ptrdiff_t lo = 0, hi = n - 1;                                              \
+  double t[3];                                                               \
+  while (hi > lo) {                                                          \
+    const ptrdiff_t mid = lo + (hi - lo) / 2;                                \
+    if (CMP(TRIPLE(mid), TRIPLE(lo)) < 0) SWAP(mid, lo);                     \
+    if (CMP(TRIPLE(hi), TRIPLE(lo)) < 0) SWAP(hi, lo);                       \
+    if (CMP(TRIPLE(hi), TRIPLE(mid)) < 0) SWAP(hi, mid);                     \
+    /* the median of the three, at hi, as the pivot */                      \
+    SWAP(mid, hi);                                                           \
+    double piv[3];                                                           \
+    memcpy(piv, TRIPLE(hi), sizeof piv);                                     \
+    ptrdiff_t st = lo;                                                       \
+    for (ptrdiff_t i = lo; i < hi; i++)                                      \
+      if (CMP(TRIPLE(i), piv) < 0) {                                         \
+        SWAP(i, st);                                                         \
+        st++;                                                                \
+      }                                                                      \
+    SWAP(st, hi);                                                            \
+    if (st == k - 1) break;                                                  \
+    if (st < k - 1) lo = st + 1; else hi = st - 1;                           \
+  }
 #define TRIPLE(i) (sortbuf + 3 * (i))
 #define SWAP(i, j)                                                            \
   do {                                                                       \
@@ -82,28 +111,25 @@ static void select_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
     memcpy(TRIPLE(i), TRIPLE(j), sizeof t);                                  \
     memcpy(TRIPLE(j), t, sizeof t);                                          \
   } while (0)
-  while (hi > lo) {
-    const ptrdiff_t mid = lo + (hi - lo) / 2;
-    if (cmp(TRIPLE(mid), TRIPLE(lo)) < 0) SWAP(mid, lo);
-    if (cmp(TRIPLE(hi), TRIPLE(lo)) < 0) SWAP(hi, lo);
-    if (cmp(TRIPLE(hi), TRIPLE(mid)) < 0) SWAP(hi, mid);
-    /* the median of the three, at hi, as the pivot */
-    SWAP(mid, hi);
-    double piv[3];
-    memcpy(piv, TRIPLE(hi), sizeof piv);
-    ptrdiff_t st = lo;
-    for (ptrdiff_t i = lo; i < hi; i++)
-      if (cmp(TRIPLE(i), piv) < 0) {
-        SWAP(i, st);
-        st++;
-      }
-    SWAP(st, hi);
-    if (st == k - 1) break;
-    if (st < k - 1) lo = st + 1; else hi = st - 1;
-  }
+static void select_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
+                         int (*cmp)(const void *, const void *))
+{
+  SELECT_FIRST_BODY(cmp)
+}
+static void select_first_desc_high(double *sortbuf, ptrdiff_t n, ptrdiff_t k)
+{
+  SELECT_FIRST_BODY(bk_cmp_desc_high)
+}
+static void select_first_desc_low(double *sortbuf, ptrdiff_t n, ptrdiff_t k)
+{
+  SELECT_FIRST_BODY(bk_cmp_desc_low)
+}
+static void select_first_first_desc(double *sortbuf, ptrdiff_t n, ptrdiff_t k)
+{
+  SELECT_FIRST_BODY(cmp_first_desc)
+}
 #undef SWAP
 #undef TRIPLE
-}
 
 /* bk_sort_candidates() when only the first k (1 <= k <= n) entries matter:
  * the same first k, in the same order; the rest after them, in no order. */
@@ -111,7 +137,14 @@ static void sort_first(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
                        int (*cmp)(const void *, const void *))
 {
   round_scores(sortbuf, n);
-  if (k < n) select_first(sortbuf, n, k, cmp);
+  if (k < n) {
+    if (cmp == bk_cmp_desc_high)
+      select_first_desc_high(sortbuf, n, k);
+    else if (cmp == bk_cmp_desc_low)
+      select_first_desc_low(sortbuf, n, k);
+    else
+      select_first(sortbuf, n, k, cmp);
+  }
   qsort(sortbuf, (size_t) k, 3 * sizeof(double), cmp);
 }
 
@@ -176,7 +209,7 @@ double bk_par_now(void)
 
 void bk_par_watch_init(bk_par_watch *w, int nthreads)
 {
-  *w = (bk_par_watch){.gate = BK_PAR_MIN_PAIRS};
+  *w = (bk_par_watch){.gate = BK_PAR_MIN_PAIRS, .base = BK_PAR_MIN_PAIRS};
 #ifdef _OPENMP
   if (nthreads < 2) return;
   /* the first region may start or wake the threads; the slowest of the
@@ -190,7 +223,7 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads)
     }
     if (i > 0) slowest = fmax(slowest, omp_get_wtime() - t0);
   }
-  if (slowest <= BK_REGION_CHEAP) w->gate = BK_PAR_MIN_SCHED;
+  if (slowest <= BK_REGION_CHEAP) w->gate = w->base = BK_PAR_MIN_SCHED;
 #else
   (void) nthreads;
 #endif
@@ -201,12 +234,21 @@ int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale)
   return nthreads > 1 && ops >= fmin(BK_PAR_MIN_PAIRS, scale * w->gate);
 }
 
-void bk_par_watched(bk_par_watch *w, double ops, double wall, double busy)
+void bk_par_watched(bk_par_watch *w, double ops, double scale, double wall,
+                    double busy)
 {
   if (ops >= BK_PAR_MIN_PAIRS || w->gate >= BK_PAR_MIN_PAIRS) return;
   w->wall += wall;
   w->busy += busy;
-  if (w->wall > w->busy) w->gate = BK_PAR_MIN_PAIRS;
+  if (wall > busy) {
+    w->losses++;
+    /* regions this small run on one thread, until clear wins say again */
+    w->gate = fmin(fmax(w->gate, 2.0 * ops / scale), 0.5 * BK_PAR_MIN_PAIRS);
+  } else if (busy > 2.0 * wall) {
+    w->gate = fmax(w->base, 0.5 * w->gate);
+  }
+  if (w->losses >= BK_PAR_LOSSES && w->wall > w->busy)
+    w->gate = BK_PAR_MIN_PAIRS;
 }
 
 /* One run of bk_schedule(): the scorer, the options, the result arrays,
@@ -268,21 +310,12 @@ static void score_some(const sched_run *r, double sigma, const int *pick,
       if (par) busy += bk_par_now() - s0;
     }
     if (par)
-      bk_par_watched(r->par, (double) (g1 - g0) * cost, bk_par_now() - t0,
+      bk_par_watched(r->par, (double) (g1 - g0) * cost, 1.0, bk_par_now() - t0,
                      busy);
     bk_pace(pace, (ptrdiff_t) ((double) (g1 - g0) * cost));
   }
   (void) par;
   (void) chunk;
-}
-
-/* by the first entry, descending, then by the second (so that no two
- * entries tie: quickselect stays linear with many equal first entries) */
-static int cmp_first_desc(const void *p, const void *q)
-{
-  const double *u = p, *v = q;
-  if (u[0] != v[0]) return u[0] > v[0] ? -1 : 1;
-  return u[1] < v[1] ? -1 : (u[1] > v[1]);
 }
 
 /* A screened score is accepted in place of the exact one when its interval
@@ -353,7 +386,7 @@ static ptrdiff_t contenders(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
 {
   /* rounding is monotone: the k-th largest rounded lower end is that of
    * the k-th largest lower end */
-  select_first(sortbuf, n, k, cmp_first_desc);
+  select_first_first_desc(sortbuf, n, k);
   double lk = sortbuf[0];
   for (ptrdiff_t i = 1; i < k; i++) lk = fmin(lk, sortbuf[3 * i]);
   const double L = nearbyint(lk / q);
@@ -370,25 +403,26 @@ static ptrdiff_t contenders(double *sortbuf, ptrdiff_t n, ptrdiff_t k,
   return np;
 }
 
-/* Step 4's test after the narrow screen of the np contenders of pick: one
- * whose interval rounds to a single grid point (q) and is within
- * BK_SERIES_ACCEPT of its midpoint (inside (smin, smax)) keeps the midpoint;
- * the others stay in pick, their number returned */
-static ptrdiff_t accept_narrow(double *sortbuf, int *pick, ptrdiff_t np,
-                               double q, double smin, double smax)
+/* Step 4's test of a narrow interval e (a contender's entry): one that
+ * rounds to a single grid point (q) and is within BK_SERIES_ACCEPT of its
+ * midpoint (inside (smin, smax)) keeps the midpoint; any other is scored
+ * (score_one on thread tid). */
+typedef struct {
+  const bk_scorer *sc;
+  double sigma, sgn, q, smin, smax;
+} narrow_test;
+
+static void accept_or_score(const void *ctx, double *e, int tid)
 {
-  ptrdiff_t w = 0;
-  for (ptrdiff_t i = 0; i < np; i++) {
-    double *e = sortbuf + 3 * pick[i];
-    const double lo = e[0], hi = e[2], mid = 0.5 * (lo + hi);
-    if (nearbyint(lo / q) == nearbyint(hi / q) &&
-        0.5 * (hi - lo) <= BK_SERIES_ACCEPT * fabs(mid) && mid < smax &&
-        mid > smin)
-      e[2] = mid;
-    else
-      pick[w++] = pick[i];
-  }
-  return w;
+  const narrow_test *t = ctx;
+  const double lo = e[0], hi = e[2], mid = 0.5 * (lo + hi);
+  if (nearbyint(lo / t->q) == nearbyint(hi / t->q) &&
+      0.5 * (hi - lo) <= BK_SERIES_ACCEPT * fabs(mid) && mid < t->smax &&
+      mid > t->smin)
+    e[2] = mid;
+  else
+    e[2] = e[0] = t->sc->score_one(t->sc->ctx, t->sigma, (ptrdiff_t) e[1],
+                                   t->sgn, tid);
 }
 
 /* The screened iteration. The scorer's screen gives every candidate an
@@ -426,17 +460,21 @@ static int screened_scores(const sched_run *r, double sigma, ptrdiff_t n,
   }
   const double scale = fmax(fabs(smax), fabs(smin));
   const double q = scale > 0.0 ? BK_TIE_TOL * scale : 1.0;
-  ptrdiff_t np = contenders(sortbuf, n, k, q, smin, smax, pick);
+  const ptrdiff_t np = contenders(sortbuf, n, k, q, smin, smax, pick);
+  /* the narrow screen, each contender accepted or scored at once (one
+   * parallel region for both) */
+  const narrow_test test = {.sc = sc, .sigma = sigma, .sgn = sgn, .q = q,
+                            .smin = smin, .smax = smax};
+  const bk_screen_then then = {.fn = accept_or_score, .ctx = &test};
+  if (!sc->screen(sc->ctx, sigma, pick, np, sgn, sortbuf, 1, &then))
+    score_some(r, sigma, pick, np, sgn);
 #ifdef BK_SERIES_TRACE
-  ptrdiff_t ncont = np;
+  ptrdiff_t nsc = 0;
+  for (ptrdiff_t i = 0; i < np; i++)
+    nsc += sortbuf[3 * pick[i]] == sortbuf[3 * pick[i] + 2];
+  fprintf(stderr, "R n %td k %td contenders %td scored %td\n", n, k, np,
+          nsc);
 #endif
-  if (sc->screen(sc->ctx, sigma, pick, np, sgn, sortbuf, 1))
-    np = accept_narrow(sortbuf, pick, np, q, smin, smax);
-#ifdef BK_SERIES_TRACE
-  fprintf(stderr, "R n %td k %td contenders %td scored %td\n", n, k,
-          ncont, np);
-#endif
-  score_some(r, sigma, pick, np, sgn);
   for (ptrdiff_t i = 0; i < np; i++) bad |= !isfinite(sortbuf[3 * pick[i] + 2]);
   if (bad) {
     /* as above: every candidate scored, for the exact loop's order */
@@ -466,7 +504,7 @@ static int score_candidates(const sched_run *r, double sigma, const int *set,
   } else {
     for (ptrdiff_t i = 0; i < n; i++) sortbuf[3 * i + 1] = (double) cand[i];
     if (sc->screen && k > 0 && k < n &&
-        sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0)) {
+        sc->screen(sc->ctx, sigma, NULL, n, sgn, sortbuf, 0, NULL)) {
       /* only the batch's order matters (its scores are known), unless
        * every candidate was scored */
       if (!screened_scores(r, sigma, n, sgn, k)) {

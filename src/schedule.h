@@ -101,16 +101,25 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * are cheap to start at first (bk_par_watch_init(): an empty region timed
  * four times, the first may start the threads, each of the last three
  * within BK_REGION_CHEAP) the regions below BK_PAR_MIN_PAIRS go parallel
- * from BK_PAR_MIN_SCHED; the wall time of those small regions and the time
- * their threads were busy are summed (bk_par_watched()), and once the wall
- * time exceeds the busy time (the threads cost more than one thread would
- * have taken: the machine has become busy; a region that waits for a
- * thread whose core another process holds loses at once) the gate is
- * BK_PAR_MIN_PAIRS for the rest of the run. It decides only where work runs: results are the
- * same bits for any gate and any number of threads. */
+ * from BK_PAR_MIN_SCHED, and each such region's wall time is set against
+ * the time its threads were busy (bk_par_watched()). A region that lost
+ * (its threads cost more than one thread would have taken) raises the gate
+ * above its own size, so that regions as small run on one thread; a clear
+ * win (busy more than twice the wall time) halves the gate again, down to
+ * where it started; and once BK_PAR_LOSSES regions have lost and the wall
+ * times summed over all of them exceed the busy times (the machine has
+ * become busy: a region that waits for a thread whose core another
+ * process holds loses) the gate is BK_PAR_MIN_PAIRS for the rest of the
+ * run. One slow start of the threads (a virtual machine's vCPU waking
+ * late) thus costs a region or two, not the rest of the run. It decides
+ * only where work runs: results are the same bits for any gate and any
+ * number of threads. */
+#define BK_PAR_LOSSES 3
 typedef struct {
   double gate;       /* the gate now (operations) */
+  double base;       /* the gate the run started with */
   double wall, busy; /* sums over the small regions run so far (seconds) */
+  int losses;        /* the small regions that lost so far */
 } bk_par_watch;
 
 void bk_par_watch_init(bk_par_watch *w, int nthreads);
@@ -118,11 +127,22 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads);
  * operation relative to a pair of the exact pass), runs in parallel on
  * nthreads threads */
 int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale);
-/* after a parallel region of ops operations: its wall time and the sum of
- * its threads' busy times */
-void bk_par_watched(bk_par_watch *w, double ops, double wall, double busy);
+/* after a parallel region of ops operations weighted by scale (as
+ * bk_par_go()): its wall time and the sum of its threads' busy times */
+void bk_par_watched(bk_par_watch *w, double ops, double scale, double wall,
+                    double busy);
 /* seconds on a monotone clock (0 without OpenMP, where nothing is watched) */
 double bk_par_now(void);
+
+/* What a scorer's screen does with each candidate's entry e of sortbuf
+ * right after its interval, on the thread that made it: fn(ctx, e, tid)
+ * (the schedule's test of a narrow interval, and the candidate's exact
+ * score where the interval does not settle it, in the screen's own
+ * parallel region) */
+typedef struct bk_screen_then {
+  void (*fn)(const void *ctx, double *e, int tid);
+  const void *ctx;
+} bk_screen_then;
 
 /* A scorer: ctx and the hooks the schedule calls, on the main thread except
  * score_one. "The set" is the scorer's current feature set: all d features
@@ -166,10 +186,13 @@ typedef struct {
    * (., feature, .) of sortbuf at c = pick[i] (pick NULL: c = i), i < n, an
    * interval lo < hi holding the score score_one would give into
    * sortbuf[3 c] and sortbuf[3 c + 2]; fine = 0 the cheap intervals of all
-   * candidates, 1 narrow ones for the few the cheap ones left in doubt.
-   * Returns 0 to decline (the candidates are then scored), 1 when done. */
+   * candidates, 1 narrow ones for the few the cheap ones left in doubt;
+   * then (or NULL) called with each entry right after its interval, on the
+   * same thread. Returns 0 to decline (the candidates are then scored, and
+   * then is not called), 1 when done. */
   int (*screen)(void *ctx, double sigma, const int *pick, ptrdiff_t n,
-                double sgn, double *sortbuf, int fine);
+                double sgn, double *sortbuf, int fine,
+                const struct bk_screen_then *then);
 } bk_scorer;
 
 /* Storage for a scorer's context, whatever the scorer: the caller's (on its

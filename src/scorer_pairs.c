@@ -253,7 +253,7 @@ static void update_cols(pairs_state *st, double *Q, const int *cols,
     }
     if (par) busy += bk_par_now() - s0;
   }
-  if (par) bk_par_watched(&st->par, ops, bk_par_now() - t0, busy);
+  if (par) bk_par_watched(&st->par, ops, 2.0, bk_par_now() - t0, busy);
   if (!st->dist) {
     for (ptrdiff_t c = 0; c < ncols; c++) {
       const double *xj = st->x + m * cols[c];
@@ -534,8 +534,28 @@ static void screen_four(const pairs_state *st, const bk_series_round *sr,
   }
 }
 
+/* The screen's M and its sums for the iteration (bk_series_prepare()), by
+ * threads of its own from some 10^5 pairs (not in the screen's region,
+ * whose barriers would have threads wait for each other on a busy
+ * machine); scratch: the threads' scratch */
+static void prepare_round(pairs_state *st, double sigma, double sgn,
+                          double *scratch)
+{
+  const ptrdiff_t m = st->m;
+  const int nthreads = st->nthreads,
+            par = nthreads > 1 && (double) PAIRS(m) >= BK_PAR_MIN_PAIRS / 8.0;
+  (void) par; /* used by the pragma only: unused without OpenMP */
+  st->sr.simd = st->simd && bk_cpu_has_avx2_fma();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads) if (par)
+#endif
+  bk_series_prepare(&st->sr, st->Q, st->Wp, st->Wd, m, sigma, sgn,
+                    st->series->work, scratch, BK_SERIES_STRIDE(m));
+}
+
 static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
-                        double sgn, double *sortbuf, int fine)
+                        double sgn, double *sortbuf, int fine,
+                        const bk_screen_then *then)
 {
   pairs_state *st = ctx;
   const bk_series *se = st->series;
@@ -549,23 +569,24 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
   const ptrdiff_t n1 = sort_by_terms(st, sigma, pick, n, sortbuf, fine, byterms);
   /* decline when no candidate can be screened */
   if (n1 == 0 && !fine && !any_terms(byterms, n)) return 0;
-  /* M and its sums are the same for both calls of an iteration */
-  if (!fine)
-    bk_series_prepare(&st->sr, st->Q, st->Wp, st->Wd, m, sigma, sgn, se->work,
-                      st->simd, st->nthreads);
-  const bk_series_round sr = st->sr;
+  const bk_series_round *sr = &st->sr;
   double *scratch = byterms + st->d;
   const int nthreads = st->nthreads;
-  /* a candidate-pair of the screen costs a fraction of a scored one's */
-  const int par = bk_par_go(&st->par, nthreads, (double) n * (double) P, 4.0);
+  /* a candidate-pair of the screen costs a fraction of a scored one's (a
+   * quarter; half where then scores some of them) */
+  const double scale = then ? 2.0 : 4.0;
+  const int par = bk_par_go(&st->par, nthreads, (double) n * (double) P, scale);
   const ptrdiff_t ng = n1 / 4, nunits = ng + (n - 4 * ng);
-  /* a few units still reach every thread */
-  const int chunk = nunits >= 8 * (ptrdiff_t) nthreads ? 4 : 1;
+  /* a few units still reach every thread (one at a time where then may
+   * score some exactly) */
+  const int chunk = nunits >= 8 * (ptrdiff_t) nthreads && !then ? 4 : 1;
   /* the units in groups of about BK_CHECK_OPS operations (a unit: up to
    * four candidates of a few passes over the pairs), an interrupt check
    * between groups; each unit writes its own candidates' intervals */
   const ptrdiff_t group = bk_pace_group(st->pace, 4.0 * (double) P, nunits,
                                         4 * (ptrdiff_t) nthreads);
+  /* M and its sums are the same for both calls of an iteration */
+  if (!fine) prepare_round(st, sigma, sgn, scratch);
   for (ptrdiff_t u0 = 0; u0 < nunits; u0 += group) {
     const ptrdiff_t u1 = u0 + group < nunits ? u0 + group : nunits;
     const double t0 = par ? bk_par_now() : 0.0;
@@ -581,19 +602,23 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
       for (ptrdiff_t u = u0; u < u1; u++) {
         double *pw = scratch + BK_SERIES_STRIDE(m) * bk_thread_id();
         if (u < ng) {
-          screen_four(st, &sr, byterms + 4 * u, fstats, pw, sortbuf);
+          screen_four(st, sr, byterms + 4 * u, fstats, pw, sortbuf);
+          for (ptrdiff_t c = 0; then && c < 4; c++)
+            then->fn(then->ctx, sortbuf + 3 * (ptrdiff_t) byterms[4 * u + c],
+                     bk_thread_id());
         } else {
           const ptrdiff_t at = 4 * ng + (u - ng);
           const double v = byterms[at], c = floor(v);
-          screen_one(st, &sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
+          screen_one(st, sr, at < n1 ? 1 : (int) nearbyint((v - c) * 8.0),
                      fstats, pw, sortbuf + 3 * (ptrdiff_t) c);
+          if (then) then->fn(then->ctx, sortbuf + 3 * (ptrdiff_t) c, bk_thread_id());
         }
       }
       if (par) busy += bk_par_now() - s0;
     }
     if (par)
-      bk_par_watched(&st->par, (double) n * (double) P, bk_par_now() - t0,
-                     busy);
+      bk_par_watched(&st->par, (double) n * (double) P, scale,
+                     bk_par_now() - t0, busy);
     bk_pace(st->pace, 4 * P * (u1 - u0));
   }
   (void) par;
@@ -613,12 +638,20 @@ ptrdiff_t bk_pairs_work_doubles(ptrdiff_t m, const bk_blocks *blk)
   return 2 * P + bk_pairs_median_work(m, P, blk->nblk) + m;
 }
 
-/* the largest squared range of a column of x (m x d) */
-static double max_range2(const double *x, ptrdiff_t m, ptrdiff_t d)
+/* the largest squared range of a column of x (m x d), the columns shared
+ * between nthreads threads (the largest is the same in any order) */
+static double max_range2(const double *x, ptrdiff_t m, ptrdiff_t d,
+                         int nthreads)
 {
   double top = 0.0;
   /* m = 0: no pairs, and no xj[0] to start the range from */
-  for (ptrdiff_t j = 0; j < d && m > 0; j++) {
+  if (m < 1) return top;
+  (void) nthreads; /* used by the pragma only: unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) \
+    if (nthreads > 1) reduction(max : top)
+#endif
+  for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + m * j;
     double lo = xj[0], hi = xj[0];
     for (ptrdiff_t a = 1; a < m; a++) {
@@ -645,14 +678,20 @@ bk_scorer bk_pairs_scorer(const double *x, ptrdiff_t m, ptrdiff_t d,
       .pair0 = blk->pair0, .dist = bk_kernel_uses_distance(o->kern.type),
       .kern = o->kern, .wp = bk_select_width_policy(o), .Q = Q, .Qd = Qd,
       .Qfull = Qfull, .mwork = mwork, .Wp = ps->Wp, .Wd = ps->Wd,
-      .pass = bk_pick_gauss_pass(0, o->simd), .maxrange2 = max_range2(x, m, d),
+      .pass = bk_pick_gauss_pass(0, o->simd),
       .simd = o->simd, .nthreads = o->nthreads, .series = o->series,
       .add4 = pick_add4(o->simd), .pace = o->pace};
   bk_par_watch_init(&st->par, o->nthreads);
+  /* the columns' ranges (and the screen's means), one pass over x: on
+   * threads from BK_PAR_MIN_PAIRS values, as the rest of the core (the
+   * columns' own numbers: the same for any number of threads) */
+  const int cnt =
+      o->nthreads > 1 && (double) m * (double) d >= BK_PAR_MIN_PAIRS ? o->nthreads : 1;
+  st->maxrange2 = max_range2(x, m, d, cnt);
   memset(Q, 0, (size_t) P * sizeof(double));
   memset(Qd, 0, (size_t) m * sizeof(double));
   if (o->series)
-    bk_series_features(x, m, d, o->series->work + P + 2 * m);
+    bk_series_features(x, m, d, o->series->work + P + 2 * m, cnt);
   if (o->direction == BK_FORWARD && o->policy == BK_SIGMA_OPTIMIZE &&
       bk_kernel_has_width(o->kern.type)) {
     /* the reference set of the first iteration is the full set */

@@ -192,54 +192,83 @@ static series_forms_fn pick_forms(int avx2)
 }
 
 /* M = W o exp(-sigma Q) over the packed pairs, its row sums r and those of
- * |M| (rbar), S0 = sum M and A = sum |M| over the pairs a < b. */
+ * |M| (rbar), S0 = sum M and A = sum |M| over the pairs a < b, by every
+ * thread of the calling parallel region (or by the one thread outside
+ * one): the rows of M shared between the threads, then each sum in the
+ * order of one thread -- row b's sums over a < b, r_a = (row a's sum) +
+ * M_a,a+1 + M_a,a+2 + ..., S0 and A over the rows in order -- so the same
+ * bits for any number of threads. parts: the first double of each thread's
+ * scratch (thread t's at parts + stride t), its largest Q for now. The
+ * caller sets sr->simd. */
 void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
                        const double *Wd, ptrdiff_t m, double sigma, double sgn,
-                       double *work, int simd, int nthreads)
+                       double *work, double *parts, ptrdiff_t stride)
 {
   const ptrdiff_t P = PAIRS(m);
   double *M = work, *r = M + P, *rbar = r + m;
   const double ns = -sigma;
-  const int par = nthreads > 1 && (double) P >= BK_PAR_MIN_PAIRS / 8.0;
+  double qmax = 0.0;
+  /* each row: M, and its sums (into r[b] and rbar[b] for now) */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (par)
+#pragma omp for schedule(static, 4) nowait
 #endif
-  for (ptrdiff_t b = 1; b < m; b++) {
+  for (ptrdiff_t b = 0; b < m; b++) {
     const double *q = Q + PAIRS(b), *w = Wp + PAIRS(b);
     double *mb = M + PAIRS(b);
     BK_SIMD
     for (ptrdiff_t a = 0; a < b; a++) mb[a] = w[a] * bk_exp(ns * q[a]);
-  }
-  (void) par;
-  memset(r, 0, (size_t) (2 * m) * sizeof(double));
-  double S0 = 0.0, A = 0.0, tr = 0.0, qmax = 0.0;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    const double *mb = M + PAIRS(b), *q = Q + PAIRS(b);
     double cb = 0.0, ab = 0.0;
     for (ptrdiff_t a = 0; a < b; a++) {
-      const double v = mb[a], av = fabs(v);
+      const double v = mb[a];
       cb += v;
-      ab += av;
-      r[a] += v;
-      rbar[a] += av;
+      ab += fabs(v);
       qmax = q[a] > qmax ? q[a] : qmax;
     }
-    r[b] += cb;
-    rbar[b] += ab;
-    S0 += cb;
-    A += ab;
+    r[b] = cb;
+    rbar[b] = ab;
   }
-  for (ptrdiff_t a = 0; a < m; a++) tr += Wd[a];
-  sr->M = M;
-  sr->r = r;
-  sr->rbar = rbar;
-  sr->m = m;
-  sr->S0 = S0;
-  sr->A = A;
-  sr->diag = tr; /* k(x, x) = 1: the exact pass's k(0) tr(W) */
-  sr->t = -sgn * sigma;
-  sr->argmax = sigma * qmax;
-  sr->simd = simd && bk_cpu_has_avx2_fma();
+  parts[stride * bk_thread_id()] = qmax;
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+  {
+    double S0 = 0.0, A = 0.0, tr = 0.0, top = 0.0;
+    for (ptrdiff_t b = 1; b < m; b++) {
+      S0 += r[b];
+      A += rbar[b];
+    }
+#ifdef _OPENMP
+    const int nt = omp_get_num_threads();
+#else
+    const int nt = 1;
+#endif
+    for (int t = 0; t < nt; t++) top = parts[stride * t] > top ? parts[stride * t] : top;
+    for (ptrdiff_t a = 0; a < m; a++) tr += Wd[a];
+    sr->M = M;
+    sr->r = r;
+    sr->rbar = rbar;
+    sr->m = m;
+    sr->S0 = S0;
+    sr->A = A;
+    sr->diag = tr; /* k(x, x) = 1: the exact pass's k(0) tr(W) */
+    sr->t = -sgn * sigma;
+    sr->argmax = sigma * top;
+  }
+  /* the row sums of the symmetric M: row a's own, then down column a */
+#ifdef _OPENMP
+#pragma omp for schedule(static, 4)
+#endif
+  for (ptrdiff_t a = 0; a < m; a++) {
+    double ca = r[a], cabs = rbar[a];
+    for (ptrdiff_t b = a + 1; b < m; b++) {
+      const double v = M[PAIRS(b) + a];
+      ca += v;
+      cabs += fabs(v);
+    }
+    r[a] = ca;
+    rbar[a] = cabs;
+  }
 }
 
 /* binomial coefficients C(2k, i) for 2k <= NPOW */
@@ -251,9 +280,14 @@ static double binom(int n, int k)
 }
 
 void bk_series_features(const double *x, ptrdiff_t m, ptrdiff_t d,
-                        double *fstats)
+                        double *fstats, int nthreads)
 {
-  for (ptrdiff_t j = 0; j < d && m > 0; j++) {
+  if (m < 1) return;
+  (void) nthreads; /* used by the pragma only: unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1)
+#endif
+  for (ptrdiff_t j = 0; j < d; j++) {
     const double *xj = x + m * j;
     double mean = 0.0, xmin = xj[0], xmax = xj[0];
     for (ptrdiff_t a = 0; a < m; a++) {

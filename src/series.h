@@ -27,9 +27,10 @@ typedef struct bk_series {
 } bk_series;
 ptrdiff_t bk_series_work_doubles(ptrdiff_t m, ptrdiff_t d, int nthreads);
 /* fstats[2 j], fstats[2 j + 1]: the mean and the squared range of column j
- * of x (m x d) */
+ * of x (m x d), the columns shared between nthreads threads (each column's
+ * numbers its own: the same for any number) */
 void bk_series_features(const double *x, ptrdiff_t m, ptrdiff_t d,
-                        double *fstats);
+                        double *fstats, int nthreads);
 /* one iteration's M = W o exp(-sigma Q) and its sums */
 typedef struct {
   const double *M, *r, *rbar;
@@ -39,10 +40,14 @@ typedef struct {
 } bk_series_round;
 /* Q, Wp: packed pairs of the set's squared distances and of W; Wd: W's
  * diagonal; sgn -1 (removal) or +1 (addition); work: the first
- * m (m - 1) / 2 + 2 m doubles of bk_series::work. */
+ * m (m - 1) / 2 + 2 m doubles of bk_series::work. Called by every thread
+ * of a parallel region (or outside one), with barriers: the same bits for
+ * any number of threads. parts + stride t: a double of thread t's own
+ * (the start of its scratch), free until the call returns. Every field of
+ * sr but simd, which the caller sets. */
 void bk_series_prepare(bk_series_round *sr, const double *Q, const double *Wp,
                        const double *Wd, ptrdiff_t m, double sigma, double sgn,
-                       double *work, int simd, int nthreads);
+                       double *work, double *parts, ptrdiff_t stride);
 /* [lo, hi] holding the exact pass's HSIC of the set changed by feature xj
  * (m; fstat: its mean and squared range), from n terms; pw:
  * BK_SERIES_STRIDE(m) doubles */

@@ -132,6 +132,16 @@ test_that("1 and 2 threads and any batch size give identical results", {
   }
 })
 
+test_that("the default batch is a multiple of the threads, at most 2^21 / p labellings", {
+  expect_identical(maxt_batch(1000L, 12625L, 1L), 166L)
+  expect_identical(maxt_batch(1000L, 12625L, 16L), 160L)
+  expect_identical(maxt_batch(1000L, 12625L, 200L), 166L)
+  expect_identical(maxt_batch(50L, 10L, 16L), 48L)
+  expect_identical(maxt_batch(10L, 10L, 16L), 10L)
+  # a back end's workers share the batches, not the threads
+  expect_identical(maxt_batch(1000L, 12625L, 16L, run = identity), 166L)
+})
+
 test_that("a feature's statistics do not depend on the others, for 1 and 2 threads", {
   # 1,100 features of 40 samples: two tiles of features in C
   set.seed(7)

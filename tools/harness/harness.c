@@ -407,14 +407,15 @@ static void maxt_batch(const maxt_job *j, const int *perm, ptrdiff_t nb, const i
   free(iwork);
 }
 
-/* in batches of R's size (maxt_run(): 2^21 / p labellings, 16 MB of
- * statistics) */
+/* in batches of R's size (maxt_batch(): 2^21 / p labellings, 16 MB of
+ * statistics, less the rest of its division by the threads) */
 static double job_maxt(void *ctx, int nt)
 {
   maxt_job *j = ctx;
   const ptrdiff_t p = j->xt.nr, m = j->xt.nc, B = j->perm.nc, q = j->order.nr;
   ptrdiff_t batch = ((ptrdiff_t) 1 << 21) / p;
   batch = batch < 1 ? 1 : batch > B ? B : batch;
+  if (batch > nt) batch -= batch % nt;
   int *o0 = xmalloc(sizeof(int) * (size_t) q);
   for (ptrdiff_t k = 0; k < q; k++) o0[k] = ((int *) j->order.v)[k] - 1;
   int *raw = calloc((size_t) p, sizeof(int)), *adj = calloc((size_t) q + 1, sizeof(int));
