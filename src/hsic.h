@@ -55,7 +55,7 @@ static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
  * and the last O(m^2) step, which change no bit; simd as for bk_gram_ck().
  * work: BK_HSIC_X_WORK(m, c) doubles (c: the columns of a factor label, 0
  * for a full L). */
-#define BK_HSIC_X_WORK(m, c) ((8 + (c)) * (m) + (2 * (m) + 1) * bk_hsic_panel(m))
+#define BK_HSIC_X_WORK(m, c) ((15 + (c)) * (m) + 2 * (m) * bk_hsic_panel(m))
 void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
                      bk_label lab, double *out, double *work, int nthreads,
                      int simd, bk_pacer *pace);
