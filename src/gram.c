@@ -9,11 +9,11 @@
 #include "kernels.h"
 
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()): column b
- * at COL(b), its first N(b) values (TRI_*); or of the whole of K, its first
- * n rows, column b at K + m (b - b0) (FULL_*, bk_gram_panel_rows()). An element is the
- * same sum of the same terms either way, and (x_a - x_b)^2 = (x_b - x_a)^2
- * and x_a x_b = x_b x_a exactly: a panel's lower part is bit for bit the
- * mirrored upper triangle. */
+ * at COL(b), its first N(b) values (TRI_*); or of the whole of K, its
+ * first n rows, column b at K + m (b - b0) (FULL_*, bk_gram_panel_rows()).
+ * An element is the same sum of the same terms either way, and
+ * (x_a - x_b)^2 = (x_b - x_a)^2 and x_a x_b = x_b x_a exactly: a panel's
+ * lower part is bit for bit the mirrored upper triangle. */
 #define TRI_COL(b) (K + m * (b))
 #define TRI_N(b) ((b) + 1)
 #define FULL_COL(b) (K + m * ((b) - b0))

@@ -523,35 +523,45 @@ static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
  * bit (columns, then rows, each a parallel loop of independent items). */
 
 /* column b's diagonal value (kd) and the first runs of its sums; with st
- * its row sum of K~ o L~ over a < b (klrow) */
+ * (then s1 and sv too) its row sum of K~ o L~ over a < b (klrow) */
 static void sym_col(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
   const ptrdiff_t m = c->src->m, b = c->b0 + i;
   const double *col = c->P + m * i;
   c->kd[b] = col[b];
-  if (c->s1.F) c->s1.F[b] = run_sum(0.0, col, 0, b);
-  if (c->sv.F) c->sv.F[b] = run_dot(0.0, col, c->w, 0, b);
-  if (c->st.F) {
-    /* run_dot(0.0, col, Lc, 0, b), and the products in order */
-    const double *Lc = label_col(c, b);
-    double l0 = 0.0, l1 = 0.0, r = 0.0;
-    ptrdiff_t a = 0;
-    for (; a + 1 < b; a += 2) {
-      double p = col[a] * Lc[a], q = col[a + 1] * Lc[a + 1];
-      l0 += p;
-      l1 += q;
-      r += p;
-      r += q;
-    }
-    if (a < b) {
-      double p = col[a] * Lc[a];
-      l0 += p;
-      r += p;
-    }
-    c->st.F[b] = (0.0 + l0) + l1;
-    c->klrow[b] = r;
+  if (!c->st.F) {
+    if (c->s1.F) c->s1.F[b] = run_sum(0.0, col, 0, b);
+    if (c->sv.F) c->sv.F[b] = run_dot(0.0, col, c->w, 0, b);
+    return;
   }
+  /* run_sum(0.0, col, 0, b), run_dot(0.0, col, w, 0, b) and
+   * run_dot(0.0, col, Lc, 0, b) in one loop, and the products in order */
+  const double *Lc = label_col(c, b), *w = c->w;
+  double k0 = 0.0, k1 = 0.0, v0 = 0.0, v1 = 0.0, t0 = 0.0, t1 = 0.0, r = 0.0;
+  ptrdiff_t a = 0;
+  for (; a + 1 < b; a += 2) {
+    double p = col[a] * Lc[a], q = col[a + 1] * Lc[a + 1];
+    k0 += col[a];
+    k1 += col[a + 1];
+    v0 += col[a] * w[a];
+    v1 += col[a + 1] * w[a + 1];
+    t0 += p;
+    t1 += q;
+    r += p;
+    r += q;
+  }
+  if (a < b) {
+    double p = col[a] * Lc[a];
+    k0 += col[a];
+    v0 += col[a] * w[a];
+    t0 += p;
+    r += p;
+  }
+  c->s1.F[b] = (0.0 + k0) + k1;
+  c->sv.F[b] = (0.0 + v0) + v1;
+  c->st.F[b] = (0.0 + t0) + t1;
+  c->klrow[b] = r;
 }
 
 /* rows a0..a1-1 (above row b1): the values of the panel's columns b > a,
@@ -565,6 +575,21 @@ static void sym_rows(void *ctx, ptrdiff_t i)
   for (ptrdiff_t b = c->b0 > a0 + 1 ? c->b0 : a0 + 1; b < c->b1; b++) {
     const double *col = c->P + m * (b - c->b0);
     const ptrdiff_t hi = b < a1 ? b : a1, p = m * (b % 2);
+    if (c->st.A) {
+      /* with s1 and sv (the statistics' pass), in one loop */
+      const double *Lc = label_col(c, b), w = c->w[b];
+      double *A1 = c->s1.A + p, *Av = c->sv.A + p, *At = c->st.A + p,
+             *kl = c->klrow;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < hi; a++) {
+        double q = col[a] * Lc[a];
+        A1[a] += col[a];
+        Av[a] += col[a] * w;
+        At[a] += q;
+        kl[a] += q;
+      }
+      continue;
+    }
     if (c->s1.A) {
       double *A = c->s1.A + p;
       BK_SIMD
@@ -575,16 +600,6 @@ static void sym_rows(void *ctx, ptrdiff_t i)
       double *A = c->sv.A + p;
       BK_SIMD
       for (ptrdiff_t a = a0; a < hi; a++) A[a] += col[a] * w;
-    }
-    if (c->st.A) {
-      const double *Lc = label_col(c, b);
-      double *A = c->st.A + p, *kl = c->klrow;
-      BK_SIMD
-      for (ptrdiff_t a = a0; a < hi; a++) {
-        double q = col[a] * Lc[a];
-        A[a] += q;
-        kl[a] += q;
-      }
     }
   }
 }
@@ -598,7 +613,8 @@ static void sym_finish(sym_sum s, ptrdiff_t m)
 }
 
 /* every panel of c's matrix (c->src; with c->ysrc, L's beside it) in turn,
- * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here) */
+ * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here;
+ * st with the other two) */
 static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
