@@ -632,6 +632,17 @@ static void sym_finish(sym_sum s, ptrdiff_t m)
     s.F[b] = (s.F[b] + s.A[m * ((b + 1) % 2) + b]) + s.A[m * (b % 2) + b];
 }
 
+/* sym_col() of whole columns (sym = 0): the sums s1 and sv at once */
+static void whole_col(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  if (c->s1.F) c->s1.F[b] = sum_off(col, m, b);
+  if (c->sv.F) c->sv.F[b] = dot_off(col, c->w, m, b);
+}
+
 /* every panel of c's matrix (c->src; with c->ysrc, L's beside it) in turn,
  * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here;
  * st with the other two) */
@@ -639,9 +650,19 @@ static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
   const sym_sum *sums[3] = {&c->s1, &c->sv, &c->st};
+  /* on several threads a label's own passes (no st: L alone, of one
+   * feature, its kernel values cheap) make whole columns, one parallel
+   * region a panel instead of two: on a busy machine a region's end waits
+   * for a thread that waits for its core. The same sums. */
+  c->sym = nthreads < 2 || c->st.F;
+  for (c->b0 = 0; !c->sym && c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, whole_col, nthreads);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  if (!c->sym) return;
   for (int k = 0; k < 3; k++)
     if (sums[k]->F) memset(sums[k]->A, 0, (size_t) (2 * m) * sizeof(double));
-  c->sym = 1;
   for (c->b0 = 0; c->b0 < m; c->b0 += B) {
     c->b1 = c->b0 + B < m ? c->b0 + B : m;
     const double per_row = (double) (c->b1 - c->b0) * 3.0;
