@@ -9,18 +9,18 @@
 #include "kernels.h"
 
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()): column b
- * at COL(b), its first N(b) values (TRI_*); or of the whole of K, every row,
- * column b at K + m (b - b0) (FULL_*, bk_gram_panel()). An element is the
- * same sum of the same terms either way, and (x_a - x_b)^2 = (x_b - x_a)^2
- * and x_a x_b = x_b x_a exactly: a panel's lower part is bit for bit the
- * mirrored upper triangle. */
+ * at COL(b), its first N(b) values (TRI_*); or of the whole of K, its
+ * first n rows, column b at K + m (b - b0) (FULL_*, bk_gram_panel_rows()).
+ * An element is the same sum of the same terms either way, and
+ * (x_a - x_b)^2 = (x_b - x_a)^2 and x_a x_b = x_b x_a exactly: a panel's
+ * lower part is bit for bit the mirrored upper triangle. */
 #define TRI_COL(b) (K + m * (b))
 #define TRI_N(b) ((b) + 1)
 #define FULL_COL(b) (K + m * ((b) - b0))
-#define FULL_N(b) (m)
+#define FULL_N(b) (n)
 #define CROSS_ARGS                                                            \
   const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,            \
-      ptrdiff_t b0, ptrdiff_t b1
+      ptrdiff_t b0, ptrdiff_t b1, ptrdiff_t n
 #define CROSS_BODY(COL, N)                                                    \
   for (ptrdiff_t b = b0; b < b1; b++)                                        \
     memset(COL(b), 0, (size_t) N(b) * sizeof(double));                       \
@@ -67,7 +67,7 @@
   }
 
 typedef void (*cross_fn)(CROSS_ARGS);
-static void cross_columns(CROSS_ARGS) { CROSS_BODY(TRI_COL, TRI_N) }
+static void cross_columns(CROSS_ARGS) { (void) n; CROSS_BODY(TRI_COL, TRI_N) }
 static void cross_full(CROSS_ARGS) { CROSS_BODY(FULL_COL, FULL_N) }
 
 /* The Gram matrix's per-column kernel map: column b's b + 1 distances or
@@ -117,6 +117,7 @@ static void map_column(MAP_ARGS) { MAP_BODY(SQRT_SCALAR) }
   }
 __attribute__((target("avx2"))) static void cross_columns_avx2(CROSS_ARGS)
 {
+  (void) n;
   CROSS_BODY(TRI_COL, TRI_N)
 }
 __attribute__((target("avx2"))) static void cross_full_avx2(CROSS_ARGS)
@@ -155,7 +156,7 @@ static void cross_block(void *ctx, ptrdiff_t blk)
 {
   const cross_ctx *c = ctx;
   ptrdiff_t b0 = blk * c->bs, b1 = b0 + c->bs < c->m ? b0 + c->bs : c->m;
-  c->cross(c->x, c->m, c->d, c->dist, c->K, b0, b1);
+  c->cross(c->x, c->m, c->d, c->dist, c->K, b0, b1, c->m);
 }
 
 static double cross_cost(const void *ctx, ptrdiff_t blk)
@@ -292,6 +293,13 @@ void bk_gram_panel(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
                    bk_kernel kern_in, ptrdiff_t b0, ptrdiff_t b1, double *P,
                    int simd)
 {
+  bk_gram_panel_rows(xs, m, d, e, kern_in, b0, b1, m, P, simd);
+}
+
+void bk_gram_panel_rows(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                        bk_kernel kern_in, ptrdiff_t b0, ptrdiff_t b1,
+                        ptrdiff_t n, double *P, int simd)
+{
   cross_fn cross = cross_full;
   map_fn map = map_column;
 #ifdef GRAM_X86_DISPATCH
@@ -301,12 +309,12 @@ void bk_gram_panel(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
   }
 #endif
   (void) simd;
-  cross(xs, m, d, bk_kernel_uses_distance(kern_in.type), P, b0, b1);
+  cross(xs, m, d, bk_kernel_uses_distance(kern_in.type), P, b0, b1, n);
   /* the kernel and factor of bk_gram_ck() for a width given */
   bk_kernel kern = bk_scaled_kernel(kern_in, e);
   const double post = bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? ldexp(1.0, e) : 1.0;
   if (kern.type != BK_LINEAR)
-    for (ptrdiff_t b = b0; b < b1; b++) map(P + m * (b - b0), m, kern, post);
+    for (ptrdiff_t b = b0; b < b1; b++) map(P + m * (b - b0), n, kern, post);
 }
 
 static void swap(double *v, ptrdiff_t i, ptrdiff_t j)

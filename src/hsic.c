@@ -9,6 +9,9 @@
 #include <string.h>
 #include "hsic.h"
 #include "pairs.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Both estimators are bilinear in K and L, their variance quadratic: a
  * kernel of an extreme scale (a linear kernel on data near 1e150, a
@@ -34,30 +37,69 @@ static int kernel_exponent(const double *kd, const double *k1, ptrdiff_t m)
   return bk_pow2_shift(top, BK_KERNEL_RANGE);
 }
 
-/* Sums over the off-diagonal entries a != b of a column, in two runs so that
- * the loops stay vectorisable. The unbiased estimator ignores the diagonals
- * of K and L, so it must not get them by subtraction either: a kernel with a
- * large diagonal (inverse distance, 1/eps) would cancel most of the digits
- * of the off-diagonal sums. */
+/* s plus the sum of v[lo..hi-1] (times u[lo..hi-1] in run_dot()) in two
+ * lanes, the terms at even offsets from lo and those at odd ones, each in
+ * order, then s + lane 0 + lane 1: the order in which gcc at -O2 sums an
+ * "omp simd" reduction of doubles on x86-64 (two to a vector), written out,
+ * so that a sum can also be formed a term at a time, across columns, in
+ * the same order (the symmetric panels below), whatever the compiler. The
+ * two lanes are one SSE2 vector where there is one (the code of the
+ * vectorised loop); the same sums without. */
+static inline double run_sum(double s, const double *v, ptrdiff_t lo,
+                             ptrdiff_t hi)
+{
+  double l0 = 0.0, l1 = 0.0;
+  ptrdiff_t a = lo;
+#ifdef __SSE2__
+  __m128d acc = _mm_setzero_pd();
+  for (; a + 1 < hi; a += 2) acc = _mm_add_pd(acc, _mm_loadu_pd(v + a));
+  l0 = _mm_cvtsd_f64(acc);
+  l1 = _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc));
+#else
+  for (; a + 1 < hi; a += 2) {
+    l0 += v[a];
+    l1 += v[a + 1];
+  }
+#endif
+  if (a < hi) l0 += v[a];
+  return (s + l0) + l1;
+}
+
+static inline double run_dot(double s, const double *u, const double *v,
+                             ptrdiff_t lo, ptrdiff_t hi)
+{
+  double l0 = 0.0, l1 = 0.0;
+  ptrdiff_t a = lo;
+#ifdef __SSE2__
+  __m128d acc = _mm_setzero_pd();
+  for (; a + 1 < hi; a += 2)
+    acc = _mm_add_pd(acc, _mm_mul_pd(_mm_loadu_pd(u + a), _mm_loadu_pd(v + a)));
+  l0 = _mm_cvtsd_f64(acc);
+  l1 = _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc));
+#else
+  for (; a + 1 < hi; a += 2) {
+    l0 += u[a] * v[a];
+    l1 += u[a + 1] * v[a + 1];
+  }
+#endif
+  if (a < hi) l0 += u[a] * v[a];
+  return (s + l0) + l1;
+}
+
+/* Sums over the off-diagonal entries a != b of a column, in two runs. The
+ * unbiased estimator ignores the diagonals of K and L, so it must not get
+ * them by subtraction either: a kernel with a large diagonal (inverse
+ * distance, 1/eps) would cancel most of the digits of the off-diagonal
+ * sums. */
 static inline double sum_off(const double *v, ptrdiff_t m, ptrdiff_t b)
 {
-  double s = 0.0;
-  BK_SIMD_SUM(s)
-  for (ptrdiff_t a = 0; a < b; a++) s += v[a];
-  BK_SIMD_SUM(s)
-  for (ptrdiff_t a = b + 1; a < m; a++) s += v[a];
-  return s;
+  return run_sum(run_sum(0.0, v, 0, b), v, b + 1, m);
 }
 
 static inline double dot_off(const double *u, const double *v, ptrdiff_t m,
                              ptrdiff_t b)
 {
-  double s = 0.0;
-  BK_SIMD_SUM(s)
-  for (ptrdiff_t a = 0; a < b; a++) s += u[a] * v[a];
-  BK_SIMD_SUM(s)
-  for (ptrdiff_t a = b + 1; a < m; a++) s += u[a] * v[a];
-  return s;
+  return run_dot(run_dot(0.0, u, v, 0, b), u, v, b + 1, m);
 }
 
 /* out[a] += u[a] * v[a] * scale for a != b */
@@ -318,6 +360,13 @@ void bk_hsic_stats(const double *K, ptrdiff_t m, bk_label lab, double *out,
   stats_tail(&sums, out, pace);
 }
 
+/* A column sum of sym_pass(): F[b] its first run (a < b), then its sum;
+ * A + m p the lanes of the second runs (a > b) with the terms a of parity
+ * p: column b's lane 0 at A + m ((b + 1) % 2), lane 1 at A + m (b % 2). */
+typedef struct {
+  double *F, *A;
+} sym_sum;
+
 /* bk_hsic_stats_x(): a panel of K's columns b0..b1-1, whole (P, m x (b1 -
  * b0), column b at P + m (b - b0)), with those of L beside it (PL) where
  * the label comes as data (ysrc), and what is summed from them */
@@ -330,6 +379,12 @@ typedef struct {
   const double *l1;
   double *kd, *k1, *Kl, *t, *klrow, *KY;
   void (*item)(void *, ptrdiff_t); /* a column's own sums (panel_make()) */
+  /* the symmetric panels (sym_pass()): sym = 1 makes rows 0..b1-1 only;
+   * the sums over a != b of a column's values (s1), times w[a] (sv), times
+   * the label's (st, with the row sums klrow) */
+  int sym;
+  const double *w;
+  sym_sum s1, sv, st;
 } panel_ctx;
 
 /* the panel's columns two at a time (x streams past once per two), its rows
@@ -343,12 +398,13 @@ static void panel_gram(void *ctx, ptrdiff_t i)
   const panel_ctx *c = ctx;
   const bk_gram_src *g = c->src, *y = c->ysrc;
   ptrdiff_t b0 = c->b0 + i * PANEL_COLS,
-            b1 = b0 + PANEL_COLS < c->b1 ? b0 + PANEL_COLS : c->b1;
-  bk_gram_panel(g->xs, g->m, g->d, g->e, g->kern, b0, b1,
-                c->P + g->m * (b0 - c->b0), c->simd);
+            b1 = b0 + PANEL_COLS < c->b1 ? b0 + PANEL_COLS : c->b1,
+            n = c->sym ? c->b1 : g->m;
+  bk_gram_panel_rows(g->xs, g->m, g->d, g->e, g->kern, b0, b1, n,
+                     c->P + g->m * (b0 - c->b0), c->simd);
   if (y)
-    bk_gram_panel(y->xs, y->m, y->d, y->e, y->kern, b0, b1,
-                  c->PL + y->m * (b0 - c->b0), c->simd);
+    bk_gram_panel_rows(y->xs, y->m, y->d, y->e, y->kern, b0, b1, n,
+                       c->PL + y->m * (b0 - c->b0), c->simd);
 }
 
 /* column b of the label: of L, or of the panel PL */
@@ -358,8 +414,8 @@ static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
   return c->PL ? c->PL + m * (b - c->b0) : c->lab.L + m * b;
 }
 
-/* column b's own sums, each as bk_hsic_stats() forms it from K's column b:
- * kd, k1 (bk_kside()), tr(K~ L~)'s term (label_side()) and K~ L~ 1 */
+/* column b's own sums, each as bk_hsic_stats() forms it from K's column b
+ * (a factor label): kd, k1 (bk_kside()) and K~ L~ 1 */
 static void panel_col(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
@@ -367,32 +423,11 @@ static void panel_col(void *ctx, ptrdiff_t i)
   const double *col = c->P + m * i;
   c->kd[b] = col[b];
   c->k1[b] = sum_off(col, m, b);
-  if (c->lab.Y == NULL) c->t[i] = dot_off(col, label_col(c, b), m, b);
   c->Kl[b] = dot_off(col, c->l1, m, b);
 }
 
-/* a column's diagonal value and off-diagonal sum (into kd, k1): of L, as
- * label_side() forms ld and l1 */
-static void panel_diag_off(void *ctx, ptrdiff_t i)
-{
-  const panel_ctx *c = ctx;
-  const ptrdiff_t m = c->src->m, b = c->b0 + i;
-  const double *col = c->P + m * i;
-  c->kd[b] = col[b];
-  c->k1[b] = sum_off(col, m, b);
-}
-
-/* a column times l1, off the diagonal (into Kl): of L times k1, L~ K~ 1 as
- * stats_tail() forms it */
-static void panel_dot(void *ctx, ptrdiff_t i)
-{
-  const panel_ctx *c = ctx;
-  const ptrdiff_t m = c->src->m, b = c->b0 + i;
-  c->Kl[b] = dot_off(c->P + m * i, c->l1, m, b);
-}
-
-/* rows a0..a1-1 of the sums over b: the row sums of K~ o L~ (full L) or
- * K~ Y (a factor), added in the order of b as label_side() adds them */
+/* rows a0..a1-1 of the sums over b of K~ Y (a factor label), added in the
+ * order of b as label_side() adds them */
 static void panel_rows(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
@@ -403,22 +438,13 @@ static void panel_rows(void *ctx, ptrdiff_t i)
     /* a != b: [a0, lo) and [hi, a1) */
     const ptrdiff_t lo = b < a1 ? (b > a0 ? b : a0) : a1,
                     hi = b + 1 > a0 ? (b + 1 < a1 ? b + 1 : a1) : a0;
-    if (c->lab.Y == NULL) {
-      const double *Lcol = label_col(c, b);
-      double *kl = c->klrow;
+    for (ptrdiff_t k = 0; k < c->lab.c; k++) {
+      const double yb = c->lab.Y[b + m * k];
+      double *KYk = c->KY + m * k;
       BK_SIMD
-      for (ptrdiff_t a = a0; a < lo; a++) kl[a] += col[a] * Lcol[a];
+      for (ptrdiff_t a = a0; a < lo; a++) KYk[a] += col[a] * yb;
       BK_SIMD
-      for (ptrdiff_t a = hi; a < a1; a++) kl[a] += col[a] * Lcol[a];
-    } else {
-      for (ptrdiff_t k = 0; k < c->lab.c; k++) {
-        const double yb = c->lab.Y[b + m * k];
-        double *KYk = c->KY + m * k;
-        BK_SIMD
-        for (ptrdiff_t a = a0; a < lo; a++) KYk[a] += col[a] * yb;
-        BK_SIMD
-        for (ptrdiff_t a = hi; a < a1; a++) KYk[a] += col[a] * yb;
-      }
+      for (ptrdiff_t a = hi; a < a1; a++) KYk[a] += col[a] * yb;
     }
   }
 }
@@ -455,27 +481,15 @@ static void panel_group(void *ctx, ptrdiff_t i)
 static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
                          int nthreads)
 {
-  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
-  double cost = (double) m * (double) (c->src->d / 4 + 17);
-  if (c->ysrc) cost += (double) m * (double) (c->ysrc->d / 4 + 14);
+  const ptrdiff_t nb = c->b1 - c->b0, n = c->sym ? c->b1 : c->src->m;
+  double cost = (double) n * (double) (c->src->d / 4 + 17);
+  if (c->ysrc) cost += (double) n * (double) (c->ysrc->d / 4 + 14);
   c->item = item;
   const bk_paced_loop gram = {.item = panel_group, .ctx = c,
                               .ops = PANEL_COLS * cost,
                               .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
   bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
   return (double) nb * cost;
-}
-
-/* every panel of c's matrix (c->src) in turn, item over its columns */
-static void panel_pass(panel_ctx *c, void (*item)(void *, ptrdiff_t),
-                       int nthreads, bk_pacer *pace)
-{
-  const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
-  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
-    c->b1 = c->b0 + B < m ? c->b0 + B : m;
-    double ops = panel_make(c, item, nthreads);
-    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
-  }
 }
 
 /* The statistics' sums over one panel of columns: the panel, its columns'
@@ -494,18 +508,9 @@ static double panel_sums(panel_ctx *c, int nthreads)
 }
 
 /* the label's diagonal ld and off-diagonal row sums l1, as label_side()
- * forms them (perm = NULL); a label as data (ysrc) a panel of L at a time */
-static void label_sums(panel_ctx *c, double *ld, double *l1, int nthreads,
-                       bk_pacer *pace)
+ * forms them (perm = NULL), of a label given whole (L or Y) */
+static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
 {
-  const ptrdiff_t m = c->src->m;
-  const bk_label lab = c->lab;
-  if (c->ysrc) {
-    panel_ctx lc = {.src = c->ysrc, .simd = c->simd, .P = c->PL, .kd = ld,
-                    .k1 = l1};
-    panel_pass(&lc, panel_diag_off, nthreads, pace);
-    return;
-  }
   if (lab.Y == NULL) {
     for (ptrdiff_t a = 0; a < m; a++) ld[a] = lab.L[a + m * a];
     for (ptrdiff_t b = 0; b < m; b++) l1[b] = sum_off(lab.L + m * b, m, b);
@@ -524,6 +529,185 @@ static void label_sums(panel_ctx *c, double *ld, double *l1, int nthreads,
   for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
 }
 
+/* ---- Symmetric panels, for a label of full columns (L, or L as data) ----
+ * K and L are symmetric, and a column's values below its diagonal are the
+ * later columns' above it: the panel of columns c0..c1-1 is made above row
+ * c1 only (bk_gram_panel_rows()), half of the kernel values. A column b's
+ * sum over a != b (sum_off(), dot_off()) is two runs: the first (a < b)
+ * lies in b's own panel; the terms of the second (a > b) are the later
+ * columns' values in row b, each added to its lane (run_sum()) as its
+ * panel comes, so in the order of a. A row's sum in the order of b (the
+ * row sums of K~ o L~, label_side()) takes its terms b < a from column a
+ * above the diagonal, in order, then those of the later columns. The same
+ * operations in the same order as on the whole columns; threads change no
+ * bit (columns, then rows, each a parallel loop of independent items). */
+
+/* column b's diagonal value (kd) and the first runs of its sums; with st
+ * (then s1 and sv too) its row sum of K~ o L~ over a < b (klrow) */
+static void sym_col(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  if (!c->st.F) {
+    if (c->s1.F) c->s1.F[b] = run_sum(0.0, col, 0, b);
+    if (c->sv.F) c->sv.F[b] = run_dot(0.0, col, c->w, 0, b);
+    return;
+  }
+  /* run_sum(0.0, col, 0, b), run_dot(0.0, col, w, 0, b) and
+   * run_dot(0.0, col, Lc, 0, b) in one loop, and the products in order */
+  const double *Lc = label_col(c, b), *w = c->w;
+  double k0 = 0.0, k1 = 0.0, v0 = 0.0, v1 = 0.0, t0 = 0.0, t1 = 0.0, r = 0.0;
+  ptrdiff_t a = 0;
+  for (; a + 1 < b; a += 2) {
+    double p = col[a] * Lc[a], q = col[a + 1] * Lc[a + 1];
+    k0 += col[a];
+    k1 += col[a + 1];
+    v0 += col[a] * w[a];
+    v1 += col[a + 1] * w[a + 1];
+    t0 += p;
+    t1 += q;
+    r += p;
+    r += q;
+  }
+  if (a < b) {
+    double p = col[a] * Lc[a];
+    k0 += col[a];
+    v0 += col[a] * w[a];
+    t0 += p;
+    r += p;
+  }
+  c->s1.F[b] = (0.0 + k0) + k1;
+  c->sv.F[b] = (0.0 + v0) + v1;
+  c->st.F[b] = (0.0 + t0) + t1;
+  c->klrow[b] = r;
+}
+
+/* rows a0..a1-1 (above row b1): the values of the panel's columns b > a,
+ * in the order of b, into row a's lanes of the second runs and its row
+ * sum of K~ o L~ */
+static void sym_rows(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, a0 = i * PANEL_ROWS,
+                  a1 = a0 + PANEL_ROWS < c->b1 ? a0 + PANEL_ROWS : c->b1;
+  for (ptrdiff_t b = c->b0 > a0 + 1 ? c->b0 : a0 + 1; b < c->b1; b++) {
+    const double *col = c->P + m * (b - c->b0);
+    const ptrdiff_t hi = b < a1 ? b : a1, p = m * (b % 2);
+    if (c->st.A) {
+      /* with s1 and sv (the statistics' pass), in one loop */
+      const double *Lc = label_col(c, b), w = c->w[b];
+      double *A1 = c->s1.A + p, *Av = c->sv.A + p, *At = c->st.A + p,
+             *kl = c->klrow;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < hi; a++) {
+        double q = col[a] * Lc[a];
+        A1[a] += col[a];
+        Av[a] += col[a] * w;
+        At[a] += q;
+        kl[a] += q;
+      }
+      continue;
+    }
+    if (c->s1.A) {
+      double *A = c->s1.A + p;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < hi; a++) A[a] += col[a];
+    }
+    if (c->sv.A) {
+      const double w = c->w[b];
+      double *A = c->sv.A + p;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < hi; a++) A[a] += col[a] * w;
+    }
+  }
+}
+
+/* a sum's second runs added to its first: F[b] = (F[b] + lane 0) + lane 1 */
+static void sym_finish(sym_sum s, ptrdiff_t m)
+{
+  if (!s.F) return;
+  for (ptrdiff_t b = 0; b < m; b++)
+    s.F[b] = (s.F[b] + s.A[m * ((b + 1) % 2) + b]) + s.A[m * (b % 2) + b];
+}
+
+/* sym_col() of whole columns (sym = 0): the sums s1 and sv at once */
+static void whole_col(void *ctx, ptrdiff_t i)
+{
+  const panel_ctx *c = ctx;
+  const ptrdiff_t m = c->src->m, b = c->b0 + i;
+  const double *col = c->P + m * i;
+  c->kd[b] = col[b];
+  if (c->s1.F) c->s1.F[b] = sum_off(col, m, b);
+  if (c->sv.F) c->sv.F[b] = dot_off(col, c->w, m, b);
+}
+
+/* every panel of c's matrix (c->src; with c->ysrc, L's beside it) in turn,
+ * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here;
+ * st with the other two) */
+static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
+  const sym_sum *sums[3] = {&c->s1, &c->sv, &c->st};
+  /* on several threads a label's own passes (no st: L alone, of one
+   * feature, its kernel values cheap) make whole columns, one parallel
+   * region a panel instead of two: on a busy machine a region's end waits
+   * for a thread that waits for its core. The same sums. */
+  c->sym = nthreads < 2 || c->st.F;
+  for (c->b0 = 0; !c->sym && c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    double ops = panel_make(c, whole_col, nthreads);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  if (!c->sym) return;
+  for (int k = 0; k < 3; k++)
+    if (sums[k]->F) memset(sums[k]->A, 0, (size_t) (2 * m) * sizeof(double));
+  for (c->b0 = 0; c->b0 < m; c->b0 += B) {
+    c->b1 = c->b0 + B < m ? c->b0 + B : m;
+    const double per_row = (double) (c->b1 - c->b0) * 3.0;
+    const bk_paced_loop rows = {.item = sym_rows, .ctx = c,
+                                .ops = PANEL_ROWS * per_row,
+                                .par_min = BK_PAR_MIN_PAIRS};
+    double ops = panel_make(c, sym_col, nthreads) + (double) c->b1 * per_row;
+    bk_paced_for(&rows, (c->b1 + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
+    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+  }
+  for (int k = 0; k < 3; k++) sym_finish(*sums[k], m);
+}
+
+/* bk_hsic_stats_x()'s sums for a label of full columns: ld, l1 (of L made
+ * from ysrc: one pass), then kd, k1, K~ L~ 1 (Kl), the row sums of
+ * K~ o L~ (klrow) and tr(K~ L~) (returned; t: m doubles) in one pass, then
+ * L~ K~ 1 (Lk, of L made from ysrc: one pass). A: 6 m doubles. */
+static double sym_stats(panel_ctx *c, double *ld, double *l1, double *Lk,
+                        double *t, double *A, int nthreads, bk_pacer *pace)
+{
+  const ptrdiff_t m = c->src->m;
+  panel_ctx lc = {.src = c->ysrc, .simd = c->simd, .P = c->PL, .kd = ld,
+                  .s1 = {l1, A}};
+  if (c->ysrc)
+    sym_pass(&lc, nthreads, pace);
+  else
+    label_sums(c->lab, m, ld, l1);
+  c->w = l1;
+  c->s1 = (sym_sum){c->k1, A};
+  c->sv = (sym_sum){c->Kl, A + 2 * m};
+  c->st = (sym_sum){t, A + 4 * m};
+  sym_pass(c, nthreads, pace);
+  /* tr(K~ L~) in the order of b, as label_side() sums it */
+  double T = 0.0;
+  for (ptrdiff_t b = 0; b < m; b++) T += t[b];
+  if (c->ysrc) {
+    /* L~ K~ 1 (stats_tail() reads L otherwise) */
+    lc.s1 = (sym_sum){NULL, NULL};
+    lc.sv = (sym_sum){Lk, A};
+    lc.w = c->k1;
+    sym_pass(&lc, nthreads, pace);
+  }
+  return T;
+}
+
 void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
                      bk_label lab, double *out, double *work, int nthreads,
                      int simd, bk_pacer *pace)
@@ -533,24 +717,24 @@ void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
   double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
-         *P = t + Bw;
+         *A = t + m, *P = A + 6 * m;
   panel_ctx c = {.src = src, .ysrc = ysrc, .simd = simd, .P = P,
                  .PL = ysrc ? P + m * Bw : NULL, .lab = lab, .l1 = l1,
                  .kd = kd, .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow,
                  .KY = KY};
-  label_sums(&c, ld, l1, nthreads, pace);
-  memset(klrow, 0, (size_t) m * sizeof(double));
-  memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
   double T = 0.0;
-  for (c.b0 = 0; c.b0 < m; c.b0 += B) {
-    c.b1 = c.b0 + B < m ? c.b0 + B : m;
-    double ops = panel_sums(&c, nthreads);
-    /* tr(K~ L~) in the order of b, as label_side() sums it */
-    if (lab.Y == NULL)
-      for (ptrdiff_t i = 0; i < c.b1 - c.b0; i++) T += t[i];
-    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
-  }
-  if (lab.Y != NULL) {
+  if (lab.Y == NULL) {
+    T = sym_stats(&c, ld, l1, Lk, t, A, nthreads, pace);
+  } else {
+    /* a factor label: the whole columns, and K~ Y by rows */
+    label_sums(lab, m, ld, l1);
+    memset(klrow, 0, (size_t) m * sizeof(double));
+    memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
+    for (c.b0 = 0; c.b0 < m; c.b0 += B) {
+      c.b1 = c.b0 + B < m ? c.b0 + B : m;
+      double ops = panel_sums(&c, nthreads);
+      bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
+    }
     /* T and the row sums of K~ o L~ from K~ Y, as label_side() */
     for (ptrdiff_t k = 0; k < lab.c; k++) {
       const double *Yk = lab.Y + m * k, *KYk = KY + m * k;
@@ -560,11 +744,6 @@ void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
         klrow[a] += kl;
       }
     }
-  }
-  if (ysrc) {
-    /* L~ K~ 1 a panel of L at a time (stats_tail() reads L otherwise) */
-    panel_ctx lc = {.src = ysrc, .simd = simd, .P = c.PL, .l1 = k1, .Kl = Lk};
-    panel_pass(&lc, panel_dot, nthreads, pace);
   }
   stat_sums sums = {.kd = kd, .k1 = k1, .ld = ld, .l1 = l1, .klrow = klrow,
                     .Kl = Kl, .Lk = Lk, .h = h, .T = T, .lab = lab, .m = m,

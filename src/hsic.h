@@ -49,13 +49,16 @@ static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
 /* bk_hsic_stats() of the Gram matrix K of src, to the last bit, without
  * holding K: its columns are made a panel at a time (bk_gram_panel()) and
  * every sum bk_hsic_stats() takes over K's columns is taken over the
- * panel's, in the same order. The label: lab, or, with ysrc != NULL (lab
- * then {NULL, NULL, 0}), the Gram matrix L of ysrc, also made a panel at a
- * time (three passes over it). nthreads: for the panels' columns and rows
+ * panel's, in the same order; with a label of full columns (L, or ysrc) a
+ * panel above its last column only (bk_gram_panel_rows()), the rest of a
+ * column's sums from the later panels' rows (symmetric panels, hsic.c).
+ * The label: lab, or, with ysrc != NULL (lab then {NULL, NULL, 0}), the
+ * Gram matrix L of ysrc, also made a panel at a time (three passes over
+ * it). nthreads: for the panels' columns and rows
  * and the last O(m^2) step, which change no bit; simd as for bk_gram_ck().
  * work: BK_HSIC_X_WORK(m, c) doubles (c: the columns of a factor label, 0
  * for a full L). */
-#define BK_HSIC_X_WORK(m, c) ((8 + (c)) * (m) + (2 * (m) + 1) * bk_hsic_panel(m))
+#define BK_HSIC_X_WORK(m, c) ((15 + (c)) * (m) + 2 * (m) * bk_hsic_panel(m))
 void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
                      bk_label lab, double *out, double *work, int nthreads,
                      int simd, bk_pacer *pace);

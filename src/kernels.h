@@ -124,6 +124,11 @@ void bk_gram_ck(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
 void bk_gram_panel(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
                    bk_kernel kern, ptrdiff_t b0, ptrdiff_t b1, double *P,
                    int simd);
+/* The same for the first n rows only (n <= m; column b still at
+ * P + m (b - b0)): the part of the columns above row n. */
+void bk_gram_panel_rows(const double *xs, ptrdiff_t m, ptrdiff_t d, int e,
+                        bk_kernel kern, ptrdiff_t b0, ptrdiff_t b1,
+                        ptrdiff_t n, double *P, int simd);
 /* bk_gram_ck() of unscaled data without interrupt checks (small matrices
  * inside loops that check themselves) */
 void bk_gram(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel *kern,

@@ -343,7 +343,11 @@ test_that("hsic() and the gamma test from panels of K give K's statistics to the
          y = function(x) factor(sample(c("a", "b", "c"), nrow(x), TRUE))),
     list(m = 45L, d = 4L, kernel = kernel_linear(), y = function(x) x[, 2] + rnorm(nrow(x))),
     list(m = 33L, d = 3L, kernel = kernel_polynomial(degree = 2),
-         y = function(x) factor(x[, 1] > 0))))
+         y = function(x) factor(x[, 1] > 0)),
+    # odd m, panels of an odd width (251 columns on 1 thread, one on 2): the
+    # symmetric panels' lanes of the column sums cross panels of both parities
+    list(m = 1005L, d = 3L, kernel = kernel_gaussian(),
+         y = function(x) x[, 1] * x[, 2] + rnorm(nrow(x)))))
   for (cs in cases) {
     x <- matrix(rnorm(cs$m * cs$d), cs$m, cs$d)
     y <- cs$y(x)
