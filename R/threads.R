@@ -48,6 +48,15 @@
 #' its own size (a clear gain lowers it again), and once three regions have
 #' lost and the threads have cost more time than they saved over all of them
 #' (the machine has become busy) it is the million for the rest of the loop.
+#' The larger regions are watched the same way: once three of them have
+#' lost and their threads have cost more than they saved, the rest of the
+#' loop runs on one thread, and the loops of the next second start from
+#' there (and from the timing of the threads' start) without timing it
+#' again. So an explicit `threads` on a busy machine costs about what one
+#' thread does: with one busy process per core on 2 cores (the C core
+#' without R, `tools/harness.sh`), two threads ranked ALL by BAHSIC at 0.87
+#' to 1.01 times the speed of one thread and golub at 1.01 to 1.22 times,
+#' where they ran at 0.53 to 0.98 and 0.17 to 0.20 times before.
 #' `inst/bench/bench-oversubscription.R` times the default against one thread
 #' and every core, idle and with one busy process per core: under that load
 #' the default chose one thread for every function, so it runs as

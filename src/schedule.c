@@ -207,23 +207,75 @@ double bk_par_now(void)
 #endif
 }
 
+/* What the last watch learned (bk_par_watch_init()), under the critical
+ * section bk_par_seen */
+static struct {
+  double when; /* omp_get_wtime() of the verdict; < 0: none yet */
+  int nthreads, cheap, serial;
+} par_seen = {-1.0, 0, 0, 0};
+
+static void par_remember(const bk_par_watch *w)
+{
+#ifdef _OPENMP
+  const double now = omp_get_wtime();
+#pragma omp critical(bk_par_seen)
+  {
+    par_seen.when = now;
+    par_seen.nthreads = w->nthreads;
+    par_seen.cheap = w->gate < BK_PAR_MIN_PAIRS;
+    par_seen.serial = w->serial;
+  }
+#else
+  (void) w;
+#endif
+}
+
+/* 1 and the watch set as the last one left it when that was less than
+ * BK_PAR_SEEN seconds ago, with as many threads */
+static int par_recall(bk_par_watch *w)
+{
+  int seen = 0;
+#ifdef _OPENMP
+  const double now = omp_get_wtime();
+#pragma omp critical(bk_par_seen)
+  {
+    if (par_seen.when >= 0.0 && par_seen.nthreads == w->nthreads &&
+        now - par_seen.when < BK_PAR_SEEN) {
+      seen = 1;
+      if (par_seen.cheap) w->gate = w->base = BK_PAR_MIN_SCHED;
+      w->serial = par_seen.serial;
+    }
+  }
+#else
+  (void) w;
+#endif
+  return seen;
+}
+
 void bk_par_watch_init(bk_par_watch *w, int nthreads)
 {
-  *w = (bk_par_watch){.gate = BK_PAR_MIN_PAIRS, .base = BK_PAR_MIN_PAIRS};
+  *w = (bk_par_watch){.gate = BK_PAR_MIN_PAIRS, .base = BK_PAR_MIN_PAIRS,
+                      .nthreads = nthreads};
 #ifdef _OPENMP
-  if (nthreads < 2) return;
-  /* the first region may start or wake the threads; the slowest of the
-   * next three decides */
-  double slowest = 0.0;
-  for (int i = 0; i < 4; i++) {
+  if (nthreads < 2 || par_recall(w)) return;
+  /* the first region may start or wake the threads; each of the next three
+   * must be cheap. Two that are not end the probe, and the next watches
+   * are told (the machine is busy); one alone (a virtual machine's vCPU
+   * waking late) decides for this run only */
+  int cheap = 1, slow = 0;
+  for (int i = 0; i < 4 && slow < 2; i++) {
     const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthreads)
     {
       (void) 0;
     }
-    if (i > 0) slowest = fmax(slowest, omp_get_wtime() - t0);
+    if (i > 0 && omp_get_wtime() - t0 > BK_REGION_CHEAP) {
+      cheap = 0;
+      slow++;
+    }
   }
-  if (slowest <= BK_REGION_CHEAP) w->gate = w->base = BK_PAR_MIN_SCHED;
+  if (cheap) w->gate = w->base = BK_PAR_MIN_SCHED;
+  if (cheap || slow == 2) par_remember(w);
 #else
   (void) nthreads;
 #endif
@@ -231,24 +283,46 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads)
 
 int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale)
 {
-  return nthreads > 1 && ops >= fmin(BK_PAR_MIN_PAIRS, scale * w->gate);
+  return nthreads > 1 && !w->serial &&
+         ops >= fmin(BK_PAR_MIN_PAIRS, scale * w->gate);
+}
+
+int bk_par_free(const bk_par_watch *w)
+{
+  return !w->serial;
+}
+
+/* a region of the gate's or larger: serial once the larger regions lose */
+static void par_watched_big(bk_par_watch *w, double wall, double busy)
+{
+  w->big_wall += wall;
+  w->big_busy += busy;
+  if (wall > busy) w->big_losses++;
+  if (w->big_losses >= BK_PAR_LOSSES && w->big_wall > w->big_busy)
+    w->serial = 1;
 }
 
 void bk_par_watched(bk_par_watch *w, double ops, double scale, double wall,
                     double busy)
 {
-  if (ops >= BK_PAR_MIN_PAIRS || w->gate >= BK_PAR_MIN_PAIRS) return;
-  w->wall += wall;
-  w->busy += busy;
-  if (wall > busy) {
-    w->losses++;
-    /* regions this small run on one thread, until clear wins say again */
-    w->gate = fmin(fmax(w->gate, 2.0 * ops / scale), 0.5 * BK_PAR_MIN_PAIRS);
-  } else if (busy > 2.0 * wall) {
-    w->gate = fmax(w->base, 0.5 * w->gate);
+  const int serial = w->serial, cheap = w->gate < BK_PAR_MIN_PAIRS;
+  if (ops >= BK_PAR_MIN_PAIRS || w->gate >= BK_PAR_MIN_PAIRS) {
+    par_watched_big(w, wall, busy);
+  } else {
+    w->wall += wall;
+    w->busy += busy;
+    if (wall > busy) {
+      w->losses++;
+      /* regions this small run on one thread, until clear wins say again */
+      w->gate = fmin(fmax(w->gate, 2.0 * ops / scale), 0.5 * BK_PAR_MIN_PAIRS);
+    } else if (busy > 2.0 * wall) {
+      w->gate = fmax(w->base, 0.5 * w->gate);
+    }
+    if (w->losses >= BK_PAR_LOSSES && w->wall > w->busy)
+      w->gate = BK_PAR_MIN_PAIRS;
   }
-  if (w->losses >= BK_PAR_LOSSES && w->wall > w->busy)
-    w->gate = BK_PAR_MIN_PAIRS;
+  if (w->serial != serial || (w->gate < BK_PAR_MIN_PAIRS) != cheap)
+    par_remember(w);
 }
 
 /* One run of bk_schedule(): the scorer, the options, the result arrays,

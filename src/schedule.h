@@ -115,11 +115,26 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * only where work runs: results are the same bits for any gate and any
  * number of threads. */
 #define BK_PAR_LOSSES 3
+/* The larger regions (from BK_PAR_MIN_PAIRS, or every region once the gate
+ * is there) are watched the same way: once BK_PAR_LOSSES of them have lost
+ * and their wall times summed exceed their busy times (on a busy machine a
+ * region waits milliseconds for a thread whose core another process holds,
+ * however large it is), every region of the run is serial. The watches of
+ * the next BK_PAR_SEEN seconds with the same number of threads start where
+ * the last one stands (bk_par_watch_init(): the probe's verdict, the gate
+ * at the million, serial), without a probe: on a busy machine a probe costs
+ * milliseconds a region, more than a golub-sized selection takes on one
+ * thread, and the load is the machine's, not the selection's. */
+#define BK_PAR_SEEN 1.0
 typedef struct {
   double gate;       /* the gate now (operations) */
   double base;       /* the gate the run started with */
   double wall, busy; /* sums over the small regions run so far (seconds) */
   int losses;        /* the small regions that lost so far */
+  double big_wall, big_busy; /* the same over the larger regions */
+  int big_losses;
+  int serial;   /* every region on one thread for the rest of the run */
+  int nthreads; /* the threads it watches */
 } bk_par_watch;
 
 void bk_par_watch_init(bk_par_watch *w, int nthreads);
@@ -127,6 +142,9 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads);
  * operation relative to a pair of the exact pass), runs in parallel on
  * nthreads threads */
 int bk_par_go(const bk_par_watch *w, int nthreads, double ops, double scale);
+/* whether a region that the watch does not gate may run in parallel (not
+ * once the run is serial) */
+int bk_par_free(const bk_par_watch *w);
 /* after a parallel region of ops operations weighted by scale (as
  * bk_par_go()): its wall time and the sum of its threads' busy times */
 void bk_par_watched(bk_par_watch *w, double ops, double scale, double wall,

@@ -543,7 +543,8 @@ static void prepare_round(pairs_state *st, double sigma, double sgn,
 {
   const ptrdiff_t m = st->m;
   const int nthreads = st->nthreads,
-            par = nthreads > 1 && (double) PAIRS(m) >= BK_PAR_MIN_PAIRS / 8.0;
+            par = nthreads > 1 && bk_par_free(&st->par) &&
+                  (double) PAIRS(m) >= BK_PAR_MIN_PAIRS / 8.0;
   (void) par; /* used by the pragma only: unused without OpenMP */
   st->sr.simd = st->simd && bk_cpu_has_avx2_fma();
 #ifdef _OPENMP
