@@ -21,6 +21,8 @@
 # tools/valgrind.sh). Going from the most expensive file to the cheapest, a file is dropped
 # when every line it reaches is also reached by the files still kept; so the kept files
 # reach every line that the whole suite and the examples reach (checked at the end).
+# Lines that depend on timing (schedule.c's probe of a busy machine) may be reached in one run
+# and not in the next: selection.txt shows, for each kept file, the lines only it reaches.
 # Limitation: lines run only in forked children (parallel::mclapply workers end with
 # _exit(), which writes no .gcda) are not counted; valgrind does trace those children.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
