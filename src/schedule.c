@@ -214,16 +214,23 @@ static struct {
   int nthreads, cheap, serial;
 } par_seen = {-1.0, 0, 0, 0};
 
+/* (within BK_PAR_SEEN of the last verdict with as many threads, the two
+ * are joined: the selection's two watches, the schedule's and the
+ * scorer's, each see part of the regions, and what either learned of a
+ * busy machine holds until it is a second old) */
 static void par_remember(const bk_par_watch *w)
 {
 #ifdef _OPENMP
   const double now = omp_get_wtime();
+  const int cheap = w->gate < BK_PAR_MIN_PAIRS;
 #pragma omp critical(bk_par_seen)
   {
+    const int join = par_seen.when >= 0.0 && par_seen.nthreads == w->nthreads &&
+                     now - par_seen.when < BK_PAR_SEEN;
     par_seen.when = now;
     par_seen.nthreads = w->nthreads;
-    par_seen.cheap = w->gate < BK_PAR_MIN_PAIRS;
-    par_seen.serial = w->serial;
+    par_seen.cheap = join ? par_seen.cheap && cheap : cheap;
+    par_seen.serial = join ? par_seen.serial || w->serial : w->serial;
   }
 #else
   (void) w;
