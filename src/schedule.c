@@ -207,12 +207,14 @@ double bk_par_now(void)
 #endif
 }
 
+#ifdef _OPENMP
 /* What the last watch learned (bk_par_watch_init()), under the critical
  * section bk_par_seen */
 static struct {
   double when; /* omp_get_wtime() of the verdict; < 0: none yet */
   int nthreads, cheap, serial;
 } par_seen = {-1.0, 0, 0, 0};
+#endif
 
 /* (within BK_PAR_SEEN of the last verdict with as many threads, the two
  * are joined: the selection's two watches, the schedule's and the
@@ -237,12 +239,12 @@ static void par_remember(const bk_par_watch *w)
 #endif
 }
 
+#ifdef _OPENMP
 /* 1 and the watch set as the last one left it when that was less than
  * BK_PAR_SEEN seconds ago, with as many threads */
 static int par_recall(bk_par_watch *w)
 {
   int seen = 0;
-#ifdef _OPENMP
   const double now = omp_get_wtime();
 #pragma omp critical(bk_par_seen)
   {
@@ -253,11 +255,9 @@ static int par_recall(bk_par_watch *w)
       w->serial = par_seen.serial;
     }
   }
-#else
-  (void) w;
-#endif
   return seen;
 }
+#endif
 
 void bk_par_watch_init(bk_par_watch *w, int nthreads)
 {
