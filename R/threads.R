@@ -54,9 +54,9 @@
 #' there (and from the timing of the threads' start) without timing it
 #' again. So an explicit `threads` on a busy machine costs about what one
 #' thread does: with one busy process per core on 2 cores (the C core
-#' without R, `tools/harness.sh`), two threads ranked ALL by BAHSIC at 0.87
-#' to 1.01 times the speed of one thread and golub at 1.01 to 1.22 times,
-#' where they ran at 0.53 to 0.98 and 0.17 to 0.20 times before.
+#' without R, `tools/harness.sh`), two threads ranked ALL by BAHSIC at 0.91
+#' and 0.95 times the speed of one thread, and golub no slower, where they
+#' ran at 0.46 to 0.82 and 0.24 to 0.37 times before.
 #' `inst/bench/bench-oversubscription.R` times the default against one thread
 #' and every core, idle and with one busy process per core: under that load
 #' the default chose one thread for every function, so it runs as
