@@ -560,7 +560,9 @@ static int pairs_screen(void *ctx, double sigma, const int *pick, ptrdiff_t n,
 {
   pairs_state *st = ctx;
   const bk_series *se = st->series;
-  if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0))
+  /* (fewer than two samples: no pairs, and no thread scratch to prepare) */
+  if (!se || st->kern.type != BK_GAUSSIAN || st->nblk != 1 || !(sigma >= 0.0) ||
+      st->m < 2)
     return 0;
   const ptrdiff_t m = st->m, P = m * (m - 1) / 2;
   const double *fstats = se->work + P + 2 * m;
