@@ -99,7 +99,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
     all_perm <- perm_enumerate(prep, m)
     n_perm <- ncol(all_perm)
   }
-  if (is.null(batch)) batch <- maxt_batch(n_perm, p, threads, run)
+  if (is.null(batch)) batch <- maxt_batch(n_perm, p, threads, run, maxt_fused(prep), m)
   if (!is.null(run)) batch <- max(1L, min(batch, ceiling(n_perm / 20)))
   draw <- function(from, to) {
     if (exact) return(all_perm[, from:to, drop = FALSE])
@@ -150,7 +150,7 @@ maxt_run <- function(x, y, method, var_equal, n_perm, threads, batch = NULL, run
 # computed (C_maxt_fused: no p x batch matrix of statistics); one that R
 # finishes (post) goes through the matrix.
 maxt_count <- function(perm, prep, opts) {
-  if (is.null(prep$post) && is.null(score_row(prep$method)$maxt$post)) {
+  if (maxt_fused(prep)) {
     return(.Call(C_maxt_fused, prep$xt, perm, c(prep$opts, opts)))
   }
   .Call(C_maxt_count, perm_stats(prep, perm, opts$threads), opts)
@@ -271,14 +271,24 @@ all_permutations <- function(m) {
 }
 
 # The default batch of maxt_run(): about 16 MB of statistics (2^21 / p
-# labellings), and in the threads' own process (no back end) a multiple of
-# the threads, since each thread counts an equal run of a batch's
-# labellings: of 166 labellings of 12,625 genes on 16 threads, six threads
-# count an 11th while ten wait; of 160, none (the batches change no count).
-maxt_batch <- function(n_perm, p, threads, run = NULL) {
-  batch <- max(1L, min(n_perm, 2^21 %/% max(p, 1L)))
+# labellings) where R finishes them; where C counts them as it computes them
+# (fused) no statistics are kept, and the batch is 2^23 / max(p, m)
+# labellings (the labellings' matrix at most 32 MB; 664 of ALL's 12,625
+# genes, some 0.25 s of one core between checks for an interrupt), so that
+# each of 16 threads takes several groups of labellings (src/maxt.c). In
+# the threads' own process (no back end) a multiple of the threads: of 166
+# labellings on 16 threads, six threads count an 11th while ten wait; of
+# 160, none (the batches change no count).
+maxt_batch <- function(n_perm, p, threads, run = NULL, fused = FALSE, m = 0L) {
+  room <- if (fused) 2^23 %/% max(p, m, 1L) else 2^21 %/% max(p, 1L)
+  batch <- max(1L, min(n_perm, room))
   if (is.null(run) && batch > threads) batch <- batch %/% threads * threads
   as.integer(batch)
+}
+
+# 1 where C counts the statistics of prep as it computes them (maxt_count())
+maxt_fused <- function(prep) {
+  is.null(prep$post) && is.null(score_row(prep$method)$maxt$post)
 }
 
 # The batch of maxt_run() under a bar (inference_p_values()): at most the

@@ -308,9 +308,18 @@ void bk_maxt_fused(const bk_maxt_spec *s, int *raw, int *adj, double *work, int 
   const perm_job jb = perm_setup(s->stat, s->xt, p, s->m, s->cls, s->y, s->perm, tot, totq);
   const ptrdiff_t tile = perm_tile(s->m);
   const int nw = nthreads > 1 ? nthreads : 1;
+  /* the labellings in groups of g, at least four groups per thread: a
+   * thread takes the next group when it is done with its last, so that a
+   * thread whose core another process holds takes fewer (a busy machine,
+   * a late vCPU), and the threads finish together */
+  ptrdiff_t g = B / (4 * (ptrdiff_t) nw);
+  g = g < 1 ? 1 : g > BK_MAXT_CHUNK ? BK_MAXT_CHUNK : g;
+  const ptrdiff_t ngroups = (B + g - 1) / g;
   /* as bk_perm_stats(), but each thread keeps the statistics of at most
-   * BK_MAXT_CHUNK of its labellings (its own buffer, in the cache) and
-   * counts them at once: the p x B statistics are never written to memory */
+   * BK_MAXT_CHUNK labellings (its own buffer, in the cache) and counts them
+   * at once: the p x B statistics are never written to memory. A
+   * labelling's statistics and counts are the same whichever thread makes
+   * them (integer counts, summed in any order) */
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1 && B > 1)
   {
 #ifdef _OPENMP
@@ -323,9 +332,9 @@ void bk_maxt_fused(const bk_maxt_spec *s, int *raw, int *adj, double *work, int 
     double *sb = work + 2 * p * (nw + 1) + p * BK_MAXT_CHUNK * tid;
     int *r = iwork + per * tid, *a = r + p;
     for (ptrdiff_t j = 0; j < per; j++) r[j] = 0;
-    const ptrdiff_t b0 = B * tid / nt, b1 = B * (tid + 1) / nt;
-    for (ptrdiff_t c0 = b0; c0 < b1; c0 += BK_MAXT_CHUNK) {
-      const ptrdiff_t c1 = c0 + BK_MAXT_CHUNK < b1 ? c0 + BK_MAXT_CHUNK : b1;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (ptrdiff_t gi = 0; gi < ngroups; gi++) {
+      const ptrdiff_t c0 = g * gi, c1 = c0 + g < B ? c0 + g : B;
       for (ptrdiff_t f0 = 0; f0 < p; f0 += tile) {
         const ptrdiff_t f1 = f0 + tile < p ? f0 + tile : p;
         for (ptrdiff_t b = c0; b < c1; b++)

@@ -271,12 +271,14 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads)
    * waking late) decides for this run only */
   int cheap = 1, slow = 0;
   for (int i = 0; i < 4 && slow < 2; i++) {
+    /* each thread counts itself: a region with nothing in it is removed
+     * by the compiler (gcc), and a probe of nothing finds every start
+     * cheap. Fewer threads than asked (a thread limit) is not cheap */
+    int came = 0;
     const double t0 = omp_get_wtime();
-#pragma omp parallel num_threads(nthreads)
-    {
-      (void) 0;
-    }
-    if (i > 0 && omp_get_wtime() - t0 > BK_REGION_CHEAP) {
+#pragma omp parallel num_threads(nthreads) reduction(+ : came)
+    came++;
+    if (i > 0 && (omp_get_wtime() - t0 > BK_REGION_CHEAP || came < nthreads)) {
       cheap = 0;
       slow++;
     }

@@ -140,6 +140,27 @@ test_that("the default batch is a multiple of the threads, at most 2^21 / p labe
   expect_identical(maxt_batch(10L, 10L, 16L), 10L)
   # a back end's workers share the batches, not the threads
   expect_identical(maxt_batch(1000L, 12625L, 16L, run = identity), 166L)
+  # counted as computed (no statistics kept): 2^23 / max(p, m)
+  expect_identical(maxt_batch(1000L, 12625L, 1L, fused = TRUE, m = 79L), 664L)
+  expect_identical(maxt_batch(1000L, 12625L, 16L, fused = TRUE, m = 79L), 656L)
+  expect_identical(maxt_batch(10^6, 100L, 1L, fused = TRUE, m = 5000L), 1677L)
+})
+
+test_that("maxT's counts do not depend on the batch or the threads' groups of labellings", {
+  set.seed(11)
+  x <- matrix(rnorm(30 * 200), 30)
+  x[1:15, 1:5] <- x[1:15, 1:5] + 1.5
+  y <- factor(rep(c("a", "b"), each = 15))
+  run <- function(batch, threads) {
+    set.seed(5)
+    maxt_run(x, y, "t", FALSE, 300L, threads, batch = batch)
+  }
+  ref <- run(1L, 1L)
+  expect_true(any(ref$adj_p_value < 0.05))
+  for (b in c(7L, 64L, 300L)) {
+    expect_identical(run(b, 2L), ref, label = paste("batch", b))
+    expect_identical(run(b, 3L), ref, label = paste("batch", b, "3 threads"))
+  }
 })
 
 test_that("a feature's statistics do not depend on the others, for 1 and 2 threads", {
