@@ -493,31 +493,49 @@ static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
  * operations in the same order as on the whole columns; threads change no
  * bit (columns, then rows, each a parallel loop of independent items). */
 
-/* sym_col() with a factor label Y (m x nc): the first runs of s1 and sv,
- * and row b of K~ Y over a < b, in the order of a as label_side() adds it
- * (one running sum each; two classes at a time, two chains) */
+/* sym_col() with a factor label Y (m x nc): the first runs of s1 and sv
+ * (in run_sum()'s and run_dot()'s two lanes) and row b of K~ Y over a < b,
+ * one running sum per class in the order of a, as label_side() adds it;
+ * in one loop with the first class, the others two at a time (the running
+ * sums' latency, not the loads, is what they cost) */
 static void sym_col_factor(const panel_ctx *c, const double *col, ptrdiff_t b)
 {
   const ptrdiff_t m = c->src->m, nc = c->lab.c;
-  const double *Y = c->lab.Y;
-  c->s1.F[b] = run_sum(0.0, col, 0, b);
-  c->sv.F[b] = run_dot(0.0, col, c->w, 0, b);
-  ptrdiff_t k = 0;
+  const double *Y = c->lab.Y, *w = c->w, *y0 = Y;
+  double k0 = 0.0, k1 = 0.0, v0 = 0.0, v1 = 0.0, r0 = 0.0;
+  ptrdiff_t a = 0;
+  for (; a + 1 < b; a += 2) {
+    k0 += col[a];
+    k1 += col[a + 1];
+    v0 += col[a] * w[a];
+    v1 += col[a + 1] * w[a + 1];
+    r0 += col[a] * y0[a];
+    r0 += col[a + 1] * y0[a + 1];
+  }
+  if (a < b) {
+    k0 += col[a];
+    v0 += col[a] * w[a];
+    r0 += col[a] * y0[a];
+  }
+  c->s1.F[b] = (0.0 + k0) + k1;
+  c->sv.F[b] = (0.0 + v0) + v1;
+  c->KY[b] = r0;
+  ptrdiff_t k = 1;
   for (; k + 1 < nc; k += 2) {
-    const double *y0 = Y + m * k, *y1 = y0 + m;
-    double r0 = 0.0, r1 = 0.0;
-    for (ptrdiff_t a = 0; a < b; a++) {
-      r0 += col[a] * y0[a];
-      r1 += col[a] * y1[a];
+    const double *u0 = Y + m * k, *u1 = u0 + m;
+    double q0 = 0.0, q1 = 0.0;
+    for (a = 0; a < b; a++) {
+      q0 += col[a] * u0[a];
+      q1 += col[a] * u1[a];
     }
-    c->KY[b + m * k] = r0;
-    c->KY[b + m * (k + 1)] = r1;
+    c->KY[b + m * k] = q0;
+    c->KY[b + m * (k + 1)] = q1;
   }
   if (k < nc) {
-    const double *y0 = Y + m * k;
-    double r0 = 0.0;
-    for (ptrdiff_t a = 0; a < b; a++) r0 += col[a] * y0[a];
-    c->KY[b + m * k] = r0;
+    const double *u0 = Y + m * k;
+    double q0 = 0.0;
+    for (a = 0; a < b; a++) q0 += col[a] * u0[a];
+    c->KY[b + m * k] = q0;
   }
 }
 
