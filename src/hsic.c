@@ -504,6 +504,12 @@ static void sym_col_factor(const panel_ctx *c, const double *col, ptrdiff_t b)
   const double *Y = c->lab.Y, *w = c->w, *y0 = Y;
   double k0 = 0.0, k1 = 0.0, v0 = 0.0, v1 = 0.0, r0 = 0.0;
   ptrdiff_t a = 0;
+  if (nc < 1) {
+    /* no classes (Y has no column to read) */
+    c->s1.F[b] = run_sum(0.0, col, 0, b);
+    c->sv.F[b] = run_dot(0.0, col, w, 0, b);
+    return;
+  }
   for (; a + 1 < b; a += 2) {
     k0 += col[a];
     k1 += col[a + 1];
