@@ -224,11 +224,12 @@ format_sigma <- function(kernel) {
 # columns in order, so a panel of some 16 MiB of them, made and used while
 # in cache, gives every number to the last bit, with no m x m buffer and no
 # pass over memory K's size. With a label of full columns (a one-column
-# outcome, a full L) a panel is made above its last column only, each
-# element once, and a column's terms below its diagonal are taken from the
-# later panels' rows in the same order (symmetric panels, src/hsic.c); with
-# a low-rank label (classes) and in the gamma test a panel is both triangles,
-# each element twice: cheaper than the faults. The gamma test
+# outcome, a full L) and a low-rank one (classes) a panel is made above its
+# last column only, each element once, and a column's terms below its
+# diagonal are taken from the later panels' rows in the same order
+# (symmetric panels, src/hsic.c); in the gamma test a panel is both
+# triangles, each element twice (its sum runs over K's elements in order):
+# cheaper than the faults. The gamma test
 # needs K's row means before its main sum, so it makes the panels twice. The
 # label side is low rank (Y, m x c) for classes and the linear kernel; a full
 # label L stays. The permutation test keeps K, which it rereads many times.

@@ -376,12 +376,12 @@ typedef struct {
   ptrdiff_t b0, b1;
   double *P, *PL;
   bk_label lab;
-  const double *l1;
   double *kd, *k1, *Kl, *t, *klrow, *KY;
   void (*item)(void *, ptrdiff_t); /* a column's own sums (panel_make()) */
   /* the symmetric panels (sym_pass()): sym = 1 makes rows 0..b1-1 only;
    * the sums over a != b of a column's values (s1), times w[a] (sv), times
-   * the label's (st, with the row sums klrow) */
+   * the label's (st, with the row sums klrow); with a factor label (lab.Y)
+   * also K~ Y (KY) */
   int sym;
   const double *w;
   sym_sum s1, sv, st;
@@ -412,41 +412,6 @@ static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
 {
   const ptrdiff_t m = c->src->m;
   return c->PL ? c->PL + m * (b - c->b0) : c->lab.L + m * b;
-}
-
-/* column b's own sums, each as bk_hsic_stats() forms it from K's column b
- * (a factor label): kd, k1 (bk_kside()) and K~ L~ 1 */
-static void panel_col(void *ctx, ptrdiff_t i)
-{
-  const panel_ctx *c = ctx;
-  const ptrdiff_t m = c->src->m, b = c->b0 + i;
-  const double *col = c->P + m * i;
-  c->kd[b] = col[b];
-  c->k1[b] = sum_off(col, m, b);
-  c->Kl[b] = dot_off(col, c->l1, m, b);
-}
-
-/* rows a0..a1-1 of the sums over b of K~ Y (a factor label), added in the
- * order of b as label_side() adds them */
-static void panel_rows(void *ctx, ptrdiff_t i)
-{
-  const panel_ctx *c = ctx;
-  const ptrdiff_t m = c->src->m, a0 = i * PANEL_ROWS,
-                  a1 = a0 + PANEL_ROWS < m ? a0 + PANEL_ROWS : m;
-  for (ptrdiff_t b = c->b0; b < c->b1; b++) {
-    const double *col = c->P + m * (b - c->b0);
-    /* a != b: [a0, lo) and [hi, a1) */
-    const ptrdiff_t lo = b < a1 ? (b > a0 ? b : a0) : a1,
-                    hi = b + 1 > a0 ? (b + 1 < a1 ? b + 1 : a1) : a0;
-    for (ptrdiff_t k = 0; k < c->lab.c; k++) {
-      const double yb = c->lab.Y[b + m * k];
-      double *KYk = c->KY + m * k;
-      BK_SIMD
-      for (ptrdiff_t a = a0; a < lo; a++) KYk[a] += col[a] * yb;
-      BK_SIMD
-      for (ptrdiff_t a = hi; a < a1; a++) KYk[a] += col[a] * yb;
-    }
-  }
 }
 
 /* The columns of a panel: on one thread a quarter of bk_hsic_panel()'s
@@ -492,21 +457,6 @@ static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
   return (double) nb * cost;
 }
 
-/* The statistics' sums over one panel of columns: the panel, its columns'
- * sums and its rows', each one paced loop over independent items (threads
- * change no bit); returns the panel's operations */
-static double panel_sums(panel_ctx *c, int nthreads)
-{
-  const ptrdiff_t m = c->src->m, nb = c->b1 - c->b0;
-  const double per_row = (double) nb * (c->lab.Y ? (double) c->lab.c : 1.0);
-  const bk_paced_loop rows = {.item = panel_rows, .ctx = c,
-                              .ops = PANEL_ROWS * per_row,
-                              .par_min = BK_PAR_MIN_PAIRS};
-  double ops = panel_make(c, panel_col, nthreads);
-  bk_paced_for(&rows, (m + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
-  return ops + (double) m * per_row;
-}
-
 /* the label's diagonal ld and off-diagonal row sums l1, as label_side()
  * forms them (perm = NULL), of a label given whole (L or Y) */
 static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
@@ -529,7 +479,7 @@ static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
   for (ptrdiff_t a = 0; a < m; a++) l1[a] -= ld[a];
 }
 
-/* ---- Symmetric panels, for a label of full columns (L, or L as data) ----
+/* ---- Symmetric panels ------------------------------------------------
  * K and L are symmetric, and a column's values below its diagonal are the
  * later columns' above it: the panel of columns c0..c1-1 is made above row
  * c1 only (bk_gram_panel_rows()), half of the kernel values. A column b's
@@ -537,19 +487,77 @@ static void label_sums(const bk_label lab, ptrdiff_t m, double *ld, double *l1)
  * lies in b's own panel; the terms of the second (a > b) are the later
  * columns' values in row b, each added to its lane (run_sum()) as its
  * panel comes, so in the order of a. A row's sum in the order of b (the
- * row sums of K~ o L~, label_side()) takes its terms b < a from column a
- * above the diagonal, in order, then those of the later columns. The same
+ * row sums of K~ o L~, label_side(); with a factor label the rows of K~ Y)
+ * takes its terms b < a from column a above the diagonal, in order, then
+ * those of the later columns. The same
  * operations in the same order as on the whole columns; threads change no
  * bit (columns, then rows, each a parallel loop of independent items). */
 
+/* sym_col() with a factor label Y (m x nc): the first runs of s1 and sv
+ * (in run_sum()'s and run_dot()'s two lanes) and row b of K~ Y over a < b,
+ * one running sum per class in the order of a, as label_side() adds it;
+ * in one loop with the first class, the others two at a time (the running
+ * sums' latency, not the loads, is what they cost) */
+static void sym_col_factor(const panel_ctx *c, const double *col, ptrdiff_t b)
+{
+  const ptrdiff_t m = c->src->m, nc = c->lab.c;
+  const double *Y = c->lab.Y, *w = c->w, *y0 = Y;
+  double k0 = 0.0, k1 = 0.0, v0 = 0.0, v1 = 0.0, r0 = 0.0;
+  ptrdiff_t a = 0;
+  if (nc < 1) {
+    /* no classes (Y has no column to read) */
+    c->s1.F[b] = run_sum(0.0, col, 0, b);
+    c->sv.F[b] = run_dot(0.0, col, w, 0, b);
+    return;
+  }
+  for (; a + 1 < b; a += 2) {
+    k0 += col[a];
+    k1 += col[a + 1];
+    v0 += col[a] * w[a];
+    v1 += col[a + 1] * w[a + 1];
+    r0 += col[a] * y0[a];
+    r0 += col[a + 1] * y0[a + 1];
+  }
+  if (a < b) {
+    k0 += col[a];
+    v0 += col[a] * w[a];
+    r0 += col[a] * y0[a];
+  }
+  c->s1.F[b] = (0.0 + k0) + k1;
+  c->sv.F[b] = (0.0 + v0) + v1;
+  c->KY[b] = r0;
+  ptrdiff_t k = 1;
+  for (; k + 1 < nc; k += 2) {
+    const double *u0 = Y + m * k, *u1 = u0 + m;
+    double q0 = 0.0, q1 = 0.0;
+    for (a = 0; a < b; a++) {
+      q0 += col[a] * u0[a];
+      q1 += col[a] * u1[a];
+    }
+    c->KY[b + m * k] = q0;
+    c->KY[b + m * (k + 1)] = q1;
+  }
+  if (k < nc) {
+    const double *u0 = Y + m * k;
+    double q0 = 0.0;
+    for (a = 0; a < b; a++) q0 += col[a] * u0[a];
+    c->KY[b + m * k] = q0;
+  }
+}
+
 /* column b's diagonal value (kd) and the first runs of its sums; with st
- * (then s1 and sv too) its row sum of K~ o L~ over a < b (klrow) */
+ * (then s1 and sv too) its row sum of K~ o L~ over a < b (klrow); with a
+ * factor label (then s1 and sv) sym_col_factor() */
 static void sym_col(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
   const ptrdiff_t m = c->src->m, b = c->b0 + i;
   const double *col = c->P + m * i;
   c->kd[b] = col[b];
+  if (c->lab.Y) {
+    sym_col_factor(c, col, b);
+    return;
+  }
   if (!c->st.F) {
     if (c->s1.F) c->s1.F[b] = run_sum(0.0, col, 0, b);
     if (c->sv.F) c->sv.F[b] = run_dot(0.0, col, c->w, 0, b);
@@ -586,7 +594,7 @@ static void sym_col(void *ctx, ptrdiff_t i)
 
 /* rows a0..a1-1 (above row b1): the values of the panel's columns b > a,
  * in the order of b, into row a's lanes of the second runs and its row
- * sum of K~ o L~ */
+ * sum of K~ o L~ (with a factor label: its rows of K~ Y) */
 static void sym_rows(void *ctx, ptrdiff_t i)
 {
   const panel_ctx *c = ctx;
@@ -595,6 +603,23 @@ static void sym_rows(void *ctx, ptrdiff_t i)
   for (ptrdiff_t b = c->b0 > a0 + 1 ? c->b0 : a0 + 1; b < c->b1; b++) {
     const double *col = c->P + m * (b - c->b0);
     const ptrdiff_t hi = b < a1 ? b : a1, p = m * (b % 2);
+    if (c->lab.Y) {
+      /* with s1 and sv, as panel-wide loops over the rows */
+      const double w = c->w[b];
+      double *A1 = c->s1.A + p, *Av = c->sv.A + p;
+      BK_SIMD
+      for (ptrdiff_t a = a0; a < hi; a++) {
+        A1[a] += col[a];
+        Av[a] += col[a] * w;
+      }
+      for (ptrdiff_t k = 0; k < c->lab.c; k++) {
+        const double yb = c->lab.Y[b + m * k];
+        double *KYk = c->KY + m * k;
+        BK_SIMD
+        for (ptrdiff_t a = a0; a < hi; a++) KYk[a] += col[a] * yb;
+      }
+      continue;
+    }
     if (c->st.A) {
       /* with s1 and sv (the statistics' pass), in one loop */
       const double *Lc = label_col(c, b), w = c->w[b];
@@ -645,7 +670,8 @@ static void whole_col(void *ctx, ptrdiff_t i)
 
 /* every panel of c's matrix (c->src; with c->ysrc, L's beside it) in turn,
  * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here;
- * st with the other two) */
+ * st with the other two), or with a factor label c->lab.Y, c->s1, c->sv and
+ * K~ Y (c->KY) */
 static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
@@ -654,7 +680,7 @@ static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
    * feature, its kernel values cheap) make whole columns, one parallel
    * region a panel instead of two: on a busy machine a region's end waits
    * for a thread that waits for its core. The same sums. */
-  c->sym = nthreads < 2 || c->st.F;
+  c->sym = nthreads < 2 || c->st.F || c->lab.Y;
   for (c->b0 = 0; !c->sym && c->b0 < m; c->b0 += B) {
     c->b1 = c->b0 + B < m ? c->b0 + B : m;
     double ops = panel_make(c, whole_col, nthreads);
@@ -665,7 +691,8 @@ static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
     if (sums[k]->F) memset(sums[k]->A, 0, (size_t) (2 * m) * sizeof(double));
   for (c->b0 = 0; c->b0 < m; c->b0 += B) {
     c->b1 = c->b0 + B < m ? c->b0 + B : m;
-    const double per_row = (double) (c->b1 - c->b0) * 3.0;
+    const double per_row =
+        (double) (c->b1 - c->b0) * (3.0 + (c->lab.Y ? (double) c->lab.c : 0.0));
     const bk_paced_loop rows = {.item = sym_rows, .ctx = c,
                                 .ops = PANEL_ROWS * per_row,
                                 .par_min = BK_PAR_MIN_PAIRS};
@@ -712,29 +739,27 @@ void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
                      bk_label lab, double *out, double *work, int nthreads,
                      int simd, bk_pacer *pace)
 {
-  /* Bw: the room for a panel's columns, B: the columns of a panel */
-  const ptrdiff_t m = src->m, Bw = bk_hsic_panel(m), B = panel_cols(m, nthreads);
+  /* Bw: the room for a panel's columns */
+  const ptrdiff_t m = src->m, Bw = bk_hsic_panel(m);
   double *kd = work, *k1 = work + m, *ld = work + 2 * m, *l1 = work + 3 * m,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
          *A = t + m, *P = A + 6 * m;
   panel_ctx c = {.src = src, .ysrc = ysrc, .simd = simd, .P = P,
-                 .PL = ysrc ? P + m * Bw : NULL, .lab = lab, .l1 = l1,
-                 .kd = kd, .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow,
-                 .KY = KY};
+                 .PL = ysrc ? P + m * Bw : NULL, .lab = lab, .kd = kd,
+                 .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow, .KY = KY};
   double T = 0.0;
   if (lab.Y == NULL) {
     T = sym_stats(&c, ld, l1, Lk, t, A, nthreads, pace);
   } else {
-    /* a factor label: the whole columns, and K~ Y by rows */
+    /* a factor label: kd, k1, K~ L~ 1 (Kl) and K~ Y (KY) in one pass of
+     * symmetric panels */
     label_sums(lab, m, ld, l1);
+    c.w = l1;
+    c.s1 = (sym_sum){k1, A};
+    c.sv = (sym_sum){Kl, A + 2 * m};
+    sym_pass(&c, nthreads, pace);
     memset(klrow, 0, (size_t) m * sizeof(double));
-    memset(KY, 0, (size_t) (m * lab.c) * sizeof(double));
-    for (c.b0 = 0; c.b0 < m; c.b0 += B) {
-      c.b1 = c.b0 + B < m ? c.b0 + B : m;
-      double ops = panel_sums(&c, nthreads);
-      bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
-    }
     /* T and the row sums of K~ o L~ from K~ Y, as label_side() */
     for (ptrdiff_t k = 0; k < lab.c; k++) {
       const double *Yk = lab.Y + m * k, *KYk = KY + m * k;

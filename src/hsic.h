@@ -47,11 +47,11 @@ static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
 }
 
 /* bk_hsic_stats() of the Gram matrix K of src, to the last bit, without
- * holding K: its columns are made a panel at a time (bk_gram_panel()) and
- * every sum bk_hsic_stats() takes over K's columns is taken over the
- * panel's, in the same order; with a label of full columns (L, or ysrc) a
- * panel above its last column only (bk_gram_panel_rows()), the rest of a
- * column's sums from the later panels' rows (symmetric panels, hsic.c).
+ * holding K: its columns are made a panel at a time, each above its last
+ * column only (bk_gram_panel_rows()), and every sum bk_hsic_stats() takes
+ * over K's columns (and rows, K~ Y for a factor label) is taken in the
+ * same order, the rest of a column's sums from the later panels' rows
+ * (symmetric panels, hsic.c): half of K's values.
  * The label: lab, or, with ysrc != NULL (lab then {NULL, NULL, 0}), the
  * Gram matrix L of ysrc, also made a panel at a time (three passes over
  * it). nthreads: for the panels' columns and rows

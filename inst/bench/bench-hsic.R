@@ -3,8 +3,8 @@
 # operating system at large m. Run after installing the package, once on an
 # otherwise idle machine (check `uptime`) and once on a loaded one (e.g. with
 # two busy processes per core beside it):
-#   Rscript inst/bench/bench-hsic.R [dhsic|memory] [m ...]
-# (both parts by default, each at its own m).
+#   Rscript inst/bench/bench-hsic.R [dhsic|memory|factor] [m ...]
+# (all three parts by default, each at its own m).
 #
 # Part "dhsic" (default m = 500, 1000, 2000, 4000, 8000; d = 50 features, a
 # numeric outcome): per m, the median CPU seconds (user + system; elapsed
@@ -31,15 +31,22 @@
 # the elapsed exponent is printed beside it, which a loaded machine blurs).
 # hsic() and the gamma test make K (and a full L) a panel of columns at a
 # time, never whole: ?hsic_test and R/hsic.R say why.
+#
+# Part "factor" (default m = 2000, 5000, 8000; d = 50, two classes, the
+# Gaussian kernels' defaults): per m, hsic() with the class labels on one
+# thread, user and system seconds (medians of `reps` runs): K made in
+# symmetric panels (half of its values), as for a numeric outcome. Run it
+# with two builds (R_LIBS) to compare them.
 suppressPackageStartupMessages({
   library(bahsic)
   library(dHSIC)
 })
 args <- commandArgs(trailingOnly = TRUE)
-part <- if (length(args) && args[1L] %in% c("dhsic", "memory")) args[1L] else "both"
-if (part != "both") args <- args[-1L]
+part <- if (length(args) && args[1L] %in% c("dhsic", "memory", "factor")) args[1L] else "all"
+if (part != "all") args <- args[-1L]
 ms <- if (length(args)) as.integer(args) else c(500L, 1000L, 2000L, 4000L, 8000L)
 ms_memory <- if (length(args)) as.integer(args) else c(1000L, 2000L, 4000L, 8000L, 16000L)
+ms_factor <- if (length(args)) as.integer(args) else c(2000L, 5000L, 8000L)
 d <- 50
 reps <- 5
 met <- function(ok) if (isTRUE(ok)) "met" else "NOT MET"
@@ -62,7 +69,7 @@ cat(sprintf("load average at start: %s\n", paste(
   tryCatch(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], error = function(e) "?"),
   collapse = " ")))
 ratios <- c()
-if (part != "memory") for (m in ms) {
+if (part %in% c("all", "dhsic")) for (m in ms) {
   set.seed(1)
   x <- matrix(rnorm(m * d), m, d)
   y <- matrix(x[, 1] * x[, 2] + rnorm(m), m, 1)
@@ -127,7 +134,7 @@ usage <- function(f, n) {
   }, numeric(4))
   stats::setNames(apply(r, 1L, stats::median), c("user", "system", "elapsed", "faults"))
 }
-if (part != "dhsic") {
+if (part %in% c("all", "memory")) {
   dm <- 20L
   cat(sprintf("\nmemory path: d = %d, one thread; load average at start: %s\n", dm, paste(
     tryCatch(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], error = function(e) "?"),
@@ -164,5 +171,20 @@ if (part != "dhsic") {
   }
   if (top < 16000L || min(ms_memory) > 1000L) {
     cat("(the targets are judged from m = 1000 to 16,000: run with those m to judge them)\n")
+  }
+}
+
+# ---- part "factor": hsic() with class labels ---------------------------------
+if (part %in% c("all", "factor")) {
+  cat(sprintf("\nfactor label: d = %d, two classes, one thread, medians of %d runs; load average at start: %s\n",
+              d, reps, paste(tryCatch(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3],
+                                      error = function(e) "?"), collapse = " ")))
+  for (m in ms_factor) {
+    set.seed(1)
+    x <- matrix(rnorm(m * d), m, d)
+    cls <- factor(x[, 1] * x[, 2] + rnorm(m) > 0)
+    u <- usage(function() hsic(x, cls, threads = 1L), reps)
+    cat(sprintf("  m = %5d  hsic(), two classes  user %7.3f s  system %6.3f s  user + system %7.3f s  elapsed %7.3f s\n",
+                m, u[["user"]], u[["system"]], u[["user"]] + u[["system"]], u[["elapsed"]]))
   }
 }

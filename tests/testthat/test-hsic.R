@@ -376,6 +376,44 @@ test_that("hsic() and the gamma test from panels of K give K's statistics to the
   }
 })
 
+test_that("hsic() with class labels from panels of K equals the matrix formulas, 2 and 3 classes", {
+  # m = 1037 > 1000 with a given width: K made a panel at a time, each above
+  # its last column (259 columns a panel on one thread, the last of one
+  # column; a single panel wider than m on two); the label a factor Y with
+  # L = Y Y', written out here from eq. 17-18 of Song et al. (2012)
+  set.seed(44)
+  m <- 1037L
+  x <- matrix(rnorm(m * 3), m, 3)
+  K <- oracle_gauss(x, 0.4)
+  H <- diag(m) - 1 / m
+  y2 <- factor(x[, 1] + rnorm(m) > 0)
+  y3 <- factor(sample(c("a", "b", "c"), m, TRUE))
+  # binary, balanced: +-1 / the class size, the second level positive
+  v <- ifelse(y2 == levels(y2)[2], 1, -1) / as.vector(table(y2)[y2])
+  # multiclass, balanced: 1 / sqrt(class size) in the sample's class
+  Y3 <- outer(as.character(y3), levels(y3), "==") / rep(sqrt(as.vector(table(y3))), each = m)
+  cases <- list(list(y = y2, Y = matrix(v, m, 1L), ky = label_kernel_binary()),
+                list(y = y3, Y = Y3, ky = label_kernel_multiclass()))
+  Kt <- K
+  diag(Kt) <- 0
+  for (cs in cases) {
+    L <- tcrossprod(cs$Y)
+    Lt <- L
+    diag(Lt) <- 0
+    # eq. 4: tr(K H L H) / (m - 1)^2 with L = Y Y', as tr((HY)' K (HY))
+    HY <- H %*% cs$Y
+    hsic0 <- sum(HY * (K %*% HY)) / (m - 1)^2
+    # eq. 5 (oracle_hsic1() with its traces of products as sums)
+    hsic1 <- (sum(Kt * Lt) + sum(Kt) * sum(Lt) / ((m - 1) * (m - 2)) -
+                2 / (m - 2) * sum(rowSums(Kt) * rowSums(Lt))) / (m * (m - 3))
+    for (threads in 1:2) {
+      h <- hsic(x, cs$y, kernel = kernel_gaussian(0.4), kernel_y = cs$ky, threads = threads)
+      expect_equal(h$hsic0, hsic0, tolerance = 1e-10)
+      expect_equal(h$hsic1, hsic1, tolerance = 1e-10)
+    }
+  }
+})
+
 test_that("the median heuristic on 1000 samples is the same on 1 and 2 threads", {
   set.seed(42)
   x <- matrix(rnorm(300 * 6), 300, 6)
