@@ -275,12 +275,18 @@ all_permutations <- function(m) {
 # (fused) no statistics are kept, and the batch is 2^23 / max(p, m)
 # labellings (the labellings' matrix at most 32 MB; 664 of ALL's 12,625
 # genes, some 0.25 s of one core between checks for an interrupt), so that
-# each of 16 threads takes several groups of labellings (src/maxt.c). In
+# each of 16 threads takes several groups of labellings (src/maxt.c), and
+# at most 2^30 / (p m) (about 2^30 operations, as long between checks for
+# larger problems). In
 # the threads' own process (no back end) a multiple of the threads: of 166
 # labellings on 16 threads, six threads count an 11th while ten wait; of
 # 160, none (the batches change no count).
 maxt_batch <- function(n_perm, p, threads, run = NULL, fused = FALSE, m = 0L) {
-  room <- if (fused) 2^23 %/% max(p, m, 1L) else 2^21 %/% max(p, 1L)
+  room <- if (fused) {
+    min(2^23 %/% max(p, m, 1L), 2^30 %/% max(as.double(p) * m, 1))
+  } else {
+    2^21 %/% max(p, 1L)
+  }
   batch <- max(1L, min(n_perm, room))
   if (is.null(run) && batch > threads) batch <- batch %/% threads * threads
   as.integer(batch)

@@ -408,8 +408,8 @@ static void maxt_batch(const maxt_job *j, const int *perm, ptrdiff_t nb, const i
 }
 
 /* in batches of R's size (maxt_batch(): 2^21 / p labellings, 16 MB of
- * statistics, or where they are counted as computed 2^23 / max(p, m), less
- * the rest of its division by the threads) */
+ * statistics, or where they are counted as computed 2^23 / max(p, m) and
+ * at most 2^30 / (p m), less the rest of its division by the threads) */
 static double job_maxt(void *ctx, int nt)
 {
   maxt_job *j = ctx;
@@ -420,6 +420,7 @@ static double job_maxt(void *ctx, int nt)
   fused = 0;
 #endif
   ptrdiff_t batch = fused ? ((ptrdiff_t) 1 << 23) / (p > m ? p : m) : ((ptrdiff_t) 1 << 21) / p;
+  if (fused && batch > ((ptrdiff_t) 1 << 30) / (p * m)) batch = ((ptrdiff_t) 1 << 30) / (p * m);
   batch = batch < 1 ? 1 : batch > B ? B : batch;
   if (batch > nt) batch -= batch % nt;
   int *o0 = xmalloc(sizeof(int) * (size_t) q);
