@@ -212,8 +212,9 @@ double bk_par_now(void)
  * section bk_par_seen */
 static struct {
   double when; /* omp_get_wtime() of the verdict; < 0: none yet */
+  double hold; /* seconds the verdict holds */
   int nthreads, cheap, serial;
-} par_seen = {-1.0, 0, 0, 0};
+} par_seen = {-1.0, BK_PAR_SEEN, 0, 0, 0};
 #endif
 
 /* (within BK_PAR_SEEN of the last verdict with as many threads, the two
@@ -227,8 +228,14 @@ static void par_remember(const bk_par_watch *w)
   const int cheap = w->gate < BK_PAR_MIN_PAIRS;
 #pragma omp critical(bk_par_seen)
   {
-    const int join = par_seen.when >= 0.0 && par_seen.nthreads == w->nthreads &&
-                     now - par_seen.when < BK_PAR_SEEN;
+    const int same = par_seen.when >= 0.0 && par_seen.nthreads == w->nthreads,
+              join = same && now - par_seen.when < par_seen.hold;
+    /* a new verdict: busy again after a busy one holds twice as long */
+    if (!join) {
+      const int busy = w->serial || !cheap, was = !par_seen.cheap || par_seen.serial;
+      par_seen.hold = same && busy && was ? fmin(2.0 * par_seen.hold, BK_PAR_SEEN_MAX)
+                                          : BK_PAR_SEEN;
+    }
     par_seen.when = now;
     par_seen.nthreads = w->nthreads;
     par_seen.cheap = join ? par_seen.cheap && cheap : cheap;
@@ -249,7 +256,7 @@ static int par_recall(bk_par_watch *w)
 #pragma omp critical(bk_par_seen)
   {
     if (par_seen.when >= 0.0 && par_seen.nthreads == w->nthreads &&
-        now - par_seen.when < BK_PAR_SEEN) {
+        now - par_seen.when < par_seen.hold) {
       seen = 1;
       if (par_seen.cheap) w->gate = w->base = BK_PAR_MIN_SCHED;
       w->serial = par_seen.serial;
@@ -267,9 +274,10 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads)
   if (nthreads < 2 || par_recall(w)) return;
   /* the first region may start or wake the threads; each of the next three
    * must be cheap. Two that are not end the probe, and the next watches
-   * are told (the machine is busy); one alone (a virtual machine's vCPU
-   * waking late) decides for this run only */
-  int cheap = 1, slow = 0;
+   * are told (the machine is busy), with the run serial where both
+   * waited a millisecond for a core (BK_REGION_STALL); one alone (a
+   * virtual machine's vCPU waking late) decides for this run only */
+  int cheap = 1, slow = 0, stalls = 0;
   for (int i = 0; i < 4 && slow < 2; i++) {
     /* each thread counts itself: a region with nothing in it is removed
      * by the compiler (gcc), and a probe of nothing finds every start
@@ -278,12 +286,15 @@ void bk_par_watch_init(bk_par_watch *w, int nthreads)
     const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthreads) reduction(+ : came)
     came++;
-    if (i > 0 && (omp_get_wtime() - t0 > BK_REGION_CHEAP || came < nthreads)) {
+    const double dt = omp_get_wtime() - t0;
+    if (i > 0 && (dt > BK_REGION_CHEAP || came < nthreads)) {
       cheap = 0;
       slow++;
+      stalls += dt > BK_REGION_STALL;
     }
   }
   if (cheap) w->gate = w->base = BK_PAR_MIN_SCHED;
+  if (stalls == 2) w->serial = 1;
   if (cheap || slow == 2) par_remember(w);
 #else
   (void) nthreads;

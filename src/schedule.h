@@ -124,8 +124,18 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * the last one stands (bk_par_watch_init(): the probe's verdict, the gate
  * at the million, serial), without a probe: on a busy machine a probe costs
  * milliseconds a region, more than a golub-sized selection takes on one
- * thread, and the load is the machine's, not the selection's. */
+ * thread, and the load is the machine's, not the selection's. A busy
+ * verdict that a new probe confirms holds twice as long as the last, up to
+ * BK_PAR_SEEN_MAX seconds (a second again once the probe finds the starts
+ * cheap): a probe and the losses that relearn serial cost some 40 ms on a
+ * loaded 2-core machine. */
 #define BK_PAR_SEEN 1.0
+#define BK_PAR_SEEN_MAX 8.0
+/* A probe's region that takes this long (seconds) waited for a core that
+ * another process holds (a late vCPU wakes within some 100 microseconds):
+ * two such end the probe with the run serial, as three losing larger
+ * regions would, without their cost */
+#define BK_REGION_STALL 1e-3
 typedef struct {
   double gate;       /* the gate now (operations) */
   double base;       /* the gate the run started with */
