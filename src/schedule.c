@@ -217,10 +217,12 @@ static struct {
 } par_seen = {-1.0, BK_PAR_SEEN, 0, 0, 0};
 #endif
 
-/* (within BK_PAR_SEEN of the last verdict with as many threads, the two
- * are joined: the selection's two watches, the schedule's and the
+/* (within par_seen.hold seconds of the last verdict with as many threads,
+ * the two are joined: the selection's two watches, the schedule's and the
  * scorer's, each see part of the regions, and what either learned of a
- * busy machine holds until it is a second old) */
+ * busy machine holds as long as that verdict; a new verdict holds
+ * BK_PAR_SEEN seconds, or twice the last hold, up to BK_PAR_SEEN_MAX, when
+ * it and the last both found the machine busy) */
 static void par_remember(const bk_par_watch *w)
 {
 #ifdef _OPENMP
@@ -248,7 +250,7 @@ static void par_remember(const bk_par_watch *w)
 
 #ifdef _OPENMP
 /* 1 and the watch set as the last one left it when that was less than
- * BK_PAR_SEEN seconds ago, with as many threads */
+ * par_seen.hold seconds ago, with as many threads */
 static int par_recall(bk_par_watch *w)
 {
   int seen = 0;
