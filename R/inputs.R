@@ -262,7 +262,7 @@ NULL
 # around, with the outcome looked up in the sample data when it is given by
 # name.
 bioc_source <- function(x, y, assay) {
-  if (methods::is(x, "ExpressionSet")) {
+  if (is_s4(x, "ExpressionSet")) {
     if (!requireNamespace("Biobase", quietly = TRUE)) {
       stop("An ExpressionSet needs the Biobase package: install it from Bioconductor.",
            call. = FALSE)
@@ -270,7 +270,7 @@ bioc_source <- function(x, y, assay) {
     pdata <- Biobase::pData(x)
     fdata <- Biobase::fData(x)
     a <- Biobase::exprs(x)
-  } else if (methods::is(x, "SummarizedExperiment")) {
+  } else if (is_s4(x, "SummarizedExperiment")) {
     if (!requireNamespace("SummarizedExperiment", quietly = TRUE)) {
       stop("A SummarizedExperiment needs the SummarizedExperiment package.", call. = FALSE)
     }
@@ -344,8 +344,12 @@ annotate_features <- function(df, annotation) {
 # peak memory is one block; a genes x cells block is transposed on its own.
 # Everything that reads uses read_block(), the one reader.
 
+# methods::is() for the S4 classes of the containers: a plain matrix or data
+# frame is not one, and is() costs a class lookup each time.
+is_s4 <- function(x, class) isS4(x) && methods::is(x, class)
+
 is_block_matrix <- function(x) {
-  (methods::is(x, "Matrix") || methods::is(x, "DelayedArray")) && length(dim(x)) == 2L
+  (is_s4(x, "Matrix") || is_s4(x, "DelayedArray")) && length(dim(x)) == 2L
 }
 
 block_source <- function(a, transposed = FALSE, checked = FALSE) {
@@ -377,7 +381,7 @@ block_source <- function(a, transposed = FALSE, checked = FALSE) {
   read <- function(j, rows = NULL) {
     # every feature of a dense double matrix: the matrix itself, not a copy
     if (!transposed && is.null(rows) && is.double(a) && is.matrix(a) && !isS4(a) &&
-        length(j) == ncol(a) && identical(as.integer(j), seq_len(ncol(a)))) {
+        is_all_columns(j, ncol(a))) {
       return(a)
     }
     b <- if (transposed) {
@@ -398,7 +402,7 @@ block_source <- function(a, transposed = FALSE, checked = FALSE) {
 # features dgCMatrix), for the scorers that take one (the rank scores,
 # R/scores-rank.R); NULL for any other matrix.
 sparse_reader <- function(a, transposed) {
-  if (!methods::is(a, "dgCMatrix")) return(NULL)
+  if (!is_s4(a, "dgCMatrix")) return(NULL)
   function(j, rows = NULL) {
     if (transposed) {
       b <- if (is.null(rows)) a[j, , drop = FALSE] else a[j, rows, drop = FALSE]
@@ -409,10 +413,10 @@ sparse_reader <- function(a, transposed) {
 }
 
 block_type <- function(a) {
-  if (methods::is(a, "DelayedArray")) return(DelayedArray::type(a))
-  if (methods::is(a, "Matrix")) {
-    return(if (methods::is(a, "dMatrix")) "double" else if (methods::is(a, "lMatrix") ||
-                                                             methods::is(a, "nMatrix")) {
+  if (is_s4(a, "DelayedArray")) return(DelayedArray::type(a))
+  if (is_s4(a, "Matrix")) {
+    return(if (is_s4(a, "dMatrix")) "double" else if (is_s4(a, "lMatrix") ||
+                                                      is_s4(a, "nMatrix")) {
       "logical"
     } else {
       class(a)[1L]
@@ -428,10 +432,20 @@ block_type <- function(a) {
 # values as check_finite_x() checks a matrix.
 read_block <- function(src, j, check = TRUE, names = TRUE) {
   b <- src$read(j, src$rows)
-  dn <- list(src$samples, src$features[j])
-  if (names && !identical(dimnames(b), dn)) dimnames(b) <- dn
+  if (names) {
+    dn <- list(src$samples, src$features[j])
+    if (!identical(dimnames(b), dn)) dimnames(b) <- dn
+  }
   if (check && !src$checked) check_finite_x(b, src$features[j], src$samples)
   b
+}
+
+# Whether the indices j are 1..n, in order (the sortedness test is O(1) for
+# the sequences of feature_blocks(); a comparison with seq_len(n) would
+# expand both).
+is_all_columns <- function(j, n) {
+  length(j) == n && n > 0L && is.numeric(j) && !anyNA(j) && j[1L] == 1 && j[n] == n &&
+    !is.unsorted(j, strictly = TRUE) && (is.integer(j) || all(j == trunc(j)))
 }
 
 # Features 1..d in consecutive blocks of `size`.
@@ -506,8 +520,9 @@ source_rows <- function(src, keep) {
 # becomes V<j> and duplicates are made unique, each with a warning.
 feature_names <- function(cn, d, where = "column") {
   if (is.null(cn)) return(paste0("V", seq_len(d)))
+  if (!is.character(cn)) cn <- as.character(cn)
   # a feature without a name could not be reported in the results
-  unnamed <- which(is.na(cn) | cn == "")
+  unnamed <- if (.Call(C_first_unnamed, cn) > 0) which(is.na(cn) | cn == "")
   if (length(unnamed)) {
     warning(sprintf("'x' has features without a name (%s%s %s): named %s.",
                     where, if (length(unnamed) > 1L) "s" else "",
@@ -588,7 +603,7 @@ as_outcome <- function(y, x, m = nrow(x), d = ncol(x), container = NULL) {
   if (is_surv(y)) return(surv_outcome(y))
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (is.factor(y)) {
-    unused <- setdiff(levels(y), levels(droplevels(y)))
+    unused <- levels(y)[tabulate(y, nlevels(y)) == 0L]
     if (length(unused)) {
       warning(sprintf("'y' has unused factor levels (%s): dropped.",
                       paste(unused, collapse = ", ")), call. = FALSE)

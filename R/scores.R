@@ -461,8 +461,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
   }
   ranked <- rank_features(method, score, res, src, d$features)
   score <- ranked$score
-  out <- data.frame(feature = d$features, score = score, rank = ranked$rank,
-                    stringsAsFactors = FALSE)
+  out <- list2DF(list(feature = d$features, score = score, rank = ranked$rank))
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
@@ -846,7 +845,9 @@ maxt_methods_words <- function() {
 # correlation), the mean of each feature over all samples and the analytic
 # p-values (NULL for a method without).
 score_inference <- function(method, res, parts, score, m, mom) {
-  mean <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
+  mean <- if (length(parts) == 1L) unname(parts[[1L]]$average) else {
+    unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
+  }
   effect <- res$effect
   p <- res$p_value
   statistic <- if (is.null(res$statistic)) score else unname(res$statistic)
@@ -857,24 +858,32 @@ score_inference <- function(method, res, parts, score, m, mom) {
     p <- test$p_value
     effect <- test$effect
   } else if (!is.null(mom) && length(mom$n) == 2L) {
-    effect <- .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L)
+    effect <- .Call(C_mean_diff, mom$mean, mom$expo)
   }
   # the p-values of the blocks (the kernel methods' tests)
   if (is.null(p) && all(vapply(parts, function(q) !is.null(q$p_value), NA))) {
     p <- unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
   }
-  statistic[is.na(score)] <- NA_real_
+  if (anyNA(score)) statistic[is.na(score)] <- NA_real_
   list(statistic = statistic, effect = effect, mean = mean,
        p_value = if (!is.null(p)) unname(p), score = score)
 }
 
 # stats::cor.test() of correlations r of m samples: t = sqrt(m - 2) r /
-# sqrt(1 - r^2) on m - 2 df; the effect is r.
+# sqrt(1 - r^2) on m - 2 df; the effect is r. In one pass in C with R's own
+# pt(): the numbers of correlation_test_r(), its oracle.
 correlation_test <- function(r, m) {
+  df <- m - 2
+  if (df <= 0) return(correlation_test_r(r, m))
+  test <- .Call(C_cor_test, as.double(r), as.double(df))
+  list(statistic = test$statistic, p_value = test$p_value, effect = r)
+}
+
+correlation_test_r <- function(r, m) {
   df <- m - 2
   statistic <- sqrt(df) * r / sqrt(1 - r^2)
   list(statistic = statistic,
-       p_value = if (df > 0) two_sided_t(statistic, df) else rep(NA_real_, length(r)),
+       p_value = if (df > 0) two_sided_t_r(statistic, df) else rep(NA_real_, length(r)),
        effect = r)
 }
 

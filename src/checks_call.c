@@ -53,3 +53,17 @@ SEXP C_scale_columns(SEXP x)
   UNPROTECT(1);
   return out;
 }
+
+/* The 1-based position of the first NA or empty string of the character
+ * vector s, 0 for none: nzchar() and is.na() of R in one pass without their
+ * result vectors (a feature without a name could not be reported). */
+SEXP C_first_unnamed(SEXP s)
+{
+  if (TYPEOF(s) != STRSXP) Rf_error("'s' must be a character vector");
+  R_xlen_t n = XLENGTH(s);
+  for (R_xlen_t i = 0; i < n; i++) {
+    SEXP c = STRING_ELT(s, i);
+    if (c == NA_STRING || CHAR(c)[0] == '\0') return Rf_ScalarReal((double) (i + 1));
+  }
+  return Rf_ScalarReal(0.0);
+}

@@ -22,10 +22,14 @@ SEXP C_feature_cor(SEXP x, SEXP y);
 SEXP C_rank_desc(SEXP key, SEXP tie);
 SEXP C_p_adjust_bh(SEXP p);
 SEXP C_two_sided_t(SEXP t, SEXP df);
+SEXP C_cor_test(SEXP r, SEXP df);
+SEXP C_mean_diff(SEXP mean, SEXP expo);
+SEXP C_t_from_moments(SEXP mean, SEXP ss, SEXP n, SEXP m, SEXP pooled);
 SEXP C_cox_scores(SEXP x, SEXP setup);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
 SEXP C_scale_columns(SEXP x);
 SEXP C_first_nonfinite(SEXP x);
+SEXP C_first_unnamed(SEXP s);
 SEXP C_constant_columns(SEXP x);
 SEXP C_standardize_columns(SEXP x);
 SEXP C_select(SEXP x, SEXP opts);
@@ -87,10 +91,14 @@ static const R_CallMethodDef call_methods[] = {
   {"C_rank_desc", (DL_FUNC) &C_rank_desc, 2},
   {"C_p_adjust_bh", (DL_FUNC) &C_p_adjust_bh, 1},
   {"C_two_sided_t", (DL_FUNC) &C_two_sided_t, 2},
+  {"C_cor_test", (DL_FUNC) &C_cor_test, 2},
+  {"C_mean_diff", (DL_FUNC) &C_mean_diff, 2},
+  {"C_t_from_moments", (DL_FUNC) &C_t_from_moments, 5},
   {"C_cox_scores", (DL_FUNC) &C_cox_scores, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
   {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
+  {"C_first_unnamed", (DL_FUNC) &C_first_unnamed, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
   {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
   {"C_select", (DL_FUNC) &C_select, 2},

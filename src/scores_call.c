@@ -35,6 +35,26 @@ static int *classes0(SEXP x, SEXP cls, SEXP ncls, int *K)
   return c0;
 }
 
+/* mean[2, j] - mean[1, j] times 2^expo[j] for the class means of
+ * bk_class_moments() (2 x d, column j in units of 2^expo[j]): the
+ * difference of the class means in the data's units, as
+ * C_scale_pow2(mean[2, ] - mean[1, ], expo, 1) gives it */
+SEXP C_mean_diff(SEXP mean, SEXP expo)
+{
+  bk_need_double_matrix(mean, "mean");
+  R_xlen_t d = Rf_ncols(mean);
+  if (Rf_nrows(mean) != 2) Rf_error("'mean' must be a 2 x d matrix");
+  if (!Rf_isInteger(expo) || XLENGTH(expo) != d)
+    Rf_error("'expo' must be an integer vector with one value per column of 'mean'");
+  const double *mu = REAL(mean);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  double *o = REAL(out);
+  for (R_xlen_t j = 0; j < d; j++) o[j] = mu[2 * j + 1] - mu[2 * j];
+  bk_scale_pow2(o, 1, d, INTEGER(expo), 1);
+  UNPROTECT(1);
+  return out;
+}
+
 /* list(n, mean, ss, expo, constant, bad): bk_class_moments(), the moments of
  * column j in units of 2^expo[j] (NA: a column of zeros or with a non-finite
  * value), bad the position of the first non-finite value of x (0: none) */
@@ -217,6 +237,15 @@ SEXP C_p_adjust_bh(SEXP p)
 
 /* 2 * pt(-|t|, df) as R computes it (Rmath's pt), 0 where t is infinite and
  * NA where it is NA or NaN; df one value or one per t */
+/* 2 * pt(-|t|, df) as R computes it: NA for an NA or NaN t, 0 for an
+ * infinite one (whatever the df), R's arithmetic on an NA or NaN df */
+static double two_sided_p(double t, double df)
+{
+  if (ISNAN(t)) return NA_REAL;
+  if (!R_FINITE(t)) return 0.0;
+  return R_IsNA(df) ? NA_REAL : (ISNAN(df) ? R_NaN : 2 * pt(-fabs(t), df, 1, 0));
+}
+
 SEXP C_two_sided_t(SEXP t, SEXP df)
 {
   if (!Rf_isReal(t) || !Rf_isReal(df)) Rf_error("'t' and 'df' must be double vectors");
@@ -225,16 +254,84 @@ SEXP C_two_sided_t(SEXP t, SEXP df)
   const double *tv = REAL(t), *dv = REAL(df);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
   double *o = REAL(out);
-  for (R_xlen_t i = 0; i < n; i++) {
-    double ti = tv[i];
-    if (ISNAN(ti)) o[i] = NA_REAL;
-    else if (!R_FINITE(ti)) o[i] = 0.0;
-    else {
-      double di = dv[nd == 1 ? 0 : i];
-      /* R's arithmetic on an NA or NaN df */
-      o[i] = R_IsNA(di) ? NA_REAL : (ISNAN(di) ? R_NaN : 2 * pt(-fabs(ti), di, 1, 0));
-    }
-  }
+  for (R_xlen_t i = 0; i < n; i++)
+    o[i] = two_sided_p(tv[i], dv[nd == 1 ? 0 : i]);
   UNPROTECT(1);
+  return out;
+}
+
+/* list(statistic, p_value): stats::cor.test()'s t = sqrt(df) r / sqrt(1 -
+ * r^2) of correlations r on df = m - 2 > 0 degrees of freedom and its
+ * two-sided p-value, in one pass: the operations of correlation_test_r()
+ * (R/scores.R) in the same order. r^2 is rounded on its own (stored through
+ * a volatile), as R rounds it, before 1 - r^2: a compiler allowed to fuse
+ * a multiply and a subtract would otherwise change the last bits. */
+SEXP C_cor_test(SEXP r, SEXP df)
+{
+  if (!Rf_isReal(r)) Rf_error("'r' must be a double vector");
+  if (!Rf_isReal(df) || XLENGTH(df) != 1 || !(REAL(df)[0] > 0))
+    Rf_error("'df' must be one positive number");
+  R_xlen_t n = XLENGTH(r);
+  const double nu = REAL(df)[0], root = sqrt(nu), *rv = REAL(r);
+  SEXP t = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP p = PROTECT(Rf_allocVector(REALSXP, n));
+  double *tv = REAL(t), *pv = REAL(p);
+  for (R_xlen_t i = 0; i < n; i++) {
+    volatile double r2 = rv[i] * rv[i];
+    tv[i] = root * rv[i] / sqrt(1 - r2);
+    pv[i] = two_sided_p(tv[i], nu);
+  }
+  const char *names[] = {"statistic", "p_value", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){t, p});
+  UNPROTECT(2);
+  return out;
+}
+
+/* list(t, p_value): the t statistic of class 2 against class 1 of every
+ * feature from its class moments (mean and ss, 2 x d, each column in its
+ * own units: t does not see them) and its two-sided p-value, in one pass.
+ * Welch's t (Song et al. 2012, eq. 24) with the Welch-Satterthwaite df, or
+ * with `pooled` the pooled-variance t on m - 2 df: the operations of
+ * score_t_r() (R/scores-linear.R) in the same order, so the same numbers
+ * (no product is added to anything: no contraction into a fused
+ * multiply-add can change them). t is NA where the difference and its
+ * standard error are both 0, +-Inf where only the error is. */
+SEXP C_t_from_moments(SEXP mean, SEXP ss, SEXP n, SEXP m, SEXP pooled)
+{
+  bk_need_double_matrix(mean, "mean");
+  bk_need_double_matrix(ss, "ss");
+  R_xlen_t d = Rf_ncols(mean);
+  if (Rf_nrows(mean) != 2 || Rf_nrows(ss) != 2 || Rf_ncols(ss) != d)
+    Rf_error("'mean' and 'ss' must be 2 x d matrices");
+  if (!Rf_isInteger(n) || XLENGTH(n) != 2) Rf_error("'n' must be two class sizes");
+  if (!Rf_isReal(m) || XLENGTH(m) != 1) Rf_error("'m' must be one number");
+  const int eq = Rf_asLogical(pooled);
+  if (eq == NA_LOGICAL) Rf_error("'pooled' must be TRUE or FALSE");
+  const double n1 = INTEGER(n)[0], n2 = INTEGER(n)[1], mm = REAL(m)[0];
+  const double *mu = REAL(mean), *s = REAL(ss);
+  SEXP t = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP p = PROTECT(Rf_allocVector(REALSXP, d));
+  double *tv = REAL(t), *pv = REAL(p);
+  const double df_pooled = mm - 2;
+  for (R_xlen_t j = 0; j < d; j++) {
+    const double ss1 = s[2 * j], ss2 = s[2 * j + 1], num = mu[2 * j + 1] - mu[2 * j];
+    double se, df;
+    if (eq) {
+      const double s2 = (ss1 + ss2) / df_pooled;
+      se = sqrt(s2 * (1 / n1 + 1 / n2));
+      df = df_pooled;
+    } else {
+      const double v1 = ss1 / (n1 - 1) / n1, v2 = ss2 / (n2 - 1) / n2;
+      se = sqrt(v2 + v1);
+      /* the shares of v1 + v2, so that no square underflows */
+      const double w1 = v1 / (v1 + v2), w2 = 1 - w1;
+      df = 1 / (w1 * w1 / (n1 - 1) + w2 * w2 / (n2 - 1));
+    }
+    tv[j] = se == 0 && num == 0 ? NA_REAL : num / se;
+    pv[j] = two_sided_p(tv[j], df);
+  }
+  const char *names[] = {"t", "p_value", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){t, p});
+  UNPROTECT(2);
   return out;
 }

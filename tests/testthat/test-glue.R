@@ -24,7 +24,9 @@ valid_for <- list(
   C_l1_project = "1e300",                      # the projection of 1e300 onto a ball of 1e300
   C_rank_desc = c("NaN", "1e300", "an empty double"),    # NULL for NaN (R sorts), a rank, none
   C_p_adjust_bh = c("NaN", "1e300", "an empty double"),  # NaN kept, one p-value, none
-  C_two_sided_t = c("NaN", "1e300", "an empty double")   # NaN, a p-value, none
+  C_two_sided_t = c("NaN", "1e300", "an empty double"),  # NaN, a p-value, none
+  C_first_unnamed = c("a string", "a character matrix"),   # a position
+  C_cor_test = "1e300"                                     # r = 1e300 on 1e300 df: NaN
 )
 
 test_that("every registered routine refuses garbage with an R error", {

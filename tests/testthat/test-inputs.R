@@ -82,3 +82,10 @@ test_that("constant data give zero dependence, and the gamma test says it is und
   expect_warning(tst <- hsic_test(x, y), "constant")
   expect_true(is.na(tst$p.value))
 })
+
+test_that("C_first_unnamed finds the first NA or empty name, as is.na() and == \"\" do", {
+  oracle <- function(s) match(TRUE, is.na(s) | s == "", nomatch = 0L)
+  cases <- list(character(0), "a", "", NA_character_, c("a", "b", ""), c("a", NA, ""),
+                c(enc2utf8("caf\u00e9"), "", "b"), c(" ", "x"), as.character(1:1000))
+  for (s in cases) expect_identical(.Call(C_first_unnamed, s), as.double(oracle(s)))
+})

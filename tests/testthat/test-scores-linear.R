@@ -435,6 +435,38 @@ test_that("two_sided_t (in C, with R's pt()) is 2 * pt(-|t|, df); 0 for +-Inf, N
   expect_identical(two_sided_t(numeric(0), 3), numeric(0))
 })
 
+test_that("score_t (t and p-values in C) gives the numbers of its R oracle score_t_r", {
+  set.seed(16)
+  for (m in c(4L, 5L, 9L, 40L, 201L)) {
+    x <- matrix(stats::rnorm(m * 60), m)
+    x[, 1] <- 3                                   # constant: NA
+    x[, 2] <- rep(c(1, 2), length.out = m)        # spread only between classes
+    x[, 3:8] <- x[, 3:8] * 10^rep(c(-200, -20, 0, 20, 200, 300), each = m)
+    y <- factor(rep(c("a", "b"), c(2L, m - 2L)))
+    if (m > 5L) y <- factor(sample(rep(c("a", "b"), c(m %/% 3L, m - m %/% 3L))))
+    x[, 2] <- as.double(y)                        # no spread within the classes: +-Inf
+    x[y == "a", 9] <- 1                           # no spread in class a only
+    mom <- class_moments(x, y)
+    for (eq in c(FALSE, TRUE)) {
+      got <- score_t(mom, eq, "t")
+      want <- score_t_r(mom, eq, "t")
+      expect_identical(got, want)
+      expect_true(is.na(got$score[1]) && is.na(got$p_value[1]))
+      expect_identical(abs(got$score[2]), Inf)
+      expect_identical(got$p_value[2], 0)
+    }
+  }
+  # the checks of the R side stay: Welch needs two samples per class
+  mom <- class_moments(matrix(stats::rnorm(20), 5), factor(c("a", "b", "b", "b", "b")))
+  expect_error(score_t(mom, FALSE, "t"), "at least 2 sample")
+  expect_silent(score_t(mom, TRUE, "t"))
+  # a broken oracle would be seen: the Welch df of a changed class size differs
+  mom <- class_moments(matrix(stats::rnorm(40), 10), factor(rep(c("a", "b"), c(3L, 7L))))
+  bad <- mom
+  bad$n <- bad$n + c(1L, 0L)
+  expect_false(identical(score_t(bad, FALSE, "t")$p_value, score_t_r(mom, FALSE, "t")$p_value))
+})
+
 test_that("C_feature_cor: columns scored four at a time give the numbers of one at a time", {
   set.seed(15)
   x <- matrix(stats::rnorm(23 * 11), 23)
@@ -450,4 +482,29 @@ test_that("C_feature_cor: columns scored four at a time give the numbers of one 
   x[4, 10] <- NA
   x[2, 11] <- Inf
   expect_identical(.Call(C_feature_cor, x, y)$bad, 23 * 9 + 4)
+})
+
+test_that("C_mean_diff is the difference of the class means in the data's units", {
+  set.seed(17)
+  x <- matrix(stats::rnorm(30 * 40), 30) * 10^rep(c(-300, -5, 0, 7, 300), each = 30 * 8)
+  x[, 40] <- 0                                  # a column of zeros: no exponent
+  y <- factor(rep(c("a", "b"), c(12L, 18L)))
+  mom <- class_moments(x, y)
+  want <- .Call(C_scale_pow2, mean_diff(mom), mom$expo, 1L)
+  expect_identical(.Call(C_mean_diff, mom$mean, mom$expo), want)
+  expect_equal(want, colMeans(x[y == "b", ]) - colMeans(x[y == "a", ]), tolerance = 1e-12)
+  expect_error(.Call(C_mean_diff, mom$ss[1, , drop = FALSE], mom$expo), "2 x d")
+})
+
+test_that("correlation_test (t and p-values in C) gives the numbers of its R oracle", {
+  set.seed(18)
+  r <- c(stats::runif(2000, -1, 1), -1, 1, 0, -0, NA, 1 - 1e-16, 1e-300, 0.9999999)
+  for (m in c(3, 4, 10, 128, 1e6)) {
+    expect_identical(correlation_test(r, m), correlation_test_r(r, m))
+  }
+  expect_identical(correlation_test(r, 2), correlation_test_r(r, 2))  # no df: NA p-values
+  got <- correlation_test(c(1, -1), 10)
+  expect_identical(got$statistic, c(Inf, -Inf))
+  expect_identical(got$p_value, c(0, 0))
+  expect_false(identical(correlation_test(r, 11)$p_value, correlation_test_r(r, 10)$p_value))
 })
