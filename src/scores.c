@@ -35,6 +35,14 @@
 #include <emmintrin.h>
 #endif
 
+/* The same for the correlation's loops (cor_four()), but not with FMA: gcc
+ * vectorises the scalar loops at -O3 and contracts them differently from
+ * -O2, so with FMA the scalar loop's numbers depend on the optimisation
+ * level, and only the scalar loop itself reproduces them. */
+#if defined(BK_MOMENTS_SSE2) && !defined(__FMA__)
+#define BK_COR_SSE2 1
+#endif
+
 /*
  * Class counts, means and within-class sums of squared deviations, in the
  * units 2^expo[j] of each column: the class mean of column j is
@@ -278,6 +286,70 @@ static double cor_of(double sxx, double sxy, double syy)
   return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r);
 }
 
+#ifdef BK_COR_SSE2
+/* The two loops of cor_four() with SSE2: columns c and c + 1 of the four
+ * (c0, c0 + m, ...) are the two lanes of a vector, row after row, so each
+ * column's sum gets its terms in the order of the scalar loop, each formed
+ * by the same operations.
+ * With yc NULL: out[c] = sum of c_c[i] * sc[c] - sub[c]; otherwise
+ * xx[c] = sum of d * d and out[c] = sum of d * yc[i], d = c_c[i] * sc[c] -
+ * sub[c]. The sums start from 0. */
+static void cor_four_sums(const double *c0, ptrdiff_t m, const double *sc, const double *sub,
+                          const double *yc, double *xx, double *out)
+{
+  const double *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+  const __m128d P = _mm_set_pd(sc[1], sc[0]), Q = _mm_set_pd(sc[3], sc[2]),
+                SP = _mm_set_pd(sub[1], sub[0]), SQ = _mm_set_pd(sub[3], sub[2]);
+  __m128d ap = _mm_setzero_pd(), aq = ap, xp = ap, xq = ap;
+  ptrdiff_t i = 0;
+  if (!yc) {
+    for (; i + 2 <= m; i += 2) {
+      __m128d u0 = _mm_loadu_pd(c0 + i), u1 = _mm_loadu_pd(c1 + i),
+              u2 = _mm_loadu_pd(c2 + i), u3 = _mm_loadu_pd(c3 + i);
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u0, u1), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u2, u3), Q), SQ));
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u0, u1), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u2, u3), Q), SQ));
+    }
+    if (i < m) {
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c0 + i), c1 + i), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c2 + i), c3 + i), Q), SQ));
+    }
+  } else {
+    for (; i + 2 <= m; i += 2) {
+      __m128d u0 = _mm_loadu_pd(c0 + i), u1 = _mm_loadu_pd(c1 + i),
+              u2 = _mm_loadu_pd(c2 + i), u3 = _mm_loadu_pd(c3 + i), y = _mm_loadu_pd(yc + i);
+      __m128d y0 = _mm_unpacklo_pd(y, y), y1 = _mm_unpackhi_pd(y, y);
+      __m128d dp = _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u0, u1), P), SP),
+              dq = _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u2, u3), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y0));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y0));
+      dp = _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u0, u1), P), SP);
+      dq = _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u2, u3), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y1));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y1));
+    }
+    if (i < m) {
+      __m128d y0 = _mm_set1_pd(yc[i]);
+      __m128d dp = _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c0 + i), c1 + i), P), SP),
+              dq = _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c2 + i), c3 + i), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y0));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y0));
+    }
+    _mm_storeu_pd(xx, xp);
+    _mm_storeu_pd(xx + 2, xq);
+  }
+  _mm_storeu_pd(out, ap);
+  _mm_storeu_pd(out + 2, aq);
+}
+#endif
+
 /* bk_col_cor() of the four columns j..j + 3 (m > 0, syy > 0) in lockstep:
  * each sum is a chain of dependent additions that leaves the processor
  * idle, so the columns' chains run side by side; each column's operations
@@ -297,12 +369,18 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
   /* shifted_mean() of each */
   double f0 = c0[0] * p0, f1 = c1[0] * p1, f2 = c2[0] * p2, f3 = c3[0] * p3;
   double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+#ifdef BK_COR_SSE2
+  double s[4], t[4];
+  cor_four_sums(c0, m, sc, (const double[]){f0, f1, f2, f3}, NULL, NULL, s);
+  a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+#else
   for (ptrdiff_t i = 0; i < m; i++) {
     a0 += c0[i] * p0 - f0;
     a1 += c1[i] * p1 - f1;
     a2 += c2[i] * p2 - f2;
     a3 += c3[i] * p3 - f3;
   }
+#endif
   const double b0 = f0 + a0 / (double) m, b1 = f1 + a1 / (double) m,
                b2 = f2 + a2 / (double) m, b3 = f3 + a3 / (double) m;
   bar[0] = b0;
@@ -311,6 +389,11 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
   bar[3] = b3;
   double xx0 = 0.0, xx1 = 0.0, xx2 = 0.0, xx3 = 0.0, xy0 = 0.0, xy1 = 0.0, xy2 = 0.0,
          xy3 = 0.0;
+#ifdef BK_COR_SSE2
+  cor_four_sums(c0, m, sc, bar, yc, s, t);
+  xx0 = s[0], xx1 = s[1], xx2 = s[2], xx3 = s[3];
+  xy0 = t[0], xy1 = t[1], xy2 = t[2], xy3 = t[3];
+#else
   for (ptrdiff_t i = 0; i < m; i++) {
     double d0 = c0[i] * p0 - b0, d1 = c1[i] * p1 - b1, d2 = c2[i] * p2 - b2,
            d3 = c3[i] * p3 - b3;
@@ -323,6 +406,7 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
     xx3 += d3 * d3;
     xy3 += d3 * yc[i];
   }
+#endif
   /* the mean in the data's units: sc is a power of two */
   if (mean)
     for (int c = 0; c < 4; c++) mean[j + c] = bar[c] / sc[c];
