@@ -22,6 +22,27 @@
 #include "inference.h"
 #include "checks.h"
 
+/* The moments' SSE2 loops (bk_class_moments()) give the numbers of their
+ * scalar loops wherever the compiler treats the two alike. gcc does: its
+ * SSE2 intrinsics are plain vector arithmetic, which it contracts into
+ * fused multiply-adds (a build with -march and FMA) exactly where it
+ * contracts the scalar expressions. clang, by default, contracts only
+ * within one expression, which an intrinsic call ends: with FMA it would
+ * fuse the scalar loop's products and not the vector loop's, so such a
+ * build keeps the scalar loop. */
+#if defined(__SSE2__) && !(defined(__clang__) && defined(__FMA__))
+#define BK_MOMENTS_SSE2 1
+#include <emmintrin.h>
+#endif
+
+/* The same for the correlation's loops (cor_four()), but not with FMA: gcc
+ * vectorises the scalar loops at -O3 and contracts them differently from
+ * -O2, so with FMA the scalar loop's numbers depend on the optimisation
+ * level, and only the scalar loop itself reproduces them. */
+#if defined(BK_MOMENTS_SSE2) && !defined(__FMA__)
+#define BK_COR_SSE2 1
+#endif
+
 /*
  * Class counts, means and within-class sums of squared deviations, in the
  * units 2^expo[j] of each column: the class mean of column j is
@@ -33,7 +54,9 @@
  * The samples are first listed class by class (a counting sort of cls into
  * work), so that each class of each column is summed from its own list with
  * four independent accumulators: no scatter by class, no add waiting for the
- * previous one.
+ * previous one. The value at position i of a class's list goes to
+ * accumulator i mod 4, except the last n mod 4 values, which go to
+ * accumulator 0 in order; the four are combined as (s0 + s1) + (s2 + s3).
  *
  * Pass 1 sums x - s, where the shift s is the first value of the class in
  * the column; pass 2 sums the squared deviations about the mean. The shift
@@ -48,13 +71,12 @@
  *
  * work: m + ncls + 1 ints.
  */
-ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
-                           const int *cls, int ncls, int *n, double *mean,
-                           double *ss, int *expo, int *constant, int *work)
-{
-  int *ord = work, *start = work + m;
-  ptrdiff_t first_bad = -1;
 
+/* the samples of class k at ord[start[k] .. start[k] + n[k] - 1], in
+ * increasing order (a stable counting sort) */
+static void class_lists(const int *cls, ptrdiff_t m, int ncls, int *n, int *ord,
+                        int *start)
+{
   for (int k = 0; k < ncls; k++)
     n[k] = 0;
   for (ptrdiff_t i = 0; i < m; i++)
@@ -62,52 +84,172 @@ ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
   start[0] = 0;
   for (int k = 0; k < ncls; k++)
     start[k + 1] = start[k] + n[k];
-  /* stable counting sort; start[] is shifted back afterwards */
+  /* start[] is shifted back afterwards */
   for (ptrdiff_t i = 0; i < m; i++)
     ord[start[cls[i]]++] = (int) i;
   for (int k = ncls; k > 0; k--)
     start[k] = start[k - 1];
   start[0] = 0;
+}
 
-  for (ptrdiff_t j = 0; j < d; j++) {
-    const double *xj = x + (ptrdiff_t) m * j;
-    ptrdiff_t bad = bk_scan_column(xj, m, constant + j, expo + j);
-    if (bad >= 0 && first_bad < 0) first_bad = m * j + bad;
-    const double sc = bk_pow2_scale(expo[j]);
+/* the scan of column j (bk_scan_column()): its power of two 2^-expo[j] */
+static double scan_moments_column(const double *x, ptrdiff_t m, ptrdiff_t j, int *expo,
+                                  int *constant, ptrdiff_t *first_bad)
+{
+  ptrdiff_t bad = bk_scan_column(x + m * j, m, constant + j, expo + j);
+  if (bad >= 0 && *first_bad < 0) *first_bad = m * j + bad;
+  return bk_pow2_scale(expo[j]);
+}
+
+#ifdef BK_MOMENTS_SSE2
+/* The values xa[r[i]], xa[r[i + 1]] as one vector; with `run` the list
+ * is r[i] = r[0] + i, a run of consecutive samples, read as such. */
+static inline __m128d pair_at(const double *xa, const int *r, ptrdiff_t i, int run)
+{
+  return run ? _mm_loadu_pd(xa + r[0] + i) : _mm_loadh_pd(_mm_load_sd(xa + r[i]), xa + r[i + 1]);
+}
+
+/* (s0 + lane 1 of a) + (lane 0 of b + lane 1 of b), as the scalar loop
+ * combines its four sums. _mm_add_sd() also fixes which operand comes
+ * first, which decides only which of two NaN propagates (in a class that
+ * holds NA and another non-finite value): the scalar loop leaves that to
+ * the compiler, and gcc -O2 puts either first on different paths, so there
+ * the result may be NaN where the scalar loop gives NA, or the reverse.
+ * Such data stop feature_scores() before the moments are used. */
+static inline double four_lanes(double s0, __m128d a, __m128d b)
+{
+  __m128d s01 = _mm_add_sd(_mm_set_sd(s0), _mm_unpackhi_pd(a, a)),
+          s23 = _mm_add_sd(b, _mm_unpackhi_pd(b, b));
+  return _mm_cvtsd_f64(_mm_add_sd(s01, s23));
+}
+
+/* The mean and ss of one class (list r, nk > 0) in two columns xa and xb
+ * (scales sa, sb) side by side: each column's sums are chains of dependent
+ * additions, so the two columns' chains run in parallel. Accumulators 0
+ * and 1 of a column are the two lanes of one vector, 2 and 3 those of
+ * another, and every lane gets the operations of the scalar loop of
+ * moments_scalar() (the build without SSE2), on the same values in the
+ * same order: x * sc, minus the shift or the mean, (squared,) added to the
+ * lane, each rounded as there; so the same numbers, bit for bit (fused
+ * multiply-adds: see BK_MOMENTS_SSE2). With `run` (the class's samples
+ * are consecutive, as when the data are sorted by class) the values are
+ * read two at a time rather than gathered one by one: the same values. */
+static inline void moments_two(const double *xa, const double *xb, const int *r, ptrdiff_t nk,
+                               int run, double sa, double sb, double *mean, double *ss,
+                               ptrdiff_t stride)
+{
+  const double ha = xa[r[0]] * sa, hb = xb[r[0]] * sb;
+  const __m128d SA = _mm_set1_pd(sa), SB = _mm_set1_pd(sb), HA = _mm_set1_pd(ha),
+                HB = _mm_set1_pd(hb);
+  __m128d a0 = _mm_setzero_pd(), a1 = a0, b0 = a0, b1 = a0;
+  ptrdiff_t i = 0;
+  for (; i + 4 <= nk; i += 4) {
+    a0 = _mm_add_pd(a0, _mm_sub_pd(_mm_mul_pd(pair_at(xa, r, i, run), SA), HA));
+    a1 = _mm_add_pd(a1, _mm_sub_pd(_mm_mul_pd(pair_at(xa, r, i + 2, run), SA), HA));
+    b0 = _mm_add_pd(b0, _mm_sub_pd(_mm_mul_pd(pair_at(xb, r, i, run), SB), HB));
+    b1 = _mm_add_pd(b1, _mm_sub_pd(_mm_mul_pd(pair_at(xb, r, i + 2, run), SB), HB));
+  }
+  double ta = _mm_cvtsd_f64(a0), tb = _mm_cvtsd_f64(b0);
+  for (ptrdiff_t t = i; t < nk; t++) {
+    ta += xa[r[t]] * sa - ha;
+    tb += xb[r[t]] * sb - hb;
+  }
+  const double mua = ha + four_lanes(ta, a0, a1) / (double) nk,
+               mub = hb + four_lanes(tb, b0, b1) / (double) nk;
+  const __m128d MA = _mm_set1_pd(mua), MB = _mm_set1_pd(mub);
+  a0 = a1 = b0 = b1 = _mm_setzero_pd();
+  for (i = 0; i + 4 <= nk; i += 4) {
+    __m128d e0 = _mm_sub_pd(_mm_mul_pd(pair_at(xa, r, i, run), SA), MA);
+    __m128d e1 = _mm_sub_pd(_mm_mul_pd(pair_at(xa, r, i + 2, run), SA), MA);
+    __m128d f0 = _mm_sub_pd(_mm_mul_pd(pair_at(xb, r, i, run), SB), MB);
+    __m128d f1 = _mm_sub_pd(_mm_mul_pd(pair_at(xb, r, i + 2, run), SB), MB);
+    a0 = _mm_add_pd(a0, _mm_mul_pd(e0, e0));
+    a1 = _mm_add_pd(a1, _mm_mul_pd(e1, e1));
+    b0 = _mm_add_pd(b0, _mm_mul_pd(f0, f0));
+    b1 = _mm_add_pd(b1, _mm_mul_pd(f1, f1));
+  }
+  ta = _mm_cvtsd_f64(a0);
+  tb = _mm_cvtsd_f64(b0);
+  for (; i < nk; i++) {
+    double e = xa[r[i]] * sa - mua, f = xb[r[i]] * sb - mub;
+    ta += e * e;
+    tb += f * f;
+  }
+  mean[0] = mua;
+  ss[0] = four_lanes(ta, a0, a1);
+  mean[stride] = mub;
+  ss[stride] = four_lanes(tb, b0, b1);
+}
+#else
+/* The mean and ss of one class (list r, nk > 0) of column xj (scale sc). */
+static void moments_scalar(const double *xj, const int *r, ptrdiff_t nk, double sc,
+                           double *mean, double *ss)
+{
+  double shift = xj[r[0]] * sc, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  ptrdiff_t i = 0;
+  for (; i + 4 <= nk; i += 4) {
+    s0 += xj[r[i]] * sc - shift;
+    s1 += xj[r[i + 1]] * sc - shift;
+    s2 += xj[r[i + 2]] * sc - shift;
+    s3 += xj[r[i + 3]] * sc - shift;
+  }
+  for (; i < nk; i++)
+    s0 += xj[r[i]] * sc - shift;
+  double mu = shift + ((s0 + s1) + (s2 + s3)) / (double) nk;
+  s0 = s1 = s2 = s3 = 0.0;
+  for (i = 0; i + 4 <= nk; i += 4) {
+    double e0 = xj[r[i]] * sc - mu, e1 = xj[r[i + 1]] * sc - mu,
+           e2 = xj[r[i + 2]] * sc - mu, e3 = xj[r[i + 3]] * sc - mu;
+    s0 += e0 * e0;
+    s1 += e1 * e1;
+    s2 += e2 * e2;
+    s3 += e3 * e3;
+  }
+  for (; i < nk; i++) {
+    double e = xj[r[i]] * sc - mu;
+    s0 += e * e;
+  }
+  *mean = mu;
+  *ss = (s0 + s1) + (s2 + s3);
+}
+#endif
+
+ptrdiff_t bk_class_moments(const double *x, ptrdiff_t m, ptrdiff_t d,
+                           const int *cls, int ncls, int *n, double *mean,
+                           double *ss, int *expo, int *constant, int *work)
+{
+  int *ord = work, *start = work + m;
+  ptrdiff_t first_bad = -1;
+  class_lists(cls, m, ncls, n, ord, start);
+
+  /* two columns a step with SSE2 (the last of an odd d paired with
+   * itself, its results written twice), one without */
+#ifdef BK_MOMENTS_SSE2
+  const ptrdiff_t step = 2;
+#else
+  const ptrdiff_t step = 1;
+#endif
+  for (ptrdiff_t j = 0; j < d; j += step) {
+    ptrdiff_t j2 = j + step - 1 < d ? j + step - 1 : j;
+    const double sa = scan_moments_column(x, m, j, expo, constant, &first_bad);
+    const double sb = j2 > j ? scan_moments_column(x, m, j2, expo, constant, &first_bad) : sa;
     for (int k = 0; k < ncls; k++) {
-      ptrdiff_t kj = k + (ptrdiff_t) ncls * j;
-      const int *r = ord + start[k];
-      ptrdiff_t nk = n[k], i = 0;
-      if (nk == 0) {
-        mean[kj] = NAN;
-        ss[kj] = 0.0;
+      ptrdiff_t kj = k + (ptrdiff_t) ncls * j, kj2 = k + (ptrdiff_t) ncls * j2;
+      if (n[k] == 0) {
+        mean[kj] = mean[kj2] = NAN;
+        ss[kj] = ss[kj2] = 0.0;
         continue;
       }
-      double shift = xj[r[0]] * sc, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      for (; i + 4 <= nk; i += 4) {
-        s0 += xj[r[i]] * sc - shift;
-        s1 += xj[r[i + 1]] * sc - shift;
-        s2 += xj[r[i + 2]] * sc - shift;
-        s3 += xj[r[i + 3]] * sc - shift;
-      }
-      for (; i < nk; i++)
-        s0 += xj[r[i]] * sc - shift;
-      double mu = shift + ((s0 + s1) + (s2 + s3)) / (double) nk;
-      s0 = s1 = s2 = s3 = 0.0;
-      for (i = 0; i + 4 <= nk; i += 4) {
-        double e0 = xj[r[i]] * sc - mu, e1 = xj[r[i + 1]] * sc - mu,
-               e2 = xj[r[i + 2]] * sc - mu, e3 = xj[r[i + 3]] * sc - mu;
-        s0 += e0 * e0;
-        s1 += e1 * e1;
-        s2 += e2 * e2;
-        s3 += e3 * e3;
-      }
-      for (; i < nk; i++) {
-        double e = xj[r[i]] * sc - mu;
-        s0 += e * e;
-      }
-      mean[kj] = mu;
-      ss[kj] = (s0 + s1) + (s2 + s3);
+#ifdef BK_MOMENTS_SSE2
+      const int *r = ord + start[k];
+      if (r[n[k] - 1] - r[0] == n[k] - 1)
+        moments_two(x + m * j, x + m * j2, r, n[k], 1, sa, sb, mean + kj, ss + kj, kj2 - kj);
+      else
+        moments_two(x + m * j, x + m * j2, r, n[k], 0, sa, sb, mean + kj, ss + kj, kj2 - kj);
+#else
+      (void) sb;
+      moments_scalar(x + m * j, ord + start[k], n[k], sa, mean + kj, ss + kj);
+#endif
     }
   }
   return first_bad;
@@ -144,6 +286,70 @@ static double cor_of(double sxx, double sxy, double syy)
   return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r);
 }
 
+#ifdef BK_COR_SSE2
+/* The two loops of cor_four() with SSE2: columns c and c + 1 of the four
+ * (c0, c0 + m, ...) are the two lanes of a vector, row after row, so each
+ * column's sum gets its terms in the order of the scalar loop, each formed
+ * by the same operations.
+ * With yc NULL: out[c] = sum of c_c[i] * sc[c] - sub[c]; otherwise
+ * xx[c] = sum of d * d and out[c] = sum of d * yc[i], d = c_c[i] * sc[c] -
+ * sub[c]. The sums start from 0. */
+static void cor_four_sums(const double *c0, ptrdiff_t m, const double *sc, const double *sub,
+                          const double *yc, double *xx, double *out)
+{
+  const double *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+  const __m128d P = _mm_set_pd(sc[1], sc[0]), Q = _mm_set_pd(sc[3], sc[2]),
+                SP = _mm_set_pd(sub[1], sub[0]), SQ = _mm_set_pd(sub[3], sub[2]);
+  __m128d ap = _mm_setzero_pd(), aq = ap, xp = ap, xq = ap;
+  ptrdiff_t i = 0;
+  if (!yc) {
+    for (; i + 2 <= m; i += 2) {
+      __m128d u0 = _mm_loadu_pd(c0 + i), u1 = _mm_loadu_pd(c1 + i),
+              u2 = _mm_loadu_pd(c2 + i), u3 = _mm_loadu_pd(c3 + i);
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u0, u1), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u2, u3), Q), SQ));
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u0, u1), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u2, u3), Q), SQ));
+    }
+    if (i < m) {
+      ap = _mm_add_pd(ap, _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c0 + i), c1 + i), P), SP));
+      aq = _mm_add_pd(aq, _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c2 + i), c3 + i), Q), SQ));
+    }
+  } else {
+    for (; i + 2 <= m; i += 2) {
+      __m128d u0 = _mm_loadu_pd(c0 + i), u1 = _mm_loadu_pd(c1 + i),
+              u2 = _mm_loadu_pd(c2 + i), u3 = _mm_loadu_pd(c3 + i), y = _mm_loadu_pd(yc + i);
+      __m128d y0 = _mm_unpacklo_pd(y, y), y1 = _mm_unpackhi_pd(y, y);
+      __m128d dp = _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u0, u1), P), SP),
+              dq = _mm_sub_pd(_mm_mul_pd(_mm_unpacklo_pd(u2, u3), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y0));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y0));
+      dp = _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u0, u1), P), SP);
+      dq = _mm_sub_pd(_mm_mul_pd(_mm_unpackhi_pd(u2, u3), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y1));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y1));
+    }
+    if (i < m) {
+      __m128d y0 = _mm_set1_pd(yc[i]);
+      __m128d dp = _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c0 + i), c1 + i), P), SP),
+              dq = _mm_sub_pd(_mm_mul_pd(_mm_loadh_pd(_mm_load_sd(c2 + i), c3 + i), Q), SQ);
+      xp = _mm_add_pd(xp, _mm_mul_pd(dp, dp));
+      ap = _mm_add_pd(ap, _mm_mul_pd(dp, y0));
+      xq = _mm_add_pd(xq, _mm_mul_pd(dq, dq));
+      aq = _mm_add_pd(aq, _mm_mul_pd(dq, y0));
+    }
+    _mm_storeu_pd(xx, xp);
+    _mm_storeu_pd(xx + 2, xq);
+  }
+  _mm_storeu_pd(out, ap);
+  _mm_storeu_pd(out + 2, aq);
+}
+#endif
+
 /* bk_col_cor() of the four columns j..j + 3 (m > 0, syy > 0) in lockstep:
  * each sum is a chain of dependent additions that leaves the processor
  * idle, so the columns' chains run side by side; each column's operations
@@ -163,12 +369,18 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
   /* shifted_mean() of each */
   double f0 = c0[0] * p0, f1 = c1[0] * p1, f2 = c2[0] * p2, f3 = c3[0] * p3;
   double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+#ifdef BK_COR_SSE2
+  double s[4], t[4];
+  cor_four_sums(c0, m, sc, (const double[]){f0, f1, f2, f3}, NULL, NULL, s);
+  a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+#else
   for (ptrdiff_t i = 0; i < m; i++) {
     a0 += c0[i] * p0 - f0;
     a1 += c1[i] * p1 - f1;
     a2 += c2[i] * p2 - f2;
     a3 += c3[i] * p3 - f3;
   }
+#endif
   const double b0 = f0 + a0 / (double) m, b1 = f1 + a1 / (double) m,
                b2 = f2 + a2 / (double) m, b3 = f3 + a3 / (double) m;
   bar[0] = b0;
@@ -177,6 +389,11 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
   bar[3] = b3;
   double xx0 = 0.0, xx1 = 0.0, xx2 = 0.0, xx3 = 0.0, xy0 = 0.0, xy1 = 0.0, xy2 = 0.0,
          xy3 = 0.0;
+#ifdef BK_COR_SSE2
+  cor_four_sums(c0, m, sc, bar, yc, s, t);
+  xx0 = s[0], xx1 = s[1], xx2 = s[2], xx3 = s[3];
+  xy0 = t[0], xy1 = t[1], xy2 = t[2], xy3 = t[3];
+#else
   for (ptrdiff_t i = 0; i < m; i++) {
     double d0 = c0[i] * p0 - b0, d1 = c1[i] * p1 - b1, d2 = c2[i] * p2 - b2,
            d3 = c3[i] * p3 - b3;
@@ -189,6 +406,7 @@ static void cor_four(const double *x, ptrdiff_t m, ptrdiff_t j, const double *yc
     xx3 += d3 * d3;
     xy3 += d3 * yc[i];
   }
+#endif
   /* the mean in the data's units: sc is a power of two */
   if (mean)
     for (int c = 0; c < 4; c++) mean[j + c] = bar[c] / sc[c];
