@@ -589,8 +589,9 @@ rank_features <- function(method, score, res, src, features) {
   row <- score_row(method)
   correlation <- row$perfect == "unit"
   sep <- separating_features(correlation, score, src$m)
-  if (correlation) score[sep] <- sign(score[sep])
-  tie <- if (any(sep)) {
+  any_sep <- any(sep)
+  if (correlation && any_sep) score[sep] <- sign(score[sep])
+  tie <- if (any_sep) {
     warn_separating(features, sep, correlation)
     separation_spread(correlation, sep, res$mom, src, res$effect)
   } else if (!is.null(row$tie)) {
@@ -607,7 +608,8 @@ separation_tolerance <- function(m) max(64, m) * .Machine$double.eps
 
 separating_features <- function(correlation, score, m) {
   if (correlation) return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
-  !is.na(score) & is.infinite(score)
+  # (is.infinite() is FALSE for NA)
+  is.infinite(score)
 }
 
 # The order among separating features: the spread of the class means in the
@@ -919,7 +921,7 @@ inference_p_values <- function(inf, src, y, method, opts) {
     raw <- permutation_p_values(src, y, method, opts)
   }
   if (is.null(raw)) return(NULL)
-  raw[na] <- NA_real_
+  if (any(na)) raw[na] <- NA_real_
   list(p_value = raw, adj_p_value = adjust_p_values(raw, opts$adjust))
 }
 

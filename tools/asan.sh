@@ -14,7 +14,7 @@
 # (-fno-sanitize-recover), ASan on the first error; both print "runtime error" /
 # "ERROR: AddressSanitizer" first.
 # Fails (exit 1) if the install fails, a test fails, an example fails, R aborts, or any
-# sanitizer report appears in the output. About 1 minute on 2 cores.
+# sanitizer report appears in the output. About 6 minutes on 2 cores (two lanes, below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 asan_lib=$(gcc -print-file-name=libasan.so)
@@ -61,8 +61,45 @@ run() { # name, then the command; output to $BK_WORK/<name>.log and the terminal
     fail=1
   fi
 }
-run tests Rscript "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
-run examples Rscript "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+# Two lanes, one per core (as tools/valgrind.sh): the test files dealt by their seconds under
+# the sanitizers (testthat's time per file in a CI run of the whole suite in one process,
+# 2026-11-27; a file not listed counts 5 s), the examples (~100 s) starting lane 2. With
+# BAHSIC_TEST_FILTER or BAHSIC_ASAN_LANES=1, one lane: the tests, then the examples.
+asan_seconds() {
+  case $1 in
+    bad-input) echo 96 ;; guards) echo 56 ;; progress) echo 41 ;; interrupts) echo 37 ;;
+    stability) echo 28 ;; selector-table|kernels) echo 24 ;; select-hsic) echo 22 ;;
+    bioc) echo 19 ;; adapter-caret|properties) echo 18 ;; parallel) echo 14 ;;
+    adapter-recipes) echo 12 ;; adapter-mlr3) echo 11 ;;
+    hsic|threads|selection-test|select-screen|evaluate|glue|inputs-large) echo 8 ;;
+    select-mrmr|simulate|args|survival-entry-points|lsmi|scores) echo 6 ;; *) echo 5 ;;
+  esac
+}
+if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_ASAN_LANES:-2} == 1 ]]; then
+  run tests Rscript "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+  run examples Rscript "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+else
+  # one thread each by default, as in tools/valgrind.sh: two lanes of two threads on two cores
+  # would wait for each other; the tests that ask for two threads still get them
+  export OMP_NUM_THREADS=1
+  mapfile -t files < <(bk_test_files)
+  bk_two_lanes asan_seconds 100 "${files[@]}"
+  bk_log "lane 1 (~${bk_load1} s): $bk_lane1"
+  bk_log "lane 2 (~${bk_load2} s): examples, $bk_lane2"
+  (export BAHSIC_TEST_FILTER=$bk_lane1
+   run tests-1 Rscript "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+   exit $fail) >"$BK_WORK/lane1.out" 2>&1 &
+  pid1=$!
+  (run examples Rscript "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
+   export BAHSIC_TEST_FILTER=$bk_lane2
+   run tests-2 Rscript "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
+   exit $fail) >"$BK_WORK/lane2.out" 2>&1 &
+  pid2=$!
+  wait $pid1 || fail=1
+  wait $pid2 || fail=1
+  # the lanes' output one after the other, each with its own summary line
+  cat "$BK_WORK/lane1.out" "$BK_WORK/lane2.out"
+fi
 
 if [[ $fail -ne 0 ]]; then
   bk_log "FAILED"

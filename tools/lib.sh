@@ -14,6 +14,12 @@
 # bk_install SRC LIB [R CMD INSTALL args...]
 #               install SRC into library LIB (created), log in LIB/install.log; on failure
 #               print the log's tail and return 1
+# bk_two_lanes COST LOAD2 NAME...
+#               deal the test files NAME... (without test- and .R) to two lanes, one per
+#               core: the costliest first (COST: a function that prints a file's seconds),
+#               each to the lane with less work so far, lane 2 starting with LOAD2 seconds
+#               (e.g. the examples); sets bk_lane1 and bk_lane2 (testthat filters, "^(a|b)$")
+#               and bk_load1, bk_load2 (their seconds)
 set -euo pipefail
 
 # caret and recipes load lubridate, whose Sys.timezone() warns ("running command 'timedatectl'
@@ -53,4 +59,26 @@ bk_install() {
     bk_log "R CMD INSTALL failed; full log: $lib/install.log" >&2
     return 1
   fi
+}
+
+bk_two_lanes() {
+  local cost=$1 secs name
+  bk_load1=0 bk_load2=$2
+  shift 2
+  local lane1=() lane2=()
+  while read -r secs name; do
+    if ((bk_load1 <= bk_load2)); then lane1+=("$name"); bk_load1=$((bk_load1 + secs))
+    else lane2+=("$name"); bk_load2=$((bk_load2 + secs)); fi
+  done < <(for n in "$@"; do echo "$("$cost" "$n") $n"; done | sort -k1,1nr -k2)
+  bk_lane1="^($(IFS='|'; echo "${lane1[*]}"))\$"
+  bk_lane2="^($(IFS='|'; echo "${lane2[*]}"))\$"
+}
+
+# The names of the test files, without test- and .R.
+bk_test_files() {
+  local f n
+  for f in "$BAHSIC_ROOT"/tests/testthat/test-*.R; do
+    n=$(basename "$f" .R)
+    echo "${n#test-}"
+  done
 }

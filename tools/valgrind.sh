@@ -132,17 +132,10 @@ if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_VALGRIND_LANES:-2} == 1 ]]; then
     run examples "$BAHSIC_ROOT/tools/run-examples.R" --expect-lib="$lib"
   fi
 else
-  lane1=() lane2=()
-  load1=0 load2=0
-  if [[ $vg_run_examples == 1 ]]; then load2=$vg_examples_seconds; fi
-  while read -r secs name; do
-    if ((load1 <= load2)); then lane1+=("$name"); load1=$((load1 + secs))
-    else lane2+=("$name"); load2=$((load2 + secs)); fi
-  done < <(for n in "${files[@]}"; do echo "$(vg_seconds "$n") $n"; done | sort -k1,1nr -k2)
-  re1="^($(IFS='|'; echo "${lane1[*]}"))\$"
-  re2="^($(IFS='|'; echo "${lane2[*]}"))\$"
-  bk_log "lane 1 (~${load1} s): ${lane1[*]}"
-  bk_log "lane 2 (~${load2} s): $( ((vg_run_examples)) && echo 'examples ')${lane2[*]}"
+  bk_two_lanes vg_seconds "$((vg_run_examples ? vg_examples_seconds : 0))" "${files[@]}"
+  re1=$bk_lane1 re2=$bk_lane2
+  bk_log "lane 1 (~${bk_load1} s): $re1"
+  bk_log "lane 2 (~${bk_load2} s): $( ((vg_run_examples)) && echo 'examples, ')$re2"
   (export BAHSIC_TEST_FILTER=$re1; run tests-1 "$BAHSIC_ROOT/tools/run-tests.R" --expect-lib="$lib"
    exit $fail) >"$BK_WORK/lane1.out" 2>&1 &
   pid1=$!
