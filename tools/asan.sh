@@ -14,7 +14,8 @@
 # (-fno-sanitize-recover), ASan on the first error; both print "runtime error" /
 # "ERROR: AddressSanitizer" first.
 # Fails (exit 1) if the install fails, a test fails, an example fails, R aborts, or any
-# sanitizer report appears in the output. About 6 minutes on 2 cores (two lanes, below).
+# sanitizer report appears in the output. About 11 minutes on 2 cores (two lanes, below; 640 s in
+# a CI run of 2026-11-28, against 730 s for one process).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 asan_lib=$(gcc -print-file-name=libasan.so)
