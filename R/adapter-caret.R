@@ -281,7 +281,7 @@ check_rfe_selector_args <- function(args, selector) {
 check_sbf_score_args <- function(method, args) {
   check_one_row_per_feature(method, args, "hsic_sbf_functions()")
   # the arguments of some methods only (score_table)
-  own <- intersect(names(formals(feature_scores.default)), score_method_arguments())
+  own <- score_method_formals()
   given <- stats::setNames(own %in% names(args), own)
   if (given[["kernel"]]) check_kernel(args$kernel, "kernel")
   check_score_arguments(method, given, if (given[["kernel"]]) args$kernel else kernel_gaussian())

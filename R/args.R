@@ -125,6 +125,9 @@ check_generic_args <- function(generic, x, names) {
   }
   if (is.null(own)) own <- default
   allowed <- if (is.null(own)) character() else names(formals(own))
+  # the usual call: every name one of the method's own (none is the
+  # generic's, which R has matched, nor `...`)
+  if (all(names %in% allowed)) return(invisible())
   if (formula) allowed <- c(allowed, names(formals(default))[-1L])
   own_formals <- names(formals(sys.function(sys.parent())))
   allowed <- setdiff(unique(allowed), c("...", own_formals))
@@ -153,7 +156,10 @@ check_generic_args <- function(generic, x, names) {
 # the first choice; a unique prefix is accepted, as by match.arg(). aliases:
 # other names users give a choice (c(limma = "mt")).
 arg_match <- function(arg, choices, aliases = NULL, arg_name = NULL) {
-  if (is.null(arg_name)) arg_name <- deparse(substitute(arg))
+  if (is.null(arg_name)) {
+    expr <- substitute(arg)
+    arg_name <- if (is.name(expr)) as.character(expr) else deparse(expr)
+  }
   if (missing(choices)) {
     parent <- sys.parent()
     choices <- eval(formals(sys.function(parent))[[arg_name]], envir = sys.frame(parent))

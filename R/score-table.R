@@ -121,9 +121,10 @@ score_method_defaults <- list(
 # The methods that adjust for a study design, in words (for the refusals).
 design_methods_words <- function() methods_words(function(r) identical(r$design, "adjusts"), " or ")
 
-# The linear methods read each block's class moments (class_moments()); the
-# functions are looked up when called (R/scores-linear.R is collated later).
-moments_scorer <- function(y, m, method, args) with_means(function(b) class_moments(b, y))
+# The linear methods read each block's class moments (class_moments(), with
+# each feature's mean over all samples); the functions are looked up when
+# called (R/scores-linear.R is collated later).
+moments_scorer <- function(y, m, method, args) function(b) class_moments(b, y)
 # A row's scorer, or that of the linear model of each feature on the design
 # when feature_scores() set one up (args$fit, linear_fit_setup()).
 fit_or <- function(scorer) {
@@ -145,7 +146,7 @@ class_outcomes <- c("two classes", "several classes")
 score_table <- list(
   pc = score_method(
     "pc", "Pearson correlation", "linear", c("two classes", "numeric"),
-    scorer = fit_or(function(y, m, method, args) with_means(correlation_block_scorer(y))),
+    scorer = fit_or(function(y, m, method, args) correlation_block_scorer(y)),
     p_values = "analytic", signed = TRUE, default_for = "numeric", constant_na = TRUE,
     fit = "partial", design = "adjusts",
     aliases = c("pearson", "cor", "correlation"),
@@ -333,7 +334,14 @@ score_methods_with <- function(keep) score_methods[vapply(score_table, keep, NA)
 signed_methods <- score_methods_with(function(r) r$signed)
 
 # The arguments of feature_scores() that only some methods use.
-score_method_arguments <- function() unique(unlist(lapply(score_table, `[[`, "uses")))
+score_method_arguments <- local({
+  uses <- NULL
+  # (the table is fixed when the package is built: looked up once)
+  function() {
+    if (is.null(uses)) uses <<- unique(unlist(lapply(score_table, `[[`, "uses")))
+    uses
+  }
+})
 
 # The kind of an outcome, as the rows name it.
 outcome_kind <- function(y) {

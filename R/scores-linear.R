@@ -95,17 +95,22 @@ class_moments <- function(x, y) {
 # rounding). mom$unit = E.
 common_units <- function(mom) {
   e <- mom$expo
-  ok <- e[!is.na(e)]
-  E <- if (length(ok) && max(abs(ok)) > 256L) {
-    sort.int(ok, method = "radix")[(length(ok) + 1L) %/% 2L]
-  } else {
-    0L
-  }
+  E <- common_unit(e)
   mom$mean <- .Call(C_scale_pow2, mom$mean, e - E, 1L)
   mom$ss <- .Call(C_scale_pow2, mom$ss, e - E, 2L)
   mom$expo <- NULL
   mom$unit <- E
   mom
+}
+
+# E of common_units() for the features' exponents e.
+common_unit <- function(e) {
+  ok <- e[!is.na(e)]
+  if (length(ok) && max(abs(ok)) > 256L) {
+    sort.int(ok, method = "radix")[(length(ok) + 1L) %/% 2L]
+  } else {
+    0L
+  }
 }
 
 # Every class needs `min_n` samples, and with `pooled` the pooled variance
@@ -320,6 +325,27 @@ permutation_scorer <- function(y, method, var_equal, perms) {
 moderated_t <- function(mom, method, proportion = 0.01,
                         stdev_coef_lim = c(0.1, 4), lods = TRUE) {
   check_classes(mom, 1L, TRUE, method)
+  unit <- common_unit(mom$expo)
+  n <- mom$n
+  d <- ncol(mom$mean)
+  df <- mom$m - 2
+  # the variances and differences in the common unit (common_units()), in C
+  v <- .Call(C_mt_common, mom$mean, mom$ss, mom$expo, unit, as.double(df))
+  su <- sqrt(1 / n[1L] + 1 / n[2L])
+
+  # eq. (25): prior df d0 and scale s0^2 from all features; the posterior
+  # variance shrinks s^2 towards s0^2 (s-tilde of section 6.2).
+  prior <- fit_f_dist(v$s2, df, one = 2^(-2 * unit))
+  d0 <- prior$df2
+  s20 <- prior$scale
+  t <- .Call(C_mt_posterior, v$s2, v$diff, su, as.double(df), as.double(d0), as.double(s20))
+  moderated_t_end(t, su, df, d, d0, s20, unit, proportion, stdev_coef_lim, lods)
+}
+
+# moderated_t() in R, its oracle: the same numbers.
+moderated_t_r <- function(mom, method, proportion = 0.01,
+                          stdev_coef_lim = c(0.1, 4), lods = TRUE) {
+  check_classes(mom, 1L, TRUE, method)
   mom <- common_units(mom)
   unit <- mom$unit
   n <- mom$n
@@ -327,17 +353,18 @@ moderated_t <- function(mom, method, proportion = 0.01,
   df <- mom$m - 2
   s2 <- (mom$ss[1L, ] + mom$ss[2L, ]) / df
   su <- sqrt(1 / n[1L] + 1 / n[2L])
-
-  # eq. (25): prior df d0 and scale s0^2 from all features; the posterior
-  # variance shrinks s^2 towards s0^2 (s-tilde of section 6.2).
-  prior <- fit_f_dist(s2, df, one = 2^(-2 * unit))
+  prior <- fit_f_dist_r(s2, df, one = 2^(-2 * unit))
   d0 <- prior$df2
   s20 <- prior$scale
   s2_post <- if (is.finite(d0)) (df * s2 + d0 * s20) / (df + d0) else
     rep_len(s20, d)
   t <- mean_diff(mom) / su / sqrt(s2_post)
   t[is.nan(t)] <- NA_real_
+  moderated_t_end(t, su, df, d, d0, s20, unit, proportion, stdev_coef_lim, lods)
+}
 
+# The df, the prior in the data's units and, when asked, B.
+moderated_t_end <- function(t, su, df, d, d0, s20, unit, proportion, stdev_coef_lim, lods) {
   df_total <- min(df + d0, d * df)
   prior <- c(df_prior = d0, s2_prior = .Call(C_scale_pow2, s20, unit, 2L))
   # B only when asked (the moderated t alone does not need its prior)
@@ -420,6 +447,31 @@ moderated_f <- function(mom, method) {
 # double) and an estimate of the variance of z below its expected sampling
 # variance means d0 = Inf.
 fit_f_dist <- function(s2, df, one = 1) {
+  # the vector work in C with R's arithmetic (C_f_dist_sums); one df only
+  if (!is.double(s2) || length(df) != 1L) return(fit_f_dist_r(s2, df, one))
+  fallback <- if (one > 0 && is.finite(one)) one else 1
+  sums <- .Call(C_f_dist_sums, s2, as.double(fallback), digamma(df / 2), log(df / 2))
+  n_ok <- sums[[1L]]
+  if (n_ok < 2) return(fit_f_dist_r(s2, df, one))
+  e_mean <- sums[[3L]]
+  e_var <- sums[[4L]] / (n_ok - 1) - trigamma(df / 2)
+  f_dist_prior(e_mean, e_var, sums[[5L]])
+}
+
+# d0 and s0^2 from the moments of e = log(s2) - digamma(df / 2) + log(df / 2)
+# (mean e_mean, variance e_var less its sampling variance) or, when that is
+# not positive, s0^2 = the mean variance s2_mean and d0 = Inf.
+f_dist_prior <- function(e_mean, e_var, s2_mean) {
+  if (e_var > 0) {
+    df2 <- 2 * trigamma_inverse(e_var)
+    list(scale = exp(e_mean + digamma(df2 / 2) - log(df2 / 2)), df2 = df2)
+  } else {
+    list(scale = s2_mean, df2 = Inf)
+  }
+}
+
+# fit_f_dist() in R, its oracle (and the path of a df per feature)
+fit_f_dist_r <- function(s2, df, one = 1) {
   ok <- is.finite(s2)
   if (sum(ok) == 0L) {
     stop("No finite within-class variances to estimate the prior from.",
@@ -433,12 +485,7 @@ fit_f_dist <- function(s2, df, one = 1) {
   e <- log(s2) - digamma(df / 2) + log(df / 2)
   e_mean <- mean(e)
   e_var <- sum((e - e_mean)^2) / (length(e) - 1L) - trigamma(df / 2)
-  if (e_var > 0) {
-    df2 <- 2 * trigamma_inverse(e_var)
-    list(scale = exp(e_mean + digamma(df2 / 2) - log(df2 / 2)), df2 = df2)
-  } else {
-    list(scale = mean(s2), df2 = Inf)
-  }
+  f_dist_prior(e_mean, e_var, if (e_var > 0) NA_real_ else mean(s2))
 }
 
 # y with trigamma(y) = x, x > 0, by Newton's method on 1 / trigamma(y), which

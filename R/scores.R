@@ -461,10 +461,11 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
   }
   ranked <- rank_features(method, score, res, src, d$features)
   score <- ranked$score
-  out <- list2DF(list(feature = d$features, score = score, rank = ranked$rank))
+  out <- list(feature = d$features, score = score, rank = ranked$rank)
   inf <- score_inference(method, res, parts, score, m, mom)
   p <- inference_p_values(inf, src, y, method,
                           list(var_equal = var_equal, adjust = adjust, n_perm = n_perm,
+                               rank = out$rank,
                                threads = threads, block_size = prog$perm_size, run = run,
                                fit = args$fit,
                                maxt_run = if (!is.null(parallel)) run, progress = prog$bar))
@@ -480,9 +481,20 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
 # The arguments of some methods only (score_table's `uses`): whether the call
 # of feature_scores() (its frame env) gave each.
 given_arguments <- function(env) {
-  vapply(intersect(names(formals(feature_scores.default)), score_method_arguments()),
-         function(a) !eval(call("missing", as.name(a)), env), NA)
+  vapply(score_method_formals(), function(a) !eval(call("missing", as.name(a)), env), NA)
 }
+
+# Those arguments among the formals of feature_scores.default(), looked up
+# once (the score table is fixed when the package is built).
+score_method_formals <- local({
+  known <- NULL
+  function() {
+    if (is.null(known)) {
+      known <<- intersect(names(formals(feature_scores.default)), score_method_arguments())
+    }
+    known
+  }
+})
 
 # The arguments of the methods (score_table's `uses`) from feature_scores()'s
 # frame: limma's design matrix (`design`) as design_matrix, and the resolved
@@ -507,11 +519,15 @@ check_score_design <- function(method, design) {
                 paste0(why, if (nzchar(can)) sprintf(" Methods that adjust: %s.", can)))
 }
 
-# The score table: its method's own columns, the annotation, the class and
-# attributes (`adjust` only with p-values, `design` only with a design).
+# The score table from the list of its columns: its method's own columns,
+# the annotation, the class and attributes (`adjust` only with p-values,
+# `design` only with a design).
 score_frame <- function(out, extra, annotation, method, adjust, design = NULL) {
-  if (!is.null(extra)) out <- cbind(out, extra)
-  rownames(out) <- NULL
+  out <- list2DF(out)
+  if (!is.null(extra)) {
+    out <- cbind(out, extra)
+    rownames(out) <- NULL
+  }
   out <- annotate_features(out, annotation)
   class(out) <- c("bahsic_scores", "data.frame")
   attr(out, "method") <- method
@@ -922,13 +938,15 @@ inference_p_values <- function(inf, src, y, method, opts) {
   }
   if (is.null(raw)) return(NULL)
   if (any(na)) raw[na] <- NA_real_
-  list(p_value = raw, adj_p_value = adjust_p_values(raw, opts$adjust))
+  list(p_value = raw, adj_p_value = adjust_p_values(raw, opts$adjust, opts$rank))
 }
 
 # stats::p.adjust(p, adjust); Benjamini-Hochberg's, the default, in C (a
-# radix sort instead of order(), the same numbers).
-adjust_p_values <- function(p, adjust) {
-  if (adjust == "BH") .Call(C_p_adjust_bh, as.double(p)) else stats::p.adjust(p, adjust)
+# radix sort instead of order(), the same numbers; none where the p-values
+# are in the order of the features' `rank`, as those of one df are).
+adjust_p_values <- function(p, adjust, rank = NULL) {
+  if (adjust != "BH") return(stats::p.adjust(p, adjust))
+  .Call(C_p_adjust_bh, as.double(p), if (is.integer(rank)) rank)
 }
 
 # Permutation p-values of lin, snr and pam (permutation_scorer(),
@@ -945,32 +963,18 @@ permutation_p_values <- function(src, y, method, opts) {
   unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
 }
 
-# The inference columns after `rank`; p-values only when there are some.
+# The inference columns after `rank` (out a list of columns); p-values only
+# when there are some. Without names, as `$<-` on a data frame stores them.
 inference_columns <- function(out, inf, p) {
-  out$statistic <- inf$statistic
-  if (!is.null(inf$effect)) out$effect <- unname(inf$effect)
-  if (!is.null(inf$mean)) out$mean <- inf$mean
-  if (!is.null(p)) {
-    out$p_value <- p$p_value
-    out$adj_p_value <- p$adj_p_value
+  add <- c(list(statistic = inf$statistic, effect = inf$effect, mean = inf$mean),
+           if (!is.null(p)) list(p_value = p$p_value, adj_p_value = p$adj_p_value))
+  for (nm in names(add)) {
+    v <- add[[nm]]
+    if (is.null(v)) next
+    if (is.atomic(v)) names(v) <- NULL
+    out[[nm]] <- v
   }
   out
-}
-
-# The mean of every feature over all samples (limma's AveExpr), with the
-# block's part, from the pass that scores it: C_feature_cor gives it (pc);
-# for the other linear methods it is the class means weighted by the class
-# sizes, put back into the data's units (each feature's moments are in
-# units of 2^expo, an exact power of two).
-with_means <- function(score_block) {
-  function(b) {
-    part <- score_block(b)
-    if (is.null(part$average) && !is.null(part$bad) && part$bad == 0) {
-      pooled <- colSums(part$mean * part$n) / sum(part$n)
-      part$average <- .Call(C_scale_pow2, pooled, part$expo, 1L)
-    }
-    part
-  }
 }
 
 # ---- feature blocks -----------------------------------------------------------

@@ -104,7 +104,7 @@ void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
     if (shift[j] == BK_NO_EXPONENT) continue;
     for (ptrdiff_t a = 0; a < k; a++) {
       double *vaj = v + a + k * j;
-      *vaj = ldexp(*vaj, power * shift[j]);
+      *vaj = bk_ldexp(*vaj, power * shift[j]);
     }
   }
 }

@@ -195,6 +195,20 @@ int bk_pow2_exponent(double maxabs);
 /* 2^-e, exactly; 1 for BK_NO_EXPONENT. */
 double bk_pow2_scale(int e);
 
+/* ldexp(v, e), v 2^e rounded once, by one product with the exact power of
+ * two where 2^e is a normal double (|e| up to 1022): an IEEE product is the
+ * exact one rounded once, as ldexp's result is, so the same bits (NaN
+ * payloads, signed zeros, subnormal results and overflow included), without
+ * the library call; ldexp() itself beyond. */
+static inline double bk_ldexp(double v, int e)
+{
+  if (e < -1022 || e > 1023) return ldexp(v, e);
+  const uint64_t bits = (uint64_t) (e + 1023) << 52;
+  double f;
+  memcpy(&f, &bits, sizeof f);
+  return v * f;
+}
+
 /* e with 2^e v in [0.5, 1) (that is, -bk_pow2_exponent(v)) when v > 0 lies
  * outside [2^-range, 2^range]; 0 inside it, and for v = 0, Inf or NaN.
  * |e| <= 1000, so that 2^e and 2^-e are normal doubles. */

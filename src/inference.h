@@ -46,6 +46,27 @@ void bk_rank_desc(const double *key, const double *tie, ptrdiff_t n, int *rank,
  * as bk_rank_desc(). */
 void bk_p_adjust_bh(const double *p, ptrdiff_t n, double *out, uint64_t *kwork,
                     int *iwork, ptrdiff_t *count);
+/* The same along ord, the order of the p-values from the largest down (ties
+ * in any order). */
+void bk_p_adjust_bh_along(const double *p, const int *ord, ptrdiff_t n, double *out);
+
+/* ---- limma's prior as R computes it (scores.c) -------------------------------
+ * R's mean() of x[0..n-1]. */
+double bk_r_mean(const double *x, ptrdiff_t n);
+/* fit_f_dist()'s vector work on s2[0..n-1]: out = {the finite values' count
+ * q, the median of their pmax(, 0) (before the fallback for 0), the mean and
+ * the sum of squared deviations of e = log(pmax(v, 1e-5 med)) - dg + lg,
+ * the mean of pmax(v, 1e-5 med)}; NaN but q for q < 2. work: 2 n. */
+void bk_f_dist_sums(const double *s2, ptrdiff_t n, double fallback, double dg, double lg,
+                    double *work, double *out);
+/* moderated_t()'s variances s2 = (ss1 + ss2) / df and differences of the
+ * class means (2 x d, feature j in units of 2^expo[j]) in the common unit 2^E. */
+void bk_mt_common(const double *mean, const double *ss, const int *expo, int E, ptrdiff_t d,
+                  double df, double *s2, double *diff);
+/* the moderated t: diff / su / sqrt(s2_post), s2_post = (df s2 + d0 s20) /
+ * (df + d0), or s20 for an infinite d0. */
+void bk_mt_posterior(const double *s2, const double *diff, ptrdiff_t d, double su, double df,
+                     double d0, double s20, double *t);
 
 /* ---- permutation maxT (maxt.c) ----------------------------------------------
  * The statistics of bk_perm_stats(); the glue maps R's method names to them

@@ -20,7 +20,10 @@ SEXP C_feature_project(SEXP x, SEXP basis);
 SEXP C_eb_permuted(SEXP r, SEXP a2, SEXP keep, SEXP df, SEXP prior);
 SEXP C_feature_cor(SEXP x, SEXP y);
 SEXP C_rank_desc(SEXP key, SEXP tie);
-SEXP C_p_adjust_bh(SEXP p);
+SEXP C_p_adjust_bh(SEXP p, SEXP rank);
+SEXP C_f_dist_sums(SEXP s2, SEXP fallback, SEXP dg, SEXP lg);
+SEXP C_mt_common(SEXP mean, SEXP ss, SEXP expo, SEXP E, SEXP df);
+SEXP C_mt_posterior(SEXP s2, SEXP diff, SEXP su, SEXP df, SEXP d0, SEXP s20);
 SEXP C_two_sided_t(SEXP t, SEXP df);
 SEXP C_cor_test(SEXP r, SEXP df);
 SEXP C_mean_diff(SEXP mean, SEXP expo);
@@ -89,7 +92,10 @@ static const R_CallMethodDef call_methods[] = {
   {"C_eb_permuted", (DL_FUNC) &C_eb_permuted, 5},
   {"C_feature_cor", (DL_FUNC) &C_feature_cor, 2},
   {"C_rank_desc", (DL_FUNC) &C_rank_desc, 2},
-  {"C_p_adjust_bh", (DL_FUNC) &C_p_adjust_bh, 1},
+  {"C_p_adjust_bh", (DL_FUNC) &C_p_adjust_bh, 2},
+  {"C_f_dist_sums", (DL_FUNC) &C_f_dist_sums, 4},
+  {"C_mt_common", (DL_FUNC) &C_mt_common, 5},
+  {"C_mt_posterior", (DL_FUNC) &C_mt_posterior, 6},
   {"C_two_sided_t", (DL_FUNC) &C_two_sided_t, 2},
   {"C_cor_test", (DL_FUNC) &C_cor_test, 2},
   {"C_mean_diff", (DL_FUNC) &C_mean_diff, 2},

@@ -25,7 +25,15 @@ int bk_pow2_exponent(double maxabs)
 {
   int e = 0;
   if (!(maxabs > 0.0) || !(maxabs <= DBL_MAX)) return BK_NO_EXPONENT;
-  (void) frexp(maxabs, &e);
+  if (maxabs >= DBL_MIN) {
+    /* a normal double 1.f 2^(E - 1023) = 0.1f 2^(E - 1022): frexp()'s
+     * exponent, read from the bits */
+    uint64_t bits;
+    memcpy(&bits, &maxabs, sizeof bits);
+    e = (int) ((bits >> 52) & 0x7ff) - 1022;
+  } else {
+    (void) frexp(maxabs, &e);
+  }
   /* 2^-e must be a double: 2^1021 is the largest factor needed (the
    * smallest subnormal times 2^1021 is 2^-53), 2^-1024 the smallest */
   return e < -1021 ? -1021 : e;
@@ -33,7 +41,7 @@ int bk_pow2_exponent(double maxabs)
 
 double bk_pow2_scale(int e)
 {
-  return e == BK_NO_EXPONENT ? 1.0 : ldexp(1.0, -e);
+  return e == BK_NO_EXPONENT ? 1.0 : bk_ldexp(1.0, -e);
 }
 
 int bk_pow2_shift(double v, int range)

@@ -659,14 +659,151 @@ void bk_p_adjust_bh(const double *p, ptrdiff_t n, double *out, uint64_t *kwork,
     k[i] = desc_bits(p[i]);
     ord[i] = (int) i;
   }
+  radix_sort(k, ord, kwork + n, iwork + n, n, count);
+  bk_p_adjust_bh_along(p, ord, n, out);
+}
+
+void bk_p_adjust_bh_along(const double *p, const int *ord, ptrdiff_t n, double *out)
+{
   /* the order of equal p-values does not matter: the running minimum gives
    * them the same value */
-  radix_sort(k, ord, kwork + n, iwork + n, n, count);
   double run = INFINITY;
   for (ptrdiff_t a = 0; a < n; a++) {
     /* p.adjust's n / i * p[o], i = n, n - 1, ..., 1, then cummin and pmin(1, .) */
     double v = (double) n / (double) (n - a) * p[ord[a]];
-    run = v < run ? v : run;
+    /* cummin()'s comparison: of equal values (0 and -0) the later */
+    run = run < v ? run : v;
     out[ord[a]] = run < 1.0 ? run : 1.0;
+  }
+}
+
+/* ---- limma's prior as R computes it ---------------------------------------
+ * The vector work of fit_f_dist() and moderated_t() (R/scores-linear.R, their
+ * oracles fit_f_dist_r() and moderated_t_r()), with R's arithmetic in R's
+ * order: mean() as R's summary.c takes it (a long double sum divided by n,
+ * then a long double sum of the deviations from it as a correction), sum()
+ * a long double sum, the median the mean() of the two middle order
+ * statistics (exact values, whatever finds them), pmax() and log()
+ * elementwise. A product that R rounds before an addition goes through a
+ * volatile, so that no compiler fuses the two (a build with FMA). */
+
+double bk_r_mean(const double *x, ptrdiff_t n)
+{
+  long double s = 0.0L;
+  for (ptrdiff_t i = 0; i < n; i++) s += x[i];
+  const int finite_s = isfinite((double) s);
+  if (finite_s) {
+    s /= n;
+  } else {
+    /* an infinite sum, maybe an overflow: smaller terms */
+    s = 0.0L;
+    for (ptrdiff_t i = 0; i < n; i++) s += x[i] / (double) n;
+  }
+  if (finite_s && isfinite((double) s)) {
+    long double t = 0.0L;
+    for (ptrdiff_t i = 0; i < n; i++) t += (x[i] - s);
+    s += t / n;
+  } else if (isfinite((double) s)) {
+    long double t = 0.0L;
+    for (ptrdiff_t i = 0; i < n; i++) t += (x[i] - s) / n;
+    s += t;
+  }
+  return (double) s;
+}
+
+/* the k-th smallest (0-based) of x[0..n-1], reordering x (Hoare's select) */
+static double select_kth(double *x, ptrdiff_t n, ptrdiff_t k)
+{
+  ptrdiff_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const double v = x[k];
+    ptrdiff_t i = lo, j = hi;
+    do {
+      while (x[i] < v) i++;
+      while (v < x[j]) j--;
+      if (i <= j) {
+        double w = x[i];
+        x[i] = x[j];
+        x[j] = w;
+        i++;
+        j--;
+      }
+    } while (i <= j);
+    if (j < k) lo = i;
+    if (k < i) hi = j;
+  }
+  return x[k];
+}
+
+void bk_f_dist_sums(const double *s2, ptrdiff_t n, double fallback, double dg, double lg,
+                    double *work, double *out)
+{
+  double *v = work, *e = work + n;
+  ptrdiff_t q = 0;
+  /* pmax(s2[is.finite(s2)], 0) */
+  for (ptrdiff_t i = 0; i < n; i++)
+    if (isfinite(s2[i])) v[q++] = 0.0 > s2[i] ? 0.0 : s2[i];
+  out[0] = (double) q;
+  if (q < 2) {
+    out[1] = out[2] = out[3] = out[4] = NAN;
+    return;
+  }
+  /* median(): the middle value, or the mean() of the two middle ones */
+  memcpy(e, v, (size_t) q * sizeof *e);
+  const ptrdiff_t half = (q + 1) / 2;
+  double med = select_kth(e, q, half - 1);
+  if (q % 2 == 0) {
+    /* the smallest value above the half-th: select_kth() left them above it */
+    double next = e[half];
+    for (ptrdiff_t i = half + 1; i < q; i++) next = e[i] < next ? e[i] : next;
+    const double two[2] = {med, next};
+    med = bk_r_mean(two, 2);
+  }
+  out[1] = med;
+  if (med == 0.0) med = fallback;
+  const double lo = 1e-5 * med;
+  for (ptrdiff_t i = 0; i < q; i++) {
+    v[i] = lo > v[i] ? lo : v[i];
+    e[i] = log(v[i]) - dg + lg;
+  }
+  const double e_mean = bk_r_mean(e, q);
+  long double ss = 0.0L;
+  for (ptrdiff_t i = 0; i < q; i++) {
+    const double dev = e[i] - e_mean;
+    ss += dev * dev;
+  }
+  out[2] = e_mean;
+  out[3] = ss > DBL_MAX ? INFINITY : (double) ss;
+  out[4] = bk_r_mean(v, q);
+}
+
+void bk_mt_common(const double *mean, const double *ss, const int *expo, int E, ptrdiff_t d,
+                  double df, double *s2, double *diff)
+{
+  for (ptrdiff_t j = 0; j < d; j++) {
+    /* common_units(): each feature from its unit 2^expo[j] into 2^E */
+    const int sh = expo[j] == BK_NO_EXPONENT ? 0 : expo[j] - E;
+    const int keep = expo[j] == BK_NO_EXPONENT;
+    volatile double m1 = keep ? mean[2 * j] : bk_ldexp(mean[2 * j], sh),
+                    m2 = keep ? mean[2 * j + 1] : bk_ldexp(mean[2 * j + 1], sh),
+                    q1 = keep ? ss[2 * j] : bk_ldexp(ss[2 * j], 2 * sh),
+                    q2 = keep ? ss[2 * j + 1] : bk_ldexp(ss[2 * j + 1], 2 * sh);
+    s2[j] = (q1 + q2) / df;
+    diff[j] = m2 - m1;
+  }
+}
+
+void bk_mt_posterior(const double *s2, const double *diff, ptrdiff_t d, double su, double df,
+                     double d0, double s20, double *t)
+{
+  const double prior = d0 * s20, total = df + d0;
+  const int finite = isfinite(d0);
+  for (ptrdiff_t j = 0; j < d; j++) {
+    double post = s20;
+    if (finite) {
+      volatile double own = df * s2[j];
+      post = (own + prior) / total;
+    }
+    t[j] = diff[j] / su / sqrt(post);
   }
 }

@@ -55,9 +55,27 @@ SEXP C_mean_diff(SEXP mean, SEXP expo)
   return out;
 }
 
-/* list(n, mean, ss, expo, constant, bad): bk_class_moments(), the moments of
- * column j in units of 2^expo[j] (NA: a column of zeros or with a non-finite
- * value), bad the position of the first non-finite value of x (0: none) */
+/* The mean of each column over all samples in the data's units, from its
+ * class means (K x d, column j in units of 2^expo[j]) and the class sizes:
+ * the numbers of colSums(mean * n) / sum(n) put back by
+ * C_scale_pow2(, expo, 1), colSums()'s sum in long double as R takes it. */
+static void pooled_means(const double *mean, const int *n, int K, R_xlen_t d,
+                         const int *expo, double *out)
+{
+  double total = 0.0;
+  for (int k = 0; k < K; k++) total += n[k];
+  for (R_xlen_t j = 0; j < d; j++) {
+    long double sum = 0.0L;
+    for (int k = 0; k < K; k++) sum += mean[k + K * j] * (double) n[k];
+    const double v = (double) sum / total;
+    out[j] = expo[j] == BK_NO_EXPONENT ? v : bk_ldexp(v, expo[j]);
+  }
+}
+
+/* list(n, mean, ss, expo, constant, bad, average): bk_class_moments(), the
+ * moments of column j in units of 2^expo[j] (NA: a column of zeros or with a
+ * non-finite value), bad the position of the first non-finite value of x (0:
+ * none), average each column's mean in the data's units (pooled_means()) */
 SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls)
 {
   bk_need_double_matrix(x, "x");
@@ -75,10 +93,12 @@ SEXP C_feature_moments(SEXP x, SEXP cls, SEXP ncls)
                                    REAL(ss), INTEGER(expo), LOGICAL(constant),
                                    work);
   SEXP where = PROTECT(position(bad));
+  SEXP average = PROTECT(Rf_allocVector(REALSXP, d));
+  pooled_means(REAL(mean), INTEGER(n), K, d, INTEGER(expo), REAL(average));
 
-  const char *names[] = {"n", "mean", "ss", "expo", "constant", "bad", ""};
-  SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss, expo, constant, where});
-  UNPROTECT(6);
+  const char *names[] = {"n", "mean", "ss", "expo", "constant", "bad", "average", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){n, mean, ss, expo, constant, where, average});
+  UNPROTECT(7);
   return out;
 }
 
@@ -211,32 +231,72 @@ SEXP C_rank_desc(SEXP key, SEXP tie)
   return rank;
 }
 
-/* stats::p.adjust(p, "BH"): NA (and NaN) stay and do not count */
-SEXP C_p_adjust_bh(SEXP p)
+/* The order of the q p-values ok[] from the largest down, read off the
+ * features' ranks (rank 1 the largest statistic), where the p-values do not
+ * decrease with the rank, as those of a statistic whose p-value falls as it
+ * grows (one df: mt, pc, the pooled t); pos[i] is p[i]'s place in ok[] (-1:
+ * NaN, not counted). 0 where rank is no permutation of 1..n or the p-values
+ * are not in its order: the caller sorts them. */
+static int order_from_rank(const double *p, const int *rank, R_xlen_t n, const int *pos,
+                           R_xlen_t q, int *ord)
+{
+  int *at = (int *) R_alloc((size_t) n, sizeof(int));
+  for (R_xlen_t r = 0; r < n; r++) at[r] = -1;
+  for (R_xlen_t i = 0; i < n; i++) {
+    const int r = rank[i];
+    if (r == NA_INTEGER || r < 1 || r > n || at[r - 1] >= 0) return 0;
+    at[r - 1] = (int) i;
+  }
+  double last = INFINITY;
+  R_xlen_t a = 0;
+  for (R_xlen_t r = n - 1; r >= 0; r--) {
+    const int i = at[r];
+    if (pos[i] < 0) continue;
+    /* (a -0 among zeros: the order decides the zeros' signs; sort) */
+    if (p[i] > last || (p[i] == 0.0 && signbit(p[i]))) return 0;
+    last = p[i];
+    ord[a++] = pos[i];
+  }
+  return a == q;
+}
+
+/* stats::p.adjust(p, "BH"): NA (and NaN) stay and do not count. With the
+ * features' ranks (rank NULL: none) the p-values need no sort where they
+ * are in the ranks' order (order_from_rank()); the same numbers. */
+SEXP C_p_adjust_bh(SEXP p, SEXP rank)
 {
   if (!Rf_isReal(p)) Rf_error("'p' must be a double vector");
   R_xlen_t n = XLENGTH(p), q = 0;
+  if (!Rf_isNull(rank) && (!Rf_isInteger(rank) || XLENGTH(rank) != n))
+    Rf_error("'rank' must be NULL or an integer vector as long as 'p'");
+  if (n > INT_MAX) Rf_error("too many p-values");
   const double *pv = REAL(p);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
   double *o = REAL(out);
   memcpy(o, pv, (size_t) n * sizeof(double));
   double *ok = (double *) R_alloc(n > 0 ? (size_t) n : 1, sizeof(double));
-  for (R_xlen_t i = 0; i < n; i++)
-    if (!ISNAN(pv[i])) ok[q++] = pv[i];
+  int *pos = (int *) R_alloc(n > 0 ? (size_t) n : 1, sizeof(int));
+  for (R_xlen_t i = 0; i < n; i++) {
+    pos[i] = ISNAN(pv[i]) ? -1 : (int) q;
+    if (pos[i] >= 0) ok[q++] = pv[i];
+  }
   /* p.adjust() returns one p-value, or none, as it is */
   if (q > 1) {
-    sort_work w = sort_alloc(q);
     double *adj = (double *) R_alloc((size_t) q, sizeof(double));
-    bk_p_adjust_bh(ok, q, adj, w.k, w.i, w.count);
-    for (R_xlen_t i = 0, a = 0; i < n; i++)
-      if (!ISNAN(pv[i])) o[i] = adj[a++];
+    int *ord = (int *) R_alloc((size_t) q, sizeof(int));
+    if (!Rf_isNull(rank) && order_from_rank(pv, INTEGER(rank), n, pos, q, ord)) {
+      bk_p_adjust_bh_along(ok, ord, q, adj);
+    } else {
+      sort_work w = sort_alloc(q);
+      bk_p_adjust_bh(ok, q, adj, w.k, w.i, w.count);
+    }
+    for (R_xlen_t i = 0; i < n; i++)
+      if (pos[i] >= 0) o[i] = adj[pos[i]];
   }
   UNPROTECT(1);
   return out;
 }
 
-/* 2 * pt(-|t|, df) as R computes it (Rmath's pt), 0 where t is infinite and
- * NA where it is NA or NaN; df one value or one per t */
 /* 2 * pt(-|t|, df) as R computes it: NA for an NA or NaN t, 0 for an
  * infinite one (whatever the df), R's arithmetic on an NA or NaN df */
 static double two_sided_p(double t, double df)
@@ -287,6 +347,17 @@ SEXP C_cor_test(SEXP r, SEXP df)
   return out;
 }
 
+/* the number of features d of two classes' moments, mean and ss (2 x d) */
+static R_xlen_t two_class_moments(SEXP mean, SEXP ss)
+{
+  bk_need_double_matrix(mean, "mean");
+  bk_need_double_matrix(ss, "ss");
+  R_xlen_t d = Rf_ncols(mean);
+  if (Rf_nrows(mean) != 2 || Rf_nrows(ss) != 2 || Rf_ncols(ss) != d)
+    Rf_error("'mean' and 'ss' must be 2 x d matrices");
+  return d;
+}
+
 /* list(t, p_value): the t statistic of class 2 against class 1 of every
  * feature from its class moments (mean and ss, 2 x d, each column in its
  * own units: t does not see them) and its two-sided p-value, in one pass.
@@ -298,11 +369,7 @@ SEXP C_cor_test(SEXP r, SEXP df)
  * standard error are both 0, +-Inf where only the error is. */
 SEXP C_t_from_moments(SEXP mean, SEXP ss, SEXP n, SEXP m, SEXP pooled)
 {
-  bk_need_double_matrix(mean, "mean");
-  bk_need_double_matrix(ss, "ss");
-  R_xlen_t d = Rf_ncols(mean);
-  if (Rf_nrows(mean) != 2 || Rf_nrows(ss) != 2 || Rf_ncols(ss) != d)
-    Rf_error("'mean' and 'ss' must be 2 x d matrices");
+  R_xlen_t d = two_class_moments(mean, ss);
   if (!Rf_isInteger(n) || XLENGTH(n) != 2) Rf_error("'n' must be two class sizes");
   if (!Rf_isReal(m) || XLENGTH(m) != 1) Rf_error("'m' must be one number");
   const int eq = Rf_asLogical(pooled);
@@ -334,4 +401,63 @@ SEXP C_t_from_moments(SEXP mean, SEXP ss, SEXP n, SEXP m, SEXP pooled)
   SEXP out = bk_named_list(names, (SEXP[]){t, p});
   UNPROTECT(2);
   return out;
+}
+
+/* ---- limma's prior as R computes it (bk_f_dist_sums() and friends) ------- */
+
+/* one double (any value: a prior's df may be Inf) */
+static double need_number(SEXP v, const char *what)
+{
+  if (!Rf_isReal(v) || XLENGTH(v) != 1) Rf_error("'%s' must be one double", what);
+  return REAL(v)[0];
+}
+
+/* fit_f_dist()'s sums of the variances s2 (a double vector): c(q, median,
+ * mean of e, its sum of squared deviations, mean of the floored s2) */
+SEXP C_f_dist_sums(SEXP s2, SEXP fallback, SEXP dg, SEXP lg)
+{
+  if (!Rf_isReal(s2)) Rf_error("'s2' must be a double vector");
+  R_xlen_t n = XLENGTH(s2);
+  double *work = (double *) R_alloc(2 * (size_t) (n > 0 ? n : 1), sizeof(double));
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));
+  bk_f_dist_sums(REAL(s2), n, need_number(fallback, "fallback"), need_number(dg, "dg"),
+                 need_number(lg, "lg"), work, REAL(out));
+  UNPROTECT(1);
+  return out;
+}
+
+/* list(s2, diff): moderated_t()'s variances and differences of the class
+ * means in the common unit 2^E, from bk_class_moments()'s 2 x d moments */
+SEXP C_mt_common(SEXP mean, SEXP ss, SEXP expo, SEXP E, SEXP df)
+{
+  R_xlen_t d = two_class_moments(mean, ss);
+  if (!Rf_isInteger(expo) || XLENGTH(expo) != d)
+    Rf_error("'expo' must be an integer vector with one value per column of 'mean'");
+  int e = Rf_asInteger(E);
+  if (e == NA_INTEGER || e < -2000 || e > 2000) Rf_error("'E' must be an exponent");
+  SEXP s2 = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP diff = PROTECT(Rf_allocVector(REALSXP, d));
+  bk_mt_common(REAL(mean), REAL(ss), INTEGER(expo), e, d, need_number(df, "df"), REAL(s2),
+               REAL(diff));
+  const char *names[] = {"s2", "diff", ""};
+  SEXP out = bk_named_list(names, (SEXP[]){s2, diff});
+  UNPROTECT(2);
+  return out;
+}
+
+/* the moderated t of the variances s2 and differences diff (C_mt_common())
+ * from the prior (d0, s20); NA where it is NaN (0 / 0) */
+SEXP C_mt_posterior(SEXP s2, SEXP diff, SEXP su, SEXP df, SEXP d0, SEXP s20)
+{
+  if (!Rf_isReal(s2) || !Rf_isReal(diff) || XLENGTH(s2) != XLENGTH(diff))
+    Rf_error("'s2' and 'diff' must be double vectors of one length");
+  R_xlen_t d = XLENGTH(s2);
+  SEXP t = PROTECT(Rf_allocVector(REALSXP, d));
+  double *tv = REAL(t);
+  bk_mt_posterior(REAL(s2), REAL(diff), d, need_number(su, "su"), need_number(df, "df"),
+                  need_number(d0, "d0"), need_number(s20, "s20"), tv);
+  for (R_xlen_t j = 0; j < d; j++)
+    if (ISNAN(tv[j])) tv[j] = NA_REAL;
+  UNPROTECT(1);
+  return t;
 }

@@ -23,10 +23,11 @@ valid_for <- list(
   C_gamma_upper_tail = c("NaN", "1e300", "an empty double"), # NA, a tail, none
   C_l1_project = "1e300",                      # the projection of 1e300 onto a ball of 1e300
   C_rank_desc = c("NaN", "1e300", "an empty double"),    # NULL for NaN (R sorts), a rank, none
-  C_p_adjust_bh = c("NaN", "1e300", "an empty double"),  # NaN kept, one p-value, none
   C_two_sided_t = c("NaN", "1e300", "an empty double"),  # NaN, a p-value, none
   C_first_unnamed = c("a string", "a character matrix"),   # a position
-  C_cor_test = "1e300"                                     # r = 1e300 on 1e300 df: NaN
+  C_cor_test = "1e300",                                    # r = 1e300 on 1e300 df: NaN
+  C_f_dist_sums = c("NaN", "1e300"),          # no finite variance, one: the count alone
+  C_mt_posterior = c("NaN", "1e300")          # one feature's t (NA, or 1e300 / 1e300 / ...)
 )
 
 test_that("every registered routine refuses garbage with an R error", {

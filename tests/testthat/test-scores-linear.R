@@ -55,6 +55,29 @@ test_that("C_feature_moments matches plain R", {
   expect_equal(got$ss, want$ss, tolerance = 1e-13)
 })
 
+# The mean of each feature over all samples (limma's AveExpr, the `mean`
+# column), which C_feature_moments() gives from the class means: the numbers
+# of this R, which it replaces, at every scale, with zero and empty classes.
+test_that("C_feature_moments' average is the class means weighted by their sizes", {
+  average_r <- function(mom) {
+    pooled <- colSums(mom$mean * mom$n) / sum(mom$n)
+    .Call(C_scale_pow2, pooled, mom$expo, 1L)
+  }
+  set.seed(31)
+  for (k in 1:4) {
+    for (scale in c(1, 1e-300, 1e-170, 3e170, 1e300, 2^-1070)) {
+      x <- matrix(rnorm(37 * 60, mean = 5), 37, 60) * scale
+      x[, 3] <- 0
+      x[, 4] <- x[1, 4]
+      x[, 5] <- round(x[, 5])
+      cls <- sample(seq_len(k), 37, TRUE)
+      if (k > 2L) cls[cls == 2L] <- 1L
+      mom <- .Call(C_feature_moments, x, cls, k)
+      expect_identical(mom$average, average_r(mom))
+    }
+  }
+})
+
 test_that("C_feature_moments is exact on integer values and a single feature", {
   set.seed(4)
   x <- matrix(as.double(sample(0:2, 30 * 3, TRUE)), 30, 3)
@@ -130,7 +153,7 @@ test_that("C_feature_moments: moments in units of 2^expo, constants, first non-f
   x[, 6] <- 2^(0:19)
   cls <- rep(1:2, 10)
   got <- .Call(C_feature_moments, x, cls, 2L)
-  expect_named(got, c("n", "mean", "ss", "expo", "constant", "bad"))
+  expect_named(got, c("n", "mean", "ss", "expo", "constant", "bad", "average"))
   expo <- vapply(1:6, function(j) pow2_exponent(x[, j]), integer(1))
   expect_identical(got$expo, expo)
   expect_identical(got$constant, c(FALSE, FALSE, TRUE, TRUE, FALSE, FALSE))
@@ -507,4 +530,83 @@ test_that("correlation_test (t and p-values in C) gives the numbers of its R ora
   expect_identical(got$statistic, c(Inf, -Inf))
   expect_identical(got$p_value, c(0, 0))
   expect_false(identical(correlation_test(r, 11)$p_value, correlation_test_r(r, 10)$p_value))
+})
+
+# limma's prior (fit_f_dist()) and the moderated t (moderated_t()) do their
+# vector work in C with R's arithmetic: the numbers of the R code they
+# replace, kept as fit_f_dist_r() and moderated_t_r(), to the last bit.
+f_dist_sums_r <- function(s2, fallback, dg, lg) {
+  v <- pmax(s2[is.finite(s2)], 0)
+  med <- stats::median(v)
+  w <- pmax(v, 1e-5 * (if (med == 0) fallback else med))
+  e <- log(w) - dg + lg
+  e_mean <- mean(e)
+  c(length(v), med, e_mean, sum((e - e_mean)^2), mean(w))
+}
+
+test_that("C_f_dist_sums is R's pmax(), median(), log(), mean() and sum()", {
+  set.seed(41)
+  for (n in c(2L, 3L, 4L, 5L, 50L, 51L, 2000L, 2001L)) {
+    for (scale in c(1, 1e-150, 1e150, 1e-300, 1e300)) {
+      s2 <- stats::rchisq(n, 3) * scale
+      s2[sample.int(n, n %/% 5)] <- 0
+      if (n > 10L) s2[sample.int(n, 3L)] <- c(NA, Inf, NaN)
+      if (n > 10L) s2[sample.int(n, 2L)] <- s2[1L]
+      args <- list(s2, 0.25, digamma(3.5), log(3.5))
+      got <- do.call(.Call, c(list(C_f_dist_sums), args))
+      expect_identical(got, do.call(f_dist_sums_r, args))
+    }
+  }
+  # a zero median takes the fallback; the overflowing sum of mean()
+  s2 <- c(0, 0, 0, 2, 5)
+  expect_identical(.Call(C_f_dist_sums, s2, 0.5, 1, 0),
+                   f_dist_sums_r(s2, 0.5, 1, 0))
+  big <- rep(c(1e308, 1.7e308), 10)
+  expect_identical(.Call(C_f_dist_sums, big, 1, 0, 0), f_dist_sums_r(big, 1, 0, 0))
+  # fewer than two finite values: q alone
+  expect_identical(.Call(C_f_dist_sums, c(NA, 3), 1, 0, 0)[1L], 1)
+  expect_error(.Call(C_f_dist_sums, 1:3, 1, 0, 0), "double vector")
+  expect_error(.Call(C_f_dist_sums, c(1, 2), c(1, 2), 0, 0), "one double")
+})
+
+test_that("fit_f_dist() is fit_f_dist_r(): finite and infinite prior df", {
+  set.seed(42)
+  for (n in c(2L, 3L, 10L, 501L, 5000L)) {
+    for (df in c(1, 4, 126)) {
+      s2 <- stats::rchisq(n, df) / df * stats::rexp(1)
+      s2[sample.int(n, n %/% 7)] <- 0
+      expect_identical(fit_f_dist(s2, df), fit_f_dist_r(s2, df))
+      expect_identical(fit_f_dist(s2, df, one = 2^-40), fit_f_dist_r(s2, df, one = 2^-40))
+    }
+  }
+  # all equal: no spread of log s2, d0 = Inf and s0^2 their mean
+  flat <- rep(0.3, 40)
+  expect_identical(fit_f_dist(flat, 5), fit_f_dist_r(flat, 5))
+  expect_identical(fit_f_dist(flat, 5)$df2, Inf)
+  # one finite value, none; integer variances: R's own path
+  expect_identical(fit_f_dist(c(NA, 2), 3), list(scale = 2, df2 = 0))
+  expect_error(fit_f_dist(c(NA, Inf), 3), "No finite")
+  expect_identical(fit_f_dist(c(1L, 4L, 2L, 9L), 3), fit_f_dist_r(c(1L, 4L, 2L, 9L), 3))
+})
+
+test_that("moderated_t() is moderated_t_r() at every scale, with constant features", {
+  set.seed(43)
+  for (scale in c(1, 1e-200, 1e200, 2^-1000, 1e300)) {
+    for (m in c(4L, 9L, 40L)) {
+      x <- matrix(stats::rnorm(m * 300, mean = 7), m, 300) * scale
+      x[, 5] <- 0
+      x[, 6] <- x[1, 6]
+      x[, 7:9] <- x[, 7:9] * 1e-30
+      y <- factor(rep(c("a", "b"), length.out = m))
+      mom <- class_moments(x, y)
+      mom$constant <- mom$average <- mom$bad <- NULL
+      for (lods in c(FALSE, TRUE)) {
+        expect_identical(suppressWarnings(moderated_t(mom, "mt", lods = lods)),
+                         suppressWarnings(moderated_t_r(mom, "mt", lods = lods)))
+      }
+    }
+  }
+  # every feature constant: no prior to fit
+  mom <- class_moments(matrix(1, 6, 3), factor(rep(1:2, 3)))
+  expect_identical(moderated_t(mom, "mt", lods = FALSE), moderated_t_r(mom, "mt", lods = FALSE))
 })

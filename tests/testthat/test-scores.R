@@ -415,11 +415,50 @@ test_that("C_p_adjust_bh is stats::p.adjust(p, \"BH\"): ties, NA, NaN, 0, one or
     p[sample.int(n, n %/% 10)] <- 0
     p[sample.int(n, n %/% 10)] <- NA
     p[sample.int(n, n %/% 20)] <- NaN
-    expect_identical(.Call(C_p_adjust_bh, p), stats::p.adjust(p, "BH"))
+    expect_identical(.Call(C_p_adjust_bh, p, NULL), stats::p.adjust(p, "BH"))
     expect_identical(adjust_p_values(p, "BH"), stats::p.adjust(p, "BH"))
     expect_identical(adjust_p_values(p, "holm"), stats::p.adjust(p, "holm"))
   }
-  expect_identical(.Call(C_p_adjust_bh, c(NA, 0.2, NA)), c(NA, 0.2, NA))
+  expect_identical(.Call(C_p_adjust_bh, c(NA, 0.2, NA), NULL), c(NA, 0.2, NA))
+  # zeros of both signs keep theirs, as cummin() leaves them
+  for (p in list(c(0, -0, 0.5), c(-0, 0, 0.5), c(0.5, -0, 0, -0, 1))) {
+    expect_identical(.Call(C_p_adjust_bh, p, NULL), stats::p.adjust(p, "BH"))
+  }
+})
+
+# With the features' ranks, p-values in the ranks' order (one df) are
+# adjusted without a sort; any others are sorted: p.adjust()'s numbers
+# either way.
+test_that("C_p_adjust_bh along the ranks is stats::p.adjust(p, \"BH\")", {
+  set.seed(13)
+  for (n in c(2L, 5L, 400L, 5000L)) {
+    stat <- round(stats::rnorm(n, sd = 3), 1)
+    stat[sample.int(n, max(1L, n %/% 50))] <- Inf
+    stat[sample.int(n, n %/% 10)] <- NA
+    p <- 2 * stats::pnorm(-abs(stat))
+    p[is.na(stat)] <- NA
+    rank <- rank_scores(stat, "t")
+    bh <- stats::p.adjust(p, "BH")
+    expect_identical(.Call(C_p_adjust_bh, p, rank), bh)
+    expect_identical(adjust_p_values(p, "BH", rank), bh)
+    # a NaN where the statistic is not NA
+    q <- p
+    q[which(!is.na(stat))[1L]] <- NaN
+    expect_identical(.Call(C_p_adjust_bh, q, rank), stats::p.adjust(q, "BH"))
+    # not in the ranks' order, no permutation, a -0: sorted, the same numbers
+    r2 <- rank
+    r2[which(rank == 1L)] <- 2L
+    r3 <- rank
+    r3[which(rank == n)] <- n + 1L
+    for (r in list(rev(rank), sample(rank), r2, r3, rank - 1L)) {
+      expect_identical(.Call(C_p_adjust_bh, p, r), bh)
+    }
+    z <- p
+    z[is.infinite(stat)] <- -0
+    expect_identical(.Call(C_p_adjust_bh, z, rank), stats::p.adjust(z, "BH"))
+  }
+  expect_error(.Call(C_p_adjust_bh, 0.5, 1), "integer vector")
+  expect_error(.Call(C_p_adjust_bh, c(0.5, 0.2), 1L), "as long as")
 })
 
 test_that("t, mt and pc: the same scores, ranks and p-values for 1 and 2 threads", {
