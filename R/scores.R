@@ -429,11 +429,12 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
   src <- d$source
   y <- d$y
   m <- src$m
-  if (is.null(kernel)) kernel <- default_data_kernel(y)
   if (!chosen) {
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
+  # the data kernel of the methods that take one (not given: the default)
+  if (is.null(kernel) && "kernel" %in% score_row(method)$uses) kernel <- default_data_kernel(y)
   check_score_design(method, d$design)
   args <- score_arguments(environment(), d$design)
   if (!is.null(y)) check_score_outcome(method, y, m, var_equal, estimator, args)

@@ -3,6 +3,7 @@
  * the checks a user can act on (factor levels, class sizes) are in
  * R/scores-linear.R.
  */
+#include <stdlib.h>
 #include <Rmath.h>
 #include "glue.h"
 #include "inference.h"
@@ -186,20 +187,33 @@ SEXP C_feature_project(SEXP x, SEXP basis)
 
 /* ---- ranks, p-values and the BH adjustment of the per-feature scores ----- */
 
-/* the radix sort's work for n values */
+/* Work memory of a routine that calls nothing of R's between taking it and
+ * giving it back (its result allocated before): outside R's heap, where a
+ * routine called for every feature_scores() would bring R's garbage
+ * collection forward by its size (R_alloc() memory counts towards it). */
+static void *work_take(size_t bytes)
+{
+  void *p = malloc(bytes > 0 ? bytes : 1);
+  if (!p) Rf_error("cannot allocate %.0f bytes of work memory", (double) bytes);
+  return p;
+}
+
+/* the radix sort's work for n values, in one block (work_take(); free(w.k)) */
 typedef struct {
   uint64_t *k;
   int *i;
   ptrdiff_t *count;
 } sort_work;
 
-static sort_work sort_alloc(R_xlen_t n)
+static sort_work sort_take(R_xlen_t n)
 {
   sort_work w;
   size_t n2 = 2 * (size_t) (n > 0 ? n : 1);
-  w.k = (uint64_t *) R_alloc(n2, sizeof(uint64_t));
-  w.i = (int *) R_alloc(n2, sizeof(int));
-  w.count = (ptrdiff_t *) R_alloc(BK_RADIX_COUNT, sizeof(ptrdiff_t));
+  char *b = (char *) work_take(n2 * sizeof(uint64_t) + BK_RADIX_COUNT * sizeof(ptrdiff_t) +
+                               n2 * sizeof(int));
+  w.k = (uint64_t *) b;
+  w.count = (ptrdiff_t *) (b + n2 * sizeof(uint64_t));
+  w.i = (int *) (b + n2 * sizeof(uint64_t) + BK_RADIX_COUNT * sizeof(ptrdiff_t));
   return w;
 }
 
@@ -224,9 +238,12 @@ SEXP C_rank_desc(SEXP key, SEXP tie)
     Rf_error("'tie' must be NULL or a double vector as long as 'key'");
   const double *t = Rf_isNull(tie) ? NULL : REAL(tie);
   if (has_plain_nan(REAL(key), n) || (t && has_plain_nan(t, n))) return R_NilValue;
-  sort_work w = sort_alloc(n);
   SEXP rank = PROTECT(Rf_allocVector(INTSXP, n));
-  bk_rank_desc(REAL(key), t, n, INTEGER(rank), w.k, w.i, w.count);
+  int *r = INTEGER(rank);
+  const double *k = REAL(key);
+  sort_work w = sort_take(n);
+  bk_rank_desc(k, t, n, r, w.k, w.i, w.count);
+  free(w.k);
   UNPROTECT(1);
   return rank;
 }
@@ -235,12 +252,11 @@ SEXP C_rank_desc(SEXP key, SEXP tie)
  * features' ranks (rank 1 the largest statistic), where the p-values do not
  * decrease with the rank, as those of a statistic whose p-value falls as it
  * grows (one df: mt, pc, the pooled t); pos[i] is p[i]'s place in ok[] (-1:
- * NaN, not counted). 0 where rank is no permutation of 1..n or the p-values
- * are not in its order: the caller sorts them. */
+ * NaN, not counted); at: n ints of work. 0 where rank is no permutation of
+ * 1..n or the p-values are not in its order: the caller sorts them. */
 static int order_from_rank(const double *p, const int *rank, R_xlen_t n, const int *pos,
-                           R_xlen_t q, int *ord)
+                           R_xlen_t q, int *ord, int *at)
 {
-  int *at = (int *) R_alloc((size_t) n, sizeof(int));
   for (R_xlen_t r = 0; r < n; r++) at[r] = -1;
   for (R_xlen_t i = 0; i < n; i++) {
     const int r = rank[i];
@@ -271,28 +287,32 @@ SEXP C_p_adjust_bh(SEXP p, SEXP rank)
     Rf_error("'rank' must be NULL or an integer vector as long as 'p'");
   if (n > INT_MAX) Rf_error("too many p-values");
   const double *pv = REAL(p);
+  const int *rk = Rf_isNull(rank) ? NULL : INTEGER(rank);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
   double *o = REAL(out);
   memcpy(o, pv, (size_t) n * sizeof(double));
-  double *ok = (double *) R_alloc(n > 0 ? (size_t) n : 1, sizeof(double));
-  int *pos = (int *) R_alloc(n > 0 ? (size_t) n : 1, sizeof(int));
+  /* ok, adj: n doubles; pos, ord, at: n ints */
+  size_t n1 = n > 0 ? (size_t) n : 1;
+  char *b = (char *) work_take(n1 * (2 * sizeof(double) + 3 * sizeof(int)));
+  double *ok = (double *) b, *adj = ok + n1;
+  int *pos = (int *) (adj + n1), *ord = pos + n1, *at = ord + n1;
   for (R_xlen_t i = 0; i < n; i++) {
     pos[i] = ISNAN(pv[i]) ? -1 : (int) q;
     if (pos[i] >= 0) ok[q++] = pv[i];
   }
   /* p.adjust() returns one p-value, or none, as it is */
   if (q > 1) {
-    double *adj = (double *) R_alloc((size_t) q, sizeof(double));
-    int *ord = (int *) R_alloc((size_t) q, sizeof(int));
-    if (!Rf_isNull(rank) && order_from_rank(pv, INTEGER(rank), n, pos, q, ord)) {
+    if (rk && order_from_rank(pv, rk, n, pos, q, ord, at)) {
       bk_p_adjust_bh_along(ok, ord, q, adj);
     } else {
-      sort_work w = sort_alloc(q);
+      sort_work w = sort_take(q);
       bk_p_adjust_bh(ok, q, adj, w.k, w.i, w.count);
+      free(w.k);
     }
     for (R_xlen_t i = 0; i < n; i++)
       if (pos[i] >= 0) o[i] = adj[pos[i]];
   }
+  free(b);
   UNPROTECT(1);
   return out;
 }
@@ -418,10 +438,14 @@ SEXP C_f_dist_sums(SEXP s2, SEXP fallback, SEXP dg, SEXP lg)
 {
   if (!Rf_isReal(s2)) Rf_error("'s2' must be a double vector");
   R_xlen_t n = XLENGTH(s2);
-  double *work = (double *) R_alloc(2 * (size_t) (n > 0 ? n : 1), sizeof(double));
+  const double fb = need_number(fallback, "fallback"), dgv = need_number(dg, "dg"),
+               lgv = need_number(lg, "lg");
+  const double *v = REAL(s2);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));
-  bk_f_dist_sums(REAL(s2), n, need_number(fallback, "fallback"), need_number(dg, "dg"),
-                 need_number(lg, "lg"), work, REAL(out));
+  double *o = REAL(out);
+  double *work = (double *) work_take(2 * (size_t) (n > 0 ? n : 1) * sizeof(double));
+  bk_f_dist_sums(v, n, fb, dgv, lgv, work, o);
+  free(work);
   UNPROTECT(1);
   return out;
 }
