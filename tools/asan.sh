@@ -63,17 +63,26 @@ run() { # name, then the command; output to $BK_WORK/<name>.log and the terminal
   fi
 }
 # Two lanes, one per core (as tools/valgrind.sh): the test files dealt by their seconds under
-# the sanitizers (testthat's time per file in a CI run of the whole suite in one process,
-# 2026-11-27; a file not listed counts 5 s), the examples (~100 s) starting lane 2. With
-# BAHSIC_TEST_FILTER or BAHSIC_ASAN_LANES=1, one lane: the tests, then the examples.
+# the sanitizers (testthat's time per file in the two lanes of one thread each of the CI run
+# of 2026-11-28, whose lanes took 531 and 417 s of tests; a file not listed counts 2 s), the
+# examples (~100 s) starting lane 2. With BAHSIC_TEST_FILTER or BAHSIC_ASAN_LANES=1, one lane:
+# the tests, then the examples.
 asan_seconds() {
   case $1 in
-    bad-input) echo 96 ;; guards) echo 56 ;; progress) echo 41 ;; interrupts) echo 37 ;;
-    stability) echo 28 ;; selector-table|kernels) echo 24 ;; select-hsic) echo 22 ;;
-    bioc) echo 19 ;; adapter-caret|properties) echo 18 ;; parallel) echo 14 ;;
-    adapter-recipes) echo 12 ;; adapter-mlr3) echo 11 ;;
-    hsic|threads|selection-test|select-screen|evaluate|glue|inputs-large) echo 8 ;;
-    select-mrmr|simulate|args|survival-entry-points|lsmi|scores) echo 6 ;; *) echo 5 ;;
+    bad-input) echo 149 ;; guards) echo 75 ;; progress) echo 66 ;; interrupts) echo 40 ;;
+    kernels) echo 38 ;; bioc) echo 35 ;; select-hsic) echo 32 ;; stability) echo 31 ;;
+    properties) echo 27 ;; parallel) echo 26 ;; selector-table) echo 23 ;; hsic) echo 20 ;;
+    adapter-recipes) echo 19 ;; adapter-caret|adapter-mlr3|glue) echo 16 ;; evaluate) echo 15 ;;
+    inputs-large|lsmi) echo 14 ;; design-entry-points|threads) echo 13 ;;
+    score-table|select-screen) echo 11 ;; codes|selection-test|survival-entry-points) echo 10 ;;
+    scores|scores-rank|select-mrmr) echo 9 ;;
+    args|pair-scores|scores-corners|select-rfe) echo 8 ;;
+    approx|kernel-ridge|permutation|select-approx|series|simulate) echo 7 ;;
+    bahsic-package|kernel-clinical|scale|scores-design|scores-inference) echo 6 ;;
+    contribution|resampling-design|select-l1) echo 5 ;;
+    hsic-design|pairtop|plots|select-weights) echo 4 ;;
+    kernel-test|options|scores-cox|scores-linear) echo 3 ;;
+    *) echo 2 ;;
   esac
 }
 if [[ -n ${BAHSIC_TEST_FILTER:-} || ${BAHSIC_ASAN_LANES:-2} == 1 ]]; then

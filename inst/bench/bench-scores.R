@@ -171,21 +171,53 @@ check_c(fits$t, NULL)
 check_c(fits$mt, NULL)
 check_c(fits$pc, nrow(x) - 2)
 c_scan <- function() .Call(bahsic:::C_first_nonfinite, x)
+# The parts no version of this interface can skip, timed in the same rounds:
+# the pass over the data (class moments; pc: the correlations), R's pt() on
+# the statistics (t: with Welch's t, C_t_from_moments), the two sorts (ranks,
+# and the BH adjustment's order of the p-values where it is not the ranks'),
+# and the fixed cost of a call (on 10 genes: the argument checks, the outcome,
+# the result). Their sum, in reads, is the floor of a call as it is built.
+ns <- asNamespace("bahsic")
+yi <- as.integer(y)
+mom <- .Call(ns$C_feature_moments, x, yi, 2L)
+x10 <- x[, 1:10]
+# the moderated t and its df as feature_scores() computes them
+eb <- ns$moderated_t(c(ns$combine_moments(list(mom)), list(m = nrow(x), levels = levels(y))),
+                     "mt", lods = FALSE)
+stopifnot(identical(unname(eb$t), fits$mt$statistic))
+part_calls <- list(
+  pass_moments = function() .Call(ns$C_feature_moments, x, yi, 2L),
+  pass_cor = function() .Call(ns$C_feature_cor, x, y01),
+  p_t = function() .Call(ns$C_t_from_moments, mom$mean, mom$ss, mom$n, as.double(nrow(x)),
+                         FALSE),
+  p_mt = function() .Call(ns$C_two_sided_t, eb$t, eb$df_total),
+  p_pc = function() .Call(ns$C_cor_test, fits$pc$score, as.double(nrow(x) - 2)),
+  rank = function() .Call(ns$C_rank_desc, abs(fits$t$score), NULL),
+  bh_sort = function() .Call(ns$C_p_adjust_bh, fits$t$p_value, NULL),
+  fixed_t = function() feature_scores(x10, y, method = "t", threads = 1),
+  fixed_mt = function() feature_scores(x10, y, method = "mt", threads = 1),
+  fixed_pc = function() feature_scores(x10, y01, method = "pc", threads = 1)
+)
 calls <- c(list(read = function() colSums(x), scan = c_scan),
            lapply(names(yy), function(mth) {
              force(mth)
              function() feature_scores(x, yy[[mth]], method = mth, threads = 1)
            }))
 names(calls)[3:5] <- names(yy)
-for (f in calls) f()
+# `runs` rounds of the calls back to back, after one warm-up call each:
+# seconds, one row per call
 now <- function() as.numeric(Sys.time())
-secs <- vapply(seq_len(runs), function(r) {
-  vapply(calls, function(f) {
-    t0 <- now()
-    f()
-    now() - t0
-  }, numeric(1))
-}, numeric(length(calls)))
+time_rounds <- function(calls) {
+  for (f in calls) f()
+  vapply(seq_len(runs), function(r) {
+    vapply(calls, function(f) {
+      t0 <- now()
+      f()
+      now() - t0
+    }, numeric(1))
+  }, numeric(length(calls)))
+}
+secs <- time_rounds(calls)
 cpu_ms <- vapply(calls, function(f) {
   n <- 20L
   stats::median(vapply(seq_len(5L), function(b) {
@@ -213,3 +245,32 @@ cat(sprintf(paste0("\nTime in C, one thread, median of %d rounds: one read (colS
                    "the C scan %.3f ms (processor time %.3f and %.3f ms); load average %s\n"),
             runs, med_ms[["read"]], med_ms[["scan"]], cpu_ms[["read"]], cpu_ms[["scan"]], load))
 print(tc, digits = 3, row.names = FALSE)
+
+# the floor: the parts above, in rounds of their own (so that their garbage
+# does not fall on the calls of the table above), with one read and the
+# three calls again, each the median of its rounds, in reads of the median
+# read; `rest` is what the call spends beyond them (R's handling of whole
+# vectors: names, outcome, limma's prior, columns)
+secs <- time_rounds(c(calls[c("read", names(yy))], part_calls))
+med_ms <- 1000 * apply(secs, 1L, stats::median)
+part_ms <- function(nm) med_ms[[nm]]
+floor_ms <- c(t = part_ms("pass_moments") + part_ms("p_t") + part_ms("rank") +
+                part_ms("bh_sort") + part_ms("fixed_t"),
+              mt = part_ms("pass_moments") + part_ms("p_mt") + part_ms("rank") +
+                part_ms("fixed_mt"),
+              pc = part_ms("pass_cor") + part_ms("p_pc") + part_ms("rank") +
+                part_ms("fixed_pc"))
+pass <- c(t = "pass_moments", mt = "pass_moments", pc = "pass_cor")
+fl <- data.frame(method = names(yy),
+                 pass_ms = med_ms[pass[names(yy)]],
+                 p_values_ms = med_ms[paste0("p_", names(yy))],
+                 sorts_ms = med_ms[["rank"]] + c(t = med_ms[["bh_sort"]], mt = 0, pc = 0),
+                 fixed_ms = med_ms[paste0("fixed_", names(yy))],
+                 floor_reads = floor_ms[names(yy)] / med_ms[["read"]],
+                 call_reads = med_ms[names(yy)] / med_ms[["read"]],
+                 rest_ms = med_ms[names(yy)] - floor_ms[names(yy)], row.names = NULL)
+cat(paste0("\nWhat a call is made of (medians of the same rounds, ms): the pass over the data, ",
+           "the p-values (R's pt()), the sorts (ranks; t also the BH order: its p-values on ",
+           "Welch's df are not in the order of |t|), the fixed cost of a call (10 genes); their ",
+           "sum is the floor of a call as built, in reads\n"))
+print(fl, digits = 3, row.names = FALSE)
