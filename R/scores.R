@@ -433,7 +433,6 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
     method <- default_score_method(y)
     check_score_arguments(method, given, kernel)
   }
-  # the data kernel of the methods that take one (not given: the default)
   if (is.null(kernel) && "kernel" %in% score_row(method)$uses) kernel <- default_data_kernel(y)
   check_score_design(method, d$design)
   args <- score_arguments(environment(), d$design)
