@@ -105,12 +105,10 @@ common_units <- function(mom) {
 
 # E of common_units() for the features' exponents e.
 common_unit <- function(e) {
+  # the largest |e| (0 where none), found without a vector the size of e
+  if (max(-min(e, 0L, na.rm = TRUE), max(e, 0L, na.rm = TRUE)) <= 256L) return(0L)
   ok <- e[!is.na(e)]
-  if (length(ok) && max(abs(ok)) > 256L) {
-    sort.int(ok, method = "radix")[(length(ok) + 1L) %/% 2L]
-  } else {
-    0L
-  }
+  sort.int(ok, method = "radix")[(length(ok) + 1L) %/% 2L]
 }
 
 # Every class needs `min_n` samples, and with `pooled` the pooled variance
@@ -144,7 +142,7 @@ mean_diff <- function(mom) mom$mean[2L, ] - mom$mean[1L, ]
 # Pearson correlation (eq. 23); NA for a constant feature.
 score_pc <- function(x, y) {
   score <- .Call(C_feature_cor, x, y)$score
-  score[is.nan(score)] <- NA_real_
+  if (anyNA(score)) score[is.nan(score)] <- NA_real_
   list(score = score, extra = NULL)
 }
 

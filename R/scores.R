@@ -451,7 +451,7 @@ feature_scores.default <- function(x, y, method = NULL, kernel = NULL,
   # a result of the row's own shape (e.g. several rows per feature)
   own <- if (!is.null(row$finish)) row$finish(method, parts, y, d, args, adjust)
   if (!is.null(own)) return(own)
-  constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
+  constant <- part_column(parts, "constant")
   res <- combine_parts(parts, method, var_equal)
   mom <- res$mom
   score <- unname(res$score)
@@ -551,9 +551,7 @@ combine_parts <- function(parts, method, var_equal) {
   moments <- row$moments
   if (is.null(moments)) {
     join <- function(what) {
-      if (all(vapply(parts, function(q) !is.null(q[[what]]), NA))) {
-        unlist(lapply(parts, `[[`, what), use.names = FALSE)
-      }
+      if (all(vapply(parts, function(q) !is.null(q[[what]]), NA))) part_column(parts, what)
     }
     extra <- if (all(vapply(parts, function(q) is.data.frame(q$extra), NA))) {
       do.call(rbind, lapply(parts, `[[`, "extra"))
@@ -565,6 +563,17 @@ combine_parts <- function(parts, method, var_equal) {
   res <- moments(mom, var_equal = var_equal, method = method)
   res$mom <- mom
   res
+}
+
+# The vector `what` of every block's part in feature order, without names
+# (unlist()'s result; one block's own vector where it has no attributes, not
+# a copy of it).
+part_column <- function(parts, what) {
+  if (length(parts) == 1L) {
+    v <- parts[[1L]][[what]]
+    if (is.null(attributes(v))) return(v)
+  }
+  unlist(lapply(parts, `[[`, what), use.names = FALSE)
 }
 
 # Rank 1 = the largest score (|score| for the signed methods), NA last; equal
@@ -623,7 +632,13 @@ rank_features <- function(method, score, res, src, features) {
 separation_tolerance <- function(m) max(64, m) * .Machine$double.eps
 
 separating_features <- function(correlation, score, m) {
-  if (correlation) return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
+  if (correlation) {
+    # 1 - |r| falls as |r| grows: none where the largest |r| is not within
+    # the tolerance (found without a vector the size of score)
+    top <- max(-min(score, 0, na.rm = TRUE), max(score, 0, na.rm = TRUE))
+    if (1 - top > separation_tolerance(m)) return(logical(length(score)))
+    return(!is.na(score) & 1 - abs(score) <= separation_tolerance(m))
+  }
   # (is.infinite() is FALSE for NA)
   is.infinite(score)
 }
@@ -863,9 +878,7 @@ maxt_methods_words <- function() {
 # correlation), the mean of each feature over all samples and the analytic
 # p-values (NULL for a method without).
 score_inference <- function(method, res, parts, score, m, mom) {
-  mean <- if (length(parts) == 1L) unname(parts[[1L]]$average) else {
-    unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
-  }
+  mean <- part_column(parts, "average")
   effect <- res$effect
   p <- res$p_value
   statistic <- if (is.null(res$statistic)) score else unname(res$statistic)
@@ -880,7 +893,7 @@ score_inference <- function(method, res, parts, score, m, mom) {
   }
   # the p-values of the blocks (the kernel methods' tests)
   if (is.null(p) && all(vapply(parts, function(q) !is.null(q$p_value), NA))) {
-    p <- unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
+    p <- part_column(parts, "p_value")
   }
   if (anyNA(score)) statistic[is.na(score)] <- NA_real_
   list(statistic = statistic, effect = effect, mean = mean,
@@ -909,7 +922,7 @@ correlation_test_r <- function(r, m) {
 # the method has none. Features with an NA score (constant ones) get NA and
 # do not count in the adjustment (stats::p.adjust() leaves NAs out of n).
 inference_p_values <- function(inf, src, y, method, opts) {
-  na <- is.na(inf$score)
+  na <- if (anyNA(inf$score)) is.na(inf$score)
   if (opts$adjust == "maxT") {
     # Westfall and Young (1993) step-down maxT, from the permutations of
     # maxt_run(), the work of permutation_pvalues() (R/permutation.R), in
@@ -921,8 +934,7 @@ inference_p_values <- function(inf, src, y, method, opts) {
                     run = opts$maxt_run, progress = opts$progress,
                     fit = if (!is.null(opts$fit$study)) opts$fit)
     p <- list(p_value = res$p_value, adj_p_value = res$adj_p_value)
-    p$p_value[na] <- NA_real_
-    p$adj_p_value[na] <- NA_real_
+    if (!is.null(na)) p$p_value[na] <- p$adj_p_value[na] <- NA_real_
     return(p)
   }
   raw <- inf$p_value
@@ -937,7 +949,7 @@ inference_p_values <- function(inf, src, y, method, opts) {
     raw <- permutation_p_values(src, y, method, opts)
   }
   if (is.null(raw)) return(NULL)
-  if (any(na)) raw[na] <- NA_real_
+  if (!is.null(na)) raw[na] <- NA_real_
   list(p_value = raw, adj_p_value = adjust_p_values(raw, opts$adjust, opts$rank))
 }
 
@@ -971,7 +983,8 @@ inference_columns <- function(out, inf, p) {
   for (nm in names(add)) {
     v <- add[[nm]]
     if (is.null(v)) next
-    if (is.atomic(v)) names(v) <- NULL
+    # (only where there are names: `names<-` copies a vector the list `add` holds too)
+    if (is.atomic(v) && !is.null(names(v))) names(v) <- NULL
     out[[nm]] <- v
   }
   out
@@ -1011,7 +1024,7 @@ run_feature_blocks <- function(src, block_size, score_block, run, progress = NUL
 correlation_block_scorer <- function(y) {
   function(b) {
     part <- .Call(C_feature_cor, b, y)
-    part$score[is.nan(part$score)] <- NA_real_
+    if (anyNA(part$score)) part$score[is.nan(part$score)] <- NA_real_
     part
   }
 }

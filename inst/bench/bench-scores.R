@@ -274,3 +274,35 @@ cat(paste0("\nWhat a call is made of (medians of the same rounds, ms): the pass 
            "Welch's df are not in the order of |t|), the fixed cost of a call (10 genes); their ",
            "sum is the floor of a call as built, in reads\n"))
 print(fl, digits = 3, row.names = FALSE)
+
+# What a call asks of the memory: the bytes of the vectors it allocates
+# (utils::Rprofmem(), where R was built with memory profiling) and the minor
+# page faults it takes (Linux: /proc/self/stat), per call after warm-up calls.
+# Both are counts, not timings: they do not drift with the load of a shared
+# machine. Fewer bytes mean fewer garbage collections; a page fault is fresh
+# memory from the system (for a vector of more than 128 kB, glibc's malloc()
+# maps new pages unless it has just freed as large a block).
+minor_faults <- function() {
+  if (!file.exists("/proc/self/stat")) return(NA_real_)
+  as.numeric(strsplit(readLines("/proc/self/stat"), " ")[[1L]][10L])
+}
+alloc_mb <- function(f) {
+  if (!capabilities("profmem")) return(NA_real_)
+  file <- tempfile()
+  on.exit(unlink(file))
+  utils::Rprofmem(file, threshold = 0)
+  f()
+  utils::Rprofmem(NULL)
+  bytes <- suppressWarnings(as.numeric(sub(" :.*", "", readLines(file))))
+  sum(bytes, na.rm = TRUE) / 1e6
+}
+mem <- t(vapply(names(yy), function(mth) {
+  f <- calls[[mth]]
+  for (i in 1:20) f()
+  mb <- alloc_mb(f)
+  f0 <- minor_faults()
+  for (i in 1:200) f()
+  c(alloc_mb = mb, page_faults = (minor_faults() - f0) / 200)
+}, numeric(2)))
+cat("\nMemory of a call (allocated by R's vectors, MB; minor page faults, mean of 200 calls)\n")
+print(data.frame(method = names(yy), mem, row.names = NULL), digits = 3, row.names = FALSE)
