@@ -275,8 +275,9 @@ cat(paste0("\nWhat a call is made of (medians of the same rounds, ms): the pass 
            "sum is the floor of a call as built, in reads\n"))
 print(fl, digits = 3, row.names = FALSE)
 
-# What a call asks of the memory: the bytes of the vectors it allocates
-# (utils::Rprofmem(), where R was built with memory profiling) and the minor
+# What a call asks of the memory: the bytes of the vectors over 128 bytes it
+# allocates (utils::Rprofmem(), where R was built with memory profiling; the
+# small ones come from R's own pages, which it reports apart) and the minor
 # page faults it takes (Linux: /proc/self/stat), per call after warm-up calls.
 # Both are counts, not timings: they do not drift with the load of a shared
 # machine. Fewer bytes mean fewer garbage collections; a page fault is fresh
