@@ -216,9 +216,9 @@ linear_fit_scorer <- function(fit) {
 linear_fit_combine <- function(parts, method) {
   fit <- parts[[1L]]$fit
   coef <- do.call(cbind, lapply(parts, `[[`, "coef"))
-  rss <- unlist(lapply(parts, `[[`, "rss"), use.names = FALSE)
-  ss <- unlist(lapply(parts, `[[`, "ss"), use.names = FALSE)
-  average <- unlist(lapply(parts, `[[`, "average"), use.names = FALSE)
+  rss <- part_column(parts, "rss")
+  ss <- part_column(parts, "ss")
+  average <- part_column(parts, "average")
   su <- sqrt(diag(fit$V))
   if (fit$kind %in% c("eb", "eb_lods")) {
     return(c(fit_moderated(coef, rss, average, su, fit), list(mom = NULL, fitted = TRUE)))

@@ -173,8 +173,8 @@ rank_markers <- function(parts, y, features, adjust, method) {
   rsum <- glue("rsum")
   sums <- glue("sum")
   pos <- glue("pos")
-  ties <- unlist(lapply(parts, `[[`, "ties"), use.names = FALSE)
-  constant <- unlist(lapply(parts, `[[`, "constant"), use.names = FALSE)
+  ties <- part_column(parts, "ties")
+  constant <- part_column(parts, "constant")
   if (any(constant)) warn_constant(features, constant, method, NA_real_)
   rows <- lapply(seq_along(n)[n > 0], function(k) {
     s <- wilcoxon_one(rsum[k, ], n[k], m - n[k], ties)

@@ -972,7 +972,7 @@ permutation_p_values <- function(src, y, method, opts) {
   size <- if (score_row(method)$borrows) src$d else opts$block_size
   scorer <- permutation_scorer(y, method, opts$var_equal, perms)
   parts <- run_feature_blocks(src, size, scorer, opts$run, opts$progress)
-  unlist(lapply(parts, `[[`, "p_value"), use.names = FALSE)
+  part_column(parts, "p_value")
 }
 
 # The inference columns after `rank` (out a list of columns); p-values only
@@ -1035,7 +1035,7 @@ combine_moments <- function(parts) {
   if (length(parts) > 1L) {
     mom$mean <- do.call(cbind, lapply(parts, `[[`, "mean"))
     mom$ss <- do.call(cbind, lapply(parts, `[[`, "ss"))
-    mom$expo <- unlist(lapply(parts, `[[`, "expo"), use.names = FALSE)
+    mom$expo <- part_column(parts, "expo")
   }
   mom$constant <- NULL
   mom$average <- NULL
