@@ -21,48 +21,67 @@
 #define CROSS_ARGS                                                            \
   const double *x, ptrdiff_t m, ptrdiff_t d, int dist, double *K,            \
       ptrdiff_t b0, ptrdiff_t b1, ptrdiff_t n
+/* One sweep of four features (x0 .. x3) or of one (xj) over the columns
+ * b0 .. b1 - 1: UPDATE is `col[a] +=` for every sweep but the first, which
+ * writes `col[a] = 0.0 +`: the value a zeroed column would get (0 + s, the
+ * sign of a zero included), without a pass that zeroes the columns first */
+#define CROSS_SWEEP4(COL, N, UPDATE)                                          \
+  for (ptrdiff_t b = b0; b < b1; b++) {                                      \
+    double *col = COL(b);                                                    \
+    const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];             \
+    /* omp simd: at R's -O2 gcc vectorises only loops whose trip count      \
+     * is a multiple of the vector width */                                 \
+    if (dist) {                                                              \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < N(b); a++) {                                 \
+        double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,            \
+               t3 = x3[a] - c3;                                              \
+        UPDATE((t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3));                   \
+      }                                                                      \
+    } else {                                                                 \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < N(b); a++)                                   \
+        UPDATE((x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3));       \
+    }                                                                        \
+  }
+#define CROSS_SWEEP1(COL, N, UPDATE)                                          \
+  for (ptrdiff_t b = b0; b < b1; b++) {                                      \
+    double *col = COL(b);                                                    \
+    const double xb = xj[b];                                                 \
+    if (dist) {                                                              \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < N(b); a++) {                                 \
+        double t = xj[a] - xb;                                               \
+        UPDATE(t * t);                                                       \
+      }                                                                      \
+    } else {                                                                 \
+      BK_SIMD                                                                \
+      for (ptrdiff_t a = 0; a < N(b); a++) UPDATE(xj[a] * xb);               \
+    }                                                                        \
+  }
+#define CROSS_SET(v) col[a] = 0.0 + (v)
+#define CROSS_ADD(v) col[a] += (v)
 #define CROSS_BODY(COL, N)                                                    \
-  for (ptrdiff_t b = b0; b < b1; b++)                                        \
-    memset(COL(b), 0, (size_t) N(b) * sizeof(double));                       \
+  if (d <= 0)                                                                \
+    for (ptrdiff_t b = b0; b < b1; b++)                                      \
+      memset(COL(b), 0, (size_t) N(b) * sizeof(double));                     \
   /* four features per sweep over a column block: a quarter of the loads    \
    * and stores of K, which is what bounds this loop */                     \
   ptrdiff_t j = 0;                                                           \
   for (; j + 4 <= d; j += 4) {                                               \
     const double *x0 = x + m * j, *x1 = x0 + m, *x2 = x1 + m, *x3 = x2 + m;  \
-    for (ptrdiff_t b = b0; b < b1; b++) {                                    \
-      double *col = COL(b);                                                  \
-      const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];           \
-      /* omp simd: at R's -O2 gcc vectorises only loops whose trip count    \
-       * is a multiple of the vector width */                               \
-      if (dist) {                                                            \
-        BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a < N(b); a++) {                               \
-          double t0 = x0[a] - c0, t1 = x1[a] - c1, t2 = x2[a] - c2,          \
-                 t3 = x3[a] - c3;                                            \
-          col[a] += (t0 * t0 + t1 * t1) + (t2 * t2 + t3 * t3);               \
-        }                                                                    \
-      } else {                                                               \
-        BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a < N(b); a++)                                 \
-          col[a] += (x0[a] * c0 + x1[a] * c1) + (x2[a] * c2 + x3[a] * c3);   \
-      }                                                                      \
+    if (j == 0) {                                                            \
+      CROSS_SWEEP4(COL, N, CROSS_SET)                                        \
+    } else {                                                                 \
+      CROSS_SWEEP4(COL, N, CROSS_ADD)                                        \
     }                                                                        \
   }                                                                          \
   for (; j < d; j++) {                                                       \
     const double *xj = x + m * j;                                            \
-    for (ptrdiff_t b = b0; b < b1; b++) {                                    \
-      double *col = COL(b);                                                  \
-      const double xb = xj[b];                                               \
-      if (dist) {                                                            \
-        BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a < N(b); a++) {                               \
-          double t = xj[a] - xb;                                             \
-          col[a] += t * t;                                                   \
-        }                                                                    \
-      } else {                                                               \
-        BK_SIMD                                                              \
-        for (ptrdiff_t a = 0; a < N(b); a++) col[a] += xj[a] * xb;           \
-      }                                                                      \
+    if (j == 0) {                                                            \
+      CROSS_SWEEP1(COL, N, CROSS_SET)                                        \
+    } else {                                                                 \
+      CROSS_SWEEP1(COL, N, CROSS_ADD)                                        \
     }                                                                        \
   }
 
@@ -178,7 +197,7 @@ static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
   c.bs = 16384 / (m > 0 ? m : 1);
   if (c.bs < 1) c.bs = 1;
   /* an element of a column costs about d / 4 sweeps of four features, and
-   * zeroing it first (the first touch of a fresh page) some four more;
+   * the first touch of a fresh page (by the first sweep) some four more;
    * threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
    * matrices of the block estimator open a region each */
   c.cost = d / 4 + 4;
