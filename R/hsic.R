@@ -48,10 +48,14 @@
 #' memory budget (option `bahsic.max_memory`) the error names the
 #' approximations. Without covariates and above 1000 samples it holds no
 #' \eqn{m \times m} matrix: \eqn{K} (and a label kernel on a one-column
-#' outcome) is made a panel of some 16 MiB of columns at a time and summed as
-#' it is made, the same numbers to the last bit in \eqn{O(m)} memory, with
-#' no time lost to the system's zeroing of fresh pages
-#' (`inst/bench/bench-hsic.R`).
+#' outcome) is made a panel of columns at a time, some 1 MiB of them per
+#' thread (at most 16 MiB, so that each thread's share is still in its
+#' core's cache when it is summed), and summed as it is made, the same
+#' numbers to the last bit in \eqn{O(m)} memory, with no time lost to the
+#' system's zeroing of fresh pages (`inst/bench/bench-hsic.R`). On a busy
+#' machine, where threads wait for cores that other processes hold, the
+#' panels' threads are watched and the rest of the call runs on one thread
+#' once they lose.
 #'
 #' @param x samples x features: a numeric matrix or data.frame, a `Matrix`
 #'   (e.g. sparse `dgCMatrix`) or `DelayedMatrix` (e.g. HDF5-backed), an
@@ -221,8 +225,8 @@ format_sigma <- function(kernel) {
 # huge-page hint, to compact memory for them) took most of hsic()'s time at
 # that size; the packed triangle halves that and a buffer kept between calls
 # holds it for the session. Every sum of the statistics runs over K's
-# columns in order, so a panel of some 16 MiB of them, made and used while
-# in cache, gives every number to the last bit, with no m x m buffer and no
+# columns in order, so a panel of them (some 1 MiB a thread, at most
+# 16 MiB: src/hsic.c's panel_cols()), made and used while in cache, gives every number to the last bit, with no m x m buffer and no
 # pass over memory K's size. With a label of full columns (a one-column
 # outcome, a full L) and a low-rank one (classes) a panel is made above its
 # last column only, each element once, and a column's terms below its

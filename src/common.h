@@ -141,6 +141,7 @@ static inline ptrdiff_t bk_pace_group(const bk_pacer *p, double cost,
  * par_min operations or more (a parallel region costs, see
  * BK_PAR_MIN_PAIRS). Without a pacer all n are one group. Neither the groups
  * nor the threads change a bit of the results. */
+struct bk_par_watch;
 typedef struct {
   void (*item)(void *ctx, ptrdiff_t i); /* item i, on any thread: no R API */
   void *ctx;
@@ -148,6 +149,10 @@ typedef struct {
   double ops;     /* the operations of every item where cost is NULL */
   double par_min; /* the operations a group needs for threads */
   int dynamic;    /* 0: a static schedule; else dynamic, chunks of this many */
+  /* NULL, or a watch (schedule.h) that times every threaded group, sets it
+   * against its threads' busy time and, once groups lose (on a busy
+   * machine), runs the rest on one thread */
+  struct bk_par_watch *watch;
 } bk_paced_loop;
 
 void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,

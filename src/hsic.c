@@ -9,6 +9,7 @@
 #include <string.h>
 #include "hsic.h"
 #include "pairs.h"
+#include "schedule.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -385,11 +386,12 @@ typedef struct {
   int sym;
   const double *w;
   sym_sum s1, sv, st;
+  bk_par_watch *watch; /* the threads' watch of the call (bk_paced_loop) */
 } panel_ctx;
 
 /* the panel's columns two at a time (x streams past once per two), its rows
- * in runs of 128: at m = 5000 (a panel of 419 columns) some 210 and 40
- * items, enough for 16 threads; neither changes a bit */
+ * in runs of 128: at m = 5000 on 16 threads (a panel of 419 columns,
+ * panel_cols()) some 210 and 40 items; neither changes a bit */
 #define PANEL_COLS 2
 #define PANEL_ROWS 128
 
@@ -414,16 +416,21 @@ static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
   return c->PL ? c->PL + m * (b - c->b0) : c->lab.L + m * b;
 }
 
-/* The columns of a panel: on one thread a quarter of bk_hsic_panel()'s
- * (some 4 MiB, in cache: some 10% faster); on several all of them, so that
- * the panels, each two parallel regions, are few: on a busy machine a
- * region's end waits for a thread that waits for its core (with 4 MiB
- * panels, two threads on a 2-core machine with one busy process took 3
- * times one thread's time, with 16 MiB ones 1.3 times). */
+/* The columns of a panel: some 1 MiB of them per thread (at least 8, at
+ * most bk_hsic_panel()'s 16 MiB), so that a thread's share of the panel is
+ * still in its core's cache (1 MiB or more of L2) when the rows' pass reads
+ * it back. On a 2-core machine (1 MiB of L2 a core), m = 5,000, d = 50:
+ * one thread 0.19 s with 1 MiB panels against 0.22-0.25 s with 4 MiB, two
+ * threads 0.14 s with 2 MiB against 0.20-0.21 s with 16 MiB. On a busy
+ * machine, where the many regions of small panels would each wait for a
+ * thread whose core another process holds, the call's watch (panel_ctx)
+ * finds the threads losing and runs the rest on one. */
 static ptrdiff_t panel_cols(ptrdiff_t m, int nthreads)
 {
-  const ptrdiff_t B = bk_hsic_panel(m), b = B / 4;
-  return nthreads > 1 || b < 16 ? B : b;
+  const ptrdiff_t B = bk_hsic_panel(m);
+  ptrdiff_t b = ((ptrdiff_t) 1 << 17) * (nthreads > 1 ? nthreads : 1) / (m > 1 ? m : 1);
+  b = b < 8 ? 8 : b;
+  return b < B ? b : B;
 }
 
 /* a group of a panel's columns made, then each one's own sums (c->item),
@@ -452,7 +459,8 @@ static double panel_make(panel_ctx *c, void (*item)(void *, ptrdiff_t),
   c->item = item;
   const bk_paced_loop gram = {.item = panel_group, .ctx = c,
                               .ops = PANEL_COLS * cost,
-                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1,
+                              .watch = c->watch};
   bk_paced_for(&gram, (nb + PANEL_COLS - 1) / PANEL_COLS, nthreads, NULL);
   return (double) nb * cost;
 }
@@ -657,17 +665,6 @@ static void sym_finish(sym_sum s, ptrdiff_t m)
     s.F[b] = (s.F[b] + s.A[m * ((b + 1) % 2) + b]) + s.A[m * (b % 2) + b];
 }
 
-/* sym_col() of whole columns (sym = 0): the sums s1 and sv at once */
-static void whole_col(void *ctx, ptrdiff_t i)
-{
-  const panel_ctx *c = ctx;
-  const ptrdiff_t m = c->src->m, b = c->b0 + i;
-  const double *col = c->P + m * i;
-  c->kd[b] = col[b];
-  if (c->s1.F) c->s1.F[b] = sum_off(col, m, b);
-  if (c->sv.F) c->sv.F[b] = dot_off(col, c->w, m, b);
-}
-
 /* every panel of c's matrix (c->src; with c->ysrc, L's beside it) in turn,
  * for the sums c->s1, c->sv, c->st (F NULL: none; their lanes zeroed here;
  * st with the other two), or with a factor label c->lab.Y, c->s1, c->sv and
@@ -676,17 +673,7 @@ static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t m = c->src->m, B = panel_cols(m, nthreads);
   const sym_sum *sums[3] = {&c->s1, &c->sv, &c->st};
-  /* on several threads a label's own passes (no st: L alone, of one
-   * feature, its kernel values cheap) make whole columns, one parallel
-   * region a panel instead of two: on a busy machine a region's end waits
-   * for a thread that waits for its core. The same sums. */
-  c->sym = nthreads < 2 || c->st.F || c->lab.Y;
-  for (c->b0 = 0; !c->sym && c->b0 < m; c->b0 += B) {
-    c->b1 = c->b0 + B < m ? c->b0 + B : m;
-    double ops = panel_make(c, whole_col, nthreads);
-    bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
-  }
-  if (!c->sym) return;
+  c->sym = 1;
   for (int k = 0; k < 3; k++)
     if (sums[k]->F) memset(sums[k]->A, 0, (size_t) (2 * m) * sizeof(double));
   for (c->b0 = 0; c->b0 < m; c->b0 += B) {
@@ -695,7 +682,7 @@ static void sym_pass(panel_ctx *c, int nthreads, bk_pacer *pace)
         (double) (c->b1 - c->b0) * (3.0 + (c->lab.Y ? (double) c->lab.c : 0.0));
     const bk_paced_loop rows = {.item = sym_rows, .ctx = c,
                                 .ops = PANEL_ROWS * per_row,
-                                .par_min = BK_PAR_MIN_PAIRS};
+                                .par_min = BK_PAR_MIN_PAIRS, .watch = c->watch};
     double ops = panel_make(c, sym_col, nthreads) + (double) c->b1 * per_row;
     bk_paced_for(&rows, (c->b1 + PANEL_ROWS - 1) / PANEL_ROWS, nthreads, NULL);
     bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);
@@ -712,7 +699,7 @@ static double sym_stats(panel_ctx *c, double *ld, double *l1, double *Lk,
 {
   const ptrdiff_t m = c->src->m;
   panel_ctx lc = {.src = c->ysrc, .simd = c->simd, .P = c->PL, .kd = ld,
-                  .s1 = {l1, A}};
+                  .s1 = {l1, A}, .watch = c->watch};
   if (c->ysrc)
     sym_pass(&lc, nthreads, pace);
   else
@@ -745,9 +732,12 @@ void bk_hsic_stats_x(const bk_gram_src *src, const bk_gram_src *ysrc,
          *klrow = work + 4 * m, *Kl = work + 5 * m, *Lk = work + 6 * m,
          *h = work + 7 * m, *KY = work + 8 * m, *t = KY + m * lab.c,
          *A = t + m, *P = A + 6 * m;
+  bk_par_watch watch;
+  bk_par_watch_init(&watch, nthreads);
   panel_ctx c = {.src = src, .ysrc = ysrc, .simd = simd, .P = P,
                  .PL = ysrc ? P + m * Bw : NULL, .lab = lab, .kd = kd,
-                 .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow, .KY = KY};
+                 .k1 = k1, .Kl = Kl, .t = t, .klrow = klrow, .KY = KY,
+                 .watch = &watch};
   double T = 0.0;
   if (lab.Y == NULL) {
     T = sym_stats(&c, ld, l1, Lk, t, A, nthreads, pace);
@@ -1099,13 +1089,15 @@ void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
   double *rk = work, *rl = work + 2 * m, *t = work + 4 * m + m * lab.c,
          *P = t + Bw, *PL = P + m * Bw;
   gamma_sums g = {.rk = rk, .lab = lab, .m = m};
-  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab};
+  bk_par_watch watch;
+  bk_par_watch_init(&watch, nthreads);
+  panel_ctx c = {.src = src, .simd = simd, .P = P, .lab = lab, .watch = &watch};
   /* pass 1: K's row means, sum and trace, as scaled_centring() */
   g.ek = panel_centring(&c, rk, t, &g.sk, &g.trK, nthreads, pace);
   g.fk = ldexp(1.0, g.ek);
   if (ysrc) {
     /* L's, a panel at a time */
-    panel_ctx lc = {.src = ysrc, .simd = simd, .P = PL};
+    panel_ctx lc = {.src = ysrc, .simd = simd, .P = PL, .watch = &watch};
     g.rl = rl;
     g.el = panel_centring(&lc, rl, t, &g.sl, &g.trL, nthreads, pace);
     g.fl = ldexp(1.0, g.el);

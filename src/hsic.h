@@ -36,9 +36,9 @@ typedef struct {
   bk_kernel kern;
 } bk_gram_src;
 
-/* The columns of K that bk_hsic_stats_x() holds at a time: some 16 MiB of
- * them (at least 16, at most m), each panel two parallel regions' worth of
- * work (some 2e7 kernel values). */
+/* The room for the columns of K that bk_hsic_stats_x() holds at a time:
+ * some 16 MiB of them (at least 16, at most m); a panel takes some 1 MiB
+ * of it a thread (panel_cols(), hsic.c). */
 static inline ptrdiff_t bk_hsic_panel(ptrdiff_t m)
 {
   ptrdiff_t b = ((ptrdiff_t) 1 << 21) / (m > 1 ? m : 1);

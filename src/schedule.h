@@ -136,7 +136,7 @@ void bk_rank_backward(const double *sortbuf, ptrdiff_t ns, ptrdiff_t it,
  * two such end the probe with the run serial, as three losing larger
  * regions would, without their cost */
 #define BK_REGION_STALL 1e-3
-typedef struct {
+typedef struct bk_par_watch {
   double gate;       /* the gate now (operations) */
   double base;       /* the gate the run started with */
   double wall, busy; /* sums over the small regions run so far (seconds) */
