@@ -3,7 +3,7 @@
 # README's 16-core table comes from): every binary of tools/harness/bin/ (e.g.
 # the baseline's and the new build, made by `bash tools/harness.sh build`)
 # on the data of tools/harness/data/ (`bash tools/harness.sh export`), then,
-# with LOAD=1, BAHSIC again with one busy process per core.
+# with LOAD=1, BAHSIC, hsic() and maxT again with one busy process per core.
 #
 #   THREADS=1,2,4,8,16 REPS=3 FITS=48 LOAD=1 bash tools/harness/device.sh
 #
@@ -31,7 +31,8 @@ log=${OUT:-/tmp}/harness-device.txt
     echo "== under load: $n busy processes; $(uptime)"
     for b in "$here"/bin/harness*; do
       echo "== $(basename "$b"), loaded"
-      timeout 90 "$b" "$here/data" "1,2,${n}" "${REPS:-3}" bahsic_all,bahsic_golub,maxt || echo "(stopped after 90 s)"
+      timeout 120 "$b" "$here/data" "1,2,${n}" "${REPS:-3}" bahsic_all,bahsic_golub,hsic,maxt ||
+        echo "(stopped after 120 s)"
     done
     kill "${pids[@]}" 2>/dev/null
     wait 2>/dev/null
