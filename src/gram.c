@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernels.h"
+#include "schedule.h"
 
 /* Columns b0..b1-1 of the upper triangle of K (see bk_cross()): column b
  * at COL(b), its first N(b) values (TRI_*); or of the whole of K, its
@@ -624,12 +625,12 @@ static double tie_gap(double tie)
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross)
 {
-  return bk_median_pairwise_ck(x, m, d, squared, work, cross, NULL);
+  return bk_median_pairwise_ck(x, m, d, squared, work, cross, 1, NULL);
 }
 
 double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
                              int squared, double *work, double *cross,
-                             bk_pacer *pace)
+                             int nthreads, bk_pacer *pace)
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
@@ -637,7 +638,16 @@ double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
    * bk_cross()), and x has no column for the one-feature path to read */
   if (d < 1) return 0.0;
   if (d > 1) {
-    bk_cross(x, m, d, 1, cross, 1, pace);
+    /* the distances on threads (each column its own: the same values on
+     * any number), unless a watch finds the machine busy: its probe, or the
+     * verdict of the last second, which the call's next watch (hsic()'s
+     * panels) then takes up without a probe of its own */
+    if (nthreads > 1) {
+      bk_par_watch watch;
+      bk_par_watch_init(&watch, nthreads);
+      if (!bk_par_free(&watch)) nthreads = 1;
+    }
+    bk_cross(x, m, d, 1, cross, nthreads > 1 ? nthreads : 1, pace);
     return bk_median_triangle_ck(cross, m, 0, squared, work, pace);
   }
   /* one feature: sort it and select among the gaps, no m x m work */

@@ -183,16 +183,8 @@ SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads)
   double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
                         : NULL;
   bk_pacer pace = {bk_check_limits, 0};
-  /* the distances on threads (each column its own: the same values), then
-   * the selection among them, as bk_median_pairwise_ck() */
-  const int nthreads = Rf_asInteger(threads);
-  double med;
-  if (d > 1) {
-    bk_cross(xs, m, d, 1, cross, nthreads > 1 ? nthreads : 1, &pace);
-    med = bk_median_triangle_ck(cross, m, 0, sq, work, &pace);
-  } else {
-    med = bk_median_pairwise_ck(xs, m, d, sq, work, cross, &pace);
-  }
+  const double med = bk_median_pairwise_ck(xs, m, d, sq, work, cross,
+                                           Rf_asInteger(threads), &pace);
   return Rf_ScalarReal(median_in_units(med, e, sq));
 }
 

@@ -182,10 +182,12 @@ static inline double bk_kernel_value(bk_kernel kern, double v)
 /* Median of the m(m-1)/2 pairwise squared distances (squared = 1) or
  * distances (squared = 0) of the rows of x, by the rule for ties
  * (bk_median_tie_floor()). work: BK_MEDIAN_WORK(m) doubles
- * (and cross: m * m doubles when d > 1). */
+ * (and cross: m * m doubles when d > 1, made on up to nthreads threads). */
 double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
                              int squared, double *work, double *cross,
-                             bk_pacer *pace);
+                             int nthreads, bk_pacer *pace);
+/* (the signature with nthreads: tools/harness builds older cores too) */
+#define BK_MEDIAN_THREADS 1
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross);
 

@@ -259,9 +259,9 @@ static const double *rescale(const double *x, ptrdiff_t n, int *e, double **own)
 
 #ifdef BK_HSIC_X_WORK
 /* R's path since the statistics are taken from the data: the median on the
- * sample rows (C_median_pairwise: the distances on threads), the outcome's
- * width over all pairs, then bk_hsic_stats_x(), a panel of K's and L's
- * columns at a time */
+ * sample rows (C_median_pairwise: the distances on threads unless a watch
+ * finds the machine busy), the outcome's width over all pairs, then
+ * bk_hsic_stats_x(), a panel of K's and L's columns at a time */
 static double job_hsic(void *ctx, int nt)
 {
   hsic_job *j = ctx;
@@ -277,8 +277,12 @@ static double job_hsic(void *ctx, int nt)
   const double *xs = rescale(xr, n * d, &e, &own);
   double *mwork = xmalloc(sizeof(double) * (size_t) BK_MEDIAN_WORK(n));
   double *cross = xmalloc(sizeof(double) * (size_t) (n * n));
+#ifdef BK_MEDIAN_THREADS
+  double med = bk_median_pairwise_ck(xs, n, d, 1, mwork, cross, nt, NULL);
+#else
   bk_cross(xs, n, d, 1, cross, nt, NULL);
   double med = bk_median_triangle_ck(cross, n, 0, 1, mwork, NULL);
+#endif
   if (e != 0) med = ldexp(med, -2 * e);
   free(own);
   free(xr);
@@ -289,7 +293,11 @@ static double job_hsic(void *ctx, int nt)
   int e2;
   const double *ys = rescale(j->z2.v, m * j->z2.nc, &e2, &own2);
   double *lwork = xmalloc(sizeof(double) * (size_t) BK_MEDIAN_WORK(m));
+#ifdef BK_MEDIAN_THREADS
+  double med2 = bk_median_pairwise_ck(ys, m, j->z2.nc, 1, lwork, NULL, 1, NULL);
+#else
   double med2 = bk_median_pairwise_ck(ys, m, j->z2.nc, 1, lwork, NULL, NULL);
+#endif
   if (e2 != 0) med2 = ldexp(med2, -2 * e2);
   free(lwork);
   const bk_gram_src src = {.xs = rescale(x, m * d, &e, &own), .m = m, .d = d, .e = e,
