@@ -226,8 +226,9 @@ format_sigma <- function(kernel) {
 # that size; the packed triangle halves that and a buffer kept between calls
 # holds it for the session. Every sum of the statistics runs over K's
 # columns in order, so a panel of them (some 1 MiB a thread, at most
-# 16 MiB: src/hsic.c's panel_cols()), made and used while in cache, gives every number to the last bit, with no m x m buffer and no
-# pass over memory K's size. With a label of full columns (a one-column
+# 16 MiB: src/hsic.c's panel_cols()), made and used while in cache, gives
+# every number to the last bit, with no m x m buffer and no pass over
+# memory K's size. With a label of full columns (a one-column
 # outcome, a full L) and a low-rank one (classes) a panel is made above its
 # last column only, each element once, and a column's terms below its
 # diagonal are taken from the later panels' rows in the same order

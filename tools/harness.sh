@@ -10,6 +10,8 @@
 #   bash tools/harness.sh run DATA [threads] [reps] [workloads]
 #   bash tools/harness.sh check                # build, export and run every workload once
 #                                              # on 1 and 2 threads (4 stability fits): CI's stage
+#   bash tools/harness.sh regions [OUT]        # OUT/harness-regions: BAHSIC's parallel regions
+#                                              # timed (tools/harness/regions.py), a line a call
 #
 # The binary is OUT/harness; `run` uses it (HARNESS=path to use another).
 # HARNESS_SRC=DIR builds it from another tree's src/ (e.g. a worktree of the
@@ -32,13 +34,26 @@ build() {
   for f in "${sources[@]}"; do srcs+=("$src/$f.c"); done
   cflags=$(R CMD config CFLAGS 2>/dev/null || echo "-g -O2")
   # shellcheck disable=SC2086
-  "$cc" $cflags -fopenmp -static -I "$src" -o "$out/harness" \
-    "$root/tools/harness/harness.c" "${srcs[@]}" -lm
-  echo "built $out/harness"
+  "$cc" $cflags -fopenmp -static -I "$src" -o "$out/${HARNESS_NAME:-harness}" \
+    "${HARNESS_MAIN:-$root/tools/harness/harness.c}" "${srcs[@]}" -lm
+  echo "built $out/${HARNESS_NAME:-harness}"
+}
+
+# the harness with BAHSIC's regions timed, from patched copies of src/ and
+# harness.c (tools/harness/regions.py)
+regions() {
+  local out=${1:-/tmp/bahsic-harness} tmp
+  tmp=$(mktemp -d)
+  cp -r "${HARNESS_SRC:-$root/src}" "$tmp/src"
+  cp "$root/tools/harness/harness.c" "$tmp/harness.c"
+  python3 "$root/tools/harness/regions.py" "$tmp/src" "$tmp/harness.c"
+  HARNESS_SRC=$tmp/src HARNESS_MAIN=$tmp/harness.c HARNESS_NAME=harness-regions build "$out"
+  rm -rf "$tmp"
 }
 
 case "${1:-}" in
   build) shift; build "$@" ;;
+  regions) shift; regions "$@" ;;
   export) shift; Rscript "$root/tools/harness/export.R" "$@" ;;
   run)
     shift
