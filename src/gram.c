@@ -186,6 +186,11 @@ static double cross_cost(const void *ctx, ptrdiff_t blk)
   return (double) ((b1 - b0) * b1 * c->cost);
 }
 
+/* an element of a column of bk_cross() costs about d / 4 sweeps of four
+ * features, and the first touch of a fresh page (by the first sweep) some
+ * four more */
+#define CROSS_COST(d) ((d) / 4 + 4)
+
 static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
                        double *K, int nthreads, bk_pacer *pace, int simd)
 {
@@ -197,11 +202,9 @@ static void cross_simd(const double *x, ptrdiff_t m, ptrdiff_t d, int dist,
   (void) simd;
   c.bs = 16384 / (m > 0 ? m : 1);
   if (c.bs < 1) c.bs = 1;
-  /* an element of a column costs about d / 4 sweeps of four features, and
-   * the first touch of a fresh page (by the first sweep) some four more;
-   * threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
+  /* threads for enough work only (BK_PAR_MIN_PAIRS): the small Gram
    * matrices of the block estimator open a region each */
-  c.cost = d / 4 + 4;
+  c.cost = CROSS_COST(d);
   const bk_paced_loop loop = {.item = cross_block, .ctx = &c,
                               .cost = cross_cost,
                               .par_min = BK_PAR_MIN_PAIRS, .dynamic = 1};
@@ -639,9 +642,13 @@ double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
   if (d < 1) return 0.0;
   if (d > 1) {
     /* the distances on threads (each column its own: the same values on
-     * any number), unless a watch finds the machine busy: its probe, or the
-     * verdict of the last second, which the call's next watch (hsic()'s
-     * panels) then takes up without a probe of its own */
+     * any number) where they are enough work for them, unless a watch
+     * finds the machine busy: its probe, or the verdict of the last second,
+     * which the call's next watch (hsic()'s panels) then takes up without
+     * a probe of its own. Below the gate no probe: on a busy machine one
+     * costs milliseconds */
+    if (0.5 * (double) m * (double) m * (double) CROSS_COST(d) < BK_PAR_MIN_PAIRS)
+      nthreads = 1;
     if (nthreads > 1) {
       bk_par_watch watch;
       bk_par_watch_init(&watch, nthreads);

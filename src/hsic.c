@@ -426,9 +426,11 @@ static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
  * thread whose core another process holds, the call's watch (panel_ctx)
  * finds the threads losing and runs the rest on one, and the passes that
  * start after its verdict (its probe's, or the last second's) make one
- * thread's panels: with 16 MiB panels on one thread, hsic() at 16 threads
- * on a 16-core machine with a busy process per core took 0.42-0.51 s
- * against one thread's 0.38-0.41 s; with one thread's, 0.34-0.38 s. */
+ * thread's panels. On a 16-core machine with a busy process per core,
+ * hsic() at 16 threads took 0.42-0.51 s against one thread's 0.38-0.41 s
+ * while one thread made 16 MiB panels (their rows' pass 0.05-0.06 s
+ * against 0.035 s), and 0.34-0.38 s with one thread's panels and the
+ * median heuristic's distances watched too (bk_median_pairwise_ck()). */
 static ptrdiff_t panel_cols(ptrdiff_t m, int nthreads, const bk_par_watch *watch)
 {
   const ptrdiff_t B = bk_hsic_panel(m);
