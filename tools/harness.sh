@@ -15,7 +15,9 @@
 #
 # The binary is OUT/harness; `run` uses it (HARNESS=path to use another).
 # HARNESS_SRC=DIR builds it from another tree's src/ (e.g. a worktree of the
-# baseline commit), to compare two versions of the core on one machine.
+# baseline commit), to compare two versions of the core on one machine;
+# HARNESS_MAIN=FILE builds it from another harness.c and HARNESS_NAME
+# names the binary (as `regions` does).
 # Built with R's CFLAGS (the same code generation as the package) and
 # -fopenmp; ridge.c and cox.c (LAPACK, and nothing the workloads call) are
 # left out. The workloads and their sizes: tools/harness/harness.c.
@@ -46,8 +48,9 @@ regions() {
   tmp=$(mktemp -d)
   cp -r "${HARNESS_SRC:-$root/src}" "$tmp/src"
   cp "$root/tools/harness/harness.c" "$tmp/harness.c"
-  python3 "$root/tools/harness/regions.py" "$tmp/src" "$tmp/harness.c"
-  HARNESS_SRC=$tmp/src HARNESS_MAIN=$tmp/harness.c HARNESS_NAME=harness-regions build "$out"
+  python3 "$root/tools/harness/regions.py" "$tmp/src" "$tmp/harness.c" &&
+    HARNESS_SRC=$tmp/src HARNESS_MAIN=$tmp/harness.c HARNESS_NAME=harness-regions \
+      build "$out" || { rm -rf "$tmp"; exit 1; }
   rm -rf "$tmp"
 }
 
