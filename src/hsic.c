@@ -434,7 +434,7 @@ static inline const double *label_col(const panel_ctx *c, ptrdiff_t b)
 static ptrdiff_t panel_cols(ptrdiff_t m, int nthreads, const bk_par_watch *watch)
 {
   const ptrdiff_t B = bk_hsic_panel(m);
-  const ptrdiff_t nt = nthreads > 1 && (!watch || bk_par_free(watch)) ? nthreads : 1;
+  const ptrdiff_t nt = nthreads > 1 && bk_par_free(watch) ? nthreads : 1;
   ptrdiff_t b = ((ptrdiff_t) 1 << 17) * nt / (m > 1 ? m : 1);
   b = b < 8 ? 8 : b;
   return b < B ? b : B;
