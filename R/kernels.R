@@ -430,16 +430,23 @@ sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
 
 # hsic()'s kernel for its statistics from the data (C_hsic_stats_x, which
 # holds a panel of K's columns, not K): the kernel with its width resolved as
-# gram() resolves it, or NULL where the Gram matrix is made whole: a
-# precomputed, ridge or clinical kernel; all sampled pairs coinciding (the
-# median over all pairs, which C_gram takes from the distances it computes
-# anyway); m <= median_max_rows, where K is at most 8 MB, in cache, and the
-# panels, which make both of its triangles, cost more than the pages of K
-# (inst/bench/bench-hsic.R, m = 500 and 1000).
+# gram() resolves it (over median_rows(m): all pairs up to median_max_rows,
+# from the same distances as C_gram's, so the same width to the last bit),
+# or NULL where the Gram matrix is made whole: a precomputed, ridge or
+# clinical kernel, and all sampled pairs coinciding (gram()'s fallback).
+# Every m goes through the panels: at m = 500 and 1,000 the panels, in a
+# work buffer kept between calls (src/scratch.c), cost less than the fresh
+# pages of K and L (inst/bench/bench-hsic.R).
 gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
-  if (!gram_panel_likely(kernel, nrow(x))) return(NULL)
+  m <- nrow(x)
+  if (!gram_panel_likely(kernel, m)) return(NULL)
   check_kernel_range(kernel, x, arg)
-  kernel <- sample_median_width(kernel, x, arg, threads)
+  if (m > median_max_rows) {
+    kernel <- sample_median_width(kernel, x, arg, threads)
+  } else if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) {
+    med <- pairwise_median(x, kernel_has(kernel, "squared"), arg, threads)
+    if (med > 0) kernel <- median_width_kernel(kernel, 1 / med)
+  }
   if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) return(NULL)
   kernel
 }
@@ -447,7 +454,15 @@ gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
 # Whether gram_panel_kernel() will give a kernel for m samples, as far as
 # the kernel and m tell (all sampled pairs coinciding aside)
 gram_panel_likely <- function(kernel, m) {
-  m > median_max_rows && !kernel$name %in% c("precomputed", "ridge", "clinical")
+  m >= 2L && !kernel$name %in% c("precomputed", "ridge", "clinical")
+}
+
+# The kernel with the width of the median heuristic over all pairs (1 / the
+# median) and gram()'s label for it
+median_width_kernel <- function(kernel, sigma) {
+  kernel$params$sigma <- sigma
+  kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
+  kernel
 }
 
 # The options of C_gram and C_hsic_stats_x, read by name in C
@@ -498,8 +513,7 @@ gram <- function(kernel, x, threads = 1L, arg = "x", sample_median = FALSE) {
     } else if (!(sigma >= .Machine$double.xmin && sigma <= .Machine$double.xmax)) {
       stop_width_range(x, kernel_has(kernel, "squared"), arg)
     }
-    kernel$params$sigma <- sigma
-    kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
+    kernel <- median_width_kernel(kernel, sigma)
   }
   attr(K, "p1") <- NULL
   if (!is.null(rownames(x))) dimnames(K) <- list(rownames(x), rownames(x))

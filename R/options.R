@@ -19,10 +19,10 @@
 #'   matrices (8 m^2 bytes each), in m x m double matrices: [kernel_matrix()]
 #'   1 (1.5 with the median heuristic), [label_kernel_matrix()] 1.5, [hsic()]
 #'   and the gamma [hsic_test()] without covariates none where the kernels
-#'   are made a panel of some 16 MiB of columns at a time (m > 1000, a data
-#'   kernel; a label kernel on a one-column outcome), else 1.5 for K and 1.5
-#'   for a full label kernel made whole (m <= 1000; a precomputed kernel; an
-#'   outcome of several columns), the permutation test and the tests and
+#'   are made a panel of at most 16 MiB of columns at a time (a data kernel
+#'   other than a precomputed, ridge or clinical one; a label kernel on a
+#'   one-column outcome), else 1.5 for K and 1.5 for a full label kernel made
+#'   whole (those kernels; an outcome of several columns), the permutation test and the tests and
 #'   estimates given covariates 1.5, or 3 with a full (non-linear regression)
 #'   label kernel, [feature_scores()] with a kernel method 2.5 (3.5), [bahsic()] and
 #'   [fohsic()] 5, [l1_hsic()] and [hsic_weights()] 5, [qmi()] as the permutation test,

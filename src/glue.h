@@ -19,6 +19,12 @@ static inline void bk_need_double_matrix(SEXP x, const char *what)
     Rf_error("'%s' must be a double matrix", what);
 }
 
+/* fn(data, work) with work of n doubles: a buffer kept between calls
+ * (scratch_call.c), or R_alloc's where it is larger than the buffer may be
+ * or in use. An error or interrupt in fn gives the buffer back. */
+void bk_with_scratch(size_t n, void (*fn)(void *data, double *work), void *data);
+void bk_scratch_free(void);
+
 /* The progress of the selection loops: a message per iteration when
  * verbose (through message(), so that suppressMessages() sees it), a call
  * of the R function `progress` with the size of the set unless it is

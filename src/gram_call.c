@@ -131,6 +131,22 @@ static bk_gram_src read_src(SEXP x, SEXP opts, const char *entry,
 typedef void (*hsic_x_fn)(const bk_gram_src *src, const bk_gram_src *ysrc,
                           bk_label lab, double *out, double *work,
                           int nthreads, int simd, bk_pacer *pace);
+/* the core's call, on the work bk_with_scratch() gives */
+typedef struct {
+  hsic_x_fn core;
+  const bk_gram_src *src, *ysrc;
+  bk_label lab;
+  double *out;
+  int nthreads, simd;
+} hsic_x_run;
+
+static void hsic_x_work(void *data, double *work)
+{
+  hsic_x_run *r = data;
+  bk_pacer pace = {bk_check_limits, 0};
+  r->core(r->src, r->ysrc, r->lab, r->out, work, r->nthreads, r->simd, &pace);
+}
+
 static SEXP hsic_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts,
                    const char *entry, hsic_x_fn core, R_xlen_t nout)
 {
@@ -146,12 +162,10 @@ static SEXP hsic_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts,
     lab = bk_opt_label(&op, src.m);
     bk_opts_done(&op);
   }
-  double *work = (double *) R_alloc((size_t) BK_HSIC_X_WORK(src.m, lab.c),
-                                    sizeof(double));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, nout));
-  bk_pacer pace = {bk_check_limits, 0};
-  core(&src, Rf_isNull(label) ? &ysrc : NULL, lab, REAL(out), work, nthreads,
-       simd, &pace);
+  hsic_x_run r = {core, &src, Rf_isNull(label) ? &ysrc : NULL, lab, REAL(out),
+                  nthreads, simd};
+  bk_with_scratch((size_t) BK_HSIC_X_WORK(src.m, lab.c), hsic_x_work, &r);
   UNPROTECT(1);
   return out;
 }
@@ -168,6 +182,23 @@ SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts)
   return hsic_x(x, opts, label, y, yopts, "C_hsic_gamma_x", bk_hsic_gamma_x, 5);
 }
 
+/* C_median_pairwise()'s median, on the work bk_with_scratch() gives */
+typedef struct {
+  const double *xs;
+  ptrdiff_t m, d;
+  int squared, nthreads;
+  double med;
+} median_run;
+
+static void median_work(void *data, double *work)
+{
+  median_run *r = data;
+  bk_pacer pace = {bk_check_limits, 0};
+  r->med = bk_median_pairwise_ck(r->xs, r->m, r->d, r->squared, work,
+                                 r->d > 1 ? work + BK_MEDIAN_WORK(r->m) : NULL,
+                                 r->nthreads, &pace);
+}
+
 /* The median of the pairwise squared distances (squared = TRUE) or
  * distances of the rows of x (threads: a whole number >= 1): NA for fewer than 2 rows, 0 when all rows
  * coincide, NaN when it is positive but not representable with its inverse
@@ -177,15 +208,14 @@ SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads)
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) return Rf_ScalarReal(NA_REAL);
-  int e, sq = Rf_asLogical(squared);
-  const double *xs = rescaled(REAL(x), m * d, &e);
-  double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
-  double *cross = d > 1 ? (double *) R_alloc((size_t) (m * m), sizeof(double))
-                        : NULL;
-  bk_pacer pace = {bk_check_limits, 0};
-  const double med = bk_median_pairwise_ck(xs, m, d, sq, work, cross,
-                                           Rf_asInteger(threads), &pace);
-  return Rf_ScalarReal(median_in_units(med, e, sq));
+  int e;
+  median_run r = {.xs = rescaled(REAL(x), m * d, &e), .m = m, .d = d,
+                  .squared = Rf_asLogical(squared),
+                  .nthreads = Rf_asInteger(threads)};
+  /* the packed distances, then (d > 1) the cross products' m x m */
+  bk_with_scratch((size_t) (BK_MEDIAN_WORK(m) + (d > 1 ? m * m : 0)),
+                  median_work, &r);
+  return Rf_ScalarReal(median_in_units(r.med, e, r.squared));
 }
 
 /* s_j = sum_ik W_ik k(x_ij, x_kj), the kernel on feature j alone, for every

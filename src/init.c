@@ -1,9 +1,11 @@
-/* init.c: routine registration only. */
+/* init.c: routine registration, and the kept buffer's release at unload. */
 #include <R.h>
 #include <Rinternals.h>
 #include <R_ext/Rdynload.h>
 #include <R_ext/Visibility.h>
 
+void bk_scratch_free(void); /* scratch_call.c */
+SEXP C_scratch_info(void);
 SEXP C_gram(SEXP x, SEXP opts);
 SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads);
 SEXP C_median_columns(SEXP x, SEXP squared);
@@ -145,6 +147,7 @@ static const R_CallMethodDef call_methods[] = {
   {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 1},
   {"C_column_products", (DL_FUNC) &C_column_products, 3},
   {"C_gamma_upper_tail", (DL_FUNC) &C_gamma_upper_tail, 2},
+  {"C_scratch_info", (DL_FUNC) &C_scratch_info, 0},
   {NULL, NULL, 0}
 };
 
@@ -153,4 +156,10 @@ void attribute_visible R_init_bahsic(DllInfo *dll)
   R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+}
+
+void attribute_visible R_unload_bahsic(DllInfo *dll)
+{
+  (void) dll;
+  bk_scratch_free();
 }

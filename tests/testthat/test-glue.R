@@ -19,6 +19,7 @@ garbage <- list(
 # double vector of any length) fit these kinds, and the routine answers.
 valid_for <- list(
   C_codes = names(garbage),                    # takes no argument
+  C_scratch_info = names(garbage),             # takes no argument
   C_first_nonfinite = c("NaN", "1e300", "an empty double"),
   C_gamma_upper_tail = c("NaN", "1e300", "an empty double"), # NA, a tail, none
   C_l1_project = "1e300",                      # the projection of 1e300 onto a ball of 1e300

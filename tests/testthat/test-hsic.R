@@ -347,9 +347,17 @@ test_that("hsic() and the gamma test from panels of K give K's statistics to the
     # odd m, panels of an odd width (251 columns on 1 thread, one on 2): the
     # symmetric panels' lanes of the column sums cross panels of both parities
     list(m = 1005L, d = 3L, kernel = kernel_gaussian(),
-         y = function(x) x[, 1] * x[, 2] + rnorm(nrow(x)))))
+         y = function(x) x[, 1] * x[, 2] + rnorm(nrow(x))),
+    # m <= 1000: hsic()'s width the median over all pairs, from
+    # C_median_pairwise where gram() takes it from K's distances: the same
+    # width to the last bit, with several features and with one (its own
+    # path, sorted gaps), on data with ties
+    list(m = 200L, d = 4L, kernel = kernel_gaussian(), y = function(x) x[, 1] * x[, 2] + rnorm(nrow(x))),
+    list(m = 150L, d = 1L, kernel = kernel_laplace(), x = function(x) round(x, 1),
+         y = function(x) factor(x[, 1] + rnorm(nrow(x)) > 0))))
   for (cs in cases) {
     x <- matrix(rnorm(cs$m * cs$d), cs$m, cs$d)
+    if (!is.null(cs$x)) x <- cs$x(x)
     y <- cs$y(x)
     pr <- bahsic:::hsic_prepare(x, y, cs$kernel, list(
       kernel_y = NULL, na_action = "fail", assay = 1L, threads = 1L, min_m = 6L,

@@ -152,3 +152,26 @@ test_that("clinical_rfe() and evaluate_selection() under a time limit say that i
   expect_match(out[grepl("^evaluate_selection: ", out)], "time limit")
   expect_false(any(grepl("install", out)))
 })
+
+# hsic() and the gamma test keep their work buffer between calls
+# (src/scratch_call.c); a time limit raised inside the panels' loop must give
+# it back, or every later call would fall back to fresh memory
+test_that("a time limit inside hsic() gives its kept work buffer back", {
+  skip_on_cran()
+  skip_if(under_valgrind(), "under valgrind: minutes, not seconds")
+  set.seed(31)
+  small <- toy_binary()
+  before <- hsic(small$x, small$y)
+  info <- .Call(bahsic:::C_scratch_info)
+  expect_gt(info[1], 0)
+  expect_identical(info[2], 0)
+  m <- 30000
+  x <- matrix(rnorm(m * 3), m, 3)
+  y <- x[, 1] + rnorm(m)
+  for (f in list(hsic = function() hsic(x, y, threads = 1L),
+                 gamma = function() hsic_test(x, y, threads = 1L))) {
+    expect_time_limit(under_time_limit(f), "hsic")
+    expect_identical(.Call(bahsic:::C_scratch_info)[2], 0)
+    expect_identical(hsic(small$x, small$y), before)
+  }
+})
