@@ -434,3 +434,18 @@ test_that("the median heuristic on 1000 samples is the same on 1 and 2 threads",
                      .Call(bahsic:::C_median_pairwise, x, sq, 1L))
   }
 })
+
+test_that("the median heuristic on work larger than the kept buffer is R's median", {
+  # C_median_pairwise on 3,000 rows of two features: 4.5 million distances
+  # and the 3,000 x 3,000 cross products, 108 MB, beyond the 64 MiB that
+  # src/scratch_call.c keeps between calls: its work comes from R_alloc
+  skip_if(under_valgrind(), "under valgrind: 4.5 million distances in R")
+  set.seed(45)
+  x <- matrix(rnorm(6000), 3000, 2)
+  expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE, 1L), median(stats::dist(x)^2))
+  expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE, 1L), median(stats::dist(x)))
+  # the kept buffer neither grew past its cap nor stayed marked in use
+  after <- .Call(bahsic:::C_scratch_info)
+  expect_lte(after[1], 64 * 2^20)
+  expect_identical(after[2], 0)
+})
