@@ -228,18 +228,21 @@ format_sigma <- function(kernel) {
 # Why panels, not K: K is 8 m^2 bytes of fresh pages (2 GB at m = 16,000),
 # and the system's time to fault them in and zero them (and, with the
 # huge-page hint, to compact memory for them) took most of hsic()'s time at
-# that size; the packed triangle halves that and a buffer kept between calls
-# holds it for the session. Every sum of the statistics runs over K's
-# columns in order, so a panel of them (some 1 MiB a thread, at most
-# 16 MiB: src/hsic.c's panel_cols()), made and used while in cache, gives
-# every number to the last bit, with no m x m buffer and no pass over
-# memory K's size. With a label of full columns (a one-column
+# that size (the packed triangle would halve that; a K-sized buffer kept
+# between calls would hold it for the session). Every sum of the
+# statistics runs over K's columns in order, so a panel of them (some
+# 1 MiB a thread, at most 16 MiB: src/hsic.c's panel_cols()), made and
+# used while in cache, gives every number to the last bit, with no m x m
+# buffer and no pass over memory K's size. With a label of full columns (a one-column
 # outcome, a full L) and a low-rank one (classes) a panel is made above its
 # last column only, each element once, and a column's terms below its
 # diagonal are taken from the later panels' rows in the same order
 # (symmetric panels, src/hsic.c); in the gamma test a panel is both
 # triangles, each element twice (its sum runs over K's elements in order):
-# cheaper than the faults. The gamma test
+# cheaper than the faults. The panels live in a work buffer of at most
+# 64 MiB kept between calls (src/scratch_call.c), so that a call at small m
+# (cross-validation's many calls) faults in no fresh pages either; hence
+# panels at every m, not only above median_max_rows. The gamma test
 # needs K's row means before its main sum, so it makes the panels twice. The
 # label side is low rank (Y, m x c) for classes and the linear kernel; a full
 # label L stays. The permutation test keeps K, which it rereads many times.
