@@ -435,7 +435,7 @@ sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
 # or NULL where the Gram matrix is made whole: a precomputed, ridge or
 # clinical kernel, and all sampled pairs coinciding (gram()'s fallback).
 # Every m goes through the panels: at m = 500 and 1,000 the panels, in a
-# work buffer kept between calls (src/scratch.c), cost less than the fresh
+# work buffer kept between calls (src/scratch_call.c), cost less than the fresh
 # pages of K and L (inst/bench/bench-hsic.R).
 gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
   m <- nrow(x)
