@@ -411,20 +411,26 @@ median_rows <- function(m, n_max = median_max_rows) {
 # A kernel whose width is left to the median heuristic, with the width of
 # the median over median_rows(m) when m > median_max_rows: O(n^2 d) for n =
 # median_max_rows instead of a selection among m (m - 1) / 2 distances. The
-# kernel as it is otherwise, and when all pairs among those samples coincide
-# (the median over all samples is then gram()'s).
+# kernel as it is otherwise (gram() then takes the median from K's own
+# distances), and when all pairs among those samples coincide (the median
+# over all samples is then gram()'s).
 sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
+  if (nrow(x) <= median_max_rows) return(kernel)
+  median_heuristic_kernel(kernel, x, arg, threads)
+}
+
+# The kernel with the median heuristic's width where it has a width left
+# to set: the median over median_rows(m), all pairs up to median_max_rows
+# (from the same distances and selection as C_gram's, so gram()'s width to
+# the last bit), and gram()'s label. Unchanged when that median is 0 (all
+# pairs coinciding: gram()'s fallback decides).
+median_heuristic_kernel <- function(kernel, x, arg = "x", threads = 1L) {
+  if (!kernel_has(kernel, "width") || !is.null(kernel$params$sigma)) return(kernel)
   m <- nrow(x)
-  if (!kernel_has(kernel, "width") || !is.null(kernel$params$sigma) || m <= median_max_rows) {
-    return(kernel)
-  }
-  med <- pairwise_median(x[median_rows(m), , drop = FALSE], kernel_has(kernel, "squared"), arg,
-                         threads)
-  if (med > 0) {
-    kernel$params$sigma <- 1 / med
-    kernel$label <- paste0(kernel$label, sprintf(" (sigma by the median heuristic on %d samples)",
-                                                 median_max_rows))
-  }
+  sampled <- m > median_max_rows
+  if (sampled) x <- x[median_rows(m), , drop = FALSE]
+  med <- pairwise_median(x, kernel_has(kernel, "squared"), arg, threads)
+  if (med > 0) kernel <- median_width_kernel(kernel, 1 / med, if (sampled) median_max_rows)
   kernel
 }
 
@@ -438,15 +444,9 @@ sample_median_width <- function(kernel, x, arg = "x", threads = 1L) {
 # work buffer kept between calls (src/scratch_call.c), cost less than the fresh
 # pages of K and L (inst/bench/bench-hsic.R).
 gram_panel_kernel <- function(kernel, x, arg = "x", threads = 1L) {
-  m <- nrow(x)
-  if (!gram_panel_likely(kernel, m)) return(NULL)
+  if (!gram_panel_likely(kernel, nrow(x))) return(NULL)
   check_kernel_range(kernel, x, arg)
-  if (m > median_max_rows) {
-    kernel <- sample_median_width(kernel, x, arg, threads)
-  } else if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) {
-    med <- pairwise_median(x, kernel_has(kernel, "squared"), arg, threads)
-    if (med > 0) kernel <- median_width_kernel(kernel, 1 / med)
-  }
+  kernel <- median_heuristic_kernel(kernel, x, arg, threads)
   if (kernel_has(kernel, "width") && is.null(kernel$params$sigma)) return(NULL)
   kernel
 }
@@ -457,11 +457,13 @@ gram_panel_likely <- function(kernel, m) {
   m >= 2L && !kernel$name %in% c("precomputed", "ridge", "clinical")
 }
 
-# The kernel with the width of the median heuristic over all pairs (1 / the
-# median) and gram()'s label for it
-median_width_kernel <- function(kernel, sigma) {
+# The kernel with the width sigma of the median heuristic (1 / the median)
+# and gram()'s label for it: over all pairs, or (on) over the pairs of that
+# many samples
+median_width_kernel <- function(kernel, sigma, on = NULL) {
   kernel$params$sigma <- sigma
-  kernel$label <- paste0(kernel$label, " (sigma by the median heuristic)")
+  kernel$label <- paste0(kernel$label, " (sigma by the median heuristic",
+                         if (!is.null(on)) sprintf(" on %d samples", on), ")")
   kernel
 }
 
