@@ -302,8 +302,8 @@ check_kernel <- function(kernel, arg, ridge = FALSE, where = "here") {
 # is constant and any width gives the same, zero, dependence: use 1. NaN:
 # the feature's scale leaves no representable width (pairwise_median(); not
 # reached from feature_scores(), which rescales each feature first).
-feature_sigmas <- function(name, x) {
-  med <- .Call(C_median_columns, x, kernel_has(name, "squared"))
+feature_sigmas <- function(name, x, threads) {
+  med <- .Call(C_median_columns, x, kernel_has(name, "squared"), threads)
   bad <- which(is.nan(med))
   if (length(bad)) {
     features <- colnames(x)[bad]

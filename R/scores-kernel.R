@@ -168,7 +168,7 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
       # ties (?kernels), so that every feature that is not constant has a
       # width.
       b <- .Call(C_scale_columns, b)
-      p1 <- feature_sigmas(name, b)
+      p1 <- feature_sigmas(name, b, threads)
     } else {
       # a kernel with fixed parameters sees the data's own scale, where
       # squared distances and products must not overflow

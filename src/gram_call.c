@@ -43,17 +43,6 @@ static const double *rescaled(const double *x, ptrdiff_t n, int *e)
   return xs;
 }
 
-/* A median of (squared) distances of data rescaled by 2^e, in the data's
- * units: NaN when it is positive but it or its inverse (the width of the
- * median heuristic) is not a normal double there, so that no width in the
- * data's units can express it. */
-static double median_in_units(double med, int e, int squared)
-{
-  if (!(med > 0.0)) return med;
-  double out = ldexp(med, squared ? -2 * e : -e);
-  return out >= DBL_MIN && 1.0 / out >= DBL_MIN ? out : R_NaN;
-}
-
 /* The kernel of C_gram() and C_feature_dot(): options kernel (a code of
  * BK_KSET_DATA, codes.h) and p2 (finite); p1 is read by the caller, as the
  * two differ in what it may be. */
@@ -202,7 +191,7 @@ static void median_work(void *data, double *work)
 /* The median of the pairwise squared distances (squared = TRUE) or
  * distances of the rows of x (threads: a whole number >= 1): NA for fewer than 2 rows, 0 when all rows
  * coincide, NaN when it is positive but not representable with its inverse
- * (median_in_units()). */
+ * (bk_median_in_units()). */
 SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
@@ -212,10 +201,11 @@ SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads)
   median_run r = {.xs = rescaled(REAL(x), m * d, &e), .m = m, .d = d,
                   .squared = Rf_asLogical(squared),
                   .nthreads = Rf_asInteger(threads)};
-  /* the packed distances, then (d > 1) the cross products' m x m */
-  bk_with_scratch((size_t) (BK_MEDIAN_WORK(m) + (d > 1 ? m * m : 0)),
+  /* the packed distances, then (d > 1) the cross products' m x m; one
+   * feature: its sorted values and a few of its gaps */
+  bk_with_scratch((size_t) (BK_MEDIAN_PAIRWISE_WORK(m, d) + (d > 1 ? m * m : 0)),
                   median_work, &r);
-  return Rf_ScalarReal(median_in_units(r.med, e, r.squared));
+  return Rf_ScalarReal(bk_median_in_units(r.med, e, r.squared));
 }
 
 /* s_j = sum_ik W_ik k(x_ij, x_kj), the kernel on feature j alone, for every
@@ -258,30 +248,22 @@ SEXP C_feature_dot(SEXP x, SEXP W, SEXP opts)
 }
 
 /* The median heuristic for every column of x on its own (per-feature
- * kernels of feature_scores()), each as C_median_pairwise() gives it. */
-SEXP C_median_columns(SEXP x, SEXP squared)
+ * kernels of feature_scores()), each as C_median_pairwise() gives it
+ * (bk_median_columns()), on up to `threads` threads. */
+SEXP C_median_columns(SEXP x, SEXP squared, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  int sq = Rf_asLogical(squared);
+  const int sq = Rf_asLogical(squared), nthreads = Rf_asInteger(threads);
+  if (nthreads < 1) Rf_error("'threads' must be a whole number >= 1");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   if (m < 2) {
     for (ptrdiff_t j = 0; j < d; j++) REAL(out)[j] = NA_REAL;
   } else {
-    double *work = (double *) R_alloc((size_t) BK_MEDIAN_WORK(m), sizeof(double));
-    double *col = (double *) R_alloc((size_t) m, sizeof(double));
-    for (ptrdiff_t j = 0; j < d; j++) {
-      /* each feature on its own scale, as each has its own width */
-      const double *xj = REAL(x) + m * j;
-      int e = bk_pow2_shift(bk_max_abs(xj, m), BK_DATA_RANGE);
-      if (e != 0) {
-        bk_copy_pow2(xj, m, e, col);
-        xj = col;
-      }
-      double med = bk_median_pairwise(xj, m, 1, sq, work, NULL);
-      REAL(out)[j] = median_in_units(med, e, sq);
-      if (j % 64 == 63) bk_check_limits();
-    }
+    double *work = (double *) R_alloc(
+        (size_t) (BK_MEDIAN_COLUMNS_WORK(m) * nthreads), sizeof(double));
+    bk_pacer pace = {bk_check_limits, 0};
+    bk_median_columns(REAL(x), m, d, sq, REAL(out), work, nthreads, &pace);
   }
   UNPROTECT(1);
   return out;

@@ -8,7 +8,7 @@ void bk_scratch_free(void); /* scratch_call.c */
 SEXP C_scratch_info(void);
 SEXP C_gram(SEXP x, SEXP opts);
 SEXP C_median_pairwise(SEXP x, SEXP squared, SEXP threads);
-SEXP C_median_columns(SEXP x, SEXP squared);
+SEXP C_median_columns(SEXP x, SEXP squared, SEXP threads);
 SEXP C_hsic_stats(SEXP K, SEXP label);
 SEXP C_hsic_stats_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts);
 SEXP C_hsic_gamma_x(SEXP x, SEXP opts, SEXP label, SEXP y, SEXP yopts);
@@ -80,7 +80,7 @@ SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 static const R_CallMethodDef call_methods[] = {
   {"C_gram", (DL_FUNC) &C_gram, 2},
   {"C_median_pairwise", (DL_FUNC) &C_median_pairwise, 3},
-  {"C_median_columns", (DL_FUNC) &C_median_columns, 2},
+  {"C_median_columns", (DL_FUNC) &C_median_columns, 3},
   {"C_hsic_stats", (DL_FUNC) &C_hsic_stats, 2},
   {"C_hsic_stats_x", (DL_FUNC) &C_hsic_stats_x, 5},
   {"C_hsic_gamma_x", (DL_FUNC) &C_hsic_gamma_x, 5},

@@ -144,6 +144,13 @@ double bk_median_triangle_ck(const double *base, ptrdiff_t m, int packed,
 double bk_median_triangle(const double *base, ptrdiff_t m, int packed,
                           int squared, double *work);
 #define BK_MEDIAN_WORK(m) ((m) * ((m) - 1) / 2 + 65536)
+/* One feature (d = 1) needs less of it: its m sorted values and the gaps
+ * that the selection gathers at the end (at most BK_MEDIAN_GAP_CAP(m));
+ * BK_MEDIAN_WORK(m) >= BK_MEDIAN_1D_WORK(m) for every m >= 2 */
+#define BK_MEDIAN_GAP_CAP(m) ((ptrdiff_t) (m))
+#define BK_MEDIAN_1D_WORK(m) ((m) + BK_MEDIAN_GAP_CAP(m))
+/* bk_median_pairwise()'s work for d features */
+#define BK_MEDIAN_PAIRWISE_WORK(m, d) ((d) == 1 ? BK_MEDIAN_1D_WORK(m) : BK_MEDIAN_WORK(m))
 
 /* The median heuristic's one rule for ties, followed by every median of
  * distances in the package (bk_median_triangle_ck(), bk_median_pairwise_ck()
@@ -190,6 +197,21 @@ double bk_median_pairwise_ck(const double *x, ptrdiff_t m, ptrdiff_t d,
 #define BK_MEDIAN_THREADS 1
 double bk_median_pairwise(const double *x, ptrdiff_t m, ptrdiff_t d,
                           int squared, double *work, double *cross);
+
+/* A median of (squared) distances of data rescaled by 2^e, in the data's
+ * units: NaN when it is positive but it or its inverse (the width of the
+ * median heuristic) is not a normal double there, so that no width in the
+ * data's units can express it. */
+double bk_median_in_units(double med, int e, int squared);
+
+/* The median heuristic of every column of x (m x d, m >= 2) on its own,
+ * each brought to a scale of 1 by a power of two first (exact) and its
+ * median given in its units (bk_median_in_units()), into out: features on
+ * up to nthreads threads, each its own numbers. work: nthreads *
+ * BK_MEDIAN_COLUMNS_WORK(m) doubles. */
+void bk_median_columns(const double *x, ptrdiff_t m, ptrdiff_t d, int squared,
+                       double *out, double *work, int nthreads, bk_pacer *pace);
+#define BK_MEDIAN_COLUMNS_WORK(m) (BK_MEDIAN_1D_WORK(m) + (m))
 
 /* k-th smallest (0-based) of v[0..n-1], n >= 1, 0 <= k < n; reorders v. */
 double bk_select(double *v, ptrdiff_t n, ptrdiff_t k);

@@ -49,6 +49,10 @@ runs <- list(
 )
 if (!is.null(all_x)) {
   runs[["bahsic(), ALL 128 x 12625"]] <- function(t) bahsic(all_x, all_y, threads = t)$ranking
+  # per-gene HSIC: each gene's own median-heuristic width, then its score
+  runs[["feature_scores(hsic), ALL"]] <- function(t) {
+    feature_scores(all_x, all_y, method = "hsic", threads = t)$score
+  }
   runs[["maxT, ALL, 1000 labellings"]] <- function(t) {
     set.seed(3)
     bahsic:::permutation_pvalues(all_x, all_y, "t", n_perm = 1000L, threads = t)$adj_p_value

@@ -41,7 +41,7 @@ test_that("quickselect returns order statistics on tied and sorted data", {
     expect_equal(.Call(bahsic:::C_median_pairwise, x, TRUE, 1L), median(dist(x)^2))
   }
   x <- matrix(rnorm(30), 10, 3)
-  expect_equal(.Call(bahsic:::C_median_columns, x, FALSE),
+  expect_equal(.Call(bahsic:::C_median_columns, x, FALSE, 1L),
                apply(x, 2, function(col) median(dist(col))))
 })
 
@@ -123,8 +123,8 @@ test_that("the per-feature median of the gaps is exact on tied and rounded data"
   for (i in 1:100) {
     m <- sample(2:15, 1)
     v <- matrix(round(rnorm(m), 1), ncol = 1)
-    expect_identical(.Call(bahsic:::C_median_columns, v, TRUE), median(dist(v)^2))
-    expect_identical(.Call(bahsic:::C_median_columns, v, FALSE), median(dist(v)))
+    expect_identical(.Call(bahsic:::C_median_columns, v, TRUE, 1L), median(dist(v)^2))
+    expect_identical(.Call(bahsic:::C_median_columns, v, FALSE, 1L), median(dist(v)))
   }
 })
 
@@ -445,8 +445,8 @@ test_that("every median heuristic follows the rule for ties on residue genes (pl
       x1 <- matrix(v, ncol = 1)
       # one feature (the sorted gaps), the triangle of several (a zero
       # column adds nothing), and the Gram matrix's own
-      expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), med)
-      expect_identical(.Call(bahsic:::C_median_columns, x1, FALSE), oracle_tie_median(q, FALSE))
+      expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE, 1L), med)
+      expect_identical(.Call(bahsic:::C_median_columns, x1, FALSE, 1L), oracle_tie_median(q, FALSE))
       expect_identical(.Call(bahsic:::C_median_pairwise, x1, TRUE, 1L), med)
       expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE, 1L), med)
       expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), FALSE, 1L),
@@ -466,10 +466,74 @@ test_that("every median heuristic follows the rule for ties on residue genes (pl
   # a feature whose values are all residue has its own width; one that is
   # constant but for exact zeros none (width 1, a constant kernel)
   v <- c(rep(0, 20), 10^seq(-120, -9, length.out = 10))
-  expect_identical(.Call(bahsic:::C_median_columns, matrix(v, ncol = 1), TRUE),
+  expect_identical(.Call(bahsic:::C_median_columns, matrix(v, ncol = 1), TRUE, 1L),
                    oracle_tie_median(pair_sq(v)))
-  expect_identical(.Call(bahsic:::C_median_columns, matrix(0, 9, 1), TRUE), 0)
+  expect_identical(.Call(bahsic:::C_median_columns, matrix(0, 9, 1), TRUE, 1L), 0)
   expect_true(all(kernel_matrix(kernel_gaussian(), matrix(0, 9, 1)) == 1))
+})
+
+test_that("one feature's median (its sorted gaps narrowed by counts, then gathered) is the oracle's", {
+  # sizes around and far beyond what the selection gathers at the end (m
+  # gaps), so that the counts' narrowing, the gathering and the fallback for
+  # many equal gaps all run; shapes whose gaps are smooth, heavy-tailed,
+  # tied or mostly zero
+  set.seed(23)
+  shapes <- list(normal = function(m) rnorm(m), cauchy = function(m) rcauchy(m),
+                 outlier = function(m) c(rnorm(m - 1), 1e6),
+                 lognormal = function(m) exp(rnorm(m, sd = 5)),
+                 integers = function(m) as.double(sample(0:4, m, TRUE)),
+                 two_points = function(m) as.double(sample(c(-1, 1), m, TRUE)),
+                 mostly_zero = function(m) replace(numeric(m), sample(m, max(1, m %/% 8)), 1),
+                 repeated = function(m) rep(rnorm(5), length.out = m),
+                 rounded = function(m) round(rnorm(m), 2))
+  for (m in c(2, 3, 17, 256, 257, 700)) {
+    for (name in names(shapes)) {
+      v <- shapes[[name]](m)
+      q <- pair_sq(v)
+      x1 <- matrix(v, ncol = 1)
+      what <- sprintf("%s, m = %d", name, m)
+      expect_identical(.Call(bahsic:::C_median_pairwise, x1, TRUE, 1L), oracle_tie_median(q),
+                       label = what)
+      expect_identical(.Call(bahsic:::C_median_pairwise, x1, FALSE, 1L),
+                       oracle_tie_median(q, FALSE), label = what)
+    }
+  }
+  # every column on its own, on one thread or two: each its oracle's
+  x <- sapply(rep(names(shapes), length.out = 400), function(name) shapes[[name]](150))
+  x[, 1] <- x[, 1] * 2^700 # a column rescaled before its median
+  ref <- vapply(seq_len(ncol(x)), function(j) {
+    .Call(bahsic:::C_median_pairwise, x[, j, drop = FALSE], TRUE, 1L)
+  }, 0)
+  expect_identical(ref[-1], unname(apply(x[, -1], 2, function(v) oracle_tie_median(pair_sq(v)))))
+  expect_identical(.Call(bahsic:::C_median_columns, x, TRUE, 1L), ref)
+  expect_identical(.Call(bahsic:::C_median_columns, x, TRUE, 2L), ref)
+  expect_error(.Call(bahsic:::C_median_columns, x, TRUE, 0L), "threads")
+})
+
+test_that("the median of many distances (bracketed by a sample, counted, gathered) is the oracle's", {
+  # from 2^18 distances the selection brackets the middle ones by a sample,
+  # counts and gathers on the threads; ties (the rule for ties, a bracket of
+  # one value) and skewed values included. A zero column keeps the
+  # several-feature path, and the oracle squares the same exact differences.
+  set.seed(24)
+  shapes <- list(normal = function(m) rnorm(m), integers = function(m) as.double(sample(0:3, m, TRUE)),
+                 mostly_zero = function(m) replace(numeric(m), sample(m, m %/% 5), 1),
+                 residue = function(m) residue_gene(m), repeated = function(m) rep(rnorm(3), length.out = m),
+                 cauchy = function(m) rcauchy(m), lognormal = function(m) exp(rnorm(m, sd = 5)))
+  for (m in c(900, 902)) { # an even and an odd number of pairs
+    for (name in test_cases(names(shapes), 1L)) {
+      v <- shapes[[name]](m)
+      q <- pair_sq(v)
+      x <- cbind(v, 0)
+      for (threads in 1:2) {
+        what <- sprintf("%s, m = %d, %d thread(s)", name, m, threads)
+        expect_identical(.Call(bahsic:::C_median_pairwise, x, TRUE, threads), oracle_tie_median(q),
+                         label = what)
+        expect_identical(.Call(bahsic:::C_median_pairwise, x, FALSE, threads),
+                         oracle_tie_median(q, FALSE), label = what)
+      }
+    }
+  }
 })
 
 test_that("the rule for ties leaves the width of every ordinary feature as the plain median", {
@@ -486,7 +550,7 @@ test_that("the rule for ties leaves the width of every ordinary feature as the p
     v <- genes[[name]]
     q <- pair_sq(v)
     x1 <- matrix(v, ncol = 1)
-    expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE), plain(q), label = name)
+    expect_identical(.Call(bahsic:::C_median_columns, x1, TRUE, 1L), plain(q), label = name)
     expect_identical(.Call(bahsic:::C_median_pairwise, cbind(v, 0), TRUE, 1L), plain(q), label = name)
     expect_identical(attr(kernel_matrix(kernel_gaussian(), x1), "kernel")$params$sigma,
                      1 / plain(q), label = name)

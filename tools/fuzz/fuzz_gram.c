@@ -25,21 +25,20 @@
 #include <float.h>
 #include <sanitizer/asan_interface.h>
 
-/* bk_median_pairwise() for one feature uses only work[0..m-1] (a sorted copy
- * of x): the rest of its BK_MEDIAN_WORK(m) doubles is poisoned for ASan
- * during the call, so that reading past the sorted values is reported
- * rather than reading stale, in-bounds work unnoticed. (With NaN data the
- * copy is not sorted, cmp_double() tying NaN with everything, and kth_gap()
- * may bisect over negative gaps, where count_gaps() lets i pass j: the
- * result is then meaningless, but i never passes the first NaN, so the
- * reads stay within the copy.) */
+/* bk_median_pairwise() for one feature uses only work[0 ..
+ * BK_MEDIAN_1D_WORK(m) - 1] (a sorted copy of x and the gaps its selection
+ * gathers): the rest of its BK_MEDIAN_WORK(m) doubles is poisoned for ASan
+ * during the call, so that reading past them is reported rather than
+ * reading stale, in-bounds work unnoticed. (With NaN data the copy is not
+ * sorted and the result is meaningless, but the counts' pointers never
+ * pass j, so the reads stay within the copy.) */
 static double median_one_feature(const double *x, ptrdiff_t m, int squared,
                                  double *work)
 {
-  size_t rest = (size_t) (BK_MEDIAN_WORK(m) - m) * sizeof(double);
-  ASAN_POISON_MEMORY_REGION(work + m, rest);
+  size_t rest = (size_t) (BK_MEDIAN_WORK(m) - BK_MEDIAN_1D_WORK(m)) * sizeof(double);
+  ASAN_POISON_MEMORY_REGION(work + BK_MEDIAN_1D_WORK(m), rest);
   double med = bk_median_pairwise(x, m, 1, squared, work, NULL);
-  ASAN_UNPOISON_MEMORY_REGION(work + m, rest);
+  ASAN_UNPOISON_MEMORY_REGION(work + BK_MEDIAN_1D_WORK(m), rest);
   return med;
 }
 
@@ -166,9 +165,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       free(ref);
       free(Kc);
     }
-    /* every column on its own, as C_median_columns() does */
-    for (ptrdiff_t j = 0; j < d && m >= 2; j++)
-      (void) median_one_feature(x + m * j, m, squared, work);
+    /* every column on its own, as C_median_columns() does, on nthreads
+     * threads: a column that needs no rescaling has its one-feature median */
+    if (m >= 2 && d >= 1) {
+      double *cw = FZ_NEW(double, BK_MEDIAN_COLUMNS_WORK(m) * nthreads),
+             *mc = FZ_NEW(double, d);
+      bk_median_columns(x, m, d, squared, mc, cw, nthreads, NULL);
+      for (ptrdiff_t j = 0; j < d; j++) {
+        const double mj = median_one_feature(x + m * j, m, squared, work);
+        if (tame && bk_pow2_shift(bk_max_abs(x + m * j, m), BK_DATA_RANGE) == 0)
+          FZ_CHECK(fz_same(mc[j], bk_median_in_units(mj, 0, squared)));
+      }
+      free(cw);
+      free(mc);
+    }
   }
 
   /* bk_select on the first values of an array of its own */
