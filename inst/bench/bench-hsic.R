@@ -18,8 +18,8 @@
 # and their ratio (target: hsic() <= 0.3 times dhsic() at every m, one
 # thread); then both at the same fixed widths (those hsic() chose) and the
 # relative difference of the values (dhsic reports tr(KHLH) / m^2 = HSIC0
-# (m - 1)^2 / m^2); and the median heuristic itself on 1000 samples and on
-# all m (C_median_pairwise).
+# (m - 1)^2 / m^2); and the median heuristic itself on 1000 samples (one and
+# two threads) and on all m, and the outcome's on all m (C_median_pairwise).
 #
 # Part "memory" (default m = 1000, 2000, 4000, 8000, 16000; d = 20, a numeric
 # outcome, whose Gaussian label kernel is a full m x m one, and two classes):
@@ -94,6 +94,8 @@ if (part %in% c("all", "dhsic")) for (m in ms) {
   rows <- round(seq(1, m, length.out = 1000))
   t_med_sub <- timed(function() .Call(bahsic:::C_median_pairwise, x[rows, ], TRUE, 1L))
   t_med_all <- timed(function() .Call(bahsic:::C_median_pairwise, x, TRUE, 1L), 3L)
+  t_med_sub2 <- timed(function() .Call(bahsic:::C_median_pairwise, x[rows, ], TRUE, 2L))
+  t_med_y <- timed(function() .Call(bahsic:::C_median_pairwise, y, TRUE, 1L))
 
   cat(sprintf("m = %d, d = %d\n", m, d))
   cat(sprintf("  %-58s %7.3f s\n", c(
@@ -104,8 +106,11 @@ if (part %in% c("all", "dhsic")) for (m in ms) {
     "hsic(), fixed widths, 1 thread",
     "dhsic(), kernel = \"gaussian.fixed\", same widths",
     "median heuristic of the data kernel on 1000 samples",
-    "median heuristic of the data kernel on all samples"),
-    c(t_ours, t_base, t_ours2, t_dhsic, t_fixed, t_dhsic_fixed, t_med_sub, t_med_all)), sep = "")
+    "median heuristic of the data kernel on all samples",
+    "the same on 1000 samples, 2 threads (CPU of both)",
+    "median heuristic of the outcome (one column), all samples"),
+    c(t_ours, t_base, t_ours2, t_dhsic, t_fixed, t_dhsic_fixed, t_med_sub, t_med_all, t_med_sub2,
+      t_med_y)), sep = "")
   ratios[as.character(m)] <- t_ours / t_dhsic
   cat(sprintf("  ratio hsic() / dhsic(): %.2f (median heuristic), %.2f (fixed widths); target <= 0.3: %s\n",
               t_ours / t_dhsic, t_fixed / t_dhsic_fixed, met(t_ours / t_dhsic <= 0.3)))
