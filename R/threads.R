@@ -32,9 +32,10 @@
 #' BAHSIC 1.74 times faster than one, and sped up [hsic()] (1.29x),
 #' [hsic_test()] (1.42x) and [kernel_matrix()] (1.43x) at 2,000 samples,
 #' [randsel()] (1.43x), BAHSIC on the 38 Golub arrays (1.33x) and per-gene
-#' HSIC on them (1.79x) and on ALL (1.97x). On a busy machine the OpenMP threads of a call wait for each
-#' other at the end of every parallel region while a competing process holds
-#' their core: with one busy process per core, two threads ran BAHSIC on ALL
+#' HSIC on them (1.79x) and on ALL (1.97x). On a busy machine the OpenMP
+#' threads of a call wait for each other at the end of every parallel region
+#' while a competing process holds their core: with one busy process per
+#' core, two threads ran BAHSIC on ALL
 #' 1.6 to 2.7 times slower than one, and the block estimator of [hsic()]
 #' (m = 50,000, a parallel region per small Gram matrix) 25 times slower;
 #' so a call takes only the cores that are free when it starts, and a region
