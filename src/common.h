@@ -83,13 +83,15 @@ static inline double bk_exp(double x)
 #define BK_SIMD_SUM(v) BK_PRAGMA(omp simd reduction(+ : v))
 #define BK_SIMD_SUM2(u, v) BK_PRAGMA(omp simd reduction(+ : u, v))
 #define BK_SIMD_SUM4(a, b, c, d) BK_PRAGMA(omp simd reduction(+ : a, b, c, d))
-#define BK_SIMD_MIN_COUNT(lo, n) BK_PRAGMA(omp simd reduction(min : lo) reduction(+ : n))
+/* gram.c's counting pass: three counts, a largest and a smallest value */
+#define BK_SIMD_TRI_SCAN(lt, le, gt, mx, ab)                                  \
+  BK_PRAGMA(omp simd reduction(+ : lt, le, gt) reduction(max : mx) reduction(min : ab))
 #else
 #define BK_SIMD
 #define BK_SIMD_SUM(v)
 #define BK_SIMD_SUM2(u, v)
 #define BK_SIMD_SUM4(a, b, c, d)
-#define BK_SIMD_MIN_COUNT(lo, n)
+#define BK_SIMD_TRI_SCAN(lt, le, gt, mx, ab)
 #endif
 
 /* ---- interrupts ------------------------------------------------------------

@@ -491,34 +491,6 @@ static double select_upper(const double *base, ptrdiff_t m, int packed,
   return bk_select(work, p, k);
 }
 
-/* The (k+1)-th smallest (0-based) of the triangle's values given its k-th,
- * v: v itself when at least k + 2 values are <= v, else the smallest value
- * above v. One pass instead of another selection. */
-static double next_upper(const double *base, ptrdiff_t m, int packed,
-                         ptrdiff_t k, double v, bk_pacer *pace)
-{
-  ptrdiff_t le = 0;
-  double above = INFINITY;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    const double *col = upper_col(base, m, packed, b);
-    /* branch-free (the comparisons with v go either way at random), so
-     * that the loop vectorises */
-    ptrdiff_t n_le = 0;
-    double low = INFINITY;
-    BK_SIMD_MIN_COUNT(low, n_le)
-    for (ptrdiff_t a = 0; a < b; a++) {
-      double t = col[a];
-      n_le += t <= v;
-      double c = t > v ? t : INFINITY;
-      low = c < low ? c : low;
-    }
-    le += n_le;
-    above = low < above ? low : above;
-    bk_pace(pace, 2 * b);
-  }
-  return le >= k + 2 ? v : above;
-}
-
 /* ---- the triangle's selections on threads ------------------------------
  * The k-th smallest value of the triangle is one number, however it is
  * found: for many values a sample of them brackets it, one pass counts
@@ -526,13 +498,6 @@ static double next_upper(const double *base, ptrdiff_t m, int packed,
  * exact integer counts), and a second gathers those in it, among which the
  * k-th is selected. The counts and the gathered values are the same for any
  * number of threads, and the value selected is the serial selection's. */
-
-#ifdef _OPENMP
-#define BK_SIMD_TRI_SCAN(lt, le, gt, mx, ab)                                  \
-  BK_PRAGMA(omp simd reduction(+ : lt, le, gt) reduction(max : mx) reduction(min : ab))
-#else
-#define BK_SIMD_TRI_SCAN(lt, le, gt, mx, ab)
-#endif
 
 /* at most this many threads share a pass; from this many values (some
  * 0.3 ms of one core's work) the bracketing passes replace select_upper()'s
@@ -601,7 +566,7 @@ static tri_counts tri_scan(const double *base, ptrdiff_t m, int packed,
                            bk_pacer *pace)
 {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(np)
+#pragma omp parallel for schedule(static) num_threads(np) if (np > 1)
 #endif
   for (int i = 0; i < np; i++) {
     ptrdiff_t b0, b1;
@@ -699,11 +664,12 @@ static double select_k(const double *base, ptrdiff_t m, int packed, ptrdiff_t k,
   return select_upper(base, m, packed, k, hist, work, pace, top);
 }
 
-/* next_upper(), or (np >= 1) one bracketing pass on np threads */
+/* The (k+1)-th smallest (0-based) of the triangle's values given its k-th,
+ * v: v itself when at least k + 2 values are <= v, else the smallest value
+ * above v. One pass (on np threads) instead of another selection. */
 static double next_k(const double *base, ptrdiff_t m, int packed, ptrdiff_t k,
                      double v, int np, bk_pacer *pace)
 {
-  if (np < 1) return next_upper(base, m, packed, k, v, pace);
   tri_counts part[TRI_PARTS];
   const tri_counts c = tri_scan(base, m, packed, v, v, np, part, pace);
   return c.le >= k + 2 ? v : c.above;
@@ -722,32 +688,27 @@ static double median_triangle(const double *base, ptrdiff_t m, int packed,
 {
   ptrdiff_t n = m * (m - 1) / 2;
   if (n < 1) return NAN;
-  /* 0: the serial passes of select_upper() (a histogram of the values' top
-   * bits); else the bracketing passes on np threads */
-  const int np = n < BK_TRI_PAR_MIN ? 0 : nthreads < 2 ? 1
-                                 : (nthreads < TRI_PARTS ? nthreads : TRI_PARTS);
-  ptrdiff_t k = (n - 1) / 2, ties = 0, nz = n;
-  double top, lo = select_k(base, m, packed, k, work, np, pace, &top), hi = lo;
+  /* the counting passes on np threads from BK_TRI_PAR_MIN values; the
+   * selection there by bracketing, below by the serial passes of
+   * select_upper() (a histogram of the values' top bits: select = 0) */
+  const int np = n < BK_TRI_PAR_MIN || nthreads < 2
+                     ? 1
+                     : (nthreads < TRI_PARTS ? nthreads : TRI_PARTS),
+            select = n < BK_TRI_PAR_MIN ? 0 : np;
+  ptrdiff_t k = (n - 1) / 2, nz = n;
+  double top, lo = select_k(base, m, packed, k, work, select, pace, &top), hi = lo;
   if (n % 2 == 0) hi = next_k(base, m, packed, k, lo, np, pace);
   const double tie = bk_median_tie_floor(hi, top);
   if (tie >= 0.0) {
     /* more than half the pairs tie (discrete data, or residue beside 0):
      * the median over the pairs that do not, as the ties sort first; 0 if
      * all tie */
-    if (np > 0) {
-      tri_counts part[TRI_PARTS];
-      ties = tri_scan(base, m, packed, tie, tie, np, part, pace).le;
-    } else {
-      for (ptrdiff_t b = 1; b < m; b++) {
-        const double *col = upper_col(base, m, packed, b);
-        for (ptrdiff_t a = 0; a < b; a++) ties += col[a] <= tie;
-        bk_pace(pace, b);
-      }
-    }
+    tri_counts part[TRI_PARTS];
+    const ptrdiff_t ties = tri_scan(base, m, packed, tie, tie, np, part, pace).le;
     nz = n - ties;
     if (nz == 0) return 0.0;
     k = ties + (nz - 1) / 2;
-    lo = hi = select_k(base, m, packed, k, work, np, pace, NULL);
+    lo = hi = select_k(base, m, packed, k, work, select, pace, NULL);
     if (nz % 2 == 0) hi = next_k(base, m, packed, k, lo, np, pace);
   }
   if (!squared) {
