@@ -63,9 +63,13 @@ kernel_block_scorer <- function(y, m, method, kernel, kernel_y, estimator, threa
   pr <- problem_labels(
     list(m = m, y = y, kernel_y = kernel_y, threads = threads, estimator = estimator),
     list(labels = spec$weights,
-         # W, the pair workspace of bk_feature_dot(), the median heuristic's,
-         # and a full label kernel
-         memory = function(pr) check_memory(m, 2.5 + full_label)))
+         # what a block's call holds: W and H L H (the scorer's), the
+         # workspace of C_feature_hsic_test (the label side and W packed, a
+         # half matrix more for the permutations' weights, and a packed
+         # kernel per thread); and a full label kernel
+         memory = function(pr) {
+           check_memory(m, 3 + (!is.null(n_perm) + threads) / 2 + full_label)
+         }))
   lab <- pr$label
   W <- if (spec$weights == "W") pr$W else if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y)
   median_width <- kernel_has(kernel, "width") && is.null(kernel$params$sigma)
@@ -181,27 +185,32 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
       }
       p1 <- par[1L]
     }
-    # the options of C_feature_dot, read by name in C (src/gram_call.c); p1
-    # one parameter, or a width per feature
+    # the options of C_feature_dot and C_feature_hsic_test, read by name in C
+    # (src/gram_call.c, src/kernel_test_call.c); p1 one parameter, or a
+    # width per feature
     opts <- list(kernel = code, p1 = as.double(p1), p2 = as.double(par[2L]), threads = threads,
                  simd = simd)
-    score <- .Call(C_feature_dot, b, W, opts)
-    list(score = score, constant = constant, bad = 0,
-         p_value = feature_p_values(b, opts, test, constant))
+    out <- feature_dot_tested(b, W, opts, test, constant)
+    list(score = out$score, constant = constant, bad = 0, p_value = out$p_value)
   }
 }
 
-# The p-values of a block (see the DOC block): gamma, or permutations when
-# test$perms is given. A constant feature has a constant kernel: no
-# dependence on the outcome, p = 1 (its permuted statistics all tie with the
-# observed one, and the gamma test, undefined there, is given the same).
-feature_p_values <- function(b, opts, test, constant) {
+# The scores of a block and their p-values (see the DOC block): gamma, or
+# permutations when test$perms is given. The score, sum_ab K_j(a, b) W_ab,
+# comes with the test from the kernel the test makes (C_feature_hsic_test
+# gives C_feature_dot's number to the last bit), so that each feature's
+# kernel is made once; under a design without permutations the gamma test
+# is on the residualised pair (design_feature_gamma()) and the score is
+# C_feature_dot's. A constant feature has a constant kernel: no dependence
+# on the outcome, p = 1 (its permuted statistics all tie with the observed
+# one, and the gamma test, undefined there, is given the same).
+feature_dot_tested <- function(b, W, opts, test, constant) {
   if (!is.null(test$design) && is.null(test$perms)) {
     p <- design_feature_gamma(b, opts, test)
     p[constant] <- 1
-    return(p)
+    return(list(score = .Call(C_feature_dot, b, W, opts), p_value = p))
   }
-  opts <- c(opts, test[c("Lc", "tb", "ub", "wb")])
+  opts <- c(opts, test[c("Lc", "tb", "ub", "wb")], list(W = W))
   if (!is.null(test$perms)) opts <- c(opts, test[c("Wt", "perms")])
   out <- .Call(C_feature_hsic_test, b, opts)
   p <- if (is.null(test$perms)) {
@@ -212,5 +221,5 @@ feature_p_values <- function(b, opts, test, constant) {
     (1 + out$count) / (1 + ncol(test$perms))
   }
   p[constant] <- 1
-  p
+  list(score = out$score, p_value = p)
 }

@@ -959,6 +959,24 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   gamma_finish(&g, out);
 }
 
+double bk_kernel_dot_pairs(const double *xj, ptrdiff_t m, bk_kernel kern,
+                           const double *w)
+{
+  const int dist = bk_kernel_uses_distance(kern.type);
+  double off = 0.0;
+  for (ptrdiff_t b = 1; b < m; b++) {
+    const double xb = xj[b];
+    double s = 0.0;
+    for (ptrdiff_t a = 0; a < b; a++) {
+      double t = xj[a] - xb;
+      s += bk_kernel_value(kern, dist ? t * t : xj[a] * xb) * w[a];
+    }
+    off += s;
+    w += b;
+  }
+  return off;
+}
+
 /* the features of bk_feature_dot(), one at a time */
 typedef struct {
   const double *x, *par, *W, *Wp, *zero;
@@ -1002,17 +1020,7 @@ static void feature_dot_one(void *ctx, ptrdiff_t j)
         kj.p1 * (hi - lo) * (hi - lo) <= 708.0 ? c->pass_in_range : c->pass_clamped;
     off = pass(c->zero, c->Wp, xj, m, -kj.p1, 1.0);
   } else {
-    const double *w = c->Wp;
-    for (ptrdiff_t b = 1; b < m; b++) {
-      const double xb = xj[b];
-      double s = 0.0;
-      for (ptrdiff_t a = 0; a < b; a++) {
-        double t = xj[a] - xb;
-        s += bk_kernel_value(kj, dist ? t * t : xj[a] * xb) * w[a];
-      }
-      off += s;
-      w += b;
-    }
+    off = bk_kernel_dot_pairs(xj, m, kj, c->Wp);
   }
   for (ptrdiff_t a = 0; a < m; a++)
     diag += bk_kernel_value(kj, dist ? 0.0 : xj[a] * xj[a]) * c->W[a + m * a];

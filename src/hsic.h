@@ -106,6 +106,12 @@ void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
  * kernels, as in bk_gram_ck(). work: BK_FEATURE_DOT_WORK(m, nthreads)
  * doubles; simd as for bk_pick_gauss_pass(); pace between chunks of
  * features (NULL: no checks). */
+/* sum_{a<b} k(x_a, x_b) w_ab for one feature x (m values) over the packed
+ * pairs w, a pair at a time in order: bk_feature_dot()'s sum for every
+ * kernel but the Gaussian (whose sum is the pass of pairs.c), and the
+ * per-feature tests' score (kernel_test.c). */
+double bk_kernel_dot_pairs(const double *xj, ptrdiff_t m, bk_kernel kern,
+                           const double *w);
 #define BK_FEATURE_DOT_WORK(m, nthreads) ((m) * ((m) - 1) + (nthreads) * (m))
 void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
                     const double *par, const double *W, double *out,
@@ -116,21 +122,17 @@ void bk_feature_dot(const double *x, ptrdiff_t m, ptrdiff_t d, bk_kernel kern,
  * tr(Lc), ub = (m - 1) tr(Lc^2) - tb^2 and wb = m (m + 1) sum_i Lc_ii^2 -
  * (m - 1)(tb^2 + 2 tr(Lc^2)) (the permutation moments, gamma_one()), and
  * for B > 0 permutations the weights Wt of the permuted statistic
- * sum_ab K_ab Wt_{p(a) p(b)} and the permutations (0-based, m x B). */
+ * sum_ab K_ab Wt_{p(a) p(b)} and the permutations (0-based, m x B); W, when
+ * not NULL, the weights of the score sum_ab K_ab W_ab made with the test
+ * (bk_feature_dot()'s, from the same kernel values). */
 typedef struct {
   const double *Lc, *Wt;
   double tb, ub, wb;
   const int *perms;
   ptrdiff_t B;
+  const double *W;
 } bk_test_label;
 
-/* For every feature j of x (m x d), its kernel (p1 from par[j] when par !=
- * NULL): the gamma approximation's shape[j] and z[j] (the statistic
- * tr(K H L H) over the gamma's scale; NaN for m < 4 or a constant kernel) and,
- * for B > 0, count[j], the permuted statistics >= the observed one (up to
- * rounding). Lc and Wt must be symmetric (only the pairs a < b and the
- * diagonal are read for the sums). simd as for bk_pick_gauss_pass().
- * work: BK_FEATURE_TEST_WORK(m, nthreads) doubles. */
 /* The gamma approximation of a statistic stat = tr(A0 Lc) from the traces of
  * A0 = A - c H, A = H K H the centred kernel: ta = tr(A0), ta2 = tr(A0^2),
  * sa = sum_i A0_ii^2 (c: a constant diagonal taken out, 0 for none), with
@@ -145,12 +147,23 @@ void bk_gamma_moments(double stat, double ta, double ta2, double sa, double c,
 void bk_perm_moments(double ta, double ta2, double sa, double c, ptrdiff_t m,
                      const bk_test_label *lab, double *mean, double *var);
 
-#define BK_FEATURE_TEST_WORK(m, nthreads)                                    \
-  ((m) * ((m) - 1) + 2 * (m) + (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))
+/* For every feature j of x (m x d), its kernel (p1 from par[j] when par !=
+ * NULL): the gamma approximation's shape[j] and z[j] (the statistic
+ * tr(K H L H) over the gamma's scale; NaN for m < 4 or a constant kernel),
+ * for B > 0, count[j], the permuted statistics >= the observed one (up to
+ * rounding), and with lab->W, score[j] = sum_ab K_ab W_ab, equal to
+ * bk_feature_dot()'s to the last bit (one kernel per feature for both).
+ * Lc, Wt and W must be symmetric (only the pairs a < b and the diagonal are
+ * read for the sums). simd as for bk_pick_gauss_pass(). work:
+ * BK_FEATURE_TEST_WORK(m, nthreads, nw) doubles, nw the number of weight
+ * matrices other than Lc: (B > 0) + (W != NULL && W != Wt). */
+#define BK_FEATURE_TEST_WORK(m, nthreads, nw)                                \
+  ((1 + (nw)) * ((m) * ((m) - 1) / 2 + (m)) +                                \
+   (nthreads) * ((m) * ((m) - 1) / 2 + 4 * (m)))
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                           bk_kernel kern, const double *par,
                           const bk_test_label *lab, double *shape, double *z,
-                          double *count, double *work, int simd, int nthreads,
-                          bk_pacer *pace);
+                          double *count, double *score, double *work, int simd,
+                          int nthreads, bk_pacer *pace);
 
 #endif

@@ -16,7 +16,10 @@
  * are compiled for AVX2 + FMA as well and picked at run time. Two sweeps
  * per feature: the kernel values with their row sums, then the centred
  * values with the sums the moments need (the Gaussian kernel in one fused
- * loop, as the score pass of pairs.c). Numeric core: no R API.
+ * loop, as the score pass of pairs.c). Given the score's weights W, the
+ * feature's score sum_ab K_ab W_ab, bk_feature_dot()'s number, comes from
+ * the same kernel (feature_scores() then makes each feature's kernel once).
+ * Numeric core: no R API.
  */
 #include <float.h>
 #include <math.h>
@@ -212,11 +215,25 @@ typedef struct {
   double *Kp, *kd, *r, *rk, *col;
 } feature_buf;
 
+/* The weights of the score, sum_ab K_ab W_ab, when the caller asks for it
+ * with the test: W packed (Wp) and its diagonal (Wd), and the sum over the
+ * stored Gaussian pairs (bk_pick_packed_dot()) */
+typedef struct {
+  const double *Wp, *Wd;
+  bk_packed_dot_fn dot;
+} score_side;
+
 /* The kernel of feature xj (packed, with its diagonal and row sums) in buf,
  * rescaled by a power of two when its values are extreme. Returns the
- * largest |K_ab| over the pairs a < b (after the rescaling). */
+ * largest |K_ab| over the pairs a < b (after the rescaling). With sc, also
+ * *score = sum_ab K_ab W_ab, bk_feature_dot()'s number to the last bit: its
+ * kernel values (a feature of an extreme scale rescaled the same way), its
+ * order of summation (the Gaussian pairs as the pass of pairs.c sums them,
+ * from the stored values, which are the pass's exponentials; the other
+ * kernels' pairs by its own loop), taken before the test's rescaling. */
 static double feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
-                           fill_fn fill_k, const feature_buf *buf)
+                             fill_fn fill_k, const feature_buf *buf,
+                             const score_side *sc, double *score)
 {
   const int dist = bk_kernel_uses_distance(kern.type);
   /* a feature of an extreme scale is rescaled as in bk_feature_dot()
@@ -235,6 +252,16 @@ static double feature_kernel(const double *xj, ptrdiff_t m, bk_kernel kern,
     const double f = fabs(k);
     buf->kd[a] = k;
     top = f > top ? f : top;
+  }
+  if (sc) {
+    const double off = kern.type == BK_GAUSSIAN ? sc->dot(buf->Kp, sc->Wp, m)
+                                                : bk_kernel_dot_pairs(xj, m, kern, sc->Wp);
+    double diag = 0.0;
+    for (ptrdiff_t a = 0; a < m; a++) diag += buf->kd[a] * sc->Wd[a];
+    /* W is symmetric: the pairs a < b count twice; the inverse-distance
+     * kernel of the rescaled feature is 2^-e times the feature's */
+    *score = (diag + 2.0 * off) *
+             (e != 0 && bk_kernel_has(kern.type, BK_KPROP_LENGTH) ? ldexp(1.0, e) : 1.0);
   }
   const int ek = bk_pow2_shift(top, BK_TEST_RANGE);
   if (ek != 0) {
@@ -331,7 +358,16 @@ static double perm_count(const feature_buf *buf, ptrdiff_t m, const double *Wt,
     for (ptrdiff_t b = 1; b < m; b++) {
       const double *Wb = Wt + m * (ptrdiff_t) p[b];
       double s = 0.0;
-      for (ptrdiff_t a = 0; a < b; a++) s += col[a] * Wb[p[a]];
+      /* four pairs a step, added in order (the same sum as one at a time):
+       * the gathers of a step are independent */
+      ptrdiff_t a = 0;
+      for (; a + 4 <= b; a += 4) {
+        s += col[a] * Wb[p[a]];
+        s += col[a + 1] * Wb[p[a + 1]];
+        s += col[a + 2] * Wb[p[a + 2]];
+        s += col[a + 3] * Wb[p[a + 3]];
+      }
+      for (; a < b; a++) s += col[a] * Wb[p[a]];
       T += s;
       col += b;
     }
@@ -341,13 +377,26 @@ static double perm_count(const feature_buf *buf, ptrdiff_t m, const double *Wt,
   return count;
 }
 
+/* The symmetric m x m matrix A as its pairs a < b, packed, then its
+ * diagonal, at *next (P + m doubles), which moves past them */
+static const double *pack_sym(const double *A, ptrdiff_t m, double **next)
+{
+  double *out = *next;
+  const ptrdiff_t P = m * (m - 1) / 2;
+  bk_pack_upper(A, m, out);
+  for (ptrdiff_t a = 0; a < m; a++) out[P + a] = A[a + m * a];
+  *next = out + P + m;
+  return out;
+}
+
 /* the features of bk_feature_hsic_test(), one at a time */
 typedef struct {
   const double *x, *par, *Lp, *Ld, *Wp, *Wd;
   ptrdiff_t m, P;
   bk_kernel kern;
   const bk_test_label *lab;
-  double nw, *bufs, *shape, *z, *count;
+  double nw, *bufs, *shape, *z, *count, *score;
+  score_side sc;
   fill_fn fill_k;
   centre_fn centre_k;
 } test_ctx;
@@ -361,7 +410,9 @@ static void feature_test_one(void *ctx, ptrdiff_t j)
                            base + P + 3 * m};
   bk_kernel kj = c->kern;
   if (c->par) kj.p1 = c->par[j];
-  const double offtop = feature_kernel(c->x + m * j, m, kj, c->fill_k, &buf);
+  const double offtop = feature_kernel(c->x + m * j, m, kj, c->fill_k, &buf,
+                                      c->score ? &c->sc : NULL,
+                                      c->score ? c->score + j : NULL);
   gamma_one(&buf, m, offtop, c->Lp, c->Ld, c->lab, c->centre_k, c->shape + j,
             c->z + j);
   if (c->lab->B > 0)
@@ -372,24 +423,31 @@ static void feature_test_one(void *ctx, ptrdiff_t j)
 void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
                           bk_kernel kern, const double *par,
                           const bk_test_label *lab, double *shape, double *z,
-                          double *count, double *work, int simd, int nthreads,
-                          bk_pacer *pace)
+                          double *count, double *score, double *work, int simd,
+                          int nthreads, bk_pacer *pace)
 {
   const ptrdiff_t P = m * (m - 1) / 2;
-  /* the label side packed once: Lc and, for permutations, Wt */
-  test_ctx c = {.x = x, .par = par, .Lp = work, .Ld = work + P,
-                .Wp = work + P + m, .Wd = work + 2 * P + m, .m = m, .P = P,
-                .kern = kern, .lab = lab, .nw = 0.0,
-                .bufs = work + 2 * P + 2 * m, .shape = shape, .z = z,
-                .count = count, .fill_k = fill, .centre_k = centre};
-  bk_pack_upper(lab->Lc, m, work);
-  for (ptrdiff_t a = 0; a < m; a++) work[P + a] = lab->Lc[a + m * a];
+  /* the label side packed once (each matrix its pairs, then its diagonal):
+   * Lc; for permutations Wt; for the score W, unless it is Wt */
+  double *next = work;
+  test_ctx c = {.x = x, .par = par, .m = m, .P = P, .kern = kern, .lab = lab,
+                .nw = 0.0, .shape = shape, .z = z, .count = count,
+                .score = lab->W ? score : NULL, .fill_k = fill,
+                .centre_k = centre};
+  c.Lp = pack_sym(lab->Lc, m, &next);
+  c.Ld = c.Lp + P;
   if (lab->B > 0) {
     for (ptrdiff_t i = 0; i < m * m; i++) c.nw += lab->Wt[i] * lab->Wt[i];
     c.nw = sqrt(c.nw);
-    bk_pack_upper(lab->Wt, m, work + P + m);
-    for (ptrdiff_t a = 0; a < m; a++) work[2 * P + m + a] = lab->Wt[a + m * a];
+    c.Wp = pack_sym(lab->Wt, m, &next);
+    c.Wd = c.Wp + P;
   }
+  if (c.score) {
+    c.sc.Wp = lab->B > 0 && lab->W == lab->Wt ? c.Wp : pack_sym(lab->W, m, &next);
+    c.sc.Wd = c.sc.Wp + P;
+    c.sc.dot = bk_pick_packed_dot(simd);
+  }
+  c.bufs = next;
   const int avx2 = use_avx2(simd);
 #ifdef KT_X86_DISPATCH
   if (avx2) {
@@ -402,7 +460,7 @@ void bk_feature_hsic_test(const double *x, ptrdiff_t m, ptrdiff_t d,
   /* each feature's numbers are its own, so the groups and threads change
    * nothing */
   const bk_paced_loop loop = {.item = feature_test_one, .ctx = &c,
-                              .ops = (double) ((P + m) * (3 + lab->B) + 1),
+                              .ops = (double) ((P + m) * (3 + lab->B + (c.score != NULL)) + 1),
                               .par_min = BK_PAR_MIN_PAIRS};
   bk_paced_for(&loop, d, nthreads, pace);
 }

@@ -13,9 +13,13 @@
  *   Wt, perms  optional, together: the weights of the permuted statistic
  *              (m x m, symmetric) and the permutations, an m x B integer matrix of
  *              0-based sample indices
- * Returns list(shape, z, count): the gamma approximation per feature (the
- * statistic over the gamma's scale) and the permuted statistics at least as
- * large as the observed one (NULL without permutations). */
+ *   W          optional: the weights of the score (m x m, symmetric), as
+ *              C_feature_dot() takes them
+ * Returns list(shape, z, count, score): the gamma approximation per feature
+ * (the statistic over the gamma's scale), the permuted statistics at least
+ * as large as the observed one (NULL without permutations) and
+ * sum_ab K_ab W_ab, C_feature_dot()'s score to the last bit, from the same
+ * kernel values as the test (NULL without W). */
 SEXP C_feature_hsic_test(SEXP x, SEXP opts)
 {
   bk_need_double_matrix(x, "x");
@@ -33,7 +37,7 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
                "is not)", (ptrdiff_t) j + 1);
   const int type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
   bk_kernel k = bk_make_kernel(type, p1[0], bk_opt_real(&op, "p2"));
-  bk_test_label lab = {NULL, NULL, 0.0, 0.0, 0.0, NULL, 0};
+  bk_test_label lab = {.Lc = NULL, .Wt = NULL, .perms = NULL, .B = 0, .W = NULL};
   ptrdiff_t r = m, c = m;
   lab.Lc = bk_opt_matrix(&op, "Lc", &r, &c);
   lab.tb = bk_opt_real(&op, "tb");
@@ -55,20 +59,23 @@ SEXP C_feature_hsic_test(SEXP x, SEXP opts)
         Rf_error("C_feature_hsic_test: option 'perms' has an index outside "
                  "0..%td", m - 1);
   }
+  if (bk_opt_given(&op, "W")) lab.W = bk_opt_matrix(&op, "W", &r, &c);
   bk_opts_done(&op);
   const ptrdiff_t nt = nthreads > 1 ? nthreads : 1;
-  double *work = (double *) R_alloc((size_t) (BK_FEATURE_TEST_WORK(m, nt) + 1),
+  const ptrdiff_t nw = (lab.B > 0) + (lab.W != NULL && lab.W != lab.Wt);
+  double *work = (double *) R_alloc((size_t) (BK_FEATURE_TEST_WORK(m, nt, nw) + 1),
                                     sizeof(double));
   SEXP shape = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP z = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP count = PROTECT(has_perm ? Rf_allocVector(REALSXP, d) : R_NilValue);
+  SEXP score = PROTECT(lab.W ? Rf_allocVector(REALSXP, d) : R_NilValue);
   bk_pacer pace = {bk_check_limits, 0};
   bk_feature_hsic_test(REAL(x), m, d, k, np1 == d ? p1 : NULL, &lab,
                        REAL(shape), REAL(z), has_perm ? REAL(count) : NULL,
-                       work, simd, nthreads, &pace);
-  const char *names[] = {"shape", "z", "count", ""};
-  SEXP values[] = {shape, z, count};
+                       lab.W ? REAL(score) : NULL, work, simd, nthreads, &pace);
+  const char *names[] = {"shape", "z", "count", "score", ""};
+  SEXP values[] = {shape, z, count, score};
   SEXP out = bk_named_list(names, values);
-  UNPROTECT(3);
+  UNPROTECT(4);
   return out;
 }

@@ -52,6 +52,31 @@ __attribute__((target("avx2,fma"))) static double
 gauss_pass_inrange_avx2(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp_core) }
 #endif
 
+/* sum_{a<b} w_ab k_ab over packed pairs whose kernel values k are stored
+ * (the per-feature tests' kernel, kernel_test.c): the same columns, the same
+ * per-column SIMD sums and the same order of the column sums as the Gaussian
+ * pass above, so that on stored values equal to the pass's exponentials it
+ * gives the pass's sum to the last bit (checked in test-scores-kernel.R). */
+#define PACKED_DOT_BODY                                                       \
+  double off = 0.0;                                                          \
+  for (ptrdiff_t b = 1; b < m; b++) {                                        \
+    double t = 0.0;                                                          \
+    BK_SIMD_SUM(t)                                                           \
+    for (ptrdiff_t a = 0; a < b; a++) t += w[a] * k[a];                      \
+    off += t;                                                                \
+    k += b;                                                                  \
+    w += b;                                                                  \
+  }                                                                          \
+  return off;
+
+#define PACKED_DOT_ARGS const double *k, const double *w, ptrdiff_t m
+
+static double packed_dot(PACKED_DOT_ARGS) { PACKED_DOT_BODY }
+#ifdef BK_X86_DISPATCH
+__attribute__((target("avx2,fma"))) static double
+packed_dot_avx2(PACKED_DOT_ARGS) { PACKED_DOT_BODY }
+#endif
+
 /* Whether this CPU runs the AVX2 + FMA copies of the loops (pairs.c,
  * randsel.c, kernel_test.c): 0 where they are not compiled. */
 int bk_cpu_has_avx2_fma(void)
@@ -74,6 +99,14 @@ bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd)
   return in_range ? gauss_pass_inrange : gauss_pass;
 }
 
+bk_packed_dot_fn bk_pick_packed_dot(int simd)
+{
+#ifdef BK_X86_DISPATCH
+  if (simd && bk_cpu_has_avx2_fma()) return packed_dot_avx2;
+#endif
+  (void) simd;
+  return packed_dot;
+}
 
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out)
 {

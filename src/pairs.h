@@ -19,6 +19,12 @@ typedef double (*bk_gauss_pass_fn)(const double *q, const double *w,
  * (no clamp needed); simd = 1 allows the AVX2 + FMA version on CPUs that
  * have it. */
 bk_gauss_pass_fn bk_pick_gauss_pass(int in_range, int simd);
+/* sum_{a<b} w_ab k_ab over the packed pairs of stored kernel values k:
+ * the pass's sum when k holds the pass's exponentials (the same columns and
+ * order, the same SIMD choice by simd). */
+typedef double (*bk_packed_dot_fn)(const double *k, const double *w,
+                                   ptrdiff_t m);
+bk_packed_dot_fn bk_pick_packed_dot(int simd);
 /* 1 when the CPU runs the AVX2 + FMA copies of the loops (pairs.c) */
 int bk_cpu_has_avx2_fma(void);
 

@@ -39,7 +39,7 @@ SEXP C_pair_scores(SEXP x, SEXP opts)
   const int type = bk_opt_int(&op, "kernel", -INT_MAX, INT_MAX);
   const double p1 = bk_opt_real(&op, "p1");
   job.kern = bk_make_kernel(type, p1, bk_opt_real(&op, "p2"));
-  bk_test_label lab = {NULL, NULL, 0.0, 0.0, 0.0, NULL, 0};
+  bk_test_label lab = {.Lc = NULL, .Wt = NULL, .perms = NULL, .B = 0, .W = NULL};
   ptrdiff_t r = m, c = m;
   lab.Lc = bk_opt_matrix(&op, "Lc", &r, &c);
   lab.tb = bk_opt_real(&op, "tb");

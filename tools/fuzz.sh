@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer harnesses for the plain-C numeric core (src/{scale,gram,hsic,pace,pairs,select,schedule,scorer_*,series,width,clinical,scores,checks,randsel,lowrank,ridge,pairtop,screen,maxt}.c;
+# libFuzzer harnesses for the plain-C numeric core (src/{scale,gram,hsic,kernel_test,pace,pairs,select,schedule,scorer_*,series,width,clinical,scores,checks,randsel,lowrank,ridge,pairtop,screen,maxt}.c;
 # R's headers and BLAS/LAPACK for ridge.c, nothing else of R), built with AddressSanitizer and UndefinedBehaviorSanitizer and run for a bounded
 # time each.
 #
@@ -24,7 +24,7 @@
 # -runs=100 to repeat it. Rebuild by hand with:
 #   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 #     -fno-omit-frame-pointer -I src $(R CMD config --cppflags) tools/fuzz/<target>.c \
-#     src/{scale,gram,hsic,pace,pairs,select,schedule,scorer_*,series,width,clinical,scores,checks,randsel,lowrank,ridge,pairtop,screen,maxt}.c \
+#     src/{scale,gram,hsic,kernel_test,pace,pairs,select,schedule,scorer_*,series,width,clinical,scores,checks,randsel,lowrank,ridge,pairtop,screen,maxt}.c \
 #     $(R CMD config LAPACK_LIBS) $(R CMD config BLAS_LIBS) $(R CMD config FLIBS) -lm
 # Once fixed, keep the input as a regression seed: cp it to tools/fuzz/corpus/<target>/ under a
 # descriptive name (regress-<what>).
@@ -41,7 +41,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fuzz_dir="$root/tools/fuzz"
 seconds=${FUZZ_SECONDS:-60}
-core_sources=(scale gram hsic pace pairs select schedule scorer_pairs scorer_rff scorer_ichol scorer_clinical series width clinical scores checks randsel lowrank ridge pairtop screen maxt)
+core_sources=(scale gram hsic kernel_test pace pairs select schedule scorer_pairs scorer_rff scorer_ichol scorer_clinical series width clinical scores checks randsel lowrank ridge pairtop screen maxt)
 
 log() { echo "[fuzz.sh] $*"; }
 

@@ -24,7 +24,7 @@
 c_exceptions <- c(
   "clinical.c: bk_clinical_cols" = "the kernel block between two sample sets: both sets with their sizes, the variables' codes and weights, the column range, output and threads",
   "hsic.c: bk_feature_dot" = "the core of feature_dot(): data, kernel and per-feature widths, the label side, output, work, and the run's SIMD, threads and pacer",
-  "kernel_test.c: bk_feature_hsic_test" = "the per-feature kernel test: data, kernel and widths, label, three outputs, work, and the run's SIMD, threads and pacer",
+  "kernel_test.c: bk_feature_hsic_test" = "the per-feature kernel test: data, kernel and widths, label, four outputs (the score with the test), work, and the run's SIMD, threads and pacer",
   "lowrank.c: lowrank_estimates" = "the estimates from the eight sums of Song et al. 2012 (Lemmas 6-7), each named as in the paper",
   "lowrank.c: bk_rff_hsic" = "the random-feature HSIC: data, frequencies and phases, the label factor, the chunk, output, work, and the run's threads, SIMD and pacer",
   "lowrank.c: bk_rff_hsic2" = "random features on both sides: the data, frequencies and phases of each side, the rows per block, output, work, and the run's threads, SIMD and pacer",

@@ -281,3 +281,48 @@ test_that("a diagonal far above the pairs (inverse distance, eps = 1e-6) keeps i
   expect_equal(got$shape, want["shape", ], tolerance = 1e-10)
   expect_equal(got$z, want["z", ], tolerance = 1e-10)
 })
+
+# The score comes with the test (one kernel per feature): C_feature_hsic_test
+# with W gives C_feature_dot's sum_ab K_j(a, b) W_ab to the last bit -- the
+# Gaussian pairs summed from the stored kernel values in the pass's order
+# (its per-column SIMD sums, pairs.c), the other kernels' by the same loop --
+# for every remainder of m modulo the vector widths, the portable and the
+# SIMD loops, 1 and 2 threads, one width or a width per feature, features of
+# extreme scales (rescaled by a power of two on both sides) and with or
+# without the permutations' weights beside it.
+test_that("the score made with the test is C_feature_dot's, bit for bit", {
+  set.seed(18)
+  kernels <- list(gaussian = c(0.7, 0), laplace = c(1.3, 0), inverse_distance = c(0.5, 0),
+                  linear = c(0, 0), polynomial = c(2, 1))
+  for (m in test_cases(c(2L, 3L, 5L, 8L, 13L, 16L, 17L, 31L, 33L, 64L, 70L))) {
+    x <- matrix(rnorm(m * 6), m)
+    x[, 2] <- exp(2 * x[, 2])
+    x[, 3] <- x[, 3] * 2^400 # rescaled for the distance kernels
+    x[, 4] <- round(x[, 4])
+    x[, 5] <- x[, 5] * 40 # Gaussian arguments below -708: the clamped exp
+    W <- crossprod(matrix(rnorm(m * m), m)) / m
+    test <- ns$test_label_side(gauss_k(rnorm(m)), m)
+    perms <- matrix(replicate(3, sample.int(m)) - 1L, nrow = m)
+    for (name in names(kernels)) {
+      xk <- if (name %in% c("linear", "polynomial")) x[, -3] else x
+      widths <- list(kernels[[name]][1L], kernels[[name]][1L] * 2^-(seq_len(ncol(xk)) %% 3))
+      for (simd in c(FALSE, TRUE)) for (threads in 1:2) for (p1 in widths) {
+        opts <- list(kernel = ns$bk_codes$kernel[[name]], p1 = p1, p2 = kernels[[name]][2L],
+                     threads = threads, simd = simd)
+        want <- .Call(ns$C_feature_dot, xk, W, opts)
+        topt <- c(opts, test[c("Lc", "tb", "ub", "wb")], list(W = W))
+        label <- paste(name, m, simd, threads, length(p1))
+        expect_identical(.Call(ns$C_feature_hsic_test, xk, topt)$score, want, label = label)
+        # beside the permutations' weights: Wt = W (one packed copy) or not
+        for (Wt in list(W, test$Lc)) {
+          got <- .Call(ns$C_feature_hsic_test, xk, c(topt, list(Wt = Wt, perms = perms)))
+          expect_identical(got$score, want, label = paste(label, "perms"))
+        }
+      }
+    }
+  }
+  # without W no score
+  expect_null(.Call(ns$C_feature_hsic_test, x, c(list(kernel = 2L, p1 = 1, p2 = 0,
+                                                      threads = 1L, simd = TRUE),
+                                                 test[c("Lc", "tb", "ub", "wb")]))$score)
+})

@@ -16,6 +16,9 @@
  *     the unpermuted one in the two lanes of sum_off(); the permutation
  *     test's p-value counts ties within a tolerance);
  *   - bk_pack_upper() packs column after column;
+ *   - the score bk_feature_hsic_test() (kernel_test.c) makes with its test
+ *     is bk_feature_dot()'s, bit for bit, for finite data, weights and
+ *     kernel parameters (one width or a width per feature);
  *   - bk_col_cor() is in [-1, 1] or NaN;
  *   - bk_class_moments(): counts add up to m, an empty class has mean NaN
  *     and ss 0, and ss >= 0;
@@ -231,19 +234,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
   }
 
-  /* bk_feature_dot with one width and with a width per feature */
+  /* bk_feature_dot with one width and with a width per feature, and the
+   * score bk_feature_hsic_test() makes with its test: the same bits */
   {
+    const ptrdiff_t nt = nthreads > 1 ? nthreads : 1;
     double *W = FZ_NEW(double, m * m), *out = FZ_NEW(double, d),
-           *par = FZ_NEW(double, d),
-           *work = FZ_NEW(double, BK_FEATURE_DOT_WORK(m, nthreads > 1 ? nthreads : 1));
+           *par = FZ_NEW(double, d), *work = FZ_NEW(double, BK_FEATURE_DOT_WORK(m, nt)),
+           *sc = FZ_NEW(double, d), *shape = FZ_NEW(double, d), *z = FZ_NEW(double, d),
+           *twork = FZ_NEW(double, BK_FEATURE_TEST_WORK(m, nt, 1));
     fz_symmetric(&f, W, m);
     for (ptrdiff_t j = 0; j < d; j++) par[j] = fz_param(&f);
-    bk_feature_dot(x, m, d, kern, NULL, W, out, work, simd, nthreads, NULL);
-    bk_feature_dot(x, m, d, kern, par, W, out, work, simd, nthreads, NULL);
+    /* the test's label side: L (symmetric) for Lc, traces as given */
+    const bk_test_label tl = {.Lc = L, .Wt = NULL, .tb = 1.0, .ub = 1.0, .wb = 1.0,
+                              .perms = NULL, .B = 0, .W = W};
+    const int tested = isfinite(kern.p1) && isfinite(kern.p2) &&
+                       bk_kernel_in(kern.type, BK_KSET_DATA) &&
+                       fz_all_finite(x, m * d) && fz_all_finite(W, m * m) &&
+                       fz_all_finite(L, m * m);
+    for (int w = 0; w < 2; w++) {
+      const double *pw = w ? par : NULL;
+      int widths = 1;
+      for (ptrdiff_t j = 0; w && j < d; j++) widths &= isfinite(par[j]) != 0;
+      bk_feature_dot(x, m, d, kern, pw, W, out, work, simd, nthreads, NULL);
+      if (tested && widths) {
+        bk_feature_hsic_test(x, m, d, kern, pw, &tl, shape, z, NULL, sc, twork, simd,
+                             nthreads, NULL);
+        for (ptrdiff_t j = 0; j < d; j++) FZ_CHECK(fz_same(sc[j], out[j]));
+      }
+    }
     free(W);
     free(out);
     free(par);
     free(work);
+    free(sc);
+    free(shape);
+    free(z);
+    free(twork);
   }
 
   /* the Gaussian pair loop on its own, every variant */
