@@ -959,21 +959,34 @@ void bk_hsic_gamma(const double *K, ptrdiff_t m, bk_label lab, double *out,
   gamma_finish(&g, out);
 }
 
+/* k(x_a, x_c) w_ac, the pair's kernel value as bk_kernel_value() gives it
+ * (type a constant where it is inlined: one loop per kernel) */
+static inline double kernel_pair_term(const double *xj, int type, double p1, double p2,
+                                      const double *w, ptrdiff_t a, ptrdiff_t c)
+{
+  const double t = xj[a] - xj[c];
+  return bk_kernel_eval(type, p1, p2, bk_kernel_uses_distance(type) ? t * t : xj[a] * xj[c]) *
+         w[c * (c - 1) / 2 + a];
+}
+
 double bk_kernel_dot_pairs(const double *xj, ptrdiff_t m, bk_kernel kern,
                            const double *w)
 {
-  const int dist = bk_kernel_uses_distance(kern.type);
   double off = 0.0;
-  for (ptrdiff_t b = 1; b < m; b++) {
-    const double xb = xj[b];
-    double s = 0.0;
-    for (ptrdiff_t a = 0; a < b; a++) {
-      double t = xj[a] - xb;
-      s += bk_kernel_value(kern, dist ? t * t : xj[a] * xb) * w[a];
-    }
-    off += s;
-    w += b;
+#define KDOT_TERM(a, c) kernel_pair_term(xj, type_, kern.p1, kern.p2, w, a, c)
+#define KDOT_CASE(id, code, name, sets, props, spectrum, value) \
+  case id: {                                                    \
+    const int type_ = id;                                       \
+    BK_PAIR_SUM_COLUMNS(m, KDOT_TERM, off);                     \
+    break;                                                      \
   }
+  switch (kern.type) {
+    BK_KERNEL_TABLE(KDOT_CASE)
+  default:
+    off = NAN;
+  }
+#undef KDOT_CASE
+#undef KDOT_TERM
   return off;
 }
 

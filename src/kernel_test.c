@@ -354,23 +354,11 @@ static double perm_count(const feature_buf *buf, ptrdiff_t m, const double *Wt,
   for (ptrdiff_t r = 0; r < B; r++) {
     const int *p = perms + m * r;
     double T = 0.0, Td = 0.0;
-    const double *col = Kp;
-    for (ptrdiff_t b = 1; b < m; b++) {
-      const double *Wb = Wt + m * (ptrdiff_t) p[b];
-      double s = 0.0;
-      /* four pairs a step, added in order (the same sum as one at a time):
-       * the gathers of a step are independent */
-      ptrdiff_t a = 0;
-      for (; a + 4 <= b; a += 4) {
-        s += col[a] * Wb[p[a]];
-        s += col[a + 1] * Wb[p[a + 1]];
-        s += col[a + 2] * Wb[p[a + 2]];
-        s += col[a + 3] * Wb[p[a + 3]];
-      }
-      for (; a < b; a++) s += col[a] * Wb[p[a]];
-      T += s;
-      col += b;
-    }
+    /* four columns at a time, each summed in order (the bits of one at a
+     * time) */
+#define PERM_TERM(a, c) (Kp[(c) * ((c) - 1) / 2 + (a)] * Wt[m * (ptrdiff_t) p[c] + p[a]])
+    BK_PAIR_SUM_COLUMNS(m, PERM_TERM, T);
+#undef PERM_TERM
     for (ptrdiff_t a = 0; a < m; a++) Td += kd[a] * Wd[p[a]];
     if (Td + 2.0 * T >= lim) count += 1.0;
   }

@@ -28,6 +28,41 @@ bk_packed_dot_fn bk_pick_packed_dot(int simd);
 /* 1 when the CPU runs the AVX2 + FMA copies of the loops (pairs.c) */
 int bk_cpu_has_avx2_fma(void);
 
+/* ACC += sum over the pairs a < c < m of TERM(a, c), column by column: each
+ * column's sum from 0 in the order of a, the column sums added to ACC in
+ * the order of c -- the bits of a plain double loop -- but four columns at a
+ * time, so that their four chains of additions (each waiting for the last)
+ * overlap. TERM(a, c) is an expression of two ptrdiff_t's; in the packed
+ * order pair (a, c) is at c (c - 1) / 2 + a. */
+#define BK_PAIR_SUM_COLUMNS(m, TERM, ACC)                                     \
+  do {                                                                       \
+    ptrdiff_t c_ = 1;                                                        \
+    for (; c_ + 4 <= (m); c_ += 4) {                                         \
+      double s0_ = 0.0, s1_ = 0.0, s2_ = 0.0, s3_ = 0.0;                     \
+      for (ptrdiff_t a_ = 0; a_ < c_; a_++) {                                \
+        s0_ += TERM(a_, c_);                                                 \
+        s1_ += TERM(a_, c_ + 1);                                             \
+        s2_ += TERM(a_, c_ + 2);                                             \
+        s3_ += TERM(a_, c_ + 3);                                             \
+      }                                                                      \
+      s1_ += TERM(c_, c_ + 1);                                               \
+      s2_ += TERM(c_, c_ + 2);                                               \
+      s2_ += TERM(c_ + 1, c_ + 2);                                           \
+      s3_ += TERM(c_, c_ + 3);                                               \
+      s3_ += TERM(c_ + 1, c_ + 3);                                           \
+      s3_ += TERM(c_ + 2, c_ + 3);                                           \
+      ACC += s0_;                                                            \
+      ACC += s1_;                                                            \
+      ACC += s2_;                                                            \
+      ACC += s3_;                                                            \
+    }                                                                        \
+    for (; c_ < (m); c_++) {                                                 \
+      double s_ = 0.0;                                                       \
+      for (ptrdiff_t a_ = 0; a_ < c_; a_++) s_ += TERM(a_, c_);              \
+      ACC += s_;                                                             \
+    }                                                                        \
+  } while (0)
+
 /* The strictly upper triangle of the m x m matrix A in that packed order. */
 void bk_pack_upper(const double *A, ptrdiff_t m, double *out);
 

@@ -326,3 +326,41 @@ test_that("the score made with the test is C_feature_dot's, bit for bit", {
                                                       threads = 1L, simd = TRUE),
                                                  test[c("Lc", "tb", "ub", "wb")]))$score)
 })
+
+# C_feature_dot's pairs for the kernels other than the Gaussian are summed a
+# column at a time, each column from 0 in the order of the rows, the
+# columns' sums in order (four columns at once in C, whose chains of
+# additions overlap): a plain R loop in that order gives the same bits, for
+# every remainder of m modulo four. (Kernels whose values R computes with
+# the same operations: linear, polynomial of degree 2, inverse distance.)
+test_that("C_feature_dot sums the pairs of the other kernels in order, to the last bit", {
+  set.seed(19)
+  kernels <- list(linear = list(p = c(0, 0), k = function(u, v) u * v),
+                  polynomial = list(p = c(2, 1), k = function(u, v) (u * v + 1) * (u * v + 1)),
+                  inverse_distance = list(p = c(0.5, 0),
+                                          k = function(u, v) 1 / (sqrt((u - v) * (u - v)) + 0.5)))
+  for (m in test_cases(c(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 12L, 30L, 41L))) {
+    x <- matrix(rnorm(m * 3), m)
+    W <- crossprod(matrix(rnorm(m * m), m)) / m
+    for (name in names(kernels)) {
+      kern <- kernels[[name]]
+      want <- apply(x, 2L, function(v) {
+        off <- 0
+        for (c in seq_len(m)[-1L]) {
+          s <- 0
+          for (a in seq_len(c - 1L)) s <- s + kern$k(v[a], v[c]) * W[a, c]
+          off <- off + s
+        }
+        diag <- 0
+        for (a in seq_len(m)) diag <- diag + kern$k(v[a], v[a]) * W[a, a]
+        diag + 2 * off
+      })
+      for (threads in 1:2) {
+        opts <- list(kernel = ns$bk_codes$kernel[[name]], p1 = kern$p[1L], p2 = kern$p[2L],
+                     threads = threads, simd = TRUE)
+        expect_identical(.Call(ns$C_feature_dot, x, W, opts), want,
+                         label = paste(name, m, threads))
+      }
+    }
+  }
+})
