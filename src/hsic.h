@@ -107,9 +107,11 @@ void bk_hsic_gamma_x(const bk_gram_src *src, const bk_gram_src *ysrc,
  * doubles; simd as for bk_pick_gauss_pass(); pace between chunks of
  * features (NULL: no checks). */
 /* sum_{a<b} k(x_a, x_b) w_ab for one feature x (m values) over the packed
- * pairs w, a pair at a time in order: bk_feature_dot()'s sum for every
- * kernel but the Gaussian (whose sum is the pass of pairs.c), and the
- * per-feature tests' score (kernel_test.c). */
+ * pairs w, each column b summed in the order of a and the columns in order
+ * (the bits of a pair at a time; four columns at once,
+ * BK_PAIR_SUM_COLUMNS): bk_feature_dot()'s sum for every kernel but the
+ * Gaussian (whose sum is the pass of pairs.c), and the per-feature tests'
+ * score (kernel_test.c). */
 double bk_kernel_dot_pairs(const double *xj, ptrdiff_t m, bk_kernel kern,
                            const double *w);
 #define BK_FEATURE_DOT_WORK(m, nthreads) ((m) * ((m) - 1) + (nthreads) * (m))

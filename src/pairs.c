@@ -56,7 +56,7 @@ gauss_pass_inrange_avx2(GAUSS_PASS_ARGS) { GAUSS_PASS_BODY(bk_exp_core) }
  * (the per-feature tests' kernel, kernel_test.c): the same columns, the same
  * per-column SIMD sums and the same order of the column sums as the Gaussian
  * pass above, so that on stored values equal to the pass's exponentials it
- * gives the pass's sum to the last bit (checked in test-scores-kernel.R). */
+ * gives the pass's sum to the last bit (checked in test-kernel-test.R). */
 #define PACKED_DOT_BODY                                                       \
   double off = 0.0;                                                          \
   for (ptrdiff_t b = 1; b < m; b++) {                                        \
