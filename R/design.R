@@ -390,8 +390,33 @@ print.bahsic_design <- function(x, ...) {
 # the blocks; P also centres).
 design_residuals <- function(design, v) {
   if (is.null(design)) stop("design_residuals() needs a design.", call. = FALSE)
-  if (is.null(dim(v))) return(drop(v - design$Q %*% crossprod(design$Q, v)))
-  v - design$Q %*% crossprod(design$Q, v)
+  if (is.null(dim(v))) {
+    # (v - Q %*% crossprod(Q, v) is an m x 1 matrix without v's names)
+    if (is.double(v)) return(drop(project_out(matrix(v), design$Q)))
+    return(drop(v - design$Q %*% crossprod(design$Q, v)))
+  }
+  project_out(v, design$Q)
+}
+
+# v - Q %*% crossprod(Q, v) for a matrix v (samples x columns) and Q
+# (samples x r), with v's columns first centred (sweep(v, 2, colMeans(v)))
+# or bounded and centred (the same on tanh(1.5 * v)) as `transform` says: in
+# one pass in C (src/screen.c), its columns on `threads`, where v is a
+# double matrix, with the reference BLAS's sums in their order (the
+# expression's bits with the reference BLAS, and the same bits whatever BLAS
+# R is linked to) and without its two m x ncol(v) temporaries; the
+# expression itself where R's products might take their own loops (a
+# non-finite sum of neighbouring values, which finite data reach only near
+# the largest doubles).
+project_out <- function(v, Q, transform = "none", threads = 1L) {
+  code <- switch(transform, none = 0L, centre = 1L, bounded = 2L)
+  if (is.double(v) && is.matrix(v) && is.double(Q) && is.matrix(Q)) {
+    out <- .Call(C_project_out, v, Q, code, threads)
+    if (!is.null(out)) return(out)
+  }
+  if (transform == "bounded") v <- .Call(C_bounded_columns, v, threads)
+  if (transform != "none") v <- .Call(C_centre_columns, v)
+  v - Q %*% crossprod(Q, v)
 }
 
 # The outcome's columns in a linear model: the indicators of levels 2..k of a

@@ -205,7 +205,7 @@ unsupervised_outcome <- function(x) {
     stop(paste0("unsupervised = TRUE (selection without an outcome) is not available with kernel_clinical(): ",
                 "give the outcome."), call. = FALSE)
   }
-  y <- .Call(C_standardize_columns, x)[[1L]]
+  y <- .Call(C_standardize_columns, x, 1L)[[1L]]
   if (all(y == 0)) {
     stop(paste0("unsupervised = TRUE: every feature of 'x' is constant, so the ",
                 "data carry no dependence to keep."), call. = FALSE)

@@ -157,7 +157,7 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
       # each column by its normal scores, then centred and scaled to unit
       # variance (sd with m - 1, as scale()); a constant one is 0 (its
       # kernel constant as before)
-      b <- .Call(C_standardize_columns, normal_scores(b))[[1L]]
+      b <- .Call(C_standardize_columns, normal_scores(b), threads)[[1L]]
       scan[2L] <- max(abs(b))
     }
     if (median_width) {
@@ -171,7 +171,7 @@ feature_dot_scorer <- function(W, name, code, par, median_width, threads, simd, 
       # (values of 1e-134 beside values near 1) ties with 0 by the rule for
       # ties (?kernels), so that every feature that is not constant has a
       # width.
-      b <- .Call(C_scale_columns, b)
+      b <- .Call(C_scale_columns, b, threads)
       p1 <- feature_sigmas(name, b, threads)
     } else {
       # a kernel with fixed parameters sees the data's own scale, where

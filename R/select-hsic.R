@@ -618,10 +618,11 @@ select_result <- function(method, pr, k, res, args, call, screen = NULL) {
     v[none] <- NA
     v
   }
-  features <- data.frame(feature = pr$features, rank = na_where(res$rank, res$rank <= 0L),
-                         score = na_where(res$score, is.nan(res$score)),
-                         iteration = na_where(res$iteration, res$iteration <= 0L),
-                         stringsAsFactors = FALSE)
+  # (list2DF(): data.frame()'s table of these unnamed columns, without its
+  # per-column deparse())
+  features <- list2DF(list(feature = pr$features, rank = na_where(res$rank, res$rank <= 0L),
+                           score = na_where(res$score, is.nan(res$score)),
+                           iteration = na_where(res$iteration, res$iteration <= 0L)))
   path <- as.data.frame(res$path)
   names(path) <- c("iteration", "n_features", "hsic", "sigma")
   path$sigma[is.nan(path$sigma)] <- NA_real_
@@ -711,10 +712,10 @@ fohsic_base <- function(pr, kernel, set, sigma) {
     NA_real_)
 }
 
-standardize_columns <- function(x, features) {
-  # in C, one pass per column: the same numbers as sweep() with colMeans()
-  # and colSums(), without their m x d temporaries
-  res <- .Call(C_standardize_columns, x)
+standardize_columns <- function(x, features, threads = 1L) {
+  # in C, one pass per column (the columns on `threads`): the same numbers as
+  # sweep() with colMeans() and colSums(), without their m x d temporaries
+  res <- .Call(C_standardize_columns, x, threads)
   constant <- res[[2L]]
   if (any(constant)) {
     warning(sprintf(paste0("%d constant feature%s (%s%s) cannot be standardised: ",

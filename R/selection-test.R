@@ -450,7 +450,7 @@ top_stat_setup <- function(fit, n, d) {
   xs <- d$x
   clinical <- is_clinical(kernel)
   if (!clinical && isTRUE(s$standardize)) {
-    xs <- .Call(C_standardize_columns, unname(xs))[[1L]]
+    xs <- .Call(C_standardize_columns, unname(xs), 1L)[[1L]]
   }
   kernel <- top_kernel(fit, kernel, n)
   kernel_y <- resolve_label_kernel(if (inherits(s$kernel_y, "bahsic_label_kernel")) s$kernel_y,

@@ -87,14 +87,29 @@ ptrdiff_t bk_scan_column(const double *xj, ptrdiff_t m, int *same, int *expo)
   return -1;
 }
 
-void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out)
+/* bk_scale_columns() and bk_standardize_columns(): one column each */
+typedef struct {
+  const double *x;
+  ptrdiff_t m;
+  double *out;
+  int *constant;
+} columns_ctx;
+
+static void scale_column(void *ctx, ptrdiff_t j)
 {
-  for (ptrdiff_t j = 0; j < d; j++) {
-    const double *xj = x + m * j;
-    double *oj = out + m * j;
-    const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
-    for (ptrdiff_t i = 0; i < m; i++) oj[i] = xj[i] * sc;
-  }
+  const columns_ctx *p = ctx;
+  const ptrdiff_t m = p->m;
+  const double *xj = p->x + m * j;
+  double *oj = p->out + m * j;
+  const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
+  for (ptrdiff_t i = 0; i < m; i++) oj[i] = xj[i] * sc;
+}
+
+void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out,
+                      int nthreads)
+{
+  columns_ctx p = {.x = x, .m = m, .out = out};
+  bk_columns_for(scale_column, &p, d, 2.0 * (double) m, nthreads);
 }
 
 void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
@@ -109,31 +124,38 @@ void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
   }
 }
 
-void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
-                            double *out, int *constant)
+static void standardize_column(void *ctx, ptrdiff_t j)
 {
-  for (ptrdiff_t j = 0; j < d; j++) {
-    const double *xj = x + m * j;
-    double *oj = out + m * j;
-    /* rescaled (see bk_pow2_exponent()): the quotient is the same */
-    const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
-    /* the mean as colMeans() takes it (long double sum) */
-    long double sum = 0.0L;
-    for (ptrdiff_t i = 0; i < m; i++) sum += xj[i] * sc;
-    const double centre = (double) (sum / (long double) m);
-    long double ss = 0.0L;
-    int same = 1;
-    for (ptrdiff_t i = 0; i < m; i++) {
-      oj[i] = xj[i] * sc - centre;
-      ss += oj[i] * oj[i];
-      same = same && oj[i] == oj[0];
-    }
-    const double sd = sqrt((double) ss / (double) (m - 1));
-    constant[j] = same || sd == 0.0;
-    if (constant[j]) {
-      for (ptrdiff_t i = 0; i < m; i++) oj[i] = 0.0;
-    } else {
-      for (ptrdiff_t i = 0; i < m; i++) oj[i] /= sd;
-    }
+  const columns_ctx *p = ctx;
+  const ptrdiff_t m = p->m;
+  const double *xj = p->x + m * j;
+  double *oj = p->out + m * j;
+  int *constant = p->constant;
+  /* rescaled (see bk_pow2_exponent()): the quotient is the same */
+  const double sc = bk_pow2_scale(bk_pow2_exponent(bk_max_abs(xj, m)));
+  /* the mean as colMeans() takes it (long double sum) */
+  long double sum = 0.0L;
+  for (ptrdiff_t i = 0; i < m; i++) sum += xj[i] * sc;
+  const double centre = (double) (sum / (long double) m);
+  long double ss = 0.0L;
+  int same = 1;
+  for (ptrdiff_t i = 0; i < m; i++) {
+    oj[i] = xj[i] * sc - centre;
+    ss += oj[i] * oj[i];
+    same = same && oj[i] == oj[0];
   }
+  const double sd = sqrt((double) ss / (double) (m - 1));
+  constant[j] = same || sd == 0.0;
+  if (constant[j]) {
+    for (ptrdiff_t i = 0; i < m; i++) oj[i] = 0.0;
+  } else {
+    for (ptrdiff_t i = 0; i < m; i++) oj[i] /= sd;
+  }
+}
+
+void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
+                            double *out, int *constant, int nthreads)
+{
+  columns_ctx p = {.x = x, .m = m, .out = out, .constant = constant};
+  bk_columns_for(standardize_column, &p, d, 8.0 * (double) m, nthreads);
 }

@@ -22,8 +22,10 @@ ptrdiff_t bk_scan_column(const double *xj, ptrdiff_t m, int *same, int *expo);
 
 /* out (m x d) = each column of x times 2^-e, e the bk_pow2_exponent() of
  * its max |x|: exact, and invariant to any rescaling of the column by a power
- * of two. x finite. */
-void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out);
+ * of two. x finite. Both passes take their columns on nthreads threads (the
+ * same numbers on any number). */
+void bk_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out,
+                      int nthreads);
 
 /* v (k x d) times 2^(power * shift[j]) column by column, exactly (ldexp);
  * columns with shift BK_NO_EXPONENT are left alone. */
@@ -38,6 +40,6 @@ void bk_scale_pow2(double *v, ptrdiff_t k, ptrdiff_t d, const int *shift,
  * zero where column j of x (centred) has a single value or a zero standard
  * deviation. m >= 2, x finite. */
 void bk_standardize_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
-                            double *out, int *constant);
+                            double *out, int *constant, int nthreads);
 
 #endif

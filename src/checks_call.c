@@ -27,14 +27,16 @@ SEXP C_constant_columns(SEXP x)
 }
 
 /* list(standardised x, logical constant flags): bk_standardize_columns() */
-SEXP C_standardize_columns(SEXP x)
+SEXP C_standardize_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
+  int nt = Rf_asInteger(threads);
+  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) Rf_error("'x' needs at least 2 rows to be standardised");
   SEXP xs = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
   SEXP constant = PROTECT(Rf_allocVector(LGLSXP, d));
-  bk_standardize_columns(REAL(x), m, d, REAL(xs), LOGICAL(constant));
+  bk_standardize_columns(REAL(x), m, d, REAL(xs), LOGICAL(constant), nt);
   Rf_setAttrib(xs, R_DimNamesSymbol, Rf_getAttrib(x, R_DimNamesSymbol));
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
   SET_VECTOR_ELT(out, 0, xs);
@@ -44,12 +46,14 @@ SEXP C_standardize_columns(SEXP x)
 }
 
 /* x with each column rescaled by a power of two: bk_scale_columns() */
-SEXP C_scale_columns(SEXP x)
+SEXP C_scale_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
+  int nt = Rf_asInteger(threads);
+  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
-  bk_scale_columns(REAL(x), m, d, REAL(out));
+  bk_scale_columns(REAL(x), m, d, REAL(out), nt);
   UNPROTECT(1);
   return out;
 }

@@ -160,6 +160,15 @@ typedef struct {
 void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,
                   bk_pacer *pace);
 
+/* A pass over n columns of a matrix (standardising, rescaling, the
+ * screen's passes), each column `ops` operations done by item(ctx, j) and
+ * its numbers its own: one paced loop without a pacer, on nthreads threads
+ * where the pass has BK_PAR_MIN_PAIRS operations (chunks of 32 columns
+ * handed out as threads finish theirs); the same numbers on any number of
+ * threads. */
+void bk_columns_for(void (*item)(void *ctx, ptrdiff_t j), void *ctx, ptrdiff_t n,
+                    double ops, int nthreads);
+
 /* The number of the calling thread in an OpenMP region (0 outside one and
  * without OpenMP): which thread's scratch an item uses. */
 #ifdef _OPENMP

@@ -32,11 +32,11 @@ SEXP C_mean_diff(SEXP mean, SEXP expo);
 SEXP C_t_from_moments(SEXP mean, SEXP ss, SEXP n, SEXP m, SEXP pooled);
 SEXP C_cox_scores(SEXP x, SEXP setup);
 SEXP C_scale_pow2(SEXP v, SEXP shift, SEXP power);
-SEXP C_scale_columns(SEXP x);
+SEXP C_scale_columns(SEXP x, SEXP threads);
 SEXP C_first_nonfinite(SEXP x);
 SEXP C_first_unnamed(SEXP s);
 SEXP C_constant_columns(SEXP x);
-SEXP C_standardize_columns(SEXP x);
+SEXP C_standardize_columns(SEXP x, SEXP threads);
 SEXP C_select(SEXP x, SEXP opts);
 SEXP C_mrmr(SEXP x, SEXP opts);
 SEXP C_clinical(SEXP za, SEXP cat, SEXP opts);
@@ -72,9 +72,10 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts);
 SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts);
 SEXP C_pair_top_bytes(SEXP opts);
 SEXP C_centre_columns(SEXP x);
-SEXP C_bounded_columns(SEXP x);
-SEXP C_pair_scale_columns(SEXP x);
-SEXP C_column_products(SEXP x, SEXP i, SEXP j);
+SEXP C_project_out(SEXP v, SEXP Q, SEXP transform, SEXP threads);
+SEXP C_bounded_columns(SEXP x, SEXP threads);
+SEXP C_pair_scale_columns(SEXP x, SEXP threads);
+SEXP C_column_products(SEXP x, SEXP i, SEXP j, SEXP threads);
 SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 
 static const R_CallMethodDef call_methods[] = {
@@ -104,11 +105,11 @@ static const R_CallMethodDef call_methods[] = {
   {"C_t_from_moments", (DL_FUNC) &C_t_from_moments, 5},
   {"C_cox_scores", (DL_FUNC) &C_cox_scores, 2},
   {"C_scale_pow2", (DL_FUNC) &C_scale_pow2, 3},
-  {"C_scale_columns", (DL_FUNC) &C_scale_columns, 1},
+  {"C_scale_columns", (DL_FUNC) &C_scale_columns, 2},
   {"C_first_nonfinite", (DL_FUNC) &C_first_nonfinite, 1},
   {"C_first_unnamed", (DL_FUNC) &C_first_unnamed, 1},
   {"C_constant_columns", (DL_FUNC) &C_constant_columns, 1},
-  {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 1},
+  {"C_standardize_columns", (DL_FUNC) &C_standardize_columns, 2},
   {"C_select", (DL_FUNC) &C_select, 2},
   {"C_mrmr", (DL_FUNC) &C_mrmr, 2},
   {"C_clinical", (DL_FUNC) &C_clinical, 3},
@@ -143,9 +144,10 @@ static const R_CallMethodDef call_methods[] = {
   {"C_pair_top_lowrank", (DL_FUNC) &C_pair_top_lowrank, 3},
   {"C_pair_top_bytes", (DL_FUNC) &C_pair_top_bytes, 1},
   {"C_centre_columns", (DL_FUNC) &C_centre_columns, 1},
-  {"C_bounded_columns", (DL_FUNC) &C_bounded_columns, 1},
-  {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 1},
-  {"C_column_products", (DL_FUNC) &C_column_products, 3},
+  {"C_project_out", (DL_FUNC) &C_project_out, 4},
+  {"C_bounded_columns", (DL_FUNC) &C_bounded_columns, 2},
+  {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 2},
+  {"C_column_products", (DL_FUNC) &C_column_products, 4},
   {"C_gamma_upper_tail", (DL_FUNC) &C_gamma_upper_tail, 2},
   {"C_scratch_info", (DL_FUNC) &C_scratch_info, 0},
   {NULL, NULL, 0}

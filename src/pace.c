@@ -60,3 +60,13 @@ void bk_paced_for(const bk_paced_loop *loop, ptrdiff_t n, int nthreads,
     i0 = i1;
   }
 }
+
+void bk_columns_for(void (*item)(void *ctx, ptrdiff_t j), void *ctx, ptrdiff_t n,
+                    double ops, int nthreads)
+{
+  /* (columns handed out in chunks as threads finish theirs: a thread whose
+   * core another process holds takes fewer) */
+  const bk_paced_loop loop = {.item = item, .ctx = ctx, .ops = ops,
+                              .par_min = BK_PAR_MIN_PAIRS, .dynamic = 32};
+  bk_paced_for(&loop, n, nthreads, NULL);
+}

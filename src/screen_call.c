@@ -24,36 +24,73 @@ SEXP C_centre_columns(SEXP x)
   return out;
 }
 
-/* tanh(1.5 * x): bk_bounded_values() */
-SEXP C_bounded_columns(SEXP x)
+/* the threads of a pass: a whole number >= 1 (R's check_threads() has
+ * capped it) */
+static int pass_threads(SEXP threads)
+{
+  int nt = Rf_asInteger(threads);
+  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
+  return nt;
+}
+
+/* v - Q %*% crossprod(Q, v) for a double matrix v (m x d) and Q (m x r),
+ * v's columns first taken as transform says (0 as they are, 1 centred,
+ * 2 tanh(1.5 v) centred): bk_project_out(). The result has v's attributes,
+ * as the expression's; NULL where R's products might take their own loops
+ * (the caller evaluates the expression). */
+SEXP C_project_out(SEXP v, SEXP Q, SEXP transform, SEXP threads)
+{
+  bk_need_double_matrix(v, "v");
+  bk_need_double_matrix(Q, "Q");
+  ptrdiff_t m = Rf_nrows(v), d = Rf_ncols(v), r = Rf_ncols(Q);
+  if (Rf_nrows(Q) != m) Rf_error("'Q' has %d rows for the %td rows of 'v'", Rf_nrows(Q), m);
+  if (m < 1) Rf_error("'v' needs at least 1 row");
+  int tr = Rf_asInteger(transform);
+  if (tr != BK_PROJECT_NONE && tr != BK_PROJECT_CENTRE && tr != BK_PROJECT_BOUNDED)
+    Rf_error("'transform' must be 0, 1 or 2");
+  int nt = pass_threads(threads);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m * d));
+  DUPLICATE_ATTRIB(out, v);
+  double *c = (double *) R_alloc((size_t) (r * d > 0 ? r * d : 1), sizeof(double));
+  unsigned char *wide = (unsigned char *) R_alloc((size_t) (d > 0 ? d : 1), 1);
+  int fallback = bk_project_out(REAL(v), m, d, REAL(Q), r, tr, c, wide, REAL(out), nt);
+  UNPROTECT(1);
+  return fallback ? R_NilValue : out;
+}
+
+/* tanh(1.5 * x): bk_bounded_columns() */
+SEXP C_bounded_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int nt = pass_threads(threads);
   SEXP out = PROTECT(like(x, m, d));
-  bk_bounded_values(REAL(x), m * d, REAL(out));
+  bk_bounded_columns(REAL(x), m, d, REAL(out), nt);
   UNPROTECT(1);
   return out;
 }
 
 /* x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)):
  * bk_pair_scale_columns() */
-SEXP C_pair_scale_columns(SEXP x)
+SEXP C_pair_scale_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
+  int nt = pass_threads(threads);
   SEXP out = PROTECT(like(x, m, d));
-  bk_pair_scale_columns(REAL(x), m, d, REAL(out));
+  bk_pair_scale_columns(REAL(x), m, d, REAL(out), nt);
   UNPROTECT(1);
   return out;
 }
 
 /* x[, i] * x[, j] for 1-based column indices i and j of equal length:
  * bk_column_products(); the columns named as x[, i]'s */
-SEXP C_column_products(SEXP x, SEXP i, SEXP j)
+SEXP C_column_products(SEXP x, SEXP i, SEXP j, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   if (!Rf_isInteger(i) || !Rf_isInteger(j) || XLENGTH(i) != XLENGTH(j))
     Rf_error("'i' and 'j' must be integer vectors of the same length");
+  int nt = pass_threads(threads);
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), n = XLENGTH(i);
   if (n > INT_MAX) Rf_error("too many column pairs (%td)", n);
   int *i0 = (int *) R_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
@@ -67,7 +104,7 @@ SEXP C_column_products(SEXP x, SEXP i, SEXP j)
     j0[k] = b - 1;
   }
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) n));
-  bk_column_products(REAL(x), m, i0, j0, n, REAL(out));
+  bk_column_products(REAL(x), m, i0, j0, n, REAL(out), nt);
   SEXP dn = Rf_getAttrib(x, R_DimNamesSymbol);
   if (!Rf_isNull(dn)) {
     SEXP cn = VECTOR_ELT(dn, 1), ocn = R_NilValue;

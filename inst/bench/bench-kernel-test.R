@@ -78,20 +78,20 @@ cost <- function(name, x, y, reps) {
   lab <- ns$label_gram(default_label_kernel(y), y, threads)
   W <- ns$weight_matrix(lab, m, "biased")
   test <- ns$test_label_side(if (is.null(lab$Y)) lab$L else tcrossprod(lab$Y), m)
-  b <- .Call(ns$C_scale_columns, x)
+  b <- .Call(ns$C_scale_columns, x, threads)
   opts <- list(kernel = ns$kernel_code(kernel), p1 = ns$feature_sigmas("gaussian", b, threads), p2 = 0,
                threads = threads, simd = ns$option_simd())
   constant <- rep(FALSE, ncol(b))
-  t_width <- times(function() ns$feature_sigmas("gaussian", .Call(ns$C_scale_columns, x), threads))
+  t_width <- times(function() ns$feature_sigmas("gaussian", .Call(ns$C_scale_columns, x, threads), threads))
   t_dot <- times(function() .Call(ns$C_feature_dot, b, W, opts))
   # the score pass as a block of feature_scores() runs it
   t_score <- times(function() {
-    bs <- .Call(ns$C_scale_columns, x)
+    bs <- .Call(ns$C_scale_columns, x, threads)
     .Call(ns$C_feature_dot, bs, W, utils::modifyList(opts, list(p1 = ns$feature_sigmas("gaussian", bs, threads))))
   })
   # the scores with their p-values, as a block of feature_scores() runs them
   t_both <- times(function() {
-    bs <- .Call(ns$C_scale_columns, x)
+    bs <- .Call(ns$C_scale_columns, x, threads)
     o <- utils::modifyList(opts, list(p1 = ns$feature_sigmas("gaussian", bs, threads)))
     ns$feature_dot_tested(bs, W, o, test, constant)
   })

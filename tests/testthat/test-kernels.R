@@ -108,14 +108,20 @@ test_that("C_scale_columns divides each column by the power of two of its larges
     mx <- max(abs(v))
     if (mx == 0) 1 else 2^max(-1021, floor(log2(mx)) + 1)
   })
-  got <- .Call(bahsic:::C_scale_columns, x)
+  got <- .Call(bahsic:::C_scale_columns, x, 1L)
   expect_identical(got[, -4], sweep(x, 2, unit, "/")[, -4])
   expect_identical(got[, 4], x[, 4] * 2^1000 * 2^21)
   mx <- apply(abs(got), 2, max)
   expect_true(all(mx < 1))
   expect_true(all(mx[c(1, 2, 5)] >= 0.5))
   # the same for any rescaling of a column by a power of two
-  expect_identical(.Call(bahsic:::C_scale_columns, x[, 1:2] * 2^-700), got[, 1:2])
+  expect_identical(.Call(bahsic:::C_scale_columns, x[, 1:2] * 2^-700, 2L), got[, 1:2])
+  # the columns on threads (enough work for them): the same numbers
+  set.seed(3)
+  big <- matrix(rnorm(300 * 2000) * 10^runif(2000, -5, 5)[rep(1:2000, each = 300)], 300)
+  expect_identical(.Call(bahsic:::C_scale_columns, big, 2L),
+                   .Call(bahsic:::C_scale_columns, big, 1L))
+  expect_error(.Call(bahsic:::C_scale_columns, big, 0L), "'threads' must be")
 })
 
 test_that("the per-feature median of the gaps is exact on tied and rounded data", {

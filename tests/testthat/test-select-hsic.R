@@ -238,6 +238,14 @@ test_that("standardize_columns() (C) gives sweep()'s numbers bit for bit and zer
   expect_true(all(xs[, 2] == 0))
   expect_equal(xs, oracle_standardize(x), tolerance = 1e-12)
   expect_equal(unname(apply(xs[, -2], 2, stats::sd)), rep(1, 5), tolerance = 1e-12)
+  # the columns on threads (enough work for them): the same numbers
+  big <- matrix(rnorm(200 * 800, mean = 5), 200)
+  big[, 3] <- 1
+  one <- suppressWarnings(bahsic:::standardize_columns(big, paste0("g", 1:800), 1L))
+  expect_identical(one, suppressWarnings(r_way(big)))
+  expect_identical(suppressWarnings(bahsic:::standardize_columns(big, paste0("g", 1:800), 2L)),
+                   one)
+  expect_error(.Call(bahsic:::C_standardize_columns, big, NA_integer_), "'threads' must be")
 })
 
 test_that("standardize_columns() is the same at any scale of a feature; selectors follow", {

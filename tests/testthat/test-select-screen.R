@@ -138,19 +138,100 @@ test_that("the screen's column passes in C are the R expressions they replace, b
   x[1:3, 3] <- c(1, -1, 0)  # the special cases of R's `^`
   x[, 4] <- x[, 4] * 1e-150 # tiny values
   expect_identical(.Call(bahsic:::C_centre_columns, x), sweep(x, 2L, colMeans(x)))
-  expect_identical(.Call(bahsic:::C_bounded_columns, x), tanh(1.5 * x))
   q <- sqrt(colSums(x^4))
-  expect_identical(.Call(bahsic:::C_pair_scale_columns, x),
-                   x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)))
   i <- c(1L, 6L, 3L, 3L)
   j <- c(2L, 5L, 3L, 6L)
-  expect_identical(.Call(bahsic:::C_column_products, x, i, j), x[, i] * x[, j])
-  expect_identical(.Call(bahsic:::C_column_products, x, integer(), integer()),
-                   x[, integer()] * x[, integer()])
   y <- unname(x)
-  expect_identical(.Call(bahsic:::C_column_products, y, i, j), y[, i] * y[, j])
-  expect_error(.Call(bahsic:::C_column_products, x, 7L, 1L), "outside the 6 columns")
-  expect_error(.Call(bahsic:::C_column_products, x, 1L, c(1L, 2L)), "same length")
+  for (threads in 1:2) {
+    expect_identical(.Call(bahsic:::C_bounded_columns, x, threads), tanh(1.5 * x))
+    expect_identical(.Call(bahsic:::C_pair_scale_columns, x, threads),
+                     x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)))
+    expect_identical(.Call(bahsic:::C_column_products, x, i, j, threads), x[, i] * x[, j])
+    expect_identical(.Call(bahsic:::C_column_products, x, integer(), integer(), threads),
+                     x[, integer()] * x[, integer()])
+    expect_identical(.Call(bahsic:::C_column_products, y, i, j, threads), y[, i] * y[, j])
+  }
+  expect_error(.Call(bahsic:::C_column_products, x, 7L, 1L, 1L), "outside the 6 columns")
+  expect_error(.Call(bahsic:::C_column_products, x, 1L, c(1L, 2L), 1L), "same length")
+  expect_error(.Call(bahsic:::C_bounded_columns, x, 0L), "'threads' must be")
+  # enough work for threads (the passes go parallel from 1e6 operations):
+  # the same numbers on 1 and 2
+  set.seed(8)
+  big <- matrix(rnorm(200 * 700, sd = 2), 200)
+  q <- sqrt(colSums(big^4))
+  for (threads in 1:2) {
+    expect_identical(.Call(bahsic:::C_bounded_columns, big, threads), tanh(1.5 * big))
+    expect_identical(.Call(bahsic:::C_pair_scale_columns, big, threads),
+                     big / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(big)))
+  }
+})
+
+test_that("columns less their part along a basis in C are v - Q %*% crossprod(Q, v), bit for bit", {
+  # R's matrix products with the reference BLAS that R ships: every entry a
+  # sum from 0 in the order of the rows (Q'v) or of Q's columns (Q C); the
+  # package's loop keeps that order whatever BLAS R is linked to, so the
+  # comparison holds where R uses its own BLAS
+  skip_if_not(grepl("libR?blas", extSoftVersion()[["BLAS"]]) ||
+                !nzchar(extSoftVersion()[["BLAS"]]), "R is linked to another BLAS")
+  expr <- function(v, Q, centre) {
+    if (centre) v <- sweep(v, 2L, colMeans(v))
+    v - Q %*% crossprod(Q, v)
+  }
+  set.seed(11)
+  n <- 0L
+  for (m in test_cases(c(1L, 2L, 5L, 38L, 129L))) for (r in 0:4) for (d in c(1L, 3L, 40L)) {
+    if (r > m) next
+    Q <- if (r) qr.Q(qr(matrix(rnorm(m * r), m, r))) else matrix(0, m, 0L)
+    for (scale in c(1, 1e200, 1e-300)) {
+      v <- matrix(rnorm(m * d, sd = 3) * scale, m, d)
+      if (d > 1L) v[, 2L] <- 7  # a constant column
+      for (dn in list(NULL, list(NULL, paste0("g", seq_len(d))),
+                      list(paste0("s", seq_len(m)), paste0("g", seq_len(d))))) {
+        dimnames(v) <- dn
+        for (transform in c("none", "centre", "bounded")) {
+          want <- expr(if (transform == "bounded") tanh(1.5 * v) else v, Q, transform != "none")
+          expect_identical(bahsic:::project_out(v, Q, transform), want)
+          n <- n + 1L
+        }
+      }
+    }
+  }
+  expect_equal(n, if (under_valgrind()) 405L else 1620L)
+  # the columns on threads (enough work for them): the same numbers
+  Q <- qr.Q(qr(matrix(rnorm(300 * 3), 300, 3)))
+  v <- matrix(rnorm(300 * 400), 300, 400)
+  for (transform in c("none", "centre", "bounded")) {
+    want <- expr(if (transform == "bounded") tanh(1.5 * v) else v, Q, transform != "none")
+    for (threads in 1:2) expect_identical(bahsic:::project_out(v, Q, transform, threads), want)
+  }
+  # where R's products take their own loops (a neighbouring pair's sum is not
+  # finite: NaN, Inf, values near the largest double), the C pass steps aside
+  Q <- qr.Q(qr(matrix(rnorm(20), 10, 2)))
+  v <- matrix(rnorm(30), 10, 3)
+  v_nan <- v
+  v_nan[4, 2] <- NaN
+  v_big <- v * 1.5e308
+  for (w in list(v_nan, v_big)) {
+    expect_null(.Call(bahsic:::C_project_out, w, Q, 0L, 1L))
+    expect_identical(bahsic:::project_out(w, Q), suppressWarnings(expr(w, Q, FALSE)))
+  }
+  Q_inf <- Q
+  Q_inf[3, 1] <- Inf
+  expect_null(.Call(bahsic:::C_project_out, v, Q_inf, 0L, 1L))
+  expect_identical(bahsic:::project_out(v, Q_inf), expr(v, Q_inf, FALSE))
+  # a design's residuals of a vector: the expression's unnamed vector
+  des <- list(Q = Q)
+  y <- stats::setNames(rnorm(10), letters[1:10])
+  expect_identical(bahsic:::design_residuals(des, y), drop(y - Q %*% crossprod(Q, y)))
+  expect_null(names(bahsic:::design_residuals(des, y)))
+  expect_identical(bahsic:::design_residuals(des, 1:10), drop(1:10 - Q %*% crossprod(Q, 1:10)))
+  expect_error(.Call(bahsic:::C_project_out, v, Q[1:9, ], 0L, 1L), "'Q' has 9 rows for the 10 rows")
+  # a value near the largest double after centring: R's own loops, here too
+  w <- v
+  w[1, 1] <- 1e308
+  w[2, 1] <- -1e308
+  expect_null(.Call(bahsic:::C_project_out, w, Q, 1L, 1L))
+  expect_identical(bahsic:::project_out(w, Q, "centre"), suppressWarnings(expr(w, Q, TRUE)))
 })
 
 test_that("the gamma upper tails in C are stats::pgamma()'s, NA where the test is undefined", {

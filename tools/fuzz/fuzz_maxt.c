@@ -2,8 +2,8 @@
  * fuzz_maxt.c: libFuzzer target for maxt.c (bk_perm_stats, bk_maxt_count,
  * bk_maxt_fused), the ranks and the Benjamini-Hochberg adjustment of
  * scores.c (bk_rank_desc, bk_p_adjust_bh) and the screen's column passes
- * (screen.c: bk_centre_columns, bk_bounded_values, bk_pair_scale_columns,
- * bk_column_products).
+ * (screen.c: bk_centre_columns, bk_bounded_columns, bk_pair_scale_columns,
+ * bk_column_products, bk_project_out).
  *
  * The buffers are exactly as large as inference.h and maxt_call.c make them
  * (work 2 p (nthreads + 1) doubles for bk_perm_stats(),
@@ -35,10 +35,14 @@
  *   - p-values in [0, 1]: bk_p_adjust_bh() equals the naive
  *     min(1, min over p_j >= p_i of n p_j / #{p_l <= p_j}) bit for bit;
  *     any p-values: no NaN out, and p_i < p_j gives out_i <= out_j;
- *   - always: bk_bounded_values() is tanh(1.5 x) and bk_column_products()
+ *   - always: bk_bounded_columns() is tanh(1.5 x) and bk_column_products()
  *     the products, bit for bit; tame data: a centred column sums to 0 up to
  *     rounding (a constant one is 0), a scaled one has sum x^4 = 1 up to
- *     rounding (an all-zero one stays 0).
+ *     rounding (an all-zero one stays 0); the passes on 1 or 2 threads;
+ *   - always: bk_project_out() with each transform is the plain loop of
+ *     v - Q (Q' v) on the transformed v (sums from +0 in order) bit for bit
+ *     where it returns 0, and it returns 1 only where a transformed value,
+ *     Q or Q' v holds a value that is not finite or of 2^1023 or more.
  */
 #include "fuzz_input.h"
 #include "inference.h"
@@ -264,6 +268,51 @@ static void fuzz_ranks(fz_in *f)
   free(count);
 }
 
+/* bk_project_out() against the plain loop on the transformed columns */
+static int big_or_nan(const double *v, ptrdiff_t n)
+{
+  for (ptrdiff_t i = 0; i < n; i++)
+    if (!(fabs(v[i]) < 0x1p1023)) return 1;
+  return 0;
+}
+
+static void check_project_out(fz_in *f, const double *x, ptrdiff_t m, ptrdiff_t d,
+                              double *out, int nt)
+{
+  const ptrdiff_t r = fz_int(f, 0, 3);
+  const int transform = fz_int(f, 0, 2);
+  double *Q = FZ_NEW(double, m * r), *c = FZ_NEW(double, r * d),
+         *t = FZ_NEW(double, m * d), *c2 = FZ_NEW(double, r * d);
+  unsigned char *wide = FZ_NEW(unsigned char, d);
+  fz_doubles(f, Q, m * r);
+  const int fell = bk_project_out(x, m, d, Q, r, transform, c, wide, out, nt);
+  /* the transformed columns and the plain loop */
+  for (ptrdiff_t i = 0; i < m * d; i++)
+    t[i] = transform == BK_PROJECT_BOUNDED ? tanh(1.5 * x[i]) : x[i];
+  if (transform != BK_PROJECT_NONE) bk_centre_columns(t, m, d, t);
+  for (ptrdiff_t j = 0; j < d; j++)
+    for (ptrdiff_t k = 0; k < r; k++) {
+      double s = 0.0;
+      for (ptrdiff_t i = 0; i < m; i++) s += Q[i + m * k] * t[i + m * j];
+      c2[k + r * j] = s;
+    }
+  const int unsure = big_or_nan(Q, m * r) || big_or_nan(t, m * d) || big_or_nan(c2, r * d);
+  if (!unsure) FZ_CHECK(!fell);
+  if (!fell) {
+    for (ptrdiff_t j = 0; j < d; j++)
+      for (ptrdiff_t i = 0; i < m; i++) {
+        double s = 0.0;
+        for (ptrdiff_t k = 0; k < r; k++) s += c2[k + r * j] * Q[i + m * k];
+        FZ_CHECK(fz_same(out[i + m * j], t[i + m * j] - s));
+      }
+  }
+  free(Q);
+  free(c);
+  free(t);
+  free(c2);
+  free(wide);
+}
+
 static void fuzz_screen(fz_in *f)
 {
   const ptrdiff_t m = fz_int(f, 0, 12), d = fz_int(f, 0, 6),
@@ -293,10 +342,11 @@ static void fuzz_screen(fz_in *f)
         for (ptrdiff_t i = 0; i < m; i++) FZ_CHECK(oj[i] == 0.0);
     }
 
-  bk_bounded_values(x, m * d, out);
+  const int nt = fz_int(f, 1, 2);
+  bk_bounded_columns(x, m, d, out, nt);
   for (ptrdiff_t i = 0; i < m * d; i++) FZ_CHECK(fz_same(out[i], tanh(1.5 * x[i])));
 
-  bk_pair_scale_columns(x, m, d, out);
+  bk_pair_scale_columns(x, m, d, out, nt);
   if (tame)
     for (ptrdiff_t j = 0; j < d; j++) {
       const double *xj = x + m * j, *oj = out + m * j;
@@ -312,10 +362,12 @@ static void fuzz_screen(fz_in *f)
         FZ_CHECK(fabs(s - 1.0) <= 1e-12);
     }
 
-  bk_column_products(x, m, ci, cj, n, prod);
+  bk_column_products(x, m, ci, cj, n, prod, nt);
   for (ptrdiff_t k = 0; k < n; k++)
     for (ptrdiff_t a = 0; a < m; a++)
       FZ_CHECK(fz_same(prod[a + m * k], x[a + m * ci[k]] * x[a + m * cj[k]]));
+
+  if (m > 0) check_project_out(f, x, m, d, out, nt);
 
   free(x);
   free(out);

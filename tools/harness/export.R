@@ -137,7 +137,7 @@ for (b in seq_len(n_pairs)) {
     W[, , k] <- captured$opts$W
     cols <- match(colnames(captured$x), colnames(sx))
     same <- identical(unname(captured$x),
-                      unname(.Call(bahsic:::C_standardize_columns, sx[idx, cols])[[1L]]))
+                      unname(.Call(bahsic:::C_standardize_columns, sx[idx, cols], 1L)[[1L]]))
     if (!same) stop("stability: the standardised half is not C_standardize_columns()'s")
     # the columns C saw (R's screen of constant and uninformative genes), as a
     # 0/1 mask, and C's ranks over them

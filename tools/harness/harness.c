@@ -467,7 +467,7 @@ static int stab_fit(stab_job *j, ptrdiff_t k, int nt)
   const double *X = j->xraw.v;
   for (ptrdiff_t c = 0; c < d; c++)
     for (ptrdiff_t a = 0; a < m; a++) xh[a + m * c] = X[rows[a] + M * c];
-  bk_standardize_columns(xh, m, d, xs, constant);
+  bk_standardize_columns(xh, m, d, xs, constant, nt);
   int *rank = xmalloc(sizeof(int) * (size_t) d);
   double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
   run_select(xs, m, d, (const double *) j->W.v + m * m * k, &j->s, j->s.series, nt, rank,
