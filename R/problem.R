@@ -74,7 +74,9 @@ prepare_problem <- function(x, y, spec) {
   }
   if (!is.null(spec[["check_inputs"]])) spec[["check_inputs"]](pr)
   if (isTRUE(spec[["drop_constant"]])) pr$varying <- !.Call(C_constant_columns, pr$x)
-  if (isTRUE(spec[["standardize"]])) pr$x <- standardize_columns(pr$x, pr$features, spec[["threads"]] %||% 1L)
+  if (isTRUE(spec[["standardize"]])) {
+    pr$x <- standardize_columns(pr$x, pr$features, spec[["threads"]] %||% 1L)
+  }
   if (!is.null(spec[["check_x"]])) spec[["check_x"]](pr)
   if (isTRUE(spec[["check_range"]])) check_kernel_range(spec[["kernel"]], pr$x)
   # labels "none": the label kernel as given (a caller with its own outcome

@@ -60,7 +60,7 @@ static void project_column(void *ctx, ptrdiff_t j)
     centre_column(oj, m, oj);
   } else if (p->transform == BK_PROJECT_CENTRE) {
     centre_column(vj, m, oj);
-  } else if (oj != vj) {
+  } else {
     memcpy(oj, vj, (size_t) m * sizeof(double));
   }
   /* what R's product checks: v as given, or the centred v */
@@ -98,7 +98,8 @@ int bk_project_out(const double *v, ptrdiff_t m, ptrdiff_t d, const double *Q,
   return bk_pairs_nonfinite(c, r * d);
 }
 
-/* tanh(1.5 x) on n values in columns of m */
+/* a pass from x to out column by column (bk_bounded_columns(),
+ * bk_pair_scale_columns()) */
 typedef struct {
   const double *x;
   ptrdiff_t m;
