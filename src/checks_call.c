@@ -30,8 +30,7 @@ SEXP C_constant_columns(SEXP x)
 SEXP C_standardize_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
-  int nt = Rf_asInteger(threads);
-  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
+  const int nt = bk_threads_arg(threads, "threads");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   if (m < 2) Rf_error("'x' needs at least 2 rows to be standardised");
   SEXP xs = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
@@ -49,8 +48,7 @@ SEXP C_standardize_columns(SEXP x, SEXP threads)
 SEXP C_scale_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
-  int nt = Rf_asInteger(threads);
-  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
+  const int nt = bk_threads_arg(threads, "threads");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) m, (int) d));
   bk_scale_columns(REAL(x), m, d, REAL(out), nt);

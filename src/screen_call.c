@@ -24,15 +24,6 @@ SEXP C_centre_columns(SEXP x)
   return out;
 }
 
-/* the threads of a pass: a whole number >= 1 (R's check_threads() has
- * capped it) */
-static int pass_threads(SEXP threads)
-{
-  int nt = Rf_asInteger(threads);
-  if (nt == NA_INTEGER || nt < 1) Rf_error("'threads' must be a whole number >= 1");
-  return nt;
-}
-
 /* v - Q %*% crossprod(Q, v) for a double matrix v (m x d) and Q (m x r),
  * v's columns first taken as transform says (0 as they are, 1 centred,
  * 2 tanh(1.5 v) centred): bk_project_out(). The result has v's attributes,
@@ -48,7 +39,7 @@ SEXP C_project_out(SEXP v, SEXP Q, SEXP transform, SEXP threads)
   int tr = Rf_asInteger(transform);
   if (tr != BK_PROJECT_NONE && tr != BK_PROJECT_CENTRE && tr != BK_PROJECT_BOUNDED)
     Rf_error("'transform' must be 0, 1 or 2");
-  int nt = pass_threads(threads);
+  int nt = bk_threads_arg(threads, "threads");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m * d));
   DUPLICATE_ATTRIB(out, v);
   double *c = (double *) R_alloc((size_t) (r * d > 0 ? r * d : 1), sizeof(double));
@@ -63,7 +54,7 @@ SEXP C_bounded_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  int nt = pass_threads(threads);
+  int nt = bk_threads_arg(threads, "threads");
   SEXP out = PROTECT(like(x, m, d));
   bk_bounded_columns(REAL(x), m, d, REAL(out), nt);
   UNPROTECT(1);
@@ -76,7 +67,7 @@ SEXP C_pair_scale_columns(SEXP x, SEXP threads)
 {
   bk_need_double_matrix(x, "x");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  int nt = pass_threads(threads);
+  int nt = bk_threads_arg(threads, "threads");
   SEXP out = PROTECT(like(x, m, d));
   bk_pair_scale_columns(REAL(x), m, d, REAL(out), nt);
   UNPROTECT(1);
@@ -90,7 +81,7 @@ SEXP C_column_products(SEXP x, SEXP i, SEXP j, SEXP threads)
   bk_need_double_matrix(x, "x");
   if (!Rf_isInteger(i) || !Rf_isInteger(j) || XLENGTH(i) != XLENGTH(j))
     Rf_error("'i' and 'j' must be integer vectors of the same length");
-  int nt = pass_threads(threads);
+  int nt = bk_threads_arg(threads, "threads");
   ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x), n = XLENGTH(i);
   if (n > INT_MAX) Rf_error("too many column pairs (%td)", n);
   int *i0 = (int *) R_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
