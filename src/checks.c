@@ -11,15 +11,39 @@
 #include <emmintrin.h>
 #endif
 
+/* Blocks of values without an early exit or a branch but the loop's (four
+ * independent maxima, a finite flag), a block with a non-finite value
+ * scanned again for the first; the largest |value| does not depend on the
+ * order of the comparisons, so it is the plain loop's. */
+#define BK_SCAN_BLOCK 512
 ptrdiff_t bk_first_nonfinite(const double *x, ptrdiff_t n, double *maxabs)
 {
-  double mx = 0.0;
-  for (ptrdiff_t i = 0; i < n; i++) {
-    double a = fabs(x[i]);
-    if (!(a <= DBL_MAX)) return i; /* NA, NaN or Inf */
-    mx = a > mx ? a : mx;
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  for (ptrdiff_t b = 0; b < n; b += BK_SCAN_BLOCK) {
+    const ptrdiff_t e = n - b < BK_SCAN_BLOCK ? n : b + BK_SCAN_BLOCK;
+    int fin = 1;
+    ptrdiff_t i = b;
+    for (; i + 4 <= e; i += 4) {
+      const double a0 = fabs(x[i]), a1 = fabs(x[i + 1]), a2 = fabs(x[i + 2]),
+                   a3 = fabs(x[i + 3]);
+      fin &= (a0 <= DBL_MAX) & (a1 <= DBL_MAX) & (a2 <= DBL_MAX) & (a3 <= DBL_MAX);
+      m0 = a0 > m0 ? a0 : m0;
+      m1 = a1 > m1 ? a1 : m1;
+      m2 = a2 > m2 ? a2 : m2;
+      m3 = a3 > m3 ? a3 : m3;
+    }
+    for (; i < e; i++) {
+      const double a = fabs(x[i]);
+      fin &= a <= DBL_MAX;
+      m0 = a > m0 ? a : m0;
+    }
+    if (!fin)
+      for (i = b; i < e; i++)
+        if (!(fabs(x[i]) <= DBL_MAX)) return i; /* NA, NaN or Inf */
   }
-  *maxabs = mx;
+  m0 = m1 > m0 ? m1 : m0;
+  m2 = m3 > m2 ? m3 : m2;
+  *maxabs = m2 > m0 ? m2 : m0;
   return -1;
 }
 

@@ -97,6 +97,24 @@ void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
       X[bk_pair_at(ld, a, j)] = j < p && a < m ? (float) x[a + m * j] : 0.0f;
 }
 
+int bk_pair_lowrank_weights(const double *U, ptrdiff_t m, ptrdiff_t r, const double *c,
+                            ptrdiff_t ld, float *Uf, double *cd, float *cf)
+{
+  double cmax = 0.0;
+  for (ptrdiff_t t = 0; t < r; t++) {
+    const double *u = U + m * t;
+    const int et = bk_pow2_exponent(bk_max_abs(u, m));
+    const double st = bk_pow2_scale(et);
+    for (ptrdiff_t a = 0; a < ld; a++)
+      Uf[a + ld * t] = a < m ? (float) (st * u[a]) : 0.0f;
+    cd[t] = et == BK_NO_EXPONENT ? 0.0 : ldexp(c[t], 2 * et);
+    cmax = fmax(cmax, fabs(cd[t]));
+  }
+  const int e = bk_pow2_exponent(cmax);
+  for (ptrdiff_t t = 0; t < r; t++) cf[t] = (float) (bk_pow2_scale(e) * cd[t]);
+  return e;
+}
+
 void bk_pair_weights(const double *W, ptrdiff_t m, double scale, float *w,
                      ptrdiff_t ld)
 {

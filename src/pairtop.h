@@ -56,6 +56,13 @@ static inline ptrdiff_t bk_pair_cols(ptrdiff_t p)
   return (p + BK_PAIR_TILE - 1) / BK_PAIR_TILE * BK_PAIR_TILE;
 }
 
+/* the pairs a screen of p features can return: min(k, p (p - 1) / 2) */
+static inline ptrdiff_t bk_pairs_wanted(ptrdiff_t p, ptrdiff_t k)
+{
+  const double all = 0.5 * (double) p * (double) (p - 1);
+  return (double) k < all ? k : (ptrdiff_t) all;
+}
+
 /* the index of row r of feature g in V or X */
 static inline ptrdiff_t bk_pair_at(ptrdiff_t ld, ptrdiff_t r, ptrdiff_t g)
 {
@@ -81,6 +88,15 @@ void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
  * scale: W_aa scale on the diagonal rows, 2 W_ab scale off it. */
 void bk_pair_weights(const double *W, ptrdiff_t m, double scale, float *w,
                      ptrdiff_t ld);
+
+/* The linear screen's U (ld x r floats, the padding rows 0) and c (r
+ * floats) from the m x r double U and r weights c: each column of U scaled
+ * by a power of two into float's range (its square folded into its weight,
+ * cd, r doubles of work), then the weights by one power of two. Returns
+ * that power's exponent e: a score times 2^e is the score of U and c.
+ * Exact but for the floats' rounding. */
+int bk_pair_lowrank_weights(const double *U, ptrdiff_t m, ptrdiff_t r, const double *c,
+                            ptrdiff_t ld, float *Uf, double *cd, float *cf);
 
 /* ---- the screens ------------------------------------------------------------ */
 

@@ -4,13 +4,6 @@
 #include "glue.h"
 #include "pairtop.h"
 
-/* the pairs a screen can return: min(k, p (p - 1) / 2) */
-static ptrdiff_t pairs_wanted(ptrdiff_t p, ptrdiff_t k)
-{
-  const double all = 0.5 * (double) p * (double) (p - 1);
-  return (double) k < all ? k : (ptrdiff_t) all;
-}
-
 /* list(i, j, score): 1-based i < j, the float scores times 2^e as doubles */
 static SEXP pair_result(const bk_pair_list *pl, ptrdiff_t n, int e)
 {
@@ -48,13 +41,6 @@ static float *alloc_floats(double n)
   return (float *) (b + (64 - (uintptr_t) b % 64) % 64);
 }
 
-static double max_abs(const double *v, R_xlen_t n)
-{
-  double a = 0.0;
-  for (R_xlen_t q = 0; q < n; q++) a = fmax(a, fabs(v[q]));
-  return a;
-}
-
 /* The Gaussian screen. x: m x p double matrix (standardised features), W:
  * m x m symmetric double matrix (the centred label kernel matrix, scaled as
  * the caller wants the scores); opts: a named list (read by name, glue.h):
@@ -75,7 +61,7 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
   bk_opts_open(&op, opts, "C_pair_top");
   const double gamma = bk_opt_real(&op, "gamma");
   if (!(gamma > 0.0)) Rf_error("C_pair_top: option 'gamma' must be > 0");
-  const ptrdiff_t k = pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
+  const ptrdiff_t k = bk_pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
   const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   const ptrdiff_t ld = bk_pair_ld(m * (m + 1) / 2);
@@ -85,7 +71,7 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
                                   sizeof(double));
   bk_pacer pace = {bk_check_limits, 0};
   bk_pair_vectors(REAL(x), m, p, gamma, V, ld, vw, nthreads, &pace);
-  const int e = bk_pow2_exponent(max_abs(REAL(W), XLENGTH(W)));
+  const int e = bk_pow2_exponent(bk_max_abs(REAL(W), XLENGTH(W)));
   bk_pair_weights(REAL(W), m, bk_pow2_scale(e), w, ld);
   bk_pair_list pl = pair_list(k);
   bk_pair_exec ex = {nthreads, simd,
@@ -111,7 +97,7 @@ SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
   bk_opts op;
   bk_opts_open(&op, opts, "C_pair_top_lowrank");
   const double *c = bk_opt_real_vector(&op, "c", r, NULL);
-  const ptrdiff_t k = pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
+  const ptrdiff_t k = bk_pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
   const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
   bk_opts_done(&op);
   const ptrdiff_t ld = bk_pair_ld(m);
@@ -120,18 +106,7 @@ SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
   double *cd = (double *) R_alloc((size_t) r + 1, sizeof(double));
   float *cf = (float *) R_alloc((size_t) r + 1, sizeof(float));
   bk_pair_pack(REAL(x), m, p, X, ld);
-  double cmax = 0.0;
-  for (ptrdiff_t t = 0; t < r; t++) {
-    const double *u = REAL(U) + m * t;
-    const int et = bk_pow2_exponent(max_abs(u, m));
-    const double st = bk_pow2_scale(et);
-    for (ptrdiff_t a = 0; a < ld; a++)
-      Uf[a + ld * t] = a < m ? (float) (st * u[a]) : 0.0f;
-    cd[t] = et == BK_NO_EXPONENT ? 0.0 : ldexp(c[t], 2 * et);
-    cmax = fmax(cmax, fabs(cd[t]));
-  }
-  const int e = bk_pow2_exponent(cmax);
-  for (ptrdiff_t t = 0; t < r; t++) cf[t] = (float) (bk_pow2_scale(e) * cd[t]);
+  const int e = bk_pair_lowrank_weights(REAL(U), m, r, c, ld, Uf, cd, cf);
   bk_pair_list pl = pair_list(k);
   bk_pacer pace = {bk_check_limits, 0};
   bk_pair_exec ex = {nthreads, simd,

@@ -26,7 +26,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cc=${CC:-gcc}
 sources=(scale gram hsic kernel_test pace pairs select schedule scorer_pairs scorer_rff
          scorer_ichol scorer_clinical scorer_mrmr series width clinical scores checks randsel
-         lowrank pairtop pairscore maxt ranks)
+         lowrank pairtop pairscore maxt ranks screen)
 
 build() {
   local out=${1:-/tmp/bahsic-harness}
@@ -35,9 +35,16 @@ build() {
   local src=${HARNESS_SRC:-$root/src}
   for f in "${sources[@]}"; do srcs+=("$src/$f.c"); done
   cflags=$(R CMD config CFLAGS 2>/dev/null || echo "-g -O2")
+  # the p-values' pgamma(): R's mathematics library built standalone
+  # (Debian's r-mathlib, which tools/install-deps.sh installs), linked in
+  if [[ ! -f /usr/lib/libRmath.a && ! -f /usr/local/lib/libRmath.a ]]; then
+    echo "harness: needs R's standalone mathematics library (libRmath.a):" \
+      "apt-get install r-mathlib" >&2
+    exit 1
+  fi
   # shellcheck disable=SC2086
   "$cc" $cflags -fopenmp -static -I "$src" -o "$out/${HARNESS_NAME:-harness}" \
-    "${HARNESS_MAIN:-$root/tools/harness/harness.c}" "${srcs[@]}" -lm
+    "${HARNESS_MAIN:-$root/tools/harness/harness.c}" "${srcs[@]}" -lRmath -lm
   echo "built $out/${HARNESS_NAME:-harness}"
 }
 

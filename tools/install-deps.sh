@@ -72,7 +72,7 @@ else
     r-bioc-hdf5array r-bioc-singlecellexperiment
     pandoc qpdf tidy
     texlive-latex-base texlive-latex-recommended texlive-fonts-recommended
-    valgrind clang-14 libclang-rt-14-dev
+    valgrind clang-14 libclang-rt-14-dev r-mathlib
   )
   if [[ ${BAHSIC_TEX_FONTS_EXTRA:-0} == 1 ]]; then apt_packages+=(texlive-fonts-extra); fi
   cran_packages=(dHSIC pamr stabs dials mlr3 mlr3filters)

@@ -89,6 +89,30 @@ test_that("the vectorised exp is within a few ulp of exp() over the kernel range
             4 * .Machine$double.eps)
 })
 
+test_that("the scan for non-finite values finds the first one and the largest |value|", {
+  # (blocks of 512 values, four at a time, then the rest: every position of
+  # the first bad value, in a block's body and tail, and of the maximum)
+  set.seed(3)
+  scan <- function(v) .Call(bahsic:::C_first_nonfinite, v)
+  for (n in c(1L, 3L, 4L, 5L, 511L, 512L, 513L, 1027L, 2050L)) {
+    v <- stats::rnorm(n) * 10^stats::runif(n, -300, 300)
+    expect_identical(scan(v), c(0, max(abs(v))))
+    for (at in unique(c(1L, 2L, 4L, 5L, n %/% 2L, 509L, 512L, 513L, n - 1L, n))) {
+      if (at < 1L || at > n) next
+      w <- v
+      w[at] <- -abs(v[at]) * 1e10 # the largest, negative
+      expect_identical(scan(w), c(0, max(abs(w))))
+      for (bad in c(NA, NaN, Inf, -Inf)) {
+        w[at] <- bad
+        later <- min(n, at + 700L)
+        if (later > at) w[later] <- NaN
+        expect_identical(scan(w)[1L], as.double(at))
+        w <- v
+      }
+    }
+  }
+})
+
 test_that("data checks find the first bad value and reject overflowing magnitudes", {
   x <- matrix(1:6 + 0.5, 3, 2, dimnames = list(c("s1", "s2", "s3"), c("a", "b")))
   expect_equal(.Call(bahsic:::C_first_nonfinite, x), c(0, 6.5))

@@ -31,7 +31,7 @@ log=${OUT:-/tmp}/harness-device.txt
     echo "== under load: $n busy processes; $(uptime)"
     for b in "$here"/bin/harness*; do
       echo "== $(basename "$b"), loaded"
-      timeout 120 "$b" "$here/data" "1,2,${n}" "${REPS:-3}" bahsic_all,bahsic_golub,hsic,maxt ||
+      timeout 120 "$b" "$here/data" "1,2,${n}" "${REPS:-3}" default_all,default_golub,bahsic_all,bahsic_golub,hsic,maxt ||
         echo "(stopped after 120 s)"
     done
     kill "${pids[@]}" 2>/dev/null

@@ -82,7 +82,13 @@ export_select <- function(name, x, y, ...) {
   o <- captured$opts
   if (o$mode != bahsic:::mode_code("exact")) stop(name, ": not the exact mode")
   d <- wdir(name)
-  wbin(d, "x", captured$x)
+  # the data as R has it (the harness standardises it as prepare_problem()
+  # does: asserted here)
+  xs <- .Call(bahsic:::C_standardize_columns, x, 1L)[[1L]]
+  if (!identical(unname(captured$x), unname(xs))) {
+    stop(name, ": C_select's x is not C_standardize_columns() of the data")
+  }
+  wbin(d, "xraw", x)
   wbin(d, "W", o$W)
   wopts(d, o[c("kernel", "p1", "p2", "direction", "policy", "grid", "grid_relative", "step",
                "n_target", "simd", "series")])
@@ -205,3 +211,166 @@ wbin(d, "adj", as.integer(mt$adj))
 wopts(d, list(method = mt$prep$opts$method))
 cat(sprintf("maxt: %d x %d, %d labellings (method %s)\n", ncol(sx), nrow(sx),
             ncol(do.call(cbind, mt$perm)), mt$prep$opts$method))
+
+# ---- the default bahsic(): every C routine of the call, replayed ---------------
+# (the nonlinear screen's per-gene tests, pair screen and pair tests, then
+# BAHSIC on the seeds and on the other genes). Every .Call() of
+# bahsic(x, y, threads = 1) is recorded, in order, with its arguments and
+# result, and written as a tape (tape.txt) that the harness replays routine
+# after routine: an argument is a value seen before (the result or argument
+# of an earlier call, `ref`), some of a value's columns (`sub`, by the
+# columns' names: R's x[, idx]) or, only where neither, a file (`lit`). A
+# result gets a checksum of its bytes (two sums over its 16-bit words, one
+# weighted by the word's position modulo 4096), which the harness's result
+# must match. What R does between the calls (its p-value adjustments, which
+# genes pass, the subsets) is R's part and not replayed: the harness times
+# the routines alone. The routines that do no numeric work on the data
+# (C_first_unnamed on the names, C_pair_top_bytes's memory estimate) are
+# left out of the tape.
+record_calls <- function(expr) {
+  rec <- new.env()
+  rec$calls <- list()
+  recorder <- function(.NAME, ...) {
+    args <- list(...)
+    res <- do.call(.Call, c(list(.NAME), args))
+    rec$calls[[length(rec$calls) + 1L]] <- list(name = .NAME$name, args = args, res = res)
+    res
+  }
+  rewrite <- function(e) {
+    if (is.call(e)) {
+      if (identical(e[[1L]], as.name(".Call"))) e[[1L]] <- recorder
+      for (i in seq_along(e)) {
+        if (!(is.name(e[[i]]) && !nzchar(as.character(e[[i]]))) && !is.null(e[[i]])) {
+          e[[i]] <- rewrite(e[[i]])
+        }
+      }
+    }
+    e
+  }
+  saved <- list()
+  on.exit(for (nm in names(saved)) {
+    unlockBinding(nm, ns)
+    assign(nm, saved[[nm]], envir = ns)
+    lockBinding(nm, ns)
+  })
+  for (nm in ls(ns, all.names = TRUE)) {
+    f <- get(nm, envir = ns)
+    if (!is.function(f) || is.primitive(f) ||
+        !any(grepl(".Call(", deparse(body(f)), fixed = TRUE))) next
+    saved[[nm]] <- f
+    body(f) <- rewrite(body(f))
+    unlockBinding(nm, ns)
+    assign(nm, f, envir = ns)
+    lockBinding(nm, ns)
+  }
+  value <- force(expr)
+  list(value = value, calls = rec$calls)
+}
+
+# the checksum of a double, integer or logical vector's bytes (see above)
+checksum <- function(v) {
+  r <- if (is.double(v)) writeBin(as.vector(v), raw(), endian = "little") else
+    writeBin(as.integer(v), raw(), size = 4L, endian = "little")
+  u <- readBin(r, "integer", n = length(r) %/% 2L, size = 2L, signed = FALSE,
+               endian = "little")
+  if (length(u) > 3e7) stop("checksum: a value of more than 60 MB")
+  k <- (seq_along(u) - 1L) %% 4096L
+  c(sum(as.double(u)), sum(as.double(u) * k))
+}
+
+write_tape <- function(name, calls, skip = c("C_first_unnamed", "C_pair_top_bytes"),
+                       known = list()) {
+  d <- wdir(name)
+  values <- list() # id -> list(v = plain vector, dim, names = colnames)
+  lines <- character()
+  nfile <- 0L
+  lit <- function(v) {
+    # (a value another workload has written already: its file)
+    for (k in names(known)) {
+      if (identical(as.vector(v), as.vector(known[[k]]), num.eq = FALSE)) return(k)
+    }
+    nfile <<- nfile + 1L
+    f <- sprintf("v%03d", nfile)
+    wbin(d, f, if (is.logical(v)) as.integer(v) else v)
+    f
+  }
+  plain <- function(v) {
+    list(v = as.vector(if (is.logical(v)) as.integer(v) else v), dim = dim(v),
+         names = colnames(v))
+  }
+  add <- function(v) {
+    values[[length(values) + 1L]] <<- plain(v)
+    length(values)
+  }
+  find_same <- function(pv) {
+    for (id in rev(seq_along(values))) {
+      w <- values[[id]]
+      if (identical(w$dim, pv$dim) && typeof(w$v) == typeof(pv$v) &&
+          length(w$v) == length(pv$v) && identical(w$v, pv$v, num.eq = FALSE)) return(id)
+    }
+    0L
+  }
+  find_sub <- function(pv) {
+    if (length(pv$dim) != 2L || is.null(pv$names)) return(NULL)
+    for (id in rev(seq_along(values))) {
+      w <- values[[id]]
+      if (length(w$dim) != 2L || w$dim[1L] != pv$dim[1L] || is.null(w$names) ||
+          typeof(w$v) != typeof(pv$v)) next
+      idx <- match(pv$names, w$names)
+      if (anyNA(idx) || anyDuplicated(w$names)) next
+      sub <- matrix(w$v, w$dim[1L])[, idx, drop = FALSE]
+      if (identical(as.vector(sub), pv$v, num.eq = FALSE)) return(list(id = id, idx = idx))
+    }
+    NULL
+  }
+  arg_line <- function(pos, nm, v) {
+    if (is.null(v)) return(sprintf("arg %d %s 0 null", pos, nm))
+    if (is.character(v)) stop(name, ": a character argument")
+    pv <- plain(v)
+    id <- if (length(pv$v) >= 16L) find_same(pv) else 0L
+    if (id > 0L) return(sprintf("arg %d %s %d ref", pos, nm, id))
+    s <- if (length(pv$v) >= 16L) find_sub(pv)
+    if (!is.null(s)) {
+      new <- add(v)
+      return(sprintf("arg %d %s %d sub %d %s", pos, nm, new, s$id, lit(s$idx)))
+    }
+    new <- add(v)
+    sprintf("arg %d %s %d lit %s", pos, nm, new, lit(v))
+  }
+  n_calls <- 0L
+  for (cl in calls) {
+    if (cl$name %in% skip) next
+    n_calls <- n_calls + 1L
+    lines <- c(lines, sprintf("call %s %d", cl$name, length(cl$args)))
+    for (a in seq_along(cl$args)) {
+      v <- cl$args[[a]]
+      if (is.list(v)) {
+        for (nm in names(v)) lines <- c(lines, arg_line(a, nm, v[[nm]]))
+      } else {
+        lines <- c(lines, arg_line(a, "-", v))
+      }
+    }
+    res <- if (is.list(cl$res)) cl$res else list(value = cl$res)
+    if (is.null(names(res))) names(res) <- seq_along(res)
+    for (nm in names(res)) {
+      v <- res[[nm]]
+      if (is.null(v)) {
+        lines <- c(lines, sprintf("out %s 0 null", nm))
+        next
+      }
+      id <- add(v)
+      dd <- if (is.null(dim(v))) c(length(v), 1L) else dim(v)
+      s <- checksum(v)
+      lines <- c(lines, sprintf("out %s %d %d %d %d %.0f %.0f", nm, id,
+                                if (is.double(v)) 2L else 1L, dd[1L], dd[2L], s[1L], s[2L]))
+    }
+  }
+  writeLines(c(sprintf("tape %d", n_calls), lines), file.path(d, "tape.txt"))
+  size <- sum(file.size(list.files(d, full.names = TRUE)))
+  cat(sprintf("%s: %d calls replayed, %d files, %.1f MB\n", name, n_calls, nfile, size / 2^20))
+}
+
+rec <- record_calls(bahsic(all_x, all_y, threads = 1L))
+write_tape("default_all", rec$calls, known = list("../bahsic_all/xraw" = all_x))
+rec <- record_calls(bahsic(golub$x, golub$y, threads = 1L))
+write_tape("default_golub", rec$calls, known = list("../bahsic_golub/xraw" = golub$x))

@@ -9,10 +9,18 @@
  *
  * The workloads (all by default; a comma-separated subset as the 4th
  * argument):
- *   bahsic_all    BAHSIC's elimination on ALL (128 x 12,625, B vs T cells),
- *                 the series screen (the default)
+ *   default_all   bahsic() on ALL (128 x 12,625, B vs T cells) with its
+ *                 defaults: every C routine of the call (the nonlinear
+ *                 screen's per-gene tests, screen of all pairs and pair
+ *                 tests, then BAHSIC on the seeds and on the other genes)
+ *                 in R's order, replayed from a tape of R's .Call()s (the
+ *                 target's row; R's own part between them not included)
+ *   default_golub the same on golub (38 x 3,051)
+ *                 (HARNESS_ROUTINES=1: then each routine's seconds)
+ *   bahsic_all    BAHSIC's elimination loop alone on all of ALL's genes
+ *                 (screen = "none"), the series screen
  *   bahsic_exact  the same without the series screen (the exact loop)
- *   bahsic_golub  BAHSIC on golub (38 x 3,051), the series screen
+ *   bahsic_golub  the elimination loop alone on golub, the series screen
  *   hsic          hsic(): m = 5,000, d = 50, a numeric outcome (the median
  *                 on 1,000 rows, K, the label's Gram matrix with its median
  *                 over all pairs, the statistics), fresh m x m buffers per
@@ -45,6 +53,10 @@
 #include "hsic.h"
 #include "checks.h"
 #include "inference.h"
+#include "pairtop.h"
+#include "screen.h"
+#define MATHLIB_STANDALONE
+#include <Rmath.h>
 
 static const char *dir;
 static int failures = 0;
@@ -189,9 +201,10 @@ static sel_setup read_select(const char *sub)
   return s;
 }
 
-/* one BAHSIC run; rank (d), path (4 (d + 1)) out; returns the path rows */
+/* one BAHSIC run into out (rank, iteration, score: d each; path: 4 (d + 1));
+ * returns the path rows */
 static ptrdiff_t run_select(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
-                            const sel_setup *s, int series, int nt, int *rank, double *path)
+                            const sel_setup *s, int series, int nt, const bk_select_out *out)
 {
   bk_select_opts o = s->o;
   o.nthreads = nt;
@@ -205,13 +218,22 @@ static ptrdiff_t run_select(const double *x, ptrdiff_t m, ptrdiff_t d, const dou
   }
   double *work = xmalloc(sizeof(double) * (size_t) bk_select_work_doubles(m, d));
   int *iwork = xmalloc(sizeof(int) * (size_t) bk_select_work_ints(d));
-  int *iter = xmalloc(sizeof(int) * (size_t) d);
-  double *score = xmalloc(sizeof(double) * (size_t) d);
-  const bk_select_out out = {rank, iter, score, path};
-  ptrdiff_t np = bk_select_features(x, m, d, W, &o, &out, work, iwork, NULL, NULL);
+  ptrdiff_t np = bk_select_features(x, m, d, W, &o, out, work, iwork, NULL, NULL);
   free(swork);
   free(work);
   free(iwork);
+  return np;
+}
+
+/* run_select() with the ranking and path kept (rank: d, path: 4 (d + 1)) */
+static ptrdiff_t run_select_rank(const double *x, ptrdiff_t m, ptrdiff_t d, const double *W,
+                                 const sel_setup *s, int series, int nt, int *rank,
+                                 double *path)
+{
+  int *iter = xmalloc(sizeof(int) * (size_t) d);
+  double *score = xmalloc(sizeof(double) * (size_t) d);
+  const bk_select_out out = {rank, iter, score, path};
+  ptrdiff_t np = run_select(x, m, d, W, s, series, nt, &out);
   free(iter);
   free(score);
   return np;
@@ -224,6 +246,19 @@ typedef struct {
   int series;
 } bahsic_job;
 
+/* the data of sub/xraw.bin standardised as R's prepare_problem() does
+ * (export.R asserts that C_select is handed these) */
+static arr load_standardized(const char *sub)
+{
+  arr raw = load(sub, "xraw");
+  arr x = {2, raw.nr, raw.nc, xmalloc(sizeof(double) * (size_t) (raw.nr * raw.nc))};
+  int *constant = xmalloc(sizeof(int) * (size_t) (raw.nc + 1));
+  bk_standardize_columns(raw.v, raw.nr, raw.nc, x.v, constant, 1);
+  free(constant);
+  free(raw.v);
+  return x;
+}
+
 static double job_bahsic(void *ctx, int nt)
 {
   bahsic_job *j = ctx;
@@ -231,7 +266,7 @@ static double job_bahsic(void *ctx, int nt)
   int *rank = xmalloc(sizeof(int) * (size_t) d);
   double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
   double t0 = now();
-  ptrdiff_t np = run_select(j->x.v, m, d, j->W.v, &j->s, j->series, nt, rank, path);
+  ptrdiff_t np = run_select_rank(j->x.v, m, d, j->W.v, &j->s, j->series, nt, rank, path);
   double t = now() - t0;
   check(memcmp(rank, j->rank.v, sizeof(int) * (size_t) d) == 0, "BAHSIC ranking", nt);
   check(np == j->path.nc && same_doubles(path, j->path.v, 4 * np), "BAHSIC path", nt);
@@ -470,8 +505,8 @@ static int stab_fit(stab_job *j, ptrdiff_t k, int nt)
   bk_standardize_columns(xh, m, d, xs, constant, nt);
   int *rank = xmalloc(sizeof(int) * (size_t) d);
   double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
-  run_select(xs, m, d, (const double *) j->W.v + m * m * k, &j->s, j->s.series, nt, rank,
-             path);
+  run_select_rank(xs, m, d, (const double *) j->W.v + m * m * k, &j->s, j->s.series, nt, rank,
+                  path);
   int ok = memcmp(rank, (const int *) j->rank.v + d * k, sizeof(int) * (size_t) d) == 0;
   free(xh);
   free(xs);
@@ -499,6 +534,489 @@ static double job_stab(void *ctx, int nt)
   double t = now() - t0;
   check(bad == 0, j->across ? "stability fits (across)" : "stability fits (inside)", nt);
   return t;
+}
+
+/* ---- the default bahsic(): R's .Call()s replayed from a tape ----------------
+ * tools/harness/export.R records every .Call() of bahsic(x, y, threads = 1)
+ * with its defaults (the nonlinear screen, then BAHSIC on the seeds and on
+ * the others) as a tape: per call the routine, its arguments as value ids
+ * (a file, an earlier value, or some of an earlier value's columns) and a
+ * checksum of each result. The replay runs each routine's core as its glue
+ * does, on nt threads where the glue takes R's thread count, and checks each
+ * result's size and checksum against R's. Timed: the routines alone (what
+ * R does between them -- the adjustments, which genes pass, x[, idx] -- is
+ * R's part, not the C core's). */
+#define TAPE_ARGS 24
+#define TAPE_OUTS 6
+#define TAPE_VALUES 512
+typedef struct {
+  int pos, id;
+  char name[32];
+  int sub_of;  /* > 0: the columns idx of value sub_of */
+  arr idx;
+} tape_arg;
+typedef struct {
+  char name[32];
+  int id, type; /* id 0: NULL */
+  ptrdiff_t nr, nc;
+  double a, b;
+} tape_out;
+typedef struct {
+  char routine[48];
+  int nargs, nouts;
+  tape_arg args[TAPE_ARGS];
+  tape_out outs[TAPE_OUTS];
+} tape_call;
+typedef struct {
+  const char *sub;
+  int ncalls;
+  tape_call *calls;
+  arr lit[TAPE_VALUES]; /* the files' values, by id */
+  arr val[TAPE_VALUES]; /* this run's values, by id (lit or made) */
+  int owned[TAPE_VALUES];
+} tape;
+
+/* R's NA_real_ (a NaN with low word 1954) */
+static double na_real(void)
+{
+  const uint64_t bits = 0x7FF00000000007A2ULL;
+  double v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+static int is_na_real(double v)
+{
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof v);
+  return isnan(v) && (uint32_t) bits == 1954;
+}
+
+/* the checksum of export.R (checksum()): the sum of the 16-bit words and
+ * their sum weighted by position modulo 4096 */
+static void tape_checksum(const arr *a, double *s1, double *s2)
+{
+  const size_t n = (size_t) (a->nr * a->nc) * (a->type == 1 ? 4 : 8) / 2;
+  const unsigned char *b = a->v;
+  uint64_t x = 0, y = 0;
+  for (size_t k = 0; k < n; k++) {
+    const uint64_t u = (uint64_t) b[2 * k] | (uint64_t) b[2 * k + 1] << 8;
+    x += u;
+    y += u * (k % 4096);
+  }
+  *s1 = (double) x;
+  *s2 = (double) y;
+}
+
+static tape load_tape(const char *sub)
+{
+  tape t;
+  memset(&t, 0, sizeof t);
+  t.sub = sub;
+  char path[4096], w[64], kind[16];
+  snprintf(path, sizeof path, "%s/%s/tape.txt", dir, sub);
+  FILE *f = fopen(path, "r");
+  if (!f) die("cannot open ", path);
+  if (fscanf(f, "tape %d", &t.ncalls) != 1 || t.ncalls < 1) die("bad tape ", path);
+  t.calls = calloc((size_t) t.ncalls, sizeof(tape_call));
+  int c = -1;
+  while (fscanf(f, "%63s", w) == 1) {
+    if (strcmp(w, "call") == 0) {
+      if (++c >= t.ncalls) die("too many calls in ", path);
+      if (fscanf(f, "%47s %*d", t.calls[c].routine) != 1) die("bad call in ", path);
+    } else if (strcmp(w, "arg") == 0 && c >= 0) {
+      tape_call *tc = &t.calls[c];
+      if (tc->nargs == TAPE_ARGS) die("too many arguments in ", path);
+      tape_arg *a = &tc->args[tc->nargs++];
+      if (fscanf(f, "%d %31s %d %15s", &a->pos, a->name, &a->id, kind) != 4 ||
+          a->id < 0 || a->id >= TAPE_VALUES)
+        die("bad argument in ", path);
+      if (strcmp(kind, "lit") == 0 || strcmp(kind, "sub") == 0) {
+        char file[1024];
+        if (kind[0] == 's' && fscanf(f, "%d", &a->sub_of) != 1) die("bad sub in ", path);
+        if (fscanf(f, "%1023s", file) != 1) die("bad file in ", path);
+        arr v = load(sub, file);
+        if (kind[0] == 's')
+          a->idx = v;
+        else
+          t.lit[a->id] = v;
+      } else if (strcmp(kind, "null") != 0 && strcmp(kind, "ref") != 0) {
+        die("unknown argument kind in ", path);
+      }
+    } else if (strcmp(w, "out") == 0 && c >= 0) {
+      tape_call *tc = &t.calls[c];
+      if (tc->nouts == TAPE_OUTS) die("too many results in ", path);
+      tape_out *o = &tc->outs[tc->nouts++];
+      if (fscanf(f, "%31s %d", o->name, &o->id) != 2 || o->id < 0 || o->id >= TAPE_VALUES)
+        die("bad result in ", path);
+      if (o->id == 0) {
+        if (fscanf(f, " null") != 0) die("bad null in ", path);
+      } else if (fscanf(f, "%d %td %td %lf %lf", &o->type, &o->nr, &o->nc, &o->a, &o->b) != 5) {
+        die("bad result in ", path);
+      }
+    } else {
+      die("bad tape line in ", path);
+    }
+  }
+  fclose(f);
+  if (c != t.ncalls - 1) die("short tape ", path);
+  return t;
+}
+
+/* argument (pos, name) of a call: its value (NULL if absent or NULL) */
+static const arr *targ(tape *t, const tape_call *c, int pos, const char *name)
+{
+  for (int k = 0; k < c->nargs; k++) {
+    const tape_arg *a = &c->args[k];
+    if (a->pos == pos && strcmp(a->name, name) == 0)
+      return a->id > 0 && t->val[a->id].v ? &t->val[a->id] : NULL;
+  }
+  return NULL;
+}
+static const arr *targ_need(tape *t, const tape_call *c, int pos, const char *name)
+{
+  const arr *a = targ(t, c, pos, name);
+  if (!a) die("a tape argument is missing: ", name);
+  return a;
+}
+static double targ_real(tape *t, const tape_call *c, int pos, const char *name)
+{
+  const arr *a = targ_need(t, c, pos, name);
+  return a->type == 1 ? (double) ((int *) a->v)[0] : ((double *) a->v)[0];
+}
+static const double *targ_doubles(tape *t, const tape_call *c, int pos, const char *name)
+{
+  const arr *a = targ_need(t, c, pos, name);
+  if (a->type != 2) die("a tape argument is not double: ", name);
+  return a->v;
+}
+
+static arr new_arr(int type, ptrdiff_t nr, ptrdiff_t nc)
+{
+  arr a = {type, nr, nc, NULL};
+  size_t n = (size_t) (nr * nc);
+  a.v = type == 2 ? (void *) fresh(n) : xmalloc(n * sizeof(int));
+  return a;
+}
+
+/* 64-byte aligned floats (as the glue's alloc_floats()) */
+static float *floats64(size_t n)
+{
+  void *p = NULL;
+  if (posix_memalign(&p, 64, (n ? n : 1) * sizeof(float)) != 0) die("out of memory", NULL);
+  return p;
+}
+
+/* Each routine's core as its glue (src/*_call.c) runs it; out[k] as the
+ * glue's k-th result (type 0: NULL). */
+static void ex_first_nonfinite(tape *t, const tape_call *c, int nt, arr *out)
+{
+  (void) nt;
+  const arr *x = targ_need(t, c, 1, "-");
+  double mx = na_real();
+  ptrdiff_t i = bk_first_nonfinite(x->v, x->nr * x->nc, &mx);
+  out[0] = new_arr(2, 2, 1);
+  ((double *) out[0].v)[0] = (double) (i + 1);
+  ((double *) out[0].v)[1] = mx;
+}
+static void ex_constant_columns(tape *t, const tape_call *c, int nt, arr *out)
+{
+  (void) nt;
+  const arr *x = targ_need(t, c, 1, "-");
+  out[0] = new_arr(1, x->nc, 1);
+  bk_constant_columns(x->v, x->nr, x->nc, out[0].v);
+}
+static void ex_standardize_columns(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-");
+  out[0] = new_arr(2, x->nr, x->nc);
+  out[1] = new_arr(1, x->nc, 1);
+  bk_standardize_columns(x->v, x->nr, x->nc, out[0].v, out[1].v, nt);
+}
+static void ex_scale_columns(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-");
+  out[0] = new_arr(2, x->nr, x->nc);
+  bk_scale_columns(x->v, x->nr, x->nc, out[0].v, nt);
+}
+static void ex_median_columns(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-");
+  const ptrdiff_t m = x->nr, d = x->nc;
+  out[0] = new_arr(2, d, 1);
+  if (m < 2) {
+    for (ptrdiff_t j = 0; j < d; j++) ((double *) out[0].v)[j] = na_real();
+    return;
+  }
+  double *work = xmalloc(sizeof(double) * (size_t) (BK_MEDIAN_COLUMNS_WORK(m) * nt));
+  bk_median_columns(x->v, m, d, (int) targ_real(t, c, 2, "-"), out[0].v, work, nt, NULL);
+  free(work);
+}
+static void ex_feature_hsic_test(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-"), *p1 = targ_need(t, c, 2, "p1");
+  const ptrdiff_t m = x->nr, d = x->nc;
+  if (targ(t, c, 2, "perms")) die("the harness replays the tests without permutations", NULL);
+  bk_kernel k = {(int) targ_real(t, c, 2, "kernel"), ((double *) p1->v)[0],
+                 targ_real(t, c, 2, "p2")};
+  const arr *W = targ(t, c, 2, "W");
+  bk_test_label lab = {.Lc = targ_doubles(t, c, 2, "Lc"), .tb = targ_real(t, c, 2, "tb"),
+                       .ub = targ_real(t, c, 2, "ub"), .wb = targ_real(t, c, 2, "wb"),
+                       .W = W ? W->v : NULL};
+  const ptrdiff_t nw = lab.W != NULL;
+  double *work = xmalloc(sizeof(double) * (size_t) (BK_FEATURE_TEST_WORK(m, nt, nw) + 1));
+  out[0] = new_arr(2, d, 1);
+  out[1] = new_arr(2, d, 1);
+  if (lab.W) out[3] = new_arr(2, d, 1);
+  bk_feature_hsic_test(x->v, m, d, k, p1->nr * p1->nc == d ? p1->v : NULL, &lab, out[0].v,
+                       out[1].v, NULL, lab.W ? out[3].v : NULL, work,
+                       (int) targ_real(t, c, 2, "simd"), nt, NULL);
+  free(work);
+}
+/* pgamma(z, shape, lower.tail = FALSE): Rmath's, as stats::pgamma() and
+ * C_gamma_upper_tail (serial) */
+static void ex_gamma_upper_tail(tape *t, const tape_call *c, int nt, arr *out)
+{
+  (void) nt;
+  const arr *z = targ_need(t, c, 1, "-"), *sh = targ_need(t, c, 2, "-");
+  const ptrdiff_t n = z->nr * z->nc;
+  const double *zz = z->v, *s = sh->v;
+  out[0] = new_arr(2, n, 1);
+  double *p = out[0].v;
+  for (ptrdiff_t i = 0; i < n; i++)
+    p[i] = isnan(s[i]) || is_na_real(zz[i]) ? na_real()
+           : isnan(zz[i])                   ? NAN
+                                            : pgamma(zz[i], s[i], 1.0, 0, 0);
+}
+static void ex_project_out(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *v = targ_need(t, c, 1, "-"), *Q = targ_need(t, c, 2, "-");
+  const ptrdiff_t m = v->nr, d = v->nc, r = Q->nc;
+  double *cw = xmalloc(sizeof(double) * (size_t) (r * d > 0 ? r * d : 1));
+  unsigned char *wide = xmalloc((size_t) (d > 0 ? d : 1));
+  out[0] = new_arr(2, m, d);
+  if (bk_project_out(v->v, m, d, Q->v, r, (int) targ_real(t, c, 3, "-"), cw, wide, out[0].v,
+                     nt)) {
+    free(out[0].v);
+    out[0] = (arr){0, 0, 0, NULL};
+  }
+  free(cw);
+  free(wide);
+}
+static void ex_pair_scale_columns(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-");
+  out[0] = new_arr(2, x->nr, x->nc);
+  bk_pair_scale_columns(x->v, x->nr, x->nc, out[0].v, nt);
+}
+static void ex_column_products(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-"), *i = targ_need(t, c, 2, "-"),
+            *j = targ_need(t, c, 3, "-");
+  const ptrdiff_t n = i->nr * i->nc;
+  int *i0 = xmalloc(sizeof(int) * (size_t) (n + 1)), *j0 = xmalloc(sizeof(int) * (size_t) (n + 1));
+  for (ptrdiff_t k = 0; k < n; k++) {
+    i0[k] = ((int *) i->v)[k] - 1;
+    j0[k] = ((int *) j->v)[k] - 1;
+  }
+  out[0] = new_arr(2, x->nr, n);
+  bk_column_products(x->v, x->nr, i0, j0, n, out[0].v, nt);
+  free(i0);
+  free(j0);
+}
+static void ex_pair_top_lowrank(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-"), *U = targ_need(t, c, 2, "-");
+  const ptrdiff_t m = x->nr, p = x->nc, r = U->nc;
+  const ptrdiff_t k = bk_pairs_wanted(p, (ptrdiff_t) targ_real(t, c, 3, "k"));
+  const ptrdiff_t ld = bk_pair_ld(m);
+  float *X = floats64((size_t) (ld * bk_pair_cols(p))), *Uf = floats64((size_t) (ld * r));
+  double *cd = xmalloc(sizeof(double) * (size_t) (r + 1));
+  float *cf = xmalloc(sizeof(float) * (size_t) (r + 1));
+  bk_pair_pack(x->v, m, p, X, ld);
+  const int e = bk_pair_lowrank_weights(U->v, m, r, targ_doubles(t, c, 3, "c"), ld, Uf, cd, cf);
+  const size_t n1 = (size_t) (k > 0 ? k : 1);
+  bk_pair_list pl = {k, xmalloc(n1 * sizeof(int)), xmalloc(n1 * sizeof(int)),
+                     xmalloc(n1 * sizeof(float))};
+  void *work = xmalloc(bk_pair_top_work(ld, r, k, nt));
+  bk_pair_exec ex = {nt, (int) targ_real(t, c, 3, "simd"), work, NULL};
+  const ptrdiff_t n = k > 0 ? bk_pair_top_lowrank(X, ld, p, Uf, r, cf, &pl, &ex) : 0;
+  out[0] = new_arr(1, n, 1);
+  out[1] = new_arr(1, n, 1);
+  out[2] = new_arr(2, n, 1);
+  const double sc = e == BK_NO_EXPONENT ? 1.0 : ldexp(1.0, e);
+  for (ptrdiff_t q = 0; q < n; q++) {
+    ((int *) out[0].v)[q] = pl.i[q] + 1;
+    ((int *) out[1].v)[q] = pl.j[q] + 1;
+    ((double *) out[2].v)[q] = sc * (double) pl.s[q];
+  }
+  free(X);
+  free(Uf);
+  free(cd);
+  free(cf);
+  free(pl.i);
+  free(pl.j);
+  free(pl.s);
+  free(work);
+}
+/* C_select in the exact mode (BAHSIC or FOHSIC, the series screen as R asks) */
+static void ex_select(tape *t, const tape_call *c, int nt, arr *out)
+{
+  const arr *x = targ_need(t, c, 1, "-"), *grid = targ_need(t, c, 2, "grid");
+  const ptrdiff_t m = x->nr, d = x->nc;
+  if ((int) targ_real(t, c, 2, "mode") != BK_MODE_EXACT)
+    die("the harness replays C_select in the exact mode only", NULL);
+  sel_setup s;
+  memset(&s, 0, sizeof s);
+  s.o.kern = (bk_kernel){(int) targ_real(t, c, 2, "kernel"), targ_real(t, c, 2, "p1"),
+                         targ_real(t, c, 2, "p2")};
+  s.o.direction = (int) targ_real(t, c, 2, "direction");
+  s.o.policy = (int) targ_real(t, c, 2, "policy");
+  s.o.ngrid = grid->nr * grid->nc;
+  if (s.o.ngrid > 64) die("a grid of more than 64 widths", NULL);
+  memcpy(s.grid, grid->v, sizeof(double) * (size_t) s.o.ngrid);
+  s.o.grid = s.grid;
+  s.o.grid_relative = (int) targ_real(t, c, 2, "grid_relative");
+  s.o.step = targ_real(t, c, 2, "step");
+  s.o.n_target = (ptrdiff_t) targ_real(t, c, 2, "n_target");
+  s.o.simd = (int) targ_real(t, c, 2, "simd");
+  s.series = (int) targ_real(t, c, 2, "series");
+  double *base = xmalloc(sizeof(double) * (size_t) (d + 1));
+  for (ptrdiff_t i = 0; i <= d; i++) base[i] = na_real();
+  if (s.o.direction == BK_FORWARD) s.o.base = base;
+  double *path = xmalloc(sizeof(double) * (size_t) (4 * (d + 1)));
+  out[0] = new_arr(1, d, 1);
+  out[1] = new_arr(2, d, 1);
+  out[2] = new_arr(1, d, 1);
+  const bk_select_out so = {out[0].v, out[2].v, out[1].v, path};
+  const ptrdiff_t np = run_select(x->v, m, d, targ_doubles(t, c, 2, "W"), &s, s.series, nt,
+                                  &so);
+  out[3] = new_arr(2, np, 4);
+  for (ptrdiff_t r = 0; r < np; r++)
+    for (int q = 0; q < 4; q++) ((double *) out[3].v)[r + np * q] = path[4 * r + q];
+  out[4] = new_arr(2, np, 1);
+  memcpy(out[4].v, base, sizeof(double) * (size_t) np);
+  free(base);
+  free(path);
+}
+
+static const struct {
+  const char *routine;
+  void (*run)(tape *, const tape_call *, int, arr *);
+} tape_routines[] = {
+    {"C_first_nonfinite", ex_first_nonfinite},
+    {"C_constant_columns", ex_constant_columns},
+    {"C_standardize_columns", ex_standardize_columns},
+    {"C_scale_columns", ex_scale_columns},
+    {"C_median_columns", ex_median_columns},
+    {"C_feature_hsic_test", ex_feature_hsic_test},
+    {"C_gamma_upper_tail", ex_gamma_upper_tail},
+    {"C_project_out", ex_project_out},
+    {"C_pair_scale_columns", ex_pair_scale_columns},
+    {"C_column_products", ex_column_products},
+    {"C_pair_top_lowrank", ex_pair_top_lowrank},
+    {"C_select", ex_select},
+};
+#define TAPE_NROUTINES (sizeof tape_routines / sizeof tape_routines[0])
+/* the seconds of each routine in the last replay, and in the last replay
+ * at each thread count of the row (HARNESS_ROUTINES=1 prints them) */
+static double tape_seconds[TAPE_NROUTINES];
+static double tape_by[64][TAPE_NROUTINES];
+static int tape_threads[64], tape_nby = 0;
+
+static int tape_routine(const char *name)
+{
+  for (size_t r = 0; r < TAPE_NROUTINES; r++)
+    if (strcmp(tape_routines[r].routine, name) == 0) return (int) r;
+  die("the harness cannot replay ", name);
+  return -1;
+}
+
+/* the value of a `sub` argument: columns idx (1-based) of value sub_of */
+static arr tape_columns(const arr *src, const arr *idx)
+{
+  const ptrdiff_t n = idx->nr * idx->nc, m = src->nr;
+  const size_t w = src->type == 1 ? sizeof(int) : sizeof(double);
+  arr a = {src->type, m, n, xmalloc(w * (size_t) (m * n + 1))};
+  for (ptrdiff_t k = 0; k < n; k++)
+    memcpy((char *) a.v + w * (size_t) (m * k),
+           (const char *) src->v + w * (size_t) (m * (((int *) idx->v)[k] - 1)), w * (size_t) m);
+  return a;
+}
+
+static double job_tape(void *ctx, int nt)
+{
+  tape *t = ctx;
+  for (int i = 0; i < TAPE_VALUES; i++) {
+    t->val[i] = t->lit[i];
+    t->owned[i] = 0;
+  }
+  memset(tape_seconds, 0, sizeof tape_seconds);
+  double total = 0;
+  for (int k = 0; k < t->ncalls; k++) {
+    const tape_call *c = &t->calls[k];
+    for (int a = 0; a < c->nargs; a++) {
+      const tape_arg *g = &c->args[a];
+      if (g->sub_of <= 0) continue;
+      if (!t->val[g->sub_of].v) die("a column subset of a value not made", NULL);
+      t->val[g->id] = tape_columns(&t->val[g->sub_of], &g->idx);
+      t->owned[g->id] = 1;
+    }
+    const int r = tape_routine(c->routine);
+    arr out[TAPE_OUTS];
+    memset(out, 0, sizeof out);
+    double t0 = now();
+    tape_routines[r].run(t, c, nt, out);
+    double dt = now() - t0;
+    total += dt;
+    tape_seconds[r] += dt;
+    for (int q = 0; q < c->nouts; q++) {
+      const tape_out *o = &c->outs[q];
+      char what[128];
+      snprintf(what, sizeof what, "%s (call %d) result %s", c->routine, k + 1, o->name);
+      if (o->id == 0) {
+        check(out[q].v == NULL, what, nt);
+        continue;
+      }
+      double s1 = -1, s2 = -1;
+      if (out[q].v && out[q].type == o->type && out[q].nr * out[q].nc == o->nr * o->nc)
+        tape_checksum(&out[q], &s1, &s2);
+      check(s1 == o->a && s2 == o->b, what, nt);
+      if (out[q].v) {
+        out[q].nr = o->nr;
+        out[q].nc = o->nc;
+      }
+      t->val[o->id] = out[q];
+      t->owned[o->id] = 1;
+      out[q].v = NULL;
+    }
+    for (int q = 0; q < TAPE_OUTS; q++) free(out[q].v);
+  }
+  for (int i = 0; i < TAPE_VALUES; i++)
+    if (t->owned[i]) free(t->val[i].v);
+  int slot = 0;
+  while (slot < tape_nby && tape_threads[slot] != nt) slot++;
+  if (slot < 64) {
+    tape_threads[slot] = nt;
+    memcpy(tape_by[slot], tape_seconds, sizeof tape_seconds);
+    if (slot == tape_nby) tape_nby++;
+  }
+  return total;
+}
+
+/* after a replay's row (HARNESS_ROUTINES=1): each routine's seconds in the
+ * last replay at each thread count */
+static void print_tape_routines(void)
+{
+  if (!getenv("HARNESS_ROUTINES") || atoi(getenv("HARNESS_ROUTINES")) != 1) return;
+  for (size_t r = 0; r < TAPE_NROUTINES; r++) {
+    int any = 0;
+    for (int k = 0; k < tape_nby; k++) any |= tape_by[k][r] > 0;
+    if (!any) continue;
+    printf("  %-22s", tape_routines[r].routine);
+    for (int k = 0; k < tape_nby; k++) printf("  %2d: %8.4f s", tape_threads[k], tape_by[k][r]);
+    printf("\n");
+  }
+  tape_nby = 0;
 }
 
 /* ---- the table --------------------------------------------------------------- */
@@ -557,8 +1075,8 @@ static void print_targets(int maxthreads)
   static const struct {
     const char *name, *alt;
     double goal;
-  } goals[] = {{"bahsic_all", NULL, 8},
-               {"bahsic_golub", NULL, 3},
+  } goals[] = {{"default_all", NULL, 8},
+               {"default_golub", NULL, 3},
                {"hsic", NULL, 8},
                {"maxt", NULL, 12},
                {"stab_across", "stab_inside", 10}};
@@ -605,7 +1123,7 @@ int main(int argc, char **argv)
 
   if (wanted(only, "bahsic_all") || wanted(only, "bahsic_exact")) {
     bahsic_job j = {.sub = "bahsic_all"};
-    j.x = load("bahsic_all", "x");
+    j.x = load_standardized("bahsic_all");
     j.W = load("bahsic_all", "W");
     j.s = read_select("bahsic_all");
     if (wanted(only, "bahsic_all")) {
@@ -623,13 +1141,23 @@ int main(int argc, char **argv)
   }
   if (wanted(only, "bahsic_golub")) {
     bahsic_job j = {.sub = "bahsic_golub"};
-    j.x = load("bahsic_golub", "x");
+    j.x = load_standardized("bahsic_golub");
     j.W = load("bahsic_golub", "W");
     j.s = read_select("bahsic_golub");
     j.rank = load("bahsic_golub", "rank");
     j.path = load("bahsic_golub", "path");
     j.series = j.s.series;
     run_job("bahsic_golub", job_bahsic, &j, threads, nthr, reps);
+  }
+  if (wanted(only, "default_all")) {
+    tape t = load_tape("default_all");
+    run_job("default_all", job_tape, &t, threads, nthr, reps);
+    print_tape_routines();
+  }
+  if (wanted(only, "default_golub")) {
+    tape t = load_tape("default_golub");
+    run_job("default_golub", job_tape, &t, threads, nthr, reps);
+    print_tape_routines();
   }
   if (wanted(only, "hsic")) {
     hsic_job j = {.z1 = load("hsic", "z1"), .z2 = load("hsic", "z2"),
