@@ -9,7 +9,7 @@
 #   bash tools/harness.sh export DATA [LIB]    # R with bahsic (and ALL) installed
 #   bash tools/harness.sh run DATA [threads] [reps] [workloads]
 #   bash tools/harness.sh check                # build, export and run every workload once
-#                                              # on 1 and 2 threads (4 stability fits): CI's stage
+#                                              # on 1, 2 and 4 threads (4 stability fits): CI's stage
 #   bash tools/harness.sh regions [OUT]        # OUT/harness-regions: BAHSIC's parallel regions
 #                                              # timed (tools/harness/regions.py), a line a call
 #
@@ -74,7 +74,7 @@ case "${1:-}" in
     trap 'rm -rf "$tmp"' EXIT
     build "$tmp"
     Rscript "$root/tools/harness/export.R" "$tmp/data"
-    HARNESS_FITS=4 "$tmp/harness" "$tmp/data" 1,2 1
+    HARNESS_FITS=4 "$tmp/harness" "$tmp/data" 1,2,4 1
     ;;
   *) sed -n '2,16p' "${BASH_SOURCE[0]}"; exit 1 ;;
 esac

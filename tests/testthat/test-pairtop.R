@@ -166,6 +166,24 @@ test_that("the screens give identical results for 1, 2 and 4 threads", {
   }
   expect_top_matches(r1, pair_oracle_scores(x, W), 200)
   expect_top_matches(l1, pair_oracle_lowrank(x, U, cc), 500)
+  # one list holding all 44,850 pairs, sorted
+  all1 <- bahsic:::pair_top_lowrank(x, U, cc, 44850L, threads = 1L)
+  expect_top_matches(all1, pair_oracle_lowrank(x, U, cc), 44850L)
+  # lists long enough that the threads sort them before the merge, from 66
+  # tile pairs: the same pairs in the same order (3 and 4 lists where the
+  # machine has the cores: the C side takes no more threads than cores;
+  # `tools/harness.sh check` merges 4 lists on any machine)
+  xb <- std_matrix(30, 1000, 12)
+  big1 <- bahsic:::pair_top_lowrank(xb, U, cc, 20000L, threads = 1L)
+  expect_top_matches(big1, pair_oracle_lowrank(xb, U, cc), 20000L)
+  for (nt in c(3L, 4L)) {
+    expect_identical(bahsic:::pair_top_lowrank(xb, U, cc, 20000L, threads = nt), big1)
+  }
+  # all scores 0: the pairs in the order of i, then j, from every thread's list
+  z1 <- bahsic:::pair_top_lowrank(x, U, rep(0, 12), 20000L, threads = 1L)
+  expect_identical(paste(z1$i, z1$j)[1:3], c("1 2", "1 3", "1 4"))
+  expect_identical(order(z1$i, z1$j), seq_along(z1$i))
+  expect_identical(bahsic:::pair_top_lowrank(x, U, rep(0, 12), 20000L, threads = 4L), z1)
 })
 
 test_that("the screen's memory is counted and refused above the budget", {
