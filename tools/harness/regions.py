@@ -72,9 +72,9 @@ patch(f"{src}/pace.c", [
      "    if (pace) bk_pace(pace, ops < 0x1p62 ? (ptrdiff_t) ops : BK_CHECK_OPS);\n    i0 = i1;")])
 patch(main, [
     ('#include "inference.h"\n', '#include "inference.h"\n#include "schedule.h"\n'),
-    ("  double t0 = now();\n  ptrdiff_t np = run_select(",
+    ("  double t0 = now();\n  ptrdiff_t np = run_select_rank(",
      "  for (int k = 0; k < 8; k++) bk_reg_w[k] = 0.0, bk_reg_p[k] = bk_reg_n[k] = 0;\n"
-     "  double t0 = now();\n  ptrdiff_t np = run_select("),
+     "  double t0 = now();\n  ptrdiff_t np = run_select_rank("),
     ("  double t = now() - t0;\n  check(memcmp(rank, j->rank.v",
      "  double t = now() - t0, in = 0.0;\n"
      "  static const char *kind[] = {\"exact\", \"update\", \"screen\", \"paced\", \"prep\"};\n"
