@@ -690,11 +690,11 @@ static const double *targ_doubles(tape *t, const tape_call *c, int pos, const ch
   return a->v;
 }
 
+/* a result's memory as R's allocVector() takes it for the glue: malloc() */
 static arr new_arr(int type, ptrdiff_t nr, ptrdiff_t nc)
 {
   arr a = {type, nr, nc, NULL};
-  size_t n = (size_t) (nr * nc);
-  a.v = type == 2 ? (void *) fresh(n) : xmalloc(n * sizeof(int));
+  a.v = xmalloc((size_t) (nr * nc) * (type == 2 ? sizeof(double) : sizeof(int)));
   return a;
 }
 
