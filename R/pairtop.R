@@ -43,9 +43,13 @@ pair_top <- function(xs, W, k, gamma = 0.25, threads = 1L, simd = option_simd())
                                 threads = as.integer(threads), simd = simd))
 }
 
-pair_top_lowrank <- function(xs, U, c, k, threads = 1L, simd = option_simd()) {
+# scale = TRUE: the screen of x / rep(sqrt(ifelse(q > 0, q, 1)), each =
+# nrow(x)), q = sqrt(colSums(x^4)) (the same numbers), each column divided as
+# it is packed, without that m x p copy
+pair_top_lowrank <- function(xs, U, c, k, threads = 1L, simd = option_simd(), scale = FALSE) {
   U <- as.matrix(U)
   check_pair_memory(nrow(xs), ncol(xs), k, threads, rank = ncol(U))
   .Call(C_pair_top_lowrank, xs, U, list(c = as.double(c), k = as.integer(k),
-                                        threads = as.integer(threads), simd = simd))
+                                        threads = as.integer(threads), simd = simd,
+                                        scale = scale))
 }

@@ -276,10 +276,10 @@ screen_label_factor <- function(W, factor = NULL) {
 # the ratio. Its float32 ranking decides only which pairs are tested exactly;
 # it is identical for every thread count.
 screen_candidate_pairs <- function(x, f, n, threads) {
-  # x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)),
-  # in one pass in C (src/screen.c); a constant gene (q = 0) stays 0
-  xs <- .Call(C_pair_scale_columns, x, threads)
-  top <- pair_top_lowrank(xs, f$vectors, f$values, n, threads)
+  # on x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)),
+  # each column divided as the screen packs it (scale = TRUE: no scaled copy
+  # of x); a constant gene (q = 0) stays 0
+  top <- pair_top_lowrank(x, f$vectors, f$values, n, threads, scale = TRUE)
   list(i = top$i, j = top$j, ratio = top$score)
 }
 

@@ -74,7 +74,6 @@ SEXP C_pair_top_bytes(SEXP opts);
 SEXP C_centre_columns(SEXP x);
 SEXP C_project_out(SEXP v, SEXP Q, SEXP transform, SEXP threads);
 SEXP C_bounded_columns(SEXP x, SEXP threads);
-SEXP C_pair_scale_columns(SEXP x, SEXP threads);
 SEXP C_column_products(SEXP x, SEXP i, SEXP j, SEXP threads);
 SEXP C_gamma_upper_tail(SEXP z, SEXP shape);
 
@@ -146,7 +145,6 @@ static const R_CallMethodDef call_methods[] = {
   {"C_centre_columns", (DL_FUNC) &C_centre_columns, 1},
   {"C_project_out", (DL_FUNC) &C_project_out, 4},
   {"C_bounded_columns", (DL_FUNC) &C_bounded_columns, 2},
-  {"C_pair_scale_columns", (DL_FUNC) &C_pair_scale_columns, 2},
   {"C_column_products", (DL_FUNC) &C_column_products, 4},
   {"C_gamma_upper_tail", (DL_FUNC) &C_gamma_upper_tail, 2},
   {"C_scratch_info", (DL_FUNC) &C_scratch_info, 0},

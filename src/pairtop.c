@@ -89,12 +89,35 @@ void bk_pair_vectors(const double *x, ptrdiff_t m, ptrdiff_t p, double gamma,
   bk_paced_for(&loop, bk_pair_cols(p) / BK_PAIR_PANEL, nthreads, pace);
 }
 
-void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
-                  ptrdiff_t ld)
+typedef struct {
+  const double *x, *div;
+  ptrdiff_t m, p, ld;
+  float *X;
+} pack_ctx;
+
+/* panel v of X (its BK_PAIR_PANEL features, the padding 0) */
+static void pack_panel(void *ctx, ptrdiff_t v)
 {
-  for (ptrdiff_t j = 0; j < bk_pair_cols(p); j++)
-    for (ptrdiff_t a = 0; a < ld; a++)
-      X[bk_pair_at(ld, a, j)] = j < p && a < m ? (float) x[a + m * j] : 0.0f;
+  const pack_ctx *c = ctx;
+  for (ptrdiff_t j = BK_PAIR_PANEL * v; j < BK_PAIR_PANEL * (v + 1); j++) {
+    if (j >= c->p) {
+      for (ptrdiff_t a = 0; a < c->ld; a++) c->X[bk_pair_at(c->ld, a, j)] = 0.0f;
+      continue;
+    }
+    const double *xj = c->x + c->m * j;
+    for (ptrdiff_t a = 0; a < c->ld; a++)
+      c->X[bk_pair_at(c->ld, a, j)] = a >= c->m ? 0.0f
+                                      : c->div ? (float) (xj[a] / c->div[j])
+                                               : (float) xj[a];
+  }
+}
+
+void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, const double *div,
+                  float *X, ptrdiff_t ld, int nthreads)
+{
+  pack_ctx c = {x, div, m, p, ld, X};
+  bk_columns_for(pack_panel, &c, bk_pair_cols(p) / BK_PAIR_PANEL,
+                 2.0 * BK_PAIR_PANEL * (double) ld, nthreads);
 }
 
 int bk_pair_lowrank_weights(const double *U, ptrdiff_t m, ptrdiff_t r, const double *c,

@@ -80,9 +80,11 @@ void bk_pair_vectors(const double *x, ptrdiff_t m, ptrdiff_t p, double gamma,
                      float *V, ptrdiff_t ld, double *work, int nthreads,
                      bk_pacer *pace);
 
-/* X (ld = bk_pair_ld(m) rows) of the linear screen from the m x p x */
-void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, float *X,
-                  ptrdiff_t ld);
+/* X (ld = bk_pair_ld(m) rows) of the linear screen from the m x p x, each
+ * value x_aj / div[j] (R's x / rep(div, each = m), then rounded to float),
+ * or x_aj where div is NULL; the panels on nthreads threads */
+void bk_pair_pack(const double *x, ptrdiff_t m, ptrdiff_t p, const double *div,
+                  float *X, ptrdiff_t ld, int nthreads);
 
 /* The weights w (ld rows, the padding 0) of the m x m symmetric W times
  * scale: W_aa scale on the diagonal rows, 2 W_ab scale off it. */

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include "glue.h"
 #include "pairtop.h"
+#include "screen.h"
 
 /* list(i, j, score): 1-based i < j, the float scores times 2^e as doubles */
 static SEXP pair_result(const bk_pair_list *pl, ptrdiff_t n, int e)
@@ -84,6 +85,10 @@ SEXP C_pair_top(SEXP x, SEXP W, SEXP opts)
  * m x r double matrix; opts: a named list (read by name, glue.h):
  *   c        r finite weights
  *   k, threads, simd   as C_pair_top
+ *   scale    TRUE: each column of x divided by bk_pair_scale_divisors()'
+ *            divisor first (R's x / rep(sqrt(ifelse(q > 0, q, 1)), each =
+ *            nrow(x)), q = sqrt(colSums(x^4)), the same numbers) as it is
+ *            packed, without the scaled copy
  * Returns list(i, j, score) of the best pairs by
  * s_ij = sum_t c_t (sum_a U_at x_ai x_aj)^2 in float32. Each column of U is
  * scaled by a power of two into float's range (its square folded into c),
@@ -99,13 +104,19 @@ SEXP C_pair_top_lowrank(SEXP x, SEXP U, SEXP opts)
   const double *c = bk_opt_real_vector(&op, "c", r, NULL);
   const ptrdiff_t k = bk_pairs_wanted(p, bk_opt_int(&op, "k", 1, INT_MAX));
   const int nthreads = bk_opt_threads(&op), simd = bk_opt_flag(&op, "simd");
+  const int scale = bk_opt_flag(&op, "scale");
   bk_opts_done(&op);
   const ptrdiff_t ld = bk_pair_ld(m);
   float *X = alloc_floats((double) ld * (double) bk_pair_cols(p));
   float *Uf = alloc_floats((double) ld * (double) r);
   double *cd = (double *) R_alloc((size_t) r + 1, sizeof(double));
   float *cf = (float *) R_alloc((size_t) r + 1, sizeof(float));
-  bk_pair_pack(REAL(x), m, p, X, ld);
+  double *div = NULL;
+  if (scale) {
+    div = (double *) R_alloc((size_t) p + 1, sizeof(double));
+    bk_pair_scale_divisors(REAL(x), m, p, div, nthreads);
+  }
+  bk_pair_pack(REAL(x), m, p, div, X, ld, nthreads);
   const int e = bk_pair_lowrank_weights(REAL(U), m, r, c, ld, Uf, cd, cf);
   bk_pair_list pl = pair_list(k);
   bk_pacer pace = {bk_check_limits, 0};

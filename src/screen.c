@@ -98,8 +98,8 @@ int bk_project_out(const double *v, ptrdiff_t m, ptrdiff_t d, const double *Q,
   return bk_pairs_nonfinite(c, r * d);
 }
 
-/* a pass from x to out column by column (bk_bounded_columns(),
- * bk_pair_scale_columns()) */
+/* a pass from x to out column by column (bk_bounded_columns(); out: one
+ * value a column for bk_pair_scale_divisors()) */
 typedef struct {
   const double *x;
   ptrdiff_t m;
@@ -129,24 +129,22 @@ static inline double pow4(double x)
   return pow(x, 4.0);
 }
 
-static void pair_scale_column(void *ctx, ptrdiff_t j)
+static void pair_divisor(void *ctx, ptrdiff_t j)
 {
   const column_ctx *p = ctx;
   const ptrdiff_t m = p->m;
   const double *xj = p->x + m * j;
-  double *oj = p->out + m * j;
   long double sum = 0.0L;
   for (ptrdiff_t i = 0; i < m; i++) sum += pow4(xj[i]);
   const double q = sqrt((double) sum);
-  const double s = sqrt(q > 0.0 ? q : 1.0);
-  for (ptrdiff_t i = 0; i < m; i++) oj[i] = xj[i] / s;
+  p->out[j] = sqrt(q > 0.0 ? q : 1.0);
 }
 
-void bk_pair_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
-                           double *out, int nthreads)
+void bk_pair_scale_divisors(const double *x, ptrdiff_t m, ptrdiff_t d, double *s,
+                            int nthreads)
 {
-  column_ctx p = {.x = x, .m = m, .out = out};
-  bk_columns_for(pair_scale_column, &p, d, 24.0 * (double) m, nthreads);
+  column_ctx p = {.x = x, .m = m, .out = s};
+  bk_columns_for(pair_divisor, &p, d, 16.0 * (double) m, nthreads);
 }
 
 typedef struct {

@@ -46,13 +46,13 @@ int bk_project_out(const double *v, ptrdiff_t m, ptrdiff_t d, const double *Q,
 void bk_bounded_columns(const double *x, ptrdiff_t m, ptrdiff_t d, double *out,
                         int nthreads);
 
-/* out (m x d) = each column of x divided by q_j^(1/2) with q_j =
- * (sum_a x_aj^4)^(1/2) (1 for q_j = 0): R's
- * x / rep(sqrt(ifelse(q > 0, q, 1)), each = m), q = sqrt(colSums(x^4)):
- * the powers by pow() as R's `^` takes them, the sum in long double as
- * colSums() takes it. */
-void bk_pair_scale_columns(const double *x, ptrdiff_t m, ptrdiff_t d,
-                           double *out, int nthreads);
+/* s (d) = the divisor of each column of x in the screen of pairs,
+ * q_j^(1/2) with q_j = (sum_a x_aj^4)^(1/2) (1 for q_j = 0): R's
+ * sqrt(ifelse(q > 0, q, 1)), q = sqrt(colSums(x^4)): the powers by pow() as
+ * R's `^` takes them, the sum in long double as colSums() takes it; the
+ * columns on nthreads threads. bk_pair_pack() divides by them. */
+void bk_pair_scale_divisors(const double *x, ptrdiff_t m, ptrdiff_t d, double *s,
+                            int nthreads);
 
 /* out (m x n): column k the product of columns i[k] and j[k] of x (m rows,
  * 0-based indices): R's x[, i + 1] * x[, j + 1]. */

@@ -61,19 +61,6 @@ SEXP C_bounded_columns(SEXP x, SEXP threads)
   return out;
 }
 
-/* x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)), q = sqrt(colSums(x^4)):
- * bk_pair_scale_columns() */
-SEXP C_pair_scale_columns(SEXP x, SEXP threads)
-{
-  bk_need_double_matrix(x, "x");
-  ptrdiff_t m = Rf_nrows(x), d = Rf_ncols(x);
-  int nt = bk_threads_arg(threads, "threads");
-  SEXP out = PROTECT(like(x, m, d));
-  bk_pair_scale_columns(REAL(x), m, d, REAL(out), nt);
-  UNPROTECT(1);
-  return out;
-}
-
 /* x[, i] * x[, j] for 1-based column indices i and j of equal length:
  * bk_column_products(); the columns named as x[, i]'s */
 SEXP C_column_products(SEXP x, SEXP i, SEXP j, SEXP threads)

@@ -134,18 +134,15 @@ test_that("screen applies where it can; asked for elsewhere it is an error that 
 test_that("the screen's column passes in C are the R expressions they replace, bit for bit", {
   set.seed(7)
   x <- matrix(rnorm(9 * 6, sd = 3), 9, dimnames = list(paste0("s", 1:9), paste0("g", 1:6)))
-  x[, 2] <- 0            # a constant gene: q = 0, kept at 0
-  x[1:3, 3] <- c(1, -1, 0)  # the special cases of R's `^`
+  x[, 2] <- 0            # a constant gene
+  x[1:3, 3] <- c(1, -1, 0)
   x[, 4] <- x[, 4] * 1e-150 # tiny values
   expect_identical(.Call(bahsic:::C_centre_columns, x), sweep(x, 2L, colMeans(x)))
-  q <- sqrt(colSums(x^4))
   i <- c(1L, 6L, 3L, 3L)
   j <- c(2L, 5L, 3L, 6L)
   y <- unname(x)
   for (threads in 1:2) {
     expect_identical(.Call(bahsic:::C_bounded_columns, x, threads), tanh(1.5 * x))
-    expect_identical(.Call(bahsic:::C_pair_scale_columns, x, threads),
-                     x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)))
     expect_identical(.Call(bahsic:::C_column_products, x, i, j, threads), x[, i] * x[, j])
     expect_identical(.Call(bahsic:::C_column_products, x, integer(), integer(), threads),
                      x[, integer()] * x[, integer()])
@@ -158,12 +155,36 @@ test_that("the screen's column passes in C are the R expressions they replace, b
   # the same numbers on 1 and 2
   set.seed(8)
   big <- matrix(rnorm(200 * 700, sd = 2), 200)
-  q <- sqrt(colSums(big^4))
   for (threads in 1:2) {
     expect_identical(.Call(bahsic:::C_bounded_columns, big, threads), tanh(1.5 * big))
-    expect_identical(.Call(bahsic:::C_pair_scale_columns, big, threads),
-                     big / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(big)))
   }
+})
+
+test_that("the pair screen divides the genes as it packs them, as R's expression does", {
+  # scale = TRUE screens x / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(x)),
+  # q = sqrt(colSums(x^4)), without that copy: the same pairs and scores as
+  # the screen of the copy (the floats of the same quotients)
+  set.seed(7)
+  x <- matrix(rnorm(9 * 40, sd = 3), 9)
+  x[, 2] <- 0            # a constant gene: q = 0, kept at 0
+  x[1:3, 3] <- c(1, -1, 0)  # the special cases of R's `^`
+  x[, 4] <- x[, 4] * 1e-150 # tiny values
+  x[, 5] <- x[, 5] * 1e150  # and large ones
+  U <- matrix(rnorm(18), 9)
+  cc <- c(1.5, 0.25)
+  for (xx in list(x, matrix(rnorm(200 * 700, sd = 2), 200))) {
+    q <- sqrt(colSums(xx^4))
+    xs <- xx / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(xx))
+    UU <- if (nrow(xx) == 9L) U else matrix(rnorm(400), 200)
+    want <- bahsic:::pair_top_lowrank(xs, UU, cc, 300L, threads = 1L)
+    for (threads in 1:2) {
+      expect_identical(bahsic:::pair_top_lowrank(xx, UU, cc, 300L, threads = threads,
+                                                 scale = TRUE), want)
+    }
+  }
+  # scale = FALSE leaves the genes as they are
+  expect_false(identical(bahsic:::pair_top_lowrank(x, U, cc, 300L), want))
+  expect_error(bahsic:::pair_top_lowrank(x, U, cc, 5L, scale = NA), "'scale' must be TRUE or FALSE")
 })
 
 test_that("columns less their part along a basis in C are v - Q %*% crossprod(Q, v), bit for bit", {

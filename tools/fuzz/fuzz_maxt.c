@@ -2,7 +2,7 @@
  * fuzz_maxt.c: libFuzzer target for maxt.c (bk_perm_stats, bk_maxt_count,
  * bk_maxt_fused), the ranks and the Benjamini-Hochberg adjustment of
  * scores.c (bk_rank_desc, bk_p_adjust_bh) and the screen's column passes
- * (screen.c: bk_centre_columns, bk_bounded_columns, bk_pair_scale_columns,
+ * (screen.c: bk_centre_columns, bk_bounded_columns, bk_pair_scale_divisors,
  * bk_column_products, bk_project_out).
  *
  * The buffers are exactly as large as inference.h and maxt_call.c make them
@@ -346,21 +346,26 @@ static void fuzz_screen(fz_in *f)
   bk_bounded_columns(x, m, d, out, nt);
   for (ptrdiff_t i = 0; i < m * d; i++) FZ_CHECK(fz_same(out[i], tanh(1.5 * x[i])));
 
-  bk_pair_scale_columns(x, m, d, out, nt);
+  /* the divisors: 1 for a zero column, else the columns divided by them
+   * have sum x^4 = 1 */
+  double *dv = FZ_NEW(double, d);
+  bk_pair_scale_divisors(x, m, d, dv, nt);
   if (tame)
     for (ptrdiff_t j = 0; j < d; j++) {
-      const double *xj = x + m * j, *oj = out + m * j;
+      const double *xj = x + m * j;
       double s = 0.0;
       int zero = 1;
       for (ptrdiff_t i = 0; i < m; i++) {
-        s += oj[i] * oj[i] * oj[i] * oj[i];
+        const double o = xj[i] / dv[j];
+        s += o * o * o * o;
         zero &= xj[i] == 0.0;
       }
       if (zero)
-        for (ptrdiff_t i = 0; i < m; i++) FZ_CHECK(oj[i] == 0.0);
+        FZ_CHECK(dv[j] == 1.0);
       else
         FZ_CHECK(fabs(s - 1.0) <= 1e-12);
     }
+  free(dv);
 
   bk_column_products(x, m, ci, cj, n, prod, nt);
   for (ptrdiff_t k = 0; k < n; k++)

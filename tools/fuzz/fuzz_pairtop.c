@@ -1,7 +1,8 @@
 /*
  * fuzz_pairtop.c: libFuzzer target for pairtop.c (bk_pair_vectors,
  * bk_pair_pack, bk_pair_weights, bk_pair_top, bk_pair_top_lowrank), the
- * float32 screen of all pairs of features under pair_scores().
+ * float32 screen of all pairs of features under pair_scores(), and the
+ * divisors of bahsic()'s screen (screen.c: bk_pair_scale_divisors).
  *
  * The buffers are exactly as large as pairtop.h documents (V and X
  * ld x bk_pair_cols(p) floats, w ld, U ld x r, the work areas of
@@ -11,6 +12,8 @@
  * the data NaN, infinite or huge.
  *
  * Invariants checked (abort()):
+ *   - always: X is the floats of x (odd k: of x divided by its columns'
+ *     divisors), the padding 0;
  *   - always: min(k, p (p - 1) / 2) pairs (none for p < 2), 0 <= i < j < p,
  *     no pair twice, scores descending with ties in the order of (i, j);
  *   - for tame data and 0 < gamma <= 32: each score is the double sum of
@@ -138,7 +141,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double *Ud = FZ_NEW(double, m * r + r);
     const int umode = fz_doubles(&f, Ud, m * r + r);
     void *work = fz_alloc((ptrdiff_t) bk_pair_top_work(ldx, r, k, nt), 1);
-    bk_pair_pack(x, m, p, X, ldx);
+    /* packed as they are, or (odd k) each column divided by its divisor
+     * (bk_pair_scale_divisors()): every value the float of that quotient,
+     * the padding 0 */
+    double *div = k % 2 ? FZ_NEW(double, p + 1) : NULL;
+    if (div) bk_pair_scale_divisors(x, m, p, div, nt);
+    bk_pair_pack(x, m, p, div, X, ldx, nt);
+    for (ptrdiff_t j = 0; j < cols; j++)
+      for (ptrdiff_t a = 0; a < ldx; a++) {
+        const float want = j >= p || a >= m ? 0.0f
+                           : div            ? (float) (x[a + m * j] / div[j])
+                                            : (float) x[a + m * j];
+        const float got = X[bk_pair_at(ldx, a, j)];
+        FZ_CHECK(memcmp(&got, &want, sizeof got) == 0 || (got != got && want != want));
+      }
+    free(div);
     for (ptrdiff_t t = 0; t < r; t++) {
       for (ptrdiff_t a = 0; a < ldx; a++)
         U[a + ldx * t] = a < m ? (float) (Ud[a + m * t] / 32.0) : 0.0f;

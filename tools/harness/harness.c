@@ -802,12 +802,6 @@ static void ex_project_out(tape *t, const tape_call *c, int nt, arr *out)
   free(cw);
   free(wide);
 }
-static void ex_pair_scale_columns(tape *t, const tape_call *c, int nt, arr *out)
-{
-  const arr *x = targ_need(t, c, 1, "-");
-  out[0] = new_arr(2, x->nr, x->nc);
-  bk_pair_scale_columns(x->v, x->nr, x->nc, out[0].v, nt);
-}
 static void ex_column_products(tape *t, const tape_call *c, int nt, arr *out)
 {
   const arr *x = targ_need(t, c, 1, "-"), *i = targ_need(t, c, 2, "-"),
@@ -832,7 +826,13 @@ static void ex_pair_top_lowrank(tape *t, const tape_call *c, int nt, arr *out)
   float *X = floats64((size_t) (ld * bk_pair_cols(p))), *Uf = floats64((size_t) (ld * r));
   double *cd = xmalloc(sizeof(double) * (size_t) (r + 1));
   float *cf = xmalloc(sizeof(float) * (size_t) (r + 1));
-  bk_pair_pack(x->v, m, p, X, ld);
+  double *div = NULL;
+  if (targ_real(t, c, 3, "scale") != 0) {
+    div = xmalloc(sizeof(double) * (size_t) (p + 1));
+    bk_pair_scale_divisors(x->v, m, p, div, nt);
+  }
+  bk_pair_pack(x->v, m, p, div, X, ld, nt);
+  free(div);
   const int e = bk_pair_lowrank_weights(U->v, m, r, targ_doubles(t, c, 3, "c"), ld, Uf, cd, cf);
   const size_t n1 = (size_t) (k > 0 ? k : 1);
   bk_pair_list pl = {k, xmalloc(n1 * sizeof(int)), xmalloc(n1 * sizeof(int)),
@@ -911,7 +911,6 @@ static const struct {
     {"C_feature_hsic_test", ex_feature_hsic_test},
     {"C_gamma_upper_tail", ex_gamma_upper_tail},
     {"C_project_out", ex_project_out},
-    {"C_pair_scale_columns", ex_pair_scale_columns},
     {"C_column_products", ex_column_products},
     {"C_pair_top_lowrank", ex_pair_top_lowrank},
     {"C_select", ex_select},
