@@ -147,12 +147,13 @@ SEXP C_pair_top_bytes(SEXP opts)
   const double cols = ceil(p / BK_PAIR_TILE) * BK_PAIR_TILE;
   const double nt = nthreads, nr = r > 0 ? r : 1;
   /* the data (V or X), w or U, the result, the work of the screen (its
-   * lists and per thread A packed, C and S) and of the vectors */
+   * lists and per thread A packed, C and S) and of the vectors; the linear
+   * screen's weights and, where it scales the features, their divisors */
   double bytes = 4.0 * ld * (cols + nr) + 12.0 * k + 16.0 * k * nt +
                  4.0 * nt * (BK_PAIR_TILE * ld * nr + 2.0 * BK_PAIR_TILE * BK_PAIR_TILE) +
                  1024.0 * (nt + 1);
   if (r > 0)
-    bytes += 12.0 * r;
+    bytes += 12.0 * r + 8.0 * p;
   else
     bytes += 8.0 * nt * (0.5 * m * (m + 1) + m);
   return Rf_ScalarReal(bytes);

@@ -172,18 +172,22 @@ test_that("the pair screen divides the genes as it packs them, as R's expression
   x[, 5] <- x[, 5] * 1e150  # and large ones
   U <- matrix(rnorm(18), 9)
   cc <- c(1.5, 0.25)
-  for (xx in list(x, matrix(rnorm(200 * 700, sd = 2), 200))) {
+  screened <- function(xx, UU) {
     q <- sqrt(colSums(xx^4))
     xs <- xx / rep(sqrt(ifelse(q > 0, q, 1)), each = nrow(xx))
-    UU <- if (nrow(xx) == 9L) U else matrix(rnorm(400), 200)
     want <- bahsic:::pair_top_lowrank(xs, UU, cc, 300L, threads = 1L)
     for (threads in 1:2) {
       expect_identical(bahsic:::pair_top_lowrank(xx, UU, cc, 300L, threads = threads,
                                                  scale = TRUE), want)
     }
+    want
   }
-  # scale = FALSE leaves the genes as they are
-  expect_false(identical(bahsic:::pair_top_lowrank(x, U, cc, 300L), want))
+  want <- screened(x, U)
+  screened(matrix(rnorm(200 * 700, sd = 2), 200), matrix(rnorm(400), 200))
+  # scale = FALSE leaves the genes as they are: other scores
+  plain <- bahsic:::pair_top_lowrank(x, U, cc, 300L)
+  expect_identical(lengths(plain), lengths(want))
+  expect_false(identical(plain$score, want$score))
   expect_error(bahsic:::pair_top_lowrank(x, U, cc, 5L, scale = NA), "'scale' must be TRUE or FALSE")
 })
 
